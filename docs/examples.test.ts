@@ -1,0 +1,9 @@
+// Every example in docs/ runs here, so the guides cannot drift from the code.
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as Quickstart from "./examples/quickstart.js"
+
+describe("docs examples", () => {
+  it.effect("quickstart: a search activates the tool for this turn", () =>
+    Effect.map(Quickstart.program, (visible) => assert.deepStrictEqual(visible, ["read_file", "ToolSearch", "slack_send"])))
+})

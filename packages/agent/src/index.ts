@@ -1,0 +1,2 @@
+/** Placeholder until the package lands. @since 0.1.0 */
+export {}

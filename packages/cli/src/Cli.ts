@@ -1,0 +1,20 @@
+/**
+ * The `tool-search` command line: `search`, `demo`, and the commands the other packages add.
+ *
+ * @since 0.1.0
+ */
+import { Command } from "effect/cli"
+import * as Demo from "./commands/Demo.js"
+import * as Search from "./commands/Search.js"
+
+/** The version printed by `--version`. */
+export const version = "0.1.0"
+
+/** The root command with its subcommands. */
+export const cli = Command.make("tool-search").pipe(
+  Command.withDescription("progressive tool disclosure for LLM agents"),
+  Command.withSubcommands([Search.command, Demo.command])
+)
+
+/** Runs the command line on explicit arguments (tests use this). */
+export const run = Command.runWith(cli, { version })

@@ -1,0 +1,71 @@
+import { NodeServices } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { TestConsole } from "effect/testing"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Cli } from "../src/index.js"
+
+const dir = mkdtempSync(join(tmpdir(), "tool-search-cli-"))
+const catalog = join(dir, "tools.jsonl")
+writeFileSync(
+  catalog,
+  [
+    { id: "t1", name: "slack_send_message", description: "Send a message to a Slack channel" },
+    { id: "t2", name: "slack_list_channels", description: "List Slack channels" },
+    { id: "t3", name: "read_file", description: "Read a file", loading: "eager" }
+  ].map((t) => JSON.stringify(t)).join("\n")
+)
+const broken = join(dir, "broken.jsonl")
+writeFileSync(broken, `{"name":"ok"}\n{"name":\n`)
+
+const run = (argv: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const exit = yield* Effect.exit(Cli.run(argv))
+    return { exit, out: (yield* TestConsole.logLines).join("\n"), err: (yield* TestConsole.errorLines).join("\n") }
+  }).pipe(Effect.provide(NodeServices.layer))
+
+describe("tool-search search", () => {
+  it.effect("--json prints query, mode and results with id, name, score, description", () =>
+    Effect.gen(function*() {
+      const { exit, out } = yield* run(["search", "+slack send", "--catalog", catalog, "--json"])
+      assert.strictEqual(exit._tag, "Success")
+      const parsed = JSON.parse(out)
+      assert.strictEqual(parsed.query, "+slack send")
+      assert.strictEqual(parsed.mode, "required")
+      assert.deepStrictEqual(parsed.results.map((r: { id: string }) => r.id), ["t1"])
+      assert.deepStrictEqual(Object.keys(parsed.results[0]), ["id", "name", "score", "description"])
+    }))
+
+  it.effect("eager tools are not search results (they are always visible)", () =>
+    Effect.gen(function*() {
+      const { out } = yield* run(["search", "select:read_file,slack_list_channels", "--catalog", catalog, "--json"])
+      assert.deepStrictEqual(JSON.parse(out).results.map((r: { name: string }) => r.name), ["slack_list_channels"])
+    }))
+
+  it.effect("a missing file is a one-line error with exit code 2", () =>
+    Effect.gen(function*() {
+      const { err, exit } = yield* run(["search", "x", "--catalog", join(dir, "nope.jsonl")])
+      assert.strictEqual(exit._tag, "Failure")
+      assert.match(err, /^tool-search: .*nope\.jsonl: cannot read the catalog file \(not found\)$/)
+    }))
+
+  it.effect("a malformed file names the file and line", () =>
+    Effect.gen(function*() {
+      const { err } = yield* run(["search", "x", "--catalog", broken])
+      assert.match(err, /broken\.jsonl:2: invalid JSON/)
+      assert.strictEqual(err.split("\n").length, 1)
+    }))
+})
+
+describe("the tool-search binary", () => {
+  it("exits with code 2 and one line on stderr for a bad catalog", async () => {
+    const { spawnSync } = await import("node:child_process")
+    const bin = new URL("../bin/tool-search.js", import.meta.url).pathname
+    const result = spawnSync(process.execPath, [bin, "search", "x", "--catalog", broken], { encoding: "utf8" })
+    assert.strictEqual(result.status, 2)
+    assert.strictEqual(result.stderr.trim().split("\n").length, 1)
+    assert.match(result.stderr, /broken\.jsonl:2: invalid JSON/)
+  })
+})

@@ -1,0 +1,357 @@
+/**
+ * A tool as the catalog knows it: a name the model may call, a description, JSON-Schema
+ * parameters, how it is loaded (`eager`: always visible, `deferred`: visible once activated),
+ * where it comes from, and the handler that runs it.
+ *
+ * Tools come from three places: typed `effect/ai` tools with their handlers (`fromToolkit`),
+ * plain JSON-Schema definitions with a handler (`make`, what MCP and OpenAPI give you), and
+ * untrusted input such as catalog files (`decode`). Every path ends in `validate`, which the
+ * catalog runs again at registration, so a bad tool never reaches the model.
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Option, Schema, Stream } from "effect"
+import type { JsonSchema } from "effect"
+import { Tool, type Toolkit } from "effect/ai"
+
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
+
+/** How a tool reaches the model: `eager` is always sent, `deferred` only once activated. */
+export type Loading = "eager" | "deferred"
+
+/** Hints about a tool's behaviour, as MCP annotations and `effect/ai` tool annotations carry them. */
+export interface Annotations {
+  readonly title?: string
+  readonly readOnly?: boolean
+  readonly destructive?: boolean
+  readonly idempotent?: boolean
+  readonly openWorld?: boolean
+}
+
+/** What one call of a tool produced: a JSON value for the model, and whether it is a failure. */
+export interface Output {
+  readonly isFailure: boolean
+  readonly result: unknown
+}
+
+/** Per-call information a handler may use. */
+export interface CallContext {
+  readonly toolCallId: string
+}
+
+/** A tool handler failed in a way it could not turn into a result; the executor reports it to the model. */
+export class ToolExecutionError extends Schema.TaggedError<ToolExecutionError>()("ToolExecutionError", {
+  tool: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `Tool '${this.tool}' failed: ${this.reason}`
+  }
+}
+
+/** Runs one call: parameters as the model sent them (JSON), an encoded result back. */
+export type Handler = (params: unknown, context: CallContext) => Effect.Effect<Output, ToolExecutionError>
+
+/** A tool in the catalog. Immutable; the catalog derives the name the model sees from `name`. */
+export interface CatalogTool {
+  /** Identity in the catalog; defaults to `name`. Two sources may share a name, never an id. */
+  readonly id: string
+  /** The name the tool declares; the model sees it unless another tool declares the same name. */
+  readonly name: string
+  readonly description: string
+  /** A JSON Schema whose root is an object. */
+  readonly parameters: JsonSchema.JsonSchema
+  readonly loading: Loading
+  /** The tool's own category: tables of contents group by it, and search may filter by it. */
+  readonly category?: string
+  /** The source id (an MCP server, a service); qualifies the name when names collide. */
+  readonly source?: string
+  /** Other words for the tool (for example Korean names of an English tool), searched like its name. */
+  readonly aliases: ReadonlyArray<string>
+  readonly annotations: Annotations
+  /** Absent for catalogs read from files: such tools can be searched but not run. */
+  readonly handler?: Handler
+}
+
+/** The fields a caller supplies; everything else has a default. */
+export interface Input {
+  readonly id?: string
+  readonly name: string
+  readonly description?: string
+  readonly parameters?: JsonSchema.JsonSchema
+  readonly loading?: Loading
+  readonly category?: string
+  readonly source?: string
+  readonly aliases?: ReadonlyArray<string>
+  readonly annotations?: Annotations
+  readonly handler?: Handler
+}
+
+// -----------------------------------------------------------------------------
+// Errors
+// -----------------------------------------------------------------------------
+
+/** A tool definition that the catalog or a model provider would reject. Names the tool and the reason. */
+export class InvalidTool extends Schema.TaggedError<InvalidTool>()("InvalidTool", {
+  tool: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `Invalid tool '${this.tool}': ${this.reason}`
+  }
+}
+
+// -----------------------------------------------------------------------------
+// Validation
+// -----------------------------------------------------------------------------
+
+/**
+ * The tool names every major provider accepts (OpenAI, Anthropic, Gemini agree on this subset):
+ * ASCII letters, digits, `_` and `-`, 1 to 64 characters.
+ */
+export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
+
+/** Whether a provider would accept `name` as a tool name. */
+export const isValidName = (name: string): boolean => NAME_PATTERN.test(name)
+
+/**
+ * Turns any string into a valid tool name: runs of other characters become `_`, and names longer
+ * than 64 characters keep their head and a hash of the whole, so two long names stay distinct.
+ */
+export const sanitizeName = (name: string): string => {
+  const cleaned = name.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "") || "tool"
+  if (cleaned.length <= 64) return cleaned
+  return `${cleaned.slice(0, 55)}_${hash(name).slice(0, 8)}`
+}
+
+/** A short stable hash (FNV-1a, 32 bit, hex), for names and cache keys. */
+export const hash = (text: string): string => {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return (h >>> 0).toString(16).padStart(8, "0")
+}
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+/**
+ * Checks what every tool must satisfy before a model may see it: a provider-valid name, a non-empty
+ * id, and a parameter schema whose root is an object. A schema without `type` gets `"type": "object"`
+ * (catalogs write `{}` for "no parameters"); any other root type is rejected.
+ */
+export const validate = (tool: CatalogTool): Effect.Effect<CatalogTool, InvalidTool> => {
+  const label = tool.name || tool.id
+  if (!isValidName(tool.name)) {
+    return Effect.fail(
+      new InvalidTool({
+        tool: label,
+        reason: `name must match ${NAME_PATTERN.source} (letters, digits, '_' or '-', at most 64 characters)`
+      })
+    )
+  }
+  if (tool.id.length === 0) return Effect.fail(new InvalidTool({ tool: label, reason: "id must not be empty" }))
+  if (!isRecord(tool.parameters)) {
+    return Effect.fail(new InvalidTool({ tool: label, reason: "parameters must be a JSON Schema object" }))
+  }
+  const type = tool.parameters["type"]
+  if (type !== undefined && type !== "object") {
+    return Effect.fail(
+      new InvalidTool({ tool: label, reason: `parameters must describe an object, not ${JSON.stringify(type)}` })
+    )
+  }
+  return Effect.succeed(type === undefined ? { ...tool, parameters: { type: "object", ...tool.parameters } } : tool)
+}
+
+// -----------------------------------------------------------------------------
+// Constructors
+// -----------------------------------------------------------------------------
+
+const EMPTY_PARAMETERS: JsonSchema.JsonSchema = { type: "object", properties: {} }
+
+/**
+ * Builds a tool from plain fields (what MCP or OpenAPI give you). Not validated here: the catalog
+ * validates at registration, and `validate` is available for earlier checks.
+ */
+export const make = (input: Input): CatalogTool => ({
+  id: input.id ?? input.name,
+  name: input.name,
+  description: input.description ?? "",
+  parameters: input.parameters ?? EMPTY_PARAMETERS,
+  loading: input.loading ?? "deferred",
+  aliases: input.aliases ?? [],
+  annotations: input.annotations ?? {},
+  ...(input.category === undefined ? {} : { category: input.category }),
+  ...(input.source === undefined ? {} : { source: input.source }),
+  ...(input.handler === undefined ? {} : { handler: input.handler })
+})
+
+/** A handler from a function that returns the result value, or fails with a message for the model. */
+export const handler = <E>(
+  name: string,
+  run: (params: unknown, context: CallContext) => Effect.Effect<unknown, E>
+): Handler =>
+(params, context) =>
+  run(params, context).pipe(
+    Effect.map((result): Output => ({ isFailure: false, result })),
+    Effect.catch((error) =>
+      Effect.fail(
+        new ToolExecutionError({ tool: name, reason: error instanceof Error ? error.message : String(error) })
+      )
+    )
+  )
+
+/**
+ * A toolkit's `handle` seen with loose types: parameters are the model's JSON (each tool's decoder
+ * checks them) and nothing is required from the caller's context.
+ */
+type LooseHandle = (
+  name: string,
+  params: unknown,
+  toolCallId?: string
+) => Effect.Effect<Stream.Stream<Tool.HandlerResult<Tool.Any>, unknown>, unknown>
+
+/**
+ * Accepts only toolkits whose calls need nothing from the caller's context — what a catalog,
+ * shared by every turn, can hold. Tools with request-level dependencies (`Tool.addDependency`)
+ * are rejected at compile time.
+ */
+export type SelfContained<Tools extends Record<string, Tool.Any>> =
+  & Toolkit.WithHandler<Tools>
+  & ([Tool.HandlerServices<Tools[keyof Tools]>] extends [never] ? unknown
+    : { readonly "tools with request-level dependencies cannot join a catalog": never })
+
+/** Options shared by the constructors that take several tools at once. */
+export interface FromToolkitOptions {
+  readonly loading?: Loading | ((name: string) => Loading)
+  readonly category?: string
+  readonly source?: string
+}
+
+/**
+ * Turns a `Toolkit` with handlers (`yield* MyToolkit` with its handler layer provided) into catalog
+ * tools. Calls go through `Toolkit.handle`, so parameter decoding, failure modes and result encoding
+ * are exactly `effect/ai`'s.
+ */
+export const fromToolkit = <Tools extends Record<string, Tool.Any>>(
+  toolkit: SelfContained<Tools>,
+  options: FromToolkitOptions = {}
+): ReadonlyArray<CatalogTool> =>
+  Object.values(toolkit.tools).map((tool) => {
+    const name = tool.name
+    const loading = typeof options.loading === "function" ? options.loading(name) : options.loading
+    // `SelfContained` proved that the handlers need no services; the parameters are decoded by the tool.
+    const handle = toolkit.handle as unknown as LooseHandle
+    const run: Handler = (params, context) =>
+      handle(name, params, context.toolCallId).pipe(
+        Effect.flatMap(Stream.runLast),
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.fail(new ToolExecutionError({ tool: name, reason: "the handler produced no result" })),
+          onSome: (r) => Effect.succeed<Output>({ isFailure: r.isFailure, result: r.encodedResult })
+        })),
+        Effect.catch((error) =>
+          Effect.fail(
+            new ToolExecutionError({ tool: name, reason: error instanceof Error ? error.message : String(error) })
+          )
+        )
+      )
+    return make({
+      name,
+      description: Tool.getDescription(tool) ?? "",
+      parameters: Tool.getJsonSchema(tool),
+      annotations: annotationsOf(tool),
+      handler: run,
+      ...(loading === undefined ? {} : { loading }),
+      ...(options.category === undefined ? {} : { category: options.category }),
+      ...(options.source === undefined ? {} : { source: options.source })
+    })
+  })
+
+const annotationsOf = (tool: Tool.Any): Annotations => ({
+  readOnly: Context.get(tool.annotations, Tool.Readonly),
+  destructive: Context.get(tool.annotations, Tool.Destructive),
+  idempotent: Context.get(tool.annotations, Tool.Idempotent),
+  openWorld: Context.get(tool.annotations, Tool.OpenWorld)
+})
+
+// -----------------------------------------------------------------------------
+// Decoding untrusted input
+// -----------------------------------------------------------------------------
+
+/** The wire form of a tool in catalog files and APIs. `loading` defaults to `deferred`. */
+export const Spec = Schema.Struct({
+  id: Schema.optionalKey(Schema.String),
+  name: Schema.String,
+  description: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  parameters: Schema.optionalKey(Schema.Unknown),
+  inputSchema: Schema.optionalKey(Schema.Unknown),
+  loading: Schema.optionalKey(Schema.Literals(["eager", "deferred"])),
+  category: Schema.optionalKey(Schema.String),
+  source: Schema.optionalKey(Schema.String),
+  aliases: Schema.optionalKey(Schema.Array(Schema.String)),
+  annotations: Schema.optionalKey(Schema.Struct({
+    title: Schema.optionalKey(Schema.String),
+    readOnlyHint: Schema.optionalKey(Schema.Boolean),
+    destructiveHint: Schema.optionalKey(Schema.Boolean),
+    idempotentHint: Schema.optionalKey(Schema.Boolean),
+    openWorldHint: Schema.optionalKey(Schema.Boolean)
+  }))
+})
+
+/** The decoded wire form. */
+export type Spec = typeof Spec.Type
+
+/** How `decode` treats names a provider would reject. */
+export interface DecodeOptions {
+  /** `strict` (default) rejects them; `sanitize` rewrites them with `sanitizeName`. */
+  readonly names?: "strict" | "sanitize"
+  readonly handler?: Handler
+}
+
+/** Decodes and validates one tool from untrusted JSON (a catalog line, an MCP `tools/list` entry). */
+export const decode = (input: unknown, options: DecodeOptions = {}): Effect.Effect<CatalogTool, InvalidTool> =>
+  Schema.decodeUnknownEffect(Spec)(input).pipe(
+    Effect.mapError((error) =>
+      new InvalidTool({
+        tool: isRecord(input) && typeof input["name"] === "string" ? input["name"] : "<unnamed>",
+        reason: error.message
+      })
+    ),
+    Effect.flatMap((spec) => validate(fromSpec(spec, options)))
+  )
+
+/** Builds a tool from its decoded wire form. MCP's `inputSchema` is accepted for `parameters`. */
+export const fromSpec = (spec: Spec, options: DecodeOptions = {}): CatalogTool => {
+  const name = options.names === "sanitize" && !isValidName(spec.name) ? sanitizeName(spec.name) : spec.name
+  const a = spec.annotations
+  return make({
+    id: spec.id ?? spec.name,
+    name,
+    description: spec.description ?? "",
+    parameters: (spec.parameters ?? spec.inputSchema ?? EMPTY_PARAMETERS) as JsonSchema.JsonSchema,
+    loading: spec.loading ?? "deferred",
+    ...(spec.category === undefined ? {} : { category: spec.category }),
+    ...(spec.source === undefined ? {} : { source: spec.source }),
+    ...(spec.aliases === undefined ? {} : { aliases: spec.aliases }),
+    ...(a === undefined ? {} : {
+      annotations: {
+        ...(a.title === undefined ? {} : { title: a.title }),
+        ...(a.readOnlyHint === undefined ? {} : { readOnly: a.readOnlyHint }),
+        ...(a.destructiveHint === undefined ? {} : { destructive: a.destructiveHint }),
+        ...(a.idempotentHint === undefined ? {} : { idempotent: a.idempotentHint }),
+        ...(a.openWorldHint === undefined ? {} : { openWorld: a.openWorldHint })
+      }
+    }),
+    ...(options.handler === undefined ? {} : { handler: options.handler })
+  })
+}
+
+/** The first sentence of a description, for compact listings. */
+export const firstSentence = (description: string): string => {
+  const text = description.trim().replace(/\s+/g, " ")
+  const match = /^(.+?[.!?。！？])(\s|$)/u.exec(text)
+  return match?.[1] ?? text
+}

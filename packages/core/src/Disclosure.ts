@@ -1,0 +1,75 @@
+/**
+ * What the model is shown, per agent: the disclosure mode, how much of each deferred tool the
+ * discovery tool lists, and the defaults of the search tools. It is policy data with sensible
+ * defaults, read by the view; provide it with `Disclosure.layer({...})` or leave the defaults.
+ *
+ * - `search` (Anthropic, the Java core, Spring): one eager `ToolSearch` tool; search is load.
+ * - `catalog` (TanStack AI): a discovery tool whose description lists the deferred names.
+ * - `staged` (the agent harness): a table of contents in the system prompt, `search_tools` to
+ *   browse candidates, `ToolSearch` to promote schemas.
+ *
+ * @since 0.1.0
+ */
+import { Context, Layer } from "effect"
+
+/** The three ways of showing deferred tools. */
+export type Mode = "search" | "catalog" | "staged"
+
+/** How much of each deferred tool the discovery tool's description lists. */
+export type DescriptionDetail = "none" | "first-sentence" | "full"
+
+/** Names of the meta tools. A catalog tool may not take one of them. */
+export const TOOL_SEARCH = "ToolSearch"
+/** The discovery tool of `catalog` mode. */
+export const DISCOVER_TOOLS = "discover_tools"
+/** The browsing tool of `staged` mode. */
+export const SEARCH_TOOLS = "search_tools"
+/** All meta tool names. */
+export const META_TOOL_NAMES: ReadonlySet<string> = new Set([TOOL_SEARCH, DISCOVER_TOOLS, SEARCH_TOOLS])
+
+/** The disclosure settings of one agent. */
+export interface Options {
+  readonly mode: Mode
+  /** What the discovery tool's description says of each deferred tool. */
+  readonly descriptionDetail: DescriptionDetail
+  /** `max_results` when the model omits it. */
+  readonly defaultMaxResults: number
+  /** Upper bound of `max_results`; larger requests are clamped, not rejected. */
+  readonly maxResultsLimit: number
+  /**
+   * Whether `staged` mode offers `search_tools`: `"auto"` leaves it out of catalogs with fewer than
+   * `searchToolsThreshold` searchable tools; `true` and `false` are explicit and always win.
+   */
+  readonly searchTools: boolean | "auto"
+  readonly searchToolsThreshold: number
+}
+
+/** The defaults: `search` mode, 5 results, clamp at 20. */
+export const defaults: Options = {
+  mode: "search",
+  descriptionDetail: "none",
+  defaultMaxResults: 5,
+  maxResultsLimit: 20,
+  searchTools: "auto",
+  searchToolsThreshold: 12
+}
+
+/** The disclosure settings in the context; defaults when none were provided. */
+export const Disclosure = Context.Reference<Options>("@tool-search/core/Disclosure", {
+  defaultValue: () => defaults
+})
+
+/** Provides settings, each field defaulting as in `defaults`. */
+export const layer = (options: Partial<Options>): Layer.Layer<never> =>
+  Layer.succeed(Disclosure, { ...defaults, ...options })
+
+/** Clamps a requested `max_results` into [1, limit]; non-numbers give the default. */
+export const clampMaxResults = (requested: unknown, options: Options): number => {
+  const n = typeof requested === "number"
+    ? requested
+    : typeof requested === "string" && requested.trim() !== ""
+    ? Number(requested)
+    : Number.NaN
+  if (!Number.isFinite(n)) return options.defaultMaxResults
+  return Math.min(options.maxResultsLimit, Math.max(1, Math.floor(n)))
+}

@@ -1,0 +1,175 @@
+/**
+ * The tools the model uses to find other tools — their names, descriptions, parameter schemas,
+ * input decoding and the JSON they answer with. The view binds them to one execution unit.
+ *
+ * - `ToolSearch` (`search` and `staged` modes): query + `max_results`; answers
+ *   `{"functions":[{name, description, parameters}]}` and activates the hits: search is load.
+ * - `discover_tools` (`catalog` mode): its description lists the deferred names; it takes
+ *   `{toolNames}` and answers each tool's description and schema, plus an error per unknown name.
+ * - `search_tools` (`staged` mode): browses candidates (name, category, first sentence); activates
+ *   nothing.
+ *
+ * @since 0.1.0
+ */
+import type { JsonSchema } from "effect"
+import { Schema } from "effect"
+import { firstSentence } from "./CatalogTool.js"
+import { DISCOVER_TOOLS, type DescriptionDetail, SEARCH_TOOLS, TOOL_SEARCH } from "./Disclosure.js"
+import type { Entry } from "./ToolCatalog.js"
+
+// -----------------------------------------------------------------------------
+// ToolSearch
+// -----------------------------------------------------------------------------
+
+/** The description of `ToolSearch`, written for the model. */
+export const toolSearchDescription = (limit: number, defaultMax: number): string =>
+  [
+    "Search the deferred tools and load the ones found: their full definitions are returned and they",
+    "can be called from your next step. Query forms: keywords ('read file'); exact names",
+    "('select:Read,Edit'); a required name part plus ranking words ('+slack send').",
+    `Returns at most max_results tools (default ${defaultMax}, at most ${limit}).`
+  ].join(" ")
+
+/** The parameter schema of `ToolSearch`. */
+export const toolSearchParameters = (limit: number, defaultMax: number): JsonSchema.JsonSchema => ({
+  type: "object",
+  properties: {
+    query: {
+      type: "string",
+      description: "Keywords, 'select:Name1,Name2' for exact names, or '+part words' to require a name part"
+    },
+    max_results: {
+      type: "number",
+      description: `How many tools to return (1-${limit}, default ${defaultMax})`
+    }
+  },
+  required: ["query"],
+  additionalProperties: false
+})
+
+/** The decoded input of `ToolSearch`: lenient, so the handler can answer with precise errors. */
+export const ToolSearchInput = Schema.Struct({
+  query: Schema.optionalKey(Schema.Unknown),
+  max_results: Schema.optionalKey(Schema.Unknown)
+})
+
+/** One function definition, as `ToolSearch` returns it. */
+export interface FunctionDefinition {
+  readonly name: string
+  readonly description: string
+  readonly parameters: JsonSchema.JsonSchema
+}
+
+/** The full definition of a tool under the name the model sees. */
+export const definitionOf = (tool: Entry): FunctionDefinition => ({
+  name: tool.modelName,
+  description: tool.description,
+  parameters: tool.parameters
+})
+
+/** The answer of `ToolSearch`. */
+export const renderFunctions = (tools: ReadonlyArray<Entry>): { readonly functions: ReadonlyArray<FunctionDefinition> } => ({
+  functions: tools.map(definitionOf)
+})
+
+// -----------------------------------------------------------------------------
+// discover_tools
+// -----------------------------------------------------------------------------
+
+/** The description of the discovery tool: the deferred names, with as much text as configured. */
+export const discoveryDescription = (deferred: ReadonlyArray<Entry>, detail: DescriptionDetail): string => {
+  const lines = deferred.map((t) => {
+    const text = detail === "none" ? "" : detail === "first-sentence" ? firstSentence(t.description) : t.description
+    return text.length === 0 ? `- ${t.modelName}` : `- ${t.modelName} — ${text.replace(/\s+/g, " ").trim()}`
+  })
+  return [
+    "Discover tools before calling them: pass the names you need in toolNames and receive each tool's",
+    "full description and parameter schema. Discovered tools can be called from your next step.",
+    "Available tools:",
+    ...lines
+  ].join("\n")
+}
+
+/** The parameter schema of the discovery tool. */
+export const discoveryParameters: JsonSchema.JsonSchema = {
+  type: "object",
+  properties: {
+    toolNames: {
+      type: "array",
+      items: { type: "string" },
+      description: "Names of the tools to discover, as listed in this tool's description"
+    }
+  },
+  required: ["toolNames"],
+  additionalProperties: false
+}
+
+/** The decoded input of the discovery tool. */
+export const DiscoveryInput = Schema.Struct({ toolNames: Schema.Array(Schema.String) })
+
+/** The answer of the discovery tool. */
+export interface DiscoveryAnswer {
+  readonly tools: ReadonlyArray<FunctionDefinition>
+  readonly errors: ReadonlyArray<{ readonly name: string; readonly error: string }>
+}
+
+// -----------------------------------------------------------------------------
+// search_tools
+// -----------------------------------------------------------------------------
+
+/** The description of `search_tools`. */
+export const searchToolsDescription = (limit: number, defaultMax: number): string =>
+  [
+    "Browse the tool catalog: returns candidate tools with their category and a one-line summary,",
+    `without loading them (default ${defaultMax}, at most ${limit} results). Load the ones you need`,
+    `with ${TOOL_SEARCH} (for example 'select:name1,name2') before calling them.`
+  ].join(" ")
+
+/** The parameter schema of `search_tools`. */
+export const searchToolsParameters = (limit: number, defaultMax: number): JsonSchema.JsonSchema => ({
+  type: "object",
+  properties: {
+    query: { type: "string", description: "What you need to do, in a few words" },
+    category: { type: "string", description: "Only tools of this category (ignored when it matches nothing)" },
+    max_results: { type: "number", description: `How many candidates to return (1-${limit}, default ${defaultMax})` }
+  },
+  required: ["query"],
+  additionalProperties: false
+})
+
+/** The decoded input of `search_tools`. */
+export const SearchToolsInput = Schema.Struct({
+  query: Schema.optionalKey(Schema.Unknown),
+  category: Schema.optionalKey(Schema.Unknown),
+  max_results: Schema.optionalKey(Schema.Unknown)
+})
+
+/** One browsed candidate. */
+export interface Candidate {
+  readonly name: string
+  readonly category: string | null
+  readonly summary: string
+}
+
+/** The answer of `search_tools`. */
+export const renderCandidates = (tools: ReadonlyArray<Entry>): { readonly tools: ReadonlyArray<Candidate> } => ({
+  tools: tools.map((t) => ({ name: t.modelName, category: t.category ?? null, summary: firstSentence(t.description) }))
+})
+
+// -----------------------------------------------------------------------------
+// Corrective messages
+// -----------------------------------------------------------------------------
+
+/** What a model must call to activate `name`, in the current mode's vocabulary. */
+export const activationHint = (name: string, via: "search" | "discovery"): string =>
+  via === "discovery"
+    ? `Tool '${name}' must be discovered first. Call ${DISCOVER_TOOLS} with {"toolNames": ["${name}"]} to discover it, then call '${name}' again.`
+    : `Tool '${name}' is not loaded yet. Call ${TOOL_SEARCH} with {"query": "select:${name}"} to load it, then call '${name}' again.`
+
+/** The message for an unknown tool name. */
+export const unknownHint = (name: string, suggestions: ReadonlyArray<string>, searchTool: string): string =>
+  suggestions.length > 0
+    ? `Unknown tool '${name}'. Did you mean: ${suggestions.join(", ")}?`
+    : `Unknown tool '${name}'. Use ${searchTool} to find the tool you need.`
+
+export { DISCOVER_TOOLS, SEARCH_TOOLS, TOOL_SEARCH }

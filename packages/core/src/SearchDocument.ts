@@ -1,0 +1,54 @@
+/**
+ * The searchable text of a tool, split into the fields strategies weigh differently: name,
+ * description, parameter names, parameter descriptions, category and aliases.
+ *
+ * Parameters are read defensively: a schema whose `properties` is missing or not an object yields
+ * no parameter fields, never an error, so one malformed tool cannot break a search.
+ *
+ * @since 0.1.0
+ */
+import type { CatalogTool } from "./CatalogTool.js"
+
+/** The fields of one tool, as strategies index them. */
+export interface SearchDocument {
+  readonly id: string
+  readonly name: string
+  readonly description: string
+  readonly parameterNames: ReadonlyArray<string>
+  readonly parameterDescriptions: ReadonlyArray<string>
+  readonly category: string
+  readonly aliases: ReadonlyArray<string>
+}
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+/** Extracts the searchable fields of a tool. */
+export const fromTool = (tool: CatalogTool): SearchDocument => {
+  const parameterNames: Array<string> = []
+  const parameterDescriptions: Array<string> = []
+  collect(tool.parameters, parameterNames, parameterDescriptions, 0)
+  return {
+    id: tool.id,
+    name: tool.name,
+    description: tool.description,
+    parameterNames,
+    parameterDescriptions,
+    category: tool.category ?? "",
+    aliases: tool.aliases
+  }
+}
+
+// Nested objects contribute their property names too (one level is where real schemas put them:
+// `options.timeout`), but not deeper, so a huge schema cannot dominate the index.
+const collect = (schema: unknown, names: Array<string>, descriptions: Array<string>, depth: number): void => {
+  if (!isRecord(schema)) return
+  const properties = schema["properties"]
+  if (!isRecord(properties)) return
+  for (const [name, property] of Object.entries(properties)) {
+    names.push(name)
+    if (!isRecord(property)) continue
+    const description = property["description"]
+    if (typeof description === "string" && description.length > 0) descriptions.push(description)
+    if (depth === 0) collect(property, names, descriptions, depth + 1)
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * How deferred tools are ranked for a query. A strategy is a `Layer`, swappable in apps and tests;
+ * it builds a `SearchIndex` that the catalog keeps live: every registration adds documents, every
+ * removal removes them, so a query never needs a full rebuild and never sees a snapshot.
+ *
+ * A strategy only ranks. Which tools are candidates (deferred ones, visible to this agent, whose
+ * name matches a `+term`) is decided by the caller through `SearchRequest.accept`, and activation
+ * is decided by the view.
+ *
+ * @since 0.1.0
+ */
+import { Context, type Effect, Schema } from "effect"
+import type { InvalidQuery } from "./Query.js"
+import type { SearchDocument } from "./SearchDocument.js"
+
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
+
+/** One ranked result. */
+export interface Hit {
+  readonly id: string
+  readonly score: number
+}
+
+/** What a strategy is asked. */
+export interface SearchRequest {
+  /** The ranking text, as the user or model wrote it. */
+  readonly text: string
+  /** How many hits to return at most. */
+  readonly limit: number
+  /** Candidate filter: only ids it accepts may be returned. */
+  readonly accept: (id: string) => boolean
+}
+
+/**
+ * A live index of one catalog's documents. `add` and `remove` run inside the catalog's write step:
+ * they must be synchronous and must not fail, which is what makes a registration all-or-nothing.
+ * Work that cannot be synchronous (embedding a document) is queued and done by the next `search`.
+ */
+export interface SearchIndex {
+  /** Adds or replaces documents (same id replaces). */
+  readonly add: (documents: ReadonlyArray<SearchDocument>) => void
+  readonly remove: (ids: ReadonlyArray<string>) => void
+  /** Hits with score > 0, best first, ties by id. */
+  readonly search: (request: SearchRequest) => Effect.Effect<ReadonlyArray<Hit>, SearchFailed | InvalidQuery>
+}
+
+/** The search backend failed (a model that cannot load, a service that is down): never "0 results". */
+export class SearchFailed extends Schema.TaggedError<SearchFailed>()("SearchFailed", {
+  strategy: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `Search backend '${this.strategy}' failed: ${this.reason}`
+  }
+}
+
+// -----------------------------------------------------------------------------
+// Service
+// -----------------------------------------------------------------------------
+
+/** The ranking strategy of an agent. */
+export class SearchStrategy extends Context.Service<SearchStrategy, {
+  /** A short name for logs, benchmarks and the CLI (`keyword`, `bm25f`, ...). */
+  readonly name: string
+  /** A new, empty index. */
+  readonly makeIndex: Effect.Effect<SearchIndex>
+}>()("@tool-search/core/SearchStrategy") {}
+
+/** Sorts hits best first, ties broken by id so results are deterministic. */
+export const byScore = (a: Hit, b: Hit): number => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+/**
+ * Keeps the best `limit` hits of a stream of scores without sorting everything: a bounded
+ * selection that stays cheap when a query matches most of a large catalog.
+ */
+export class TopK {
+  private readonly hits: Array<Hit> = []
+  constructor(readonly limit: number) {}
+  /** Offers one scored id. */
+  offer(id: string, score: number): void {
+    if (this.limit <= 0 || !(score > 0)) return
+    const hits = this.hits
+    if (hits.length === this.limit) {
+      const worst = hits[hits.length - 1] as Hit // the array is full, so it has a last element
+      if (byScore({ id, score }, worst) >= 0) return
+      hits.pop()
+    }
+    let i = hits.length
+    while (i > 0 && byScore({ id, score }, hits[i - 1] as Hit) < 0) i--
+    hits.splice(i, 0, { id, score })
+  }
+  /** The kept hits, best first. */
+  result(): ReadonlyArray<Hit> {
+    return this.hits
+  }
+}

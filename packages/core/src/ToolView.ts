@@ -1,0 +1,432 @@
+/**
+ * What the model sees in one execution unit (a turn or a fork): the catalog seen through this
+ * unit's `Activation`, its `Visibility`, `Permission` and `Disclosure` settings.
+ *
+ * The view is read-only with respect to the catalog — its type has no way to register or
+ * unregister a tool — and `searchAndActivate` is the only place where anything becomes active.
+ * `visible` is derived on every read (eager tools, the meta tools of the mode, then activated tools
+ * in activation order, a stable order that keeps provider prompt caches warm), so tools activated
+ * in one model call are in the next request, and tools registered meanwhile are found by the next
+ * search.
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import type { JsonSchema } from "effect"
+import { Activation } from "./Activation.js"
+import { type CallContext, type Output, ToolExecutionError } from "./CatalogTool.js"
+import * as Disclosure from "./Disclosure.js"
+import * as MetaTools from "./MetaTools.js"
+import * as Permission from "./Permission.js"
+import * as Query from "./Query.js"
+import type { SearchFailed } from "./SearchStrategy.js"
+import { type Entry, type Match, ToolCatalog } from "./ToolCatalog.js"
+import { Visibility } from "./Visibility.js"
+
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
+
+/** A tool as sent to the model, and how to run it. */
+export interface ModelTool {
+  readonly name: string
+  readonly description: string
+  readonly parameters: JsonSchema.JsonSchema
+  /** `meta` for the search tools, `eager` for always-visible tools, `activated` for found ones. */
+  readonly kind: "meta" | "eager" | "activated"
+  /** The catalog tool behind it; absent for meta tools. */
+  readonly tool?: Entry
+  readonly run: (params: unknown, context: CallContext) => Effect.Effect<MetaOutput, ToolExecutionError>
+}
+
+/** A tool result, with what a meta tool found and activated (for progress events). */
+export interface MetaOutput extends Output {
+  /** Model names the call found (meta tools only). */
+  readonly found?: ReadonlyArray<string>
+  /** Model names the call activated that were not active before (meta tools only). */
+  readonly activated?: ReadonlyArray<string>
+}
+
+/** The outcome of `searchAndActivate`. */
+export interface SearchResult {
+  readonly query: Query.Query
+  readonly matches: ReadonlyArray<Match>
+  /** Ids that this search activated and that were not active before. */
+  readonly newlyActivated: ReadonlyArray<string>
+}
+
+/** A deferred tool was called before being activated. The message tells the model the fixing call. */
+export class ToolNotActive extends Schema.TaggedError<ToolNotActive>()("ToolNotActive", {
+  name: Schema.String,
+  hint: Schema.String
+}) {
+  override get message(): string {
+    return this.hint
+  }
+}
+
+/** No tool of that name exists for this agent. Carries up to three "did you mean" names. */
+export class UnknownTool extends Schema.TaggedError<UnknownTool>()("UnknownTool", {
+  name: Schema.String,
+  suggestions: Schema.Array(Schema.String),
+  hint: Schema.String
+}) {
+  override get message(): string {
+    return this.hint
+  }
+}
+
+/** Why `resolve` refused a name. */
+export type ResolveError = ToolNotActive | UnknownTool | Permission.ToolNotPermitted
+
+// -----------------------------------------------------------------------------
+// Service
+// -----------------------------------------------------------------------------
+
+/** The view of one execution unit. */
+export class ToolView extends Context.Service<ToolView, {
+  /** The tools for the next model request, in a stable order. */
+  readonly visible: Effect.Effect<ReadonlyArray<ModelTool>>
+  /** Parses and runs a query over the searchable deferred tools, and activates the hits. */
+  readonly searchAndActivate: (
+    query: string | Query.Query,
+    maxResults?: number
+  ) => Effect.Effect<SearchResult, Query.InvalidQuery | SearchFailed>
+  /** The discovery tool's operation: activates the named tools, reports unknown names. */
+  readonly discover: (names: ReadonlyArray<string>) => Effect.Effect<MetaTools.DiscoveryAnswer, SearchFailed>
+  /** Ranks candidates without activating them (`search_tools`). */
+  readonly browse: (
+    query: string,
+    options?: { readonly maxResults?: number; readonly category?: string }
+  ) => Effect.Effect<ReadonlyArray<Match>, Query.InvalidQuery | SearchFailed>
+  /** The tool to run for a name the model called, or why it may not run. */
+  readonly resolve: (name: string) => Effect.Effect<ModelTool, ResolveError>
+  /** Activated tools, in activation order. */
+  readonly activated: Effect.Effect<ReadonlyArray<Entry>>
+  /** Deferred tools a search may return. */
+  readonly searchable: Effect.Effect<ReadonlyArray<Entry>>
+  /** The disclosure settings this view applies. */
+  readonly disclosure: Disclosure.Options
+}>()("@tool-search/core/ToolView") {
+  /** A view over the catalog and the unit's activation in context. */
+  static readonly layer: Layer.Layer<ToolView, never, ToolCatalog | Activation> = Layer.effect(
+    ToolView,
+    Effect.suspend(() => make)
+  )
+  /**
+   * A view with its own fresh activation: provide it to one turn or fork, and the activation lives
+   * exactly as long as that effect.
+   */
+  static readonly unit: Layer.Layer<ToolView, never, ToolCatalog> = ToolView.layer.pipe(
+    Layer.provide(Activation.layer),
+    Layer.fresh
+  )
+}
+
+/** Runs `effect` as one execution unit: a fresh activation, gone when `effect` ends. */
+export const withUnit = <A, E, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, Exclude<R, ToolView> | ToolCatalog> => Effect.provide(effect, ToolView.unit)
+
+// -----------------------------------------------------------------------------
+// Implementation
+// -----------------------------------------------------------------------------
+
+/** Builds a view from the catalog, activation and policies in context. */
+export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activation> = Effect.gen(function*() {
+  const catalog = yield* ToolCatalog
+  const activation = yield* Activation
+  const disclosure = yield* Disclosure.Disclosure
+  const visibility = yield* Visibility
+  const permission = yield* Permission.Permission
+
+  const exists = (t: Entry) => visibility.includes(t)
+  const isSearchable = (t: Entry) => t.loading === "deferred" && exists(t)
+  const activationVia = disclosure.mode === "catalog" ? "discovery" as const : "search" as const
+  const searchToolName = disclosure.mode === "catalog" ? Disclosure.DISCOVER_TOOLS : Disclosure.TOOL_SEARCH
+
+  const activatedEntries = Effect.map(activation.ids, (ids) =>
+    ids.flatMap((id) => {
+      const t = catalog.unsafe.get(id)
+      return t !== undefined && isSearchable(t) ? [t] : []
+    }))
+
+  const searchable = Effect.map(catalog.deferred, (ts) => ts.filter(exists))
+
+  const searchAndActivate = (input: string | Query.Query, maxResults?: number) =>
+    Effect.gen(function*() {
+      const query = typeof input === "string" ? yield* Effect.fromResult(Query.parse(input)) : input
+      const limit = maxResults ?? disclosure.defaultMaxResults
+      const matches = yield* catalog.search(query, { limit, candidates: isSearchable })
+      const newlyActivated = yield* activation.activate(matches.map((m) => m.tool.id))
+      return { query, matches, newlyActivated } satisfies SearchResult
+    }).pipe(Effect.withSpan("ToolView.searchAndActivate"))
+
+  const discover = (names: ReadonlyArray<string>) =>
+    Effect.gen(function*() {
+      const errors: Array<{ name: string; error: string }> = []
+      const wanted: Array<string> = []
+      for (const name of names) {
+        const tool = catalog.unsafe.findByName(name)
+        if (tool === undefined || !exists(tool)) {
+          errors.push({ name, error: (yield* unknown(name)).hint })
+        } else {
+          wanted.push(tool.modelName)
+        }
+      }
+      const eager = wanted.flatMap((n) => {
+        const t = catalog.unsafe.findByName(n)
+        return t !== undefined && t.loading === "eager" ? [t] : []
+      })
+      const deferred = wanted.filter((n) => !eager.some((t) => t.modelName === n))
+      const found = deferred.length === 0
+        ? []
+        : (yield* searchAndActivate(Query.select(deferred), deferred.length).pipe(
+          Effect.catchTag("InvalidQuery", () => Effect.succeed({ matches: [] as ReadonlyArray<Match> }))
+        )).matches.map((m) => m.tool)
+      return { tools: [...eager, ...found].map(MetaTools.definitionOf), errors }
+    })
+
+  const browse = (input: string, options: { readonly maxResults?: number; readonly category?: string } = {}) =>
+    Effect.gen(function*() {
+      const query = yield* Effect.fromResult(Query.parse(input))
+      return yield* catalog.search(query, {
+        limit: options.maxResults ?? disclosure.defaultMaxResults,
+        candidates: isSearchable,
+        ...(options.category === undefined ? {} : { category: options.category })
+      })
+    })
+
+  /** Up to three names close to `name` among the tools this agent may use. */
+  const unknown = (name: string) =>
+    Effect.map(catalog.all, (all) => {
+      const names = [...metaNames(), ...all.filter(exists).map((t) => t.modelName)]
+      const suggestions = suggest(name, names)
+      return new UnknownTool({ name, suggestions, hint: MetaTools.unknownHint(name, suggestions, searchToolName) })
+    })
+
+  // ---------------------------------------------------------------------------
+  // Meta tools, bound to this view
+  // ---------------------------------------------------------------------------
+
+  const limit = disclosure.maxResultsLimit
+  const defaultMax = disclosure.defaultMaxResults
+  const failure = (message: string): MetaOutput => ({ isFailure: true, result: message })
+
+  const toolSearch: ModelTool = {
+    name: Disclosure.TOOL_SEARCH,
+    description: MetaTools.toolSearchDescription(limit, defaultMax),
+    parameters: MetaTools.toolSearchParameters(limit, defaultMax),
+    kind: "meta",
+    run: (params) => {
+      const input = Schema.decodeUnknownOption(MetaTools.ToolSearchInput)(params)
+      const query = Option.isSome(input) ? input.value.query : undefined
+      if (typeof query !== "string" || query.trim() === "") return Effect.succeed(failure("Query cannot be empty"))
+      const max = Disclosure.clampMaxResults(Option.isSome(input) ? input.value.max_results : undefined, disclosure)
+      return searchAndActivate(query, max).pipe(
+        Effect.map((r): MetaOutput => {
+          const tools = r.matches.map((m) => m.tool)
+          const added = new Set(r.newlyActivated)
+          return {
+            isFailure: false,
+            result: MetaTools.renderFunctions(tools),
+            found: tools.map((t) => t.modelName),
+            activated: tools.filter((t) => added.has(t.id)).map((t) => t.modelName)
+          }
+        }),
+        Effect.catch((e) => Effect.succeed(failure(e.message)))
+      )
+    }
+  }
+
+  const searchTools: ModelTool = {
+    name: Disclosure.SEARCH_TOOLS,
+    description: MetaTools.searchToolsDescription(limit, defaultMax),
+    parameters: MetaTools.searchToolsParameters(limit, defaultMax),
+    kind: "meta",
+    run: (params) => {
+      const input = Schema.decodeUnknownOption(MetaTools.SearchToolsInput)(params)
+      const value = Option.getOrUndefined(input)
+      const query = value?.query
+      if (typeof query !== "string" || query.trim() === "") return Effect.succeed(failure("Query cannot be empty"))
+      const category = typeof value?.category === "string" && value.category.trim() !== "" ? value.category : undefined
+      return browse(query, {
+        maxResults: Disclosure.clampMaxResults(value?.max_results, disclosure),
+        ...(category === undefined ? {} : { category })
+      }).pipe(
+        Effect.map((matches): MetaOutput => ({
+          isFailure: false,
+          result: MetaTools.renderCandidates(matches.map((m) => m.tool)),
+          found: matches.map((m) => m.tool.modelName),
+          activated: []
+        })),
+        Effect.catch((e) => Effect.succeed(failure(e.message)))
+      )
+    }
+  }
+
+  const discoveryTool = (deferred: ReadonlyArray<Entry>): ModelTool => ({
+    name: Disclosure.DISCOVER_TOOLS,
+    description: MetaTools.discoveryDescription(deferred, disclosure.descriptionDetail),
+    parameters: MetaTools.discoveryParameters,
+    kind: "meta",
+    run: (params) => {
+      const input = Schema.decodeUnknownOption(MetaTools.DiscoveryInput)(params)
+      if (Option.isNone(input)) {
+        return Effect.succeed(failure(`${Disclosure.DISCOVER_TOOLS} needs {"toolNames": ["name", ...]}`))
+      }
+      return Effect.zip(activation.ids, discover(input.value.toolNames)).pipe(
+        Effect.flatMap(([before, answer]) =>
+          Effect.map(activation.ids, (after): MetaOutput => {
+            const was = new Set(before)
+            return {
+              isFailure: false,
+              result: answer,
+              found: answer.tools.map((t) => t.name),
+              activated: after.filter((id) => !was.has(id)).flatMap((id) => catalog.unsafe.get(id)?.modelName ?? [])
+            }
+          })
+        ),
+        Effect.catch((e) => Effect.succeed(failure(e.message)))
+      )
+    }
+  })
+
+  const offersSearchTools = (searchableCount: number) =>
+    disclosure.searchTools === true ||
+    (disclosure.searchTools === "auto" && searchableCount >= disclosure.searchToolsThreshold)
+
+  const metaNames = (): ReadonlyArray<string> =>
+    disclosure.mode === "catalog"
+      ? [Disclosure.DISCOVER_TOOLS]
+      : disclosure.mode === "staged" && disclosure.searchTools !== false
+      ? [Disclosure.SEARCH_TOOLS, Disclosure.TOOL_SEARCH]
+      : [Disclosure.TOOL_SEARCH]
+
+  /** The meta tools sent in the next request. */
+  const visibleMeta = (deferred: ReadonlyArray<Entry>, activeIds: ReadonlySet<string>): ReadonlyArray<ModelTool> => {
+    switch (disclosure.mode) {
+      case "search":
+        return [toolSearch]
+      case "staged":
+        return offersSearchTools(deferred.length) ? [searchTools, toolSearch] : [toolSearch]
+      case "catalog":
+        // absent when nothing is deferred; leaves the list once everything was discovered
+        return deferred.some((t) => !activeIds.has(t.id)) ? [discoveryTool(deferred)] : []
+    }
+  }
+
+  const runCatalogTool = (tool: Entry) => (params: unknown, context: CallContext) =>
+    tool.handler === undefined
+      ? Effect.fail(new ToolExecutionError({ tool: tool.modelName, reason: "this tool has no handler in this process" }))
+      : tool.handler(params, context)
+
+  const asModelTool = (tool: Entry, kind: "eager" | "activated"): ModelTool => ({
+    name: tool.modelName,
+    description: tool.description,
+    parameters: tool.parameters,
+    kind,
+    tool,
+    run: runCatalogTool(tool)
+  })
+
+  const visible = Effect.gen(function*() {
+    const eager = (yield* catalog.eager).filter(exists)
+    const ids = yield* activation.ids
+    const active = ids.flatMap((id) => {
+      const t = catalog.unsafe.get(id)
+      return t !== undefined && isSearchable(t) ? [t] : []
+    })
+    const meta = visibleMeta(disclosure.mode === "search" ? [] : yield* searchable, new Set(ids))
+    return [
+      ...eager.map((t) => asModelTool(t, "eager")),
+      ...meta,
+      ...active.map((t) => asModelTool(t, "activated"))
+    ]
+  })
+
+  const resolveMeta = (name: string): ModelTool | undefined => {
+    if (!metaNames().includes(name)) return undefined
+    if (name === Disclosure.TOOL_SEARCH) return toolSearch
+    if (name === Disclosure.SEARCH_TOOLS) return searchTools
+    return undefined
+  }
+
+  const permit = (tool: ModelTool): Effect.Effect<ModelTool, Permission.ToolNotPermitted> =>
+    permission.allows({
+        id: tool.tool?.id ?? tool.name,
+        name: tool.name,
+        declaredName: tool.tool?.name,
+        source: tool.tool?.source ?? (tool.kind === "meta" ? "meta" : undefined)
+      })
+      ? Effect.succeed(tool)
+      : Effect.fail(new Permission.ToolNotPermitted({ name: tool.name }))
+
+  const resolve = (raw: string): Effect.Effect<ModelTool, ResolveError> =>
+    Effect.gen(function*() {
+      const name = raw.startsWith("functions.") ? raw.slice("functions.".length) : raw
+      if (name === Disclosure.DISCOVER_TOOLS && disclosure.mode === "catalog") {
+        return yield* permit(discoveryTool(yield* searchable))
+      }
+      const meta = resolveMeta(name)
+      if (meta !== undefined) return yield* permit(meta)
+      const tool = catalog.unsafe.findByName(name)
+      if (tool === undefined || !exists(tool)) return yield* (yield* unknown(name))
+      if (!permission.allows({ id: tool.id, name: tool.modelName, declaredName: tool.name, source: tool.source })) {
+        return yield* new Permission.ToolNotPermitted({ name: tool.modelName })
+      }
+      if (tool.loading === "eager") return asModelTool(tool, "eager")
+      if (yield* activation.has(tool.id)) return asModelTool(tool, "activated")
+      return yield* new ToolNotActive({ name: tool.modelName, hint: MetaTools.activationHint(tool.modelName, activationVia) })
+    })
+
+  return ToolView.of({
+    visible,
+    searchAndActivate,
+    discover,
+    browse,
+    resolve,
+    activated: activatedEntries,
+    searchable,
+    disclosure
+  })
+})
+
+// -----------------------------------------------------------------------------
+// Suggestions
+// -----------------------------------------------------------------------------
+
+/** Up to three names close to `name`: containment first, then small edit distances. */
+export const suggest = (name: string, names: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const target = name.toLowerCase()
+  const budget = Math.max(2, Math.floor(target.length / 3))
+  const scored: Array<readonly [string, number]> = []
+  for (const candidate of new Set(names)) {
+    const lower = candidate.toLowerCase()
+    if (lower === target) continue
+    const contained = target.length >= 3 && (lower.includes(target) || target.includes(lower))
+    const distance = contained ? 0 : editDistance(target, lower, budget)
+    if (contained || distance <= budget) scored.push([candidate, contained ? Math.abs(lower.length - target.length) / 100 : distance])
+  }
+  scored.sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
+  return scored.slice(0, 3).map(([n]) => n)
+}
+
+/** Levenshtein distance, giving up (returning `budget + 1`) once it exceeds `budget`. */
+const editDistance = (a: string, b: string, budget: number): number => {
+  if (Math.abs(a.length - b.length) > budget) return budget + 1
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    let best = i
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      const value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost)
+      current.push(value)
+      best = Math.min(best, value)
+    }
+    if (best > budget) return budget + 1
+    previous = current
+  }
+  return previous[b.length] ?? budget + 1
+}

@@ -1,0 +1,270 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Exit } from "effect"
+import { Disclosure, Permission, ToolCatalog, ToolView } from "../src/index.js"
+import { CatalogLive, EmptyCatalog, tool, visibleNames } from "./fixtures.js"
+
+const run = (name: string, params: unknown) =>
+  Effect.flatMap(ToolView.ToolView, (view) => Effect.flatMap(view.resolve(name), (t) => t.run(params, { toolCallId: "c1" })))
+
+const search = (query: string, max?: number) =>
+  run("ToolSearch", max === undefined ? { query } : { query, max_results: max })
+
+const functionsOf = (result: unknown): ReadonlyArray<string> =>
+  (result as { functions: ReadonlyArray<{ name: string }> }).functions.map((f) => f.name)
+
+const unit = <A, E>(effect: Effect.Effect<A, E, ToolView.ToolView | ToolCatalog.ToolCatalog>) =>
+  ToolView.withUnit(effect).pipe(Effect.provide(CatalogLive))
+
+describe("ToolView: seed 000's error and empty-result table", () => {
+  it.effect("no match is an empty result, not an error", () =>
+    unit(Effect.gen(function*() {
+      const out = yield* search("kubernetes helm chart")
+      assert.isFalse(out.isFailure)
+      assert.deepStrictEqual(out.result, { functions: [] })
+    })))
+
+  it.effect("select: with every name absent is an empty result", () =>
+    unit(Effect.gen(function*() {
+      const out = yield* search("select:Nope,Nothing")
+      assert.isFalse(out.isFailure)
+      assert.deepStrictEqual(out.result, { functions: [] })
+    })))
+
+  it.effect("select: with some names present returns only those", () =>
+    unit(Effect.gen(function*() {
+      const out = yield* search("select:Grep,Nope,WebFetch")
+      assert.deepStrictEqual(functionsOf(out.result), ["Grep", "WebFetch"])
+    })))
+
+  it.effect("searching an already activated tool again is normal and idempotent", () =>
+    unit(Effect.gen(function*() {
+      const first = yield* search("select:Grep")
+      const second = yield* search("select:Grep")
+      assert.deepStrictEqual(functionsOf(first.result), ["Grep"])
+      assert.deepStrictEqual(functionsOf(second.result), ["Grep"])
+      assert.deepStrictEqual(first.activated, ["Grep"])
+      assert.deepStrictEqual(second.activated, [])
+      const view = yield* ToolView.ToolView
+      assert.deepStrictEqual((yield* view.activated).map((t) => t.id), ["Grep"])
+    })))
+
+  it.effect("a missing or blank query is the error 'Query cannot be empty'", () =>
+    unit(Effect.gen(function*() {
+      for (const params of [{}, { query: "" }, { query: "   \t" }, { query: 42 }, null]) {
+        const out = yield* run("ToolSearch", params)
+        assert.isTrue(out.isFailure)
+        assert.strictEqual(out.result, "Query cannot be empty")
+      }
+    })))
+
+  it.effect("select: eager tools are filtered out (they are visible already)", () =>
+    unit(Effect.gen(function*() {
+      const out = yield* search("select:Read,Grep")
+      assert.deepStrictEqual(functionsOf(out.result), ["Grep"])
+    })))
+})
+
+describe("ToolView: visible tools and activation", () => {
+  it.effect("visible = eager, then ToolSearch, then activated tools in activation order", () =>
+    unit(Effect.gen(function*() {
+      assert.deepStrictEqual(yield* visibleNames, ["Read", "Write", "ToolSearch"])
+      yield* search("select:ScheduleTask")
+      yield* search("select:Grep,WebFetch")
+      assert.deepStrictEqual(yield* visibleNames, ["Read", "Write", "ToolSearch", "ScheduleTask", "Grep", "WebFetch"])
+    })))
+
+  it.effect("search is load: the answer carries full schemas", () =>
+    unit(Effect.gen(function*() {
+      const out = yield* search("slack message")
+      const fns = (out.result as { functions: ReadonlyArray<{ name: string; description: string; parameters: unknown }> })
+        .functions
+      assert.strictEqual(fns[0]?.name, "slack_send_message")
+      assert.strictEqual(fns[0]?.description, "Send a message to a Slack channel")
+      assert.deepStrictEqual(fns[0]?.parameters, {
+        type: "object",
+        properties: { path: { type: "string", description: "A file path" } }
+      })
+    })))
+
+  it.effect("+slack send keeps names containing 'slack', ranked by 'send'", () =>
+    unit(Effect.gen(function*() {
+      const out = yield* search("+slack send")
+      assert.deepStrictEqual(functionsOf(out.result), ["slack_send_message"])
+      const all = yield* search("+slack")
+      assert.deepStrictEqual(functionsOf(all.result), ["slack_list_channels", "slack_send_message"])
+    })))
+
+  it.effect("max_results is clamped to [1, 20], never rejected", () =>
+    Effect.gen(function*() {
+      const many = Array.from({ length: 30 }, (_, i) => tool(`file_tool_${i}`, `Works with file number ${i}`))
+      const catalog = yield* ToolCatalog.ToolCatalog
+      yield* catalog.register(many)
+      const count = (max: unknown) =>
+        ToolView.withUnit(Effect.map(run("ToolSearch", { query: "file", max_results: max }), (o) => functionsOf(o.result).length))
+      assert.strictEqual(yield* count(0), 1)
+      assert.strictEqual(yield* count(-5), 1)
+      assert.strictEqual(yield* count(100), 20)
+      assert.strictEqual(yield* count(7.9), 7)
+      assert.strictEqual(yield* count("3"), 3)
+      assert.strictEqual(yield* count("many"), 5)
+      assert.strictEqual(yield* count(undefined), 5)
+    }).pipe(Effect.provide(CatalogLive)))
+
+  it.effect("the ToolSearch schema declares query required and additionalProperties false", () =>
+    unit(Effect.gen(function*() {
+      const view = yield* ToolView.ToolView
+      const ts = (yield* view.visible).find((t) => t.name === "ToolSearch")
+      assert.deepStrictEqual(ts?.parameters["required"], ["query"])
+      assert.strictEqual(ts?.parameters["additionalProperties"], false)
+    })))
+})
+
+describe("ToolView: resolve", () => {
+  it.effect("a visible tool resolves and runs", () =>
+    unit(Effect.gen(function*() {
+      const out = yield* run("Read", { path: "a.txt" })
+      assert.deepStrictEqual(out, { isFailure: false, result: { tool: "Read", params: { path: "a.txt" } } })
+    })))
+
+  it.effect("a deferred tool that is not active fails with the call that would activate it", () =>
+    unit(Effect.gen(function*() {
+      const view = yield* ToolView.ToolView
+      const error = yield* Effect.flip(view.resolve("Grep"))
+      assert.strictEqual(error._tag, "ToolNotActive")
+      assert.include(error.message, `Call ToolSearch with {"query": "select:Grep"}`)
+      yield* search("select:Grep")
+      const resolved = yield* view.resolve("Grep")
+      assert.strictEqual(resolved.kind, "activated")
+    })))
+
+  it.effect("an unknown name fails with up to three 'did you mean' names", () =>
+    unit(Effect.gen(function*() {
+      const view = yield* ToolView.ToolView
+      const error = yield* Effect.flip(view.resolve("slack_send_mesage"))
+      assert.strictEqual(error._tag, "UnknownTool")
+      if (error._tag !== "UnknownTool") return
+      assert.deepStrictEqual(error.suggestions, ["slack_send_message"])
+      assert.include(error.message, "Did you mean: slack_send_message?")
+      const vague = yield* Effect.flip(view.resolve("slack"))
+      if (vague._tag !== "UnknownTool") return assert.fail("expected UnknownTool")
+      assert.isAtMost(vague.suggestions.length, 3)
+      assert.deepStrictEqual(vague.suggestions, ["slack_send_message", "slack_list_channels"])
+      const none = yield* Effect.flip(view.resolve("zzzzzzzzzz"))
+      assert.include(none.message, "Use ToolSearch to find the tool you need")
+    })))
+
+  it.effect("a 'functions.' prefix from the model is stripped", () =>
+    unit(Effect.gen(function*() {
+      const view = yield* ToolView.ToolView
+      assert.strictEqual((yield* view.resolve("functions.Read")).name, "Read")
+      assert.strictEqual((yield* view.resolve("functions.ToolSearch")).name, "ToolSearch")
+    })))
+
+  it.effect("activation never grants permission: the allowed-tools list is checked at resolve", () =>
+    unit(Effect.gen(function*() {
+      const view = yield* ToolView.ToolView
+      yield* search("select:Grep,WebFetch")
+      assert.strictEqual((yield* view.resolve("Grep")).name, "Grep")
+      const denied = yield* Effect.flip(view.resolve("WebFetch"))
+      assert.strictEqual(denied._tag, "ToolNotPermitted")
+      const eagerDenied = yield* Effect.flip(view.resolve("Write"))
+      assert.strictEqual(eagerDenied._tag, "ToolNotPermitted")
+      // not permitted wins over "not active": no point telling the model to search for it
+      const inactive = yield* Effect.flip(view.resolve("ScheduleTask"))
+      assert.strictEqual(inactive._tag, "ToolNotPermitted")
+    })).pipe(Effect.provide(Permission.allowOnly(["ToolSearch", "Read", "Grep"]))))
+
+  it.effect("the search tool itself is subject to the allowed-tools list", () =>
+    unit(Effect.gen(function*() {
+      const error = yield* Effect.flip(search("grep"))
+      assert.strictEqual(error._tag, "ToolNotPermitted")
+    })).pipe(Effect.provide(Permission.allowOnly(["Read"]))))
+
+  it.effect("a tool without handler resolves but reports it cannot run", () =>
+    Effect.gen(function*() {
+      const catalog = yield* ToolCatalog.ToolCatalog
+      yield* catalog.register({ ...tool("Bare", "No handler here", { loading: "eager" }), handler: undefined } as never)
+      const exit = yield* ToolView.withUnit(Effect.exit(run("Bare", {})))
+      assert.isTrue(Exit.isFailure(exit))
+    }).pipe(Effect.provide(CatalogLive)))
+})
+
+describe("ToolView: the discovery tool (catalog mode)", () => {
+  const catalogMode = (detail: Disclosure.DescriptionDetail) => Disclosure.layer({ mode: "catalog", descriptionDetail: detail })
+
+  const discoveryDescription = Effect.flatMap(ToolView.ToolView, (v) => v.visible).pipe(
+    Effect.map((ts) => ts.find((t) => t.name === "discover_tools")?.description ?? "")
+  )
+
+  it.effect("'none' lists names only", () =>
+    unit(Effect.gen(function*() {
+      const description = yield* discoveryDescription
+      assert.include(description, "\n- WebFetch\n")
+      assert.notInclude(description, "Fetch a web page")
+    })).pipe(Effect.provide(catalogMode("none"))))
+
+  it.effect("'first-sentence' adds the first sentence", () =>
+    Effect.gen(function*() {
+      const catalog = yield* ToolCatalog.ToolCatalog
+      yield* catalog.register(tool("Deploy", "Deploy a service. Rolls back on failure. Needs admin."))
+      const description = yield* ToolView.withUnit(discoveryDescription)
+      assert.include(description, "- Deploy — Deploy a service.")
+      assert.notInclude(description, "Rolls back")
+    }).pipe(Effect.provide(CatalogLive), Effect.provide(catalogMode("first-sentence"))))
+
+  it.effect("'full' adds the whole description", () =>
+    Effect.gen(function*() {
+      const catalog = yield* ToolCatalog.ToolCatalog
+      yield* catalog.register(tool("Deploy", "Deploy a service. Rolls back on failure."))
+      const description = yield* ToolView.withUnit(discoveryDescription)
+      assert.include(description, "- Deploy — Deploy a service. Rolls back on failure.")
+    }).pipe(Effect.provide(CatalogLive), Effect.provide(catalogMode("full"))))
+
+  it.effect("answers schemas and per-name errors, and activates what it discovered", () =>
+    unit(Effect.gen(function*() {
+      const out = yield* run("discover_tools", { toolNames: ["Grep", "Grepp", "Read"] })
+      const answer = out.result as { tools: ReadonlyArray<{ name: string }>; errors: ReadonlyArray<{ name: string; error: string }> }
+      assert.deepStrictEqual(answer.tools.map((t) => t.name), ["Read", "Grep"])
+      assert.deepStrictEqual(answer.errors.map((e) => e.name), ["Grepp"])
+      assert.include(answer.errors[0]?.error, "Did you mean: Grep?")
+      assert.deepStrictEqual(out.activated, ["Grep"])
+      assert.include(yield* visibleNames, "Grep")
+    })).pipe(Effect.provide(catalogMode("none"))))
+
+  it.effect("the not-active message names the discovery call", () =>
+    unit(Effect.gen(function*() {
+      const view = yield* ToolView.ToolView
+      const error = yield* Effect.flip(view.resolve("Grep"))
+      assert.include(error.message, `Call discover_tools with {"toolNames": ["Grep"]}`)
+    })).pipe(Effect.provide(catalogMode("none"))))
+
+  it.effect("absent when nothing is deferred", () =>
+    Effect.gen(function*() {
+      const catalog = yield* ToolCatalog.ToolCatalog
+      yield* catalog.register(tool("Only", "The only tool", { loading: "eager" }))
+      assert.deepStrictEqual(yield* ToolView.withUnit(visibleNames), ["Only"])
+    }).pipe(
+      Effect.provide(EmptyCatalog),
+      Effect.provide(catalogMode("none"))
+    ))
+
+  it.effect("leaves the visible list once everything is discovered, but stays callable", () =>
+    unit(Effect.gen(function*() {
+      const view = yield* ToolView.ToolView
+      const names = (yield* view.searchable).map((t) => t.modelName)
+      yield* run("discover_tools", { toolNames: names })
+      const visible = yield* visibleNames
+      assert.notInclude(visible, "discover_tools")
+      const again = yield* run("discover_tools", { toolNames: ["Grep"] })
+      assert.isFalse(again.isFailure)
+      assert.deepStrictEqual(again.activated, [])
+    })).pipe(Effect.provide(catalogMode("none"))))
+
+  it.effect("malformed input is a failure result, not a crash", () =>
+    unit(Effect.gen(function*() {
+      const out = yield* run("discover_tools", { toolNames: "Grep" })
+      assert.isTrue(out.isFailure)
+      assert.include(String(out.result), "toolNames")
+    })).pipe(Effect.provide(catalogMode("none"))))
+})
+
