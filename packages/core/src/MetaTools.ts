@@ -30,8 +30,25 @@ export const toolSearchDescription = (limit: number, defaultMax: number): string
     `Returns at most max_results tools (default ${defaultMax}, at most ${limit}).`
   ].join(" ")
 
+/**
+ * Same arguments, same object: the executor caches token counts and `effect/ai` tool definitions
+ * per schema object, so a schema rebuilt for every turn would defeat those caches.
+ */
+const memo = <A>(f: (limit: number, defaultMax: number) => A) => {
+  const cache = new Map<string, A>()
+  return (limit: number, defaultMax: number): A => {
+    const key = `${limit}/${defaultMax}`
+    let value = cache.get(key)
+    if (value === undefined) {
+      value = f(limit, defaultMax)
+      cache.set(key, value)
+    }
+    return value
+  }
+}
+
 /** The parameter schema of `ToolSearch`. */
-export const toolSearchParameters = (limit: number, defaultMax: number): JsonSchema.JsonSchema => ({
+export const toolSearchParameters = memo((limit, defaultMax): JsonSchema.JsonSchema => ({
   type: "object",
   properties: {
     query: {
@@ -45,7 +62,7 @@ export const toolSearchParameters = (limit: number, defaultMax: number): JsonSch
   },
   required: ["query"],
   additionalProperties: false
-})
+}))
 
 /** The decoded input of `ToolSearch`: lenient, so the handler can answer with precise errors. */
 export const ToolSearchInput = Schema.Struct({
@@ -126,7 +143,7 @@ export const searchToolsDescription = (limit: number, defaultMax: number): strin
   ].join(" ")
 
 /** The parameter schema of `search_tools`. */
-export const searchToolsParameters = (limit: number, defaultMax: number): JsonSchema.JsonSchema => ({
+export const searchToolsParameters = memo((limit, defaultMax): JsonSchema.JsonSchema => ({
   type: "object",
   properties: {
     query: { type: "string", description: "What you need to do, in a few words" },
@@ -135,7 +152,7 @@ export const searchToolsParameters = (limit: number, defaultMax: number): JsonSc
   },
   required: ["query"],
   additionalProperties: false
-})
+}))
 
 /** The decoded input of `search_tools`. */
 export const SearchToolsInput = Schema.Struct({

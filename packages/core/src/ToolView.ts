@@ -160,7 +160,7 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
       const matches = yield* catalog.search(query, { limit, candidates: isSearchable })
       const newlyActivated = yield* activation.activate(matches.map((m) => m.tool.id))
       return { query, matches, newlyActivated } satisfies SearchResult
-    }).pipe(Effect.withSpan("ToolView.searchAndActivate"))
+    }).pipe(Effect.withSpan("tool-search.search", undefined, { captureStackTrace: false }))
 
   const discover = (names: ReadonlyArray<string>) =>
     Effect.gen(function*() {

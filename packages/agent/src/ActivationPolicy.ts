@@ -1,0 +1,120 @@
+/**
+ * What a new turn starts with. By default (`turn`) nothing carries over: every turn has a fresh,
+ * empty activation, as the lifetime of activation is one execution unit. Agents that prefer fewer
+ * searches over cold starts choose another policy explicitly:
+ *
+ * - `session`: everything activated in earlier turns of the session (a `SessionStore` keeps it).
+ * - `latest`: only what the previous turn's searches returned.
+ * - `history`: rebuilt from the message history's earlier search results — stateless, so any
+ *   process can serve the next turn of a conversation.
+ *
+ * @since 0.1.0
+ */
+import { Disclosure, type ToolCatalog } from "@tool-search/core"
+import { Effect, Option, Schema } from "effect"
+import type { Prompt } from "effect/ai"
+import type { SessionStore } from "./SessionStore.js"
+import * as Session from "./SessionStore.js"
+
+/** An activation policy. */
+export type Policy = "turn" | "session" | "latest" | "history"
+
+/** All policies, for configuration. */
+export const policies: ReadonlyArray<Policy> = ["turn", "session", "latest", "history"]
+
+/** What a turn carried over and what it did, to be recorded. */
+export interface TurnRecord {
+  /** Ids active at the end of the turn, in activation order. */
+  readonly active: ReadonlyArray<string>
+  /** Ids returned by this turn's searches, in order. */
+  readonly searched: ReadonlyArray<string>
+}
+
+/** The ids a turn starts with. */
+export const initial = (
+  policy: Policy,
+  options: {
+    readonly sessionId: string | undefined
+    readonly prompt: Prompt.Prompt
+    readonly store: SessionStore["Service"]
+    readonly catalog: ToolCatalog.ToolCatalog["Service"]
+  }
+): Effect.Effect<ReadonlyArray<string>> => {
+  const { catalog, prompt, sessionId, store } = options
+  switch (policy) {
+    case "turn":
+      return Effect.succeed([])
+    case "history":
+      return Effect.succeed(fromHistory(prompt, catalog))
+    case "session":
+    case "latest":
+      if (sessionId === undefined) return Effect.succeed([])
+      return Effect.map(store.get(sessionId), (state) =>
+        Option.match(state, {
+          onNone: () => [],
+          onSome: (s) => policy === "session" ? s.accumulated : s.latest
+        }))
+  }
+}
+
+/** Records a finished turn for the next one (a no-op for `turn` and `history`). */
+export const record = (
+  policy: Policy,
+  options: { readonly sessionId: string | undefined; readonly store: SessionStore["Service"]; readonly turn: TurnRecord }
+): Effect.Effect<void> => {
+  const { sessionId, store, turn } = options
+  if (sessionId === undefined || policy === "turn" || policy === "history") return Effect.void
+  return Effect.flatMap(store.get(sessionId), (previous) => {
+    const before = Option.getOrElse(previous, () => Session.empty)
+    return store.put(sessionId, {
+      accumulated: [...new Set([...before.accumulated, ...turn.active])],
+      latest: [...new Set(turn.searched)]
+    })
+  })
+}
+
+// The answers of the search tools, as the executor records them in the history.
+const FunctionsAnswer = Schema.Struct({ functions: Schema.Array(Schema.Struct({ name: Schema.String })) })
+const DiscoveryAnswer = Schema.Struct({ tools: Schema.Array(Schema.Struct({ name: Schema.String })) })
+const decodeFunctions = Schema.decodeUnknownOption(FunctionsAnswer)
+const decodeDiscovery = Schema.decodeUnknownOption(DiscoveryAnswer)
+
+/**
+ * The ids that earlier `ToolSearch` / `discover_tools` results in the history loaded, in order.
+ * Results are decoded defensively (a provider may hand them back as JSON text); names that no
+ * longer resolve are skipped.
+ */
+export const fromHistory = (prompt: Prompt.Prompt, catalog: ToolCatalog.ToolCatalog["Service"]): ReadonlyArray<string> => {
+  const ids: Array<string> = []
+  for (const message of prompt.content) {
+    if (message.role !== "tool") continue
+    for (const part of message.content) {
+      if (part.type !== "tool-result" || part.isFailure) continue
+      const names = namesIn(part.name, part.result)
+      for (const name of names) {
+        const tool = catalog.unsafe.findByName(name)
+        if (tool !== undefined && tool.loading === "deferred") ids.push(tool.id)
+      }
+    }
+  }
+  return [...new Set(ids)]
+}
+
+const namesIn = (tool: string, result: unknown): ReadonlyArray<string> => {
+  const value = typeof result === "string" ? parseJson(result) : result
+  if (tool === Disclosure.TOOL_SEARCH) {
+    return Option.match(decodeFunctions(value), { onNone: () => [], onSome: (a) => a.functions.map((f) => f.name) })
+  }
+  if (tool === Disclosure.DISCOVER_TOOLS) {
+    return Option.match(decodeDiscovery(value), { onNone: () => [], onSome: (a) => a.tools.map((t) => t.name) })
+  }
+  return []
+}
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}

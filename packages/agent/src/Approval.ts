@@ -1,0 +1,39 @@
+/**
+ * Approval of individual tool calls, decided at execution time with the call's parameters — the
+ * dynamic counterpart of `Permission` (which decides per tool, statically). A denied call is
+ * answered to the model as a failure; it does not end the turn.
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer } from "effect"
+import type { ToolView } from "@tool-search/core"
+
+/** One call awaiting a decision. */
+export interface Request {
+  readonly tool: ToolView.ModelTool
+  readonly params: unknown
+  readonly toolCallId: string
+}
+
+/** An approval policy. */
+export interface Policy {
+  readonly decide: (request: Request) => Effect.Effect<boolean>
+}
+
+/** Approves everything. */
+export const approveAll: Policy = { decide: () => Effect.succeed(true) }
+
+/** Denies calls of tools annotated destructive; approves the rest. */
+export const denyDestructive: Policy = {
+  decide: ({ tool }) => Effect.succeed(tool.tool?.annotations.destructive !== true)
+}
+
+/** The approval policy in context; approves everything unless one is provided. */
+export const Approval = Context.Reference<Policy>("@tool-search/agent/Approval", { defaultValue: () => approveAll })
+
+/** Provides a policy. */
+export const layer = (policy: Policy): Layer.Layer<never> => Layer.succeed(Approval, policy)
+
+/** The message the model receives for a denied call. */
+export const deniedMessage = (name: string): string =>
+  `The call to '${name}' was not approved. Do not retry it; tell the user what you wanted to do instead.`

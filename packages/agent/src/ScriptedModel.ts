@@ -1,0 +1,233 @@
+/**
+ * A scripted `LanguageModel` for tests, demos and benchmarks: deterministic, offline, and driven by
+ * what is in the prompt — so it behaves the same in any process, in concurrent forks, and across
+ * turns. Each user message maps to a `Plan` (what to search for, which tool to call, with what
+ * arguments); a `Policy` decides how the "model" goes about it:
+ *
+ * - `capable`: searches, then calls the tool it meant (or the top hit), then answers.
+ * - `guesser`: calls the tool by name without searching; reads the corrective message, runs the
+ *   search call it names, calls the tool again.
+ * - `weak`: never searches on its own; when the first call is forced to the search tool
+ *   (discovery-first) it searches and proceeds; otherwise it gives up.
+ *
+ * Every request is recorded in a `ModelLog`, so tests can assert what each request carried.
+ *
+ * @since 0.1.0
+ */
+import { Disclosure } from "@tool-search/core"
+import { Context, Effect, Layer, Ref, Stream } from "effect"
+import { LanguageModel, type Prompt, type Response } from "effect/ai"
+import { DELEGATE_TASK } from "./Executor.js"
+
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
+
+/** How the scripted model behaves. */
+export type Policy = "capable" | "guesser" | "weak"
+
+/** What the model sets out to do for one user message. */
+export interface Plan {
+  /** The search query it would use. */
+  readonly search: string
+  /** The tool it means to call; when absent it calls the top search hit. */
+  readonly tool?: string
+  /** Arguments of the call. */
+  readonly params?: Readonly<Record<string, unknown>>
+  /** Hand the task to a sub-agent (`delegate_task`) instead of doing it. */
+  readonly delegate?: string
+  /** The final answer; default: a sentence naming the tool and its result. */
+  readonly answer?: string
+}
+
+/** The script: a policy and the plan for each user message. */
+export interface Script {
+  readonly policy: Policy
+  /** The plan for a user message; without one, the message itself is the search query. */
+  readonly plan?: (userText: string) => Plan | undefined
+}
+
+/** One recorded request. */
+export interface Request {
+  readonly tools: ReadonlyArray<string>
+  readonly toolChoice: string
+  readonly messages: number
+}
+
+/** The requests the scripted model received, in order. */
+export class ModelLog extends Context.Service<ModelLog, {
+  readonly requests: Effect.Effect<ReadonlyArray<Request>>
+}>()("@tool-search/agent/ModelLog") {}
+
+// -----------------------------------------------------------------------------
+// Layer
+// -----------------------------------------------------------------------------
+
+/** The scripted model and its request log. */
+export const layer = (script: Script): Layer.Layer<LanguageModel.LanguageModel | ModelLog> =>
+  Layer.effectContext(Effect.gen(function*() {
+    const log = yield* Ref.make<ReadonlyArray<Request>>([])
+    const model = yield* LanguageModel.make({
+      generateText: (options) =>
+        Effect.gen(function*() {
+          const tools = options.tools.map((t) => t.name)
+          const toolChoice = typeof options.toolChoice === "object" && "tool" in options.toolChoice
+            ? String(options.toolChoice.tool)
+            : String(options.toolChoice)
+          yield* Ref.update(log, (rs) => [...rs, { tools, toolChoice, messages: options.prompt.content.length }])
+          return respond(script, options.prompt, tools, toolChoice)
+        }),
+      streamText: () => Stream.empty
+    })
+    return Context.make(LanguageModel.LanguageModel, model).pipe(
+      Context.add(ModelLog, ModelLog.of({ requests: Ref.get(log) }))
+    )
+  }))
+
+// -----------------------------------------------------------------------------
+// Behaviour
+// -----------------------------------------------------------------------------
+
+interface Step {
+  readonly call?: { readonly name: string; readonly params: unknown; readonly result?: { readonly isFailure: boolean; readonly value: unknown } }
+}
+
+/** Decides the next response from the prompt since the last user message. */
+export const respond = (
+  script: Script,
+  prompt: Prompt.Prompt,
+  offered: ReadonlyArray<string>,
+  toolChoice: string
+): Array<Response.PartEncoded> => {
+  const { steps, userText, callCount } = readPrompt(prompt)
+  const plan = script.plan?.(userText) ?? { search: userText }
+  const id = () => `call_${callCount + 1}`
+  const call = (name: string, params: unknown): Array<Response.PartEncoded> => [
+    { type: "tool-call", id: id(), name, params },
+    finish("tool-calls")
+  ]
+  const answer = (text: string): Array<Response.PartEncoded> => [{ type: "text", text }, finish("stop")]
+
+  const called = (name: string) => steps.some((s) => s.call?.name === name)
+  const lastOf = (name: string) => [...steps].reverse().find((s) => s.call?.name === name)?.call
+  const searchTool = [Disclosure.SEARCH_TOOLS, Disclosure.TOOL_SEARCH, Disclosure.DISCOVER_TOOLS].find((n) =>
+    offered.includes(n)
+  )
+  const forced = toolChoice !== "auto" && toolChoice !== "none" && toolChoice !== "required" ? toolChoice : undefined
+
+  // A forced call is obeyed whatever the policy (that is what discovery-first relies on).
+  if (forced !== undefined && !called(forced)) return call(forced, searchParams(forced, plan))
+
+  if (plan.delegate !== undefined) {
+    const done = lastOf(DELEGATE_TASK)
+    if (done === undefined && offered.includes(DELEGATE_TASK)) return call(DELEGATE_TASK, { task: plan.delegate })
+    if (done?.result !== undefined) return answer(plan.answer ?? `The sub-agent reported: ${summarize(done.result.value)}`)
+  }
+
+  const target = plan.tool
+  const finished = target === undefined ? undefined : lastOf(target)
+  if (finished?.result !== undefined && !finished.result.isFailure) {
+    return answer(plan.answer ?? `Done: ${target} returned ${summarize(finished.result.value)}`)
+  }
+
+  if (script.policy === "guesser" && target !== undefined) {
+    // First attempt: call it by name. Then follow the corrective message's own instructions.
+    if (finished === undefined) return call(target, plan.params ?? {})
+    const hint = typeof finished.result?.value === "string" ? correction(finished.result.value) : undefined
+    if (hint !== undefined && !steps.some((s) => s.call?.name === hint.tool && JSON.stringify(s.call.params) === JSON.stringify(hint.params))) {
+      return call(hint.tool, hint.params)
+    }
+    if (offered.includes(target)) return call(target, plan.params ?? {})
+    return answer(`I could not use ${target}.`)
+  }
+
+  // capable and weak: use the tool when it is offered
+  if (target !== undefined && offered.includes(target) && (finished === undefined || finished.result === undefined)) {
+    return call(target, plan.params ?? {})
+  }
+  const searches = steps.filter((s) => s.call !== undefined && isSearch(s.call.name))
+  if (searches.length === 0) {
+    if (script.policy === "weak" || searchTool === undefined) return answer("I don't have a tool for that.")
+    return call(searchTool, searchParams(searchTool, plan))
+  }
+  const found = searches.flatMap((s) => foundNames(s.call?.result?.value))
+  // staged: browsing with search_tools loads nothing; promote the candidate with ToolSearch
+  const last = searches[searches.length - 1]?.call
+  const pick = target !== undefined && found.includes(target) ? target : found[0]
+  if (last?.name === Disclosure.SEARCH_TOOLS && pick !== undefined && offered.includes(Disclosure.TOOL_SEARCH)) {
+    return call(Disclosure.TOOL_SEARCH, { query: `select:${pick}` })
+  }
+  if (pick !== undefined && offered.includes(pick) && lastOf(pick) === undefined) return call(pick, plan.params ?? {})
+  const done = pick === undefined ? undefined : lastOf(pick)
+  if (done?.result !== undefined) return answer(plan.answer ?? `Done: ${pick} returned ${summarize(done.result.value)}`)
+  return answer("I could not find a tool for that.")
+}
+
+const isSearch = (name: string): boolean => Disclosure.META_TOOL_NAMES.has(name)
+
+const searchParams = (tool: string, plan: Plan): unknown =>
+  tool === Disclosure.DISCOVER_TOOLS ? { toolNames: plan.tool === undefined ? [] : [plan.tool] } : { query: plan.search }
+
+/** The names a search tool's answer lists (`functions`, `tools`). */
+const foundNames = (value: unknown): ReadonlyArray<string> => {
+  if (typeof value !== "object" || value === null) return []
+  const list = "functions" in value ? value.functions : "tools" in value ? value.tools : undefined
+  if (!Array.isArray(list)) return []
+  return list.flatMap((item: unknown) =>
+    typeof item === "object" && item !== null && "name" in item && typeof item.name === "string" ? [item.name] : []
+  )
+}
+
+/** The call a corrective message asks for: `Call ToolSearch with {"query": "select:X"}`. */
+const correction = (message: string): { readonly tool: string; readonly params: unknown } | undefined => {
+  const match = /Call (\w+) with (\{.*?\})(?: to| then|,)/.exec(message)
+  if (match === null) return undefined
+  try {
+    return { tool: match[1] as string, params: JSON.parse(match[2] as string) } // both groups matched
+  } catch {
+    return undefined
+  }
+}
+
+const summarize = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text
+}
+
+const finish = (reason: "stop" | "tool-calls"): Response.PartEncoded => ({
+  type: "finish",
+  reason,
+  usage: { inputTokens: {}, outputTokens: {} }
+})
+
+/** The steps taken since the last user message, that message's text, and the calls so far. */
+const readPrompt = (prompt: Prompt.Prompt) => {
+  let lastUser = -1
+  prompt.content.forEach((m, i) => {
+    if (m.role === "user") lastUser = i
+  })
+  const user = prompt.content[lastUser]
+  const userText = user?.role === "user"
+    ? user.content.flatMap((p) => p.type === "text" ? [p.text] : []).join("\n")
+    : ""
+  const results = new Map<string, { isFailure: boolean; value: unknown }>()
+  let callCount = 0
+  for (const m of prompt.content) {
+    if (m.role === "assistant") callCount += m.content.filter((p) => p.type === "tool-call").length
+    if (m.role === "tool") {
+      for (const p of m.content) {
+        if (p.type === "tool-result") results.set(p.id, { isFailure: p.isFailure, value: p.result })
+      }
+    }
+  }
+  const steps: Array<Step> = []
+  for (const m of prompt.content.slice(lastUser + 1)) {
+    if (m.role !== "assistant") continue
+    for (const p of m.content) {
+      if (p.type !== "tool-call") continue
+      const result = results.get(p.id)
+      steps.push({ call: { name: p.name, params: p.params, ...(result === undefined ? {} : { result }) } })
+    }
+  }
+  return { steps, userText, callCount }
+}

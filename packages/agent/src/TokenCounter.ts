@@ -1,0 +1,88 @@
+/**
+ * Counts tokens the way a provider bills them, with a real tokenizer (`o200k_base`, the encoding of
+ * current OpenAI models, through `js-tiktoken`; its ranks ship inside the package, so nothing is
+ * downloaded). The executor uses it to report, per request, the tokens of the tool definitions it
+ * actually sent and what sending the whole catalog would have cost.
+ *
+ * A tool definition is counted as the JSON a provider receives (`{name, description,
+ * parameters}`); counts are cached per definition object, so a 1,000-tool catalog is tokenized once.
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer } from "effect"
+import type { JsonSchema } from "effect"
+
+/** What a tool definition is made of, as sent to a provider. */
+export interface Definition {
+  readonly name: string
+  readonly description: string
+  readonly parameters: JsonSchema.JsonSchema
+}
+
+/** A token counter. */
+export class TokenCounter extends Context.Service<TokenCounter, {
+  /** The name of the encoding, for reports. */
+  readonly encoding: string
+  /** Tokens of a text. */
+  readonly count: (text: string) => number
+  /** Tokens of one tool definition (cached per object). */
+  readonly definition: (tool: Definition) => number
+}>()("@tool-search/agent/TokenCounter") {
+  /** `o200k_base` through `js-tiktoken`; the ranks (a few MB, ~0.5 s) load when the layer is built. */
+  static readonly o200k: Layer.Layer<TokenCounter> = Layer.effect(
+    TokenCounter,
+    Effect.sync(() => {
+      let encoder: { encode: (text: string) => Array<number> } | undefined
+      const load = async () => {
+        const [{ Tiktoken }, ranks] = await Promise.all([
+          import("js-tiktoken/lite"),
+          import("js-tiktoken/ranks/o200k_base")
+        ])
+        encoder = new Tiktoken(ranks.default)
+      }
+      let loading: Promise<void> | undefined
+      return make("o200k_base", (text) => {
+        // the layer awaits `ready` before anyone can get the service
+        if (encoder === undefined) throw new Error("TokenCounter.o200k: ranks not loaded")
+        return encoder.encode(text).length
+      }, () => (loading ??= load()))
+    }).pipe(Effect.tap((counter) => counter.ready))
+  )
+
+  /** About four characters per token: for tests and when exact counts do not matter. */
+  static readonly approximate: Layer.Layer<TokenCounter> = Layer.succeed(
+    TokenCounter,
+    make("chars/4", (text) => Math.ceil(text.length / 4), () => Promise.resolve())
+  )
+}
+
+interface Counter {
+  readonly encoding: string
+  readonly count: (text: string) => number
+  readonly definition: (tool: Definition) => number
+  readonly ready: Effect.Effect<void>
+}
+
+function make(encoding: string, count: (text: string) => number, load: () => Promise<void>): Counter {
+  // Keyed by the parameters object (stable per catalog entry), then by name and description.
+  const cache = new WeakMap<object, Map<string, number>>()
+  return {
+    encoding,
+    count,
+    definition: (tool) => {
+      let byText = cache.get(tool.parameters)
+      if (byText === undefined) {
+        byText = new Map()
+        cache.set(tool.parameters, byText)
+      }
+      const key = `${tool.name}\u0000${tool.description}`
+      let n = byText.get(key)
+      if (n === undefined) {
+        n = count(JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }))
+        byText.set(key, n)
+      }
+      return n
+    },
+    ready: Effect.promise(load)
+  }
+}

@@ -1,0 +1,62 @@
+import { CatalogTool, Keyword, ToolCatalog } from "@tool-search/core"
+import { Effect, Layer } from "effect"
+import { Executor, ScriptedModel, TokenCounter } from "../src/index.js"
+
+/** A tool whose handler echoes its name and parameters. */
+export const tool = (name: string, description: string, extra: Partial<CatalogTool.Input> = {}) =>
+  CatalogTool.make({
+    name,
+    description,
+    parameters: { type: "object", properties: { text: { type: "string", description: "Free text" } } },
+    handler: CatalogTool.handler(name, (params) => Effect.succeed({ tool: name, params })),
+    ...extra
+  })
+
+export const tools = [
+  tool("read_file", "Read a file from the workspace", { loading: "eager" }),
+  tool("chat_send_message", "Send a message to a chat channel", { source: "chat" }),
+  tool("chat_list_channels", "List the channels of the chat workspace", { source: "chat" }),
+  tool("tickets_create", "Create a ticket in the issue tracker", { source: "tickets" }),
+  tool("weather_forecast", "Get the weather forecast for a city", { source: "weather" }),
+  tool("calendar_create_event", "Create an event in the calendar", { source: "calendar" }),
+  tool("broken_tool", "A tool that always fails", {
+    handler: CatalogTool.handler("broken_tool", () => Effect.fail("the backend is down"))
+  }),
+  tool("crashing_tool", "A tool that crashes", {
+    handler: () => Effect.die(new Error("null pointer in handler"))
+  })
+]
+
+/** A catalog with `tools`, keyword strategy. */
+export const CatalogLive = Layer.effect(
+  ToolCatalog.ToolCatalog,
+  Effect.gen(function*() {
+    const catalog = yield* ToolCatalog.make(ToolCatalog.defaultOptions)
+    yield* catalog.register(tools)
+    return catalog
+  })
+).pipe(Layer.provide(Keyword.layer))
+
+/** Plans by user message. */
+export const plans: Record<string, ScriptedModel.Plan> = {
+  "tell #ops the deploy is done": {
+    search: "send chat message",
+    tool: "chat_send_message",
+    params: { text: "deploy done" }
+  },
+  "open a ticket for the outage": { search: "create ticket", tool: "tickets_create", params: { text: "outage" } },
+  "what is the weather in Oslo": { search: "weather forecast", tool: "weather_forecast", params: { text: "Oslo" } },
+  "run the broken tool": { search: "fails", tool: "broken_tool" },
+  "run the crashing tool": { search: "crashes", tool: "crashing_tool" }
+}
+
+/** Executor + scripted model + catalog. */
+export const agent = (policy: ScriptedModel.Policy, options: Partial<Executor.Options> = {}) =>
+  Executor.Executor.layer(options).pipe(
+    Layer.provideMerge(ScriptedModel.layer({ policy, plan: (text) => plans[text] })),
+    Layer.provideMerge(CatalogLive),
+    Layer.provide(TokenCounter.TokenCounter.approximate)
+  )
+
+/** A user message. */
+export const user = (text: string) => [{ role: "user" as const, content: text }]

@@ -1,0 +1,125 @@
+/**
+ * `tool-search bench-executor [--tools 1000] [--turns 200] [--json]`: the executor's own cost per
+ * loop iteration, with a scripted model that answers instantly, on a generated catalog.
+ *
+ * Each turn searches, calls the found tool, and answers: three iterations. The same model calls
+ * are also timed alone (`effect/ai` `generateText` with the same tools and prompts), so the
+ * executor's share — re-reading the view, building the request, resolving and running calls,
+ * token accounting, events — is the difference.
+ *
+ * @since 0.1.0
+ */
+import { Executor, ScriptedModel, TokenCounter } from "@tool-search/agent"
+import { CatalogTool, Strategies, ToolCatalog } from "@tool-search/core"
+import { Console, Effect, Layer } from "effect"
+import { Command, Flag } from "effect/cli"
+import { LanguageModel, Prompt, Tool, Toolkit } from "effect/ai"
+
+const VERBS = ["create", "list", "get", "update", "delete", "search", "send", "archive"] as const
+const NOUNS = ["invoice", "ticket", "message", "event", "file", "user", "report", "alert", "order", "page"] as const
+
+/** A generated catalog: `n` deferred tools over services, plus one eager tool. */
+export const generate = (n: number): ReadonlyArray<CatalogTool.CatalogTool> => {
+  const tools = [CatalogTool.make({ name: "read_file", description: "Read a file", loading: "eager" })]
+  for (let i = 0; i < n; i++) {
+    const verb = VERBS[i % VERBS.length] as string // modulo keeps the index in range
+    const noun = NOUNS[Math.floor(i / VERBS.length) % NOUNS.length] as string
+    const service = `svc${Math.floor(i / (VERBS.length * NOUNS.length))}`
+    const name = `${service}_${verb}_${noun}`
+    tools.push(CatalogTool.make({
+      name,
+      description: `${verb[0]?.toUpperCase()}${verb.slice(1)} a ${noun} in service ${service}.`,
+      source: service,
+      parameters: {
+        type: "object",
+        properties: { id: { type: "string", description: `The ${noun} id` }, note: { type: "string" } }
+      },
+      handler: CatalogTool.handler(name, (params) => Effect.succeed({ ok: true, params }))
+    }))
+  }
+  return tools
+}
+
+/** Figures of one run. */
+export interface Report {
+  readonly tools: number
+  readonly turns: number
+  readonly iterations: number
+  readonly usPerIteration: number
+  readonly modelUsPerIteration: number
+  readonly executorUsPerIteration: number
+}
+
+/** Runs the benchmark. */
+export const measure = (toolCount: number, turns: number): Effect.Effect<Report> =>
+  Effect.gen(function*() {
+    const catalog = yield* ToolCatalog.ToolCatalog
+    yield* catalog.register(generate(toolCount)).pipe(Effect.orDie) // generated names are valid
+    const executor = yield* Executor.Executor
+    const task = (i: number) => `svc0 ${VERBS[i % VERBS.length]} ${NOUNS[i % NOUNS.length]}`
+    // warm-up: JIT, token counts, tool definition caches
+    const turn = (i: number) => executor.run({ prompt: [{ role: "user", content: task(i) }] }).pipe(Effect.orDie)
+    for (let i = 0; i < 20; i++) yield* turn(i)
+    const prompts: Array<Prompt.Prompt> = []
+    let iterations = 0
+    const start = performance.now()
+    for (let i = 0; i < turns; i++) {
+      const result = yield* turn(i)
+      iterations += result.iterations
+      if (i < 50) prompts.push(result.prompt)
+    }
+    const total = performance.now() - start
+    // The model calls alone: same prompts, a toolkit of the size the executor sends.
+    const model = yield* LanguageModel.LanguageModel
+    const visible = (yield* catalog.eager).slice(0, 1).concat((yield* catalog.deferred).slice(0, 4))
+    const toolkit = Toolkit.make(...visible.map((t) => Tool.dynamic(t.modelName, { description: t.description, parameters: t.parameters })))
+    const modelStart = performance.now()
+    let modelCalls = 0
+    for (const prompt of prompts) {
+      const cut = prompt.content.length
+      for (let k = 1; k <= 3; k++) {
+        yield* model.generateText({
+          prompt: Prompt.fromMessages(prompt.content.slice(0, Math.min(cut, 1 + 2 * (k - 1)))),
+          toolkit,
+          disableToolCallResolution: true,
+          toolCallValidation: "deferred"
+        }).pipe(Effect.orDie)
+        modelCalls++
+      }
+    }
+    const modelUs = ((performance.now() - modelStart) * 1000) / modelCalls
+    const usPerIteration = (total * 1000) / iterations
+    return {
+      tools: toolCount,
+      turns,
+      iterations,
+      usPerIteration: round(usPerIteration),
+      modelUsPerIteration: round(modelUs),
+      executorUsPerIteration: round(usPerIteration - modelUs)
+    }
+  }).pipe(
+    Effect.provide(
+      Executor.Executor.layer({ maxIterations: 6 }).pipe(
+        Layer.provideMerge(ScriptedModel.layer({ policy: "capable" })),
+        Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer(Strategies.defaultName)))),
+        Layer.provide(TokenCounter.TokenCounter.o200k)
+      )
+    )
+  )
+
+const round = (x: number): number => Math.round(x * 10) / 10
+
+/** The `bench-executor` command. */
+export const command = Command.make("bench-executor", {
+  tools: Flag.Int("tools").pipe(Flag.withDescription("catalog size"), Flag.withDefault(1_000)),
+  turns: Flag.Int("turns").pipe(Flag.withDescription("measured turns (3 iterations each)"), Flag.withDefault(300)),
+  json: Flag.Boolean("json").pipe(Flag.withDefault(false))
+}, ({ json, tools, turns }) =>
+  Effect.gen(function*() {
+    const r = yield* measure(Math.max(1, tools), Math.max(1, turns))
+    if (json) return yield* Console.log(JSON.stringify(r))
+    yield* Console.log(`executor overhead, scripted model, ${r.tools} tools, ${r.turns} turns (${r.iterations} iterations)`)
+    yield* Console.log(`  per iteration, total          ${r.usPerIteration.toFixed(1)} µs`)
+    yield* Console.log(`  of which effect/ai model call ${r.modelUsPerIteration.toFixed(1)} µs`)
+    yield* Console.log(`  executor's own                ${r.executorUsPerIteration.toFixed(1)} µs  (target < 200 µs)`)
+  })).pipe(Command.withDescription("measure the executor's overhead per loop iteration"))
