@@ -58,7 +58,7 @@ export interface Options {
   readonly discoveryFirst: boolean
   /** A system message put first when the prompt has none. */
   readonly systemPrompt?: string
-  /** Offer the `delegate_task` tool that runs a sub-agent; absent: no forks. */
+  /** Offer the `delegate_task` tool that runs a sub-agent (to turns, not to forks); absent: no forks. */
   readonly forks?: ForkOptions
 }
 
@@ -284,7 +284,8 @@ export const make = (options: Options) =>
           carried: carried.flatMap((id) => catalog.unsafe.get(id)?.modelName ?? [])
         })
 
-        const executorTools = options.forks === undefined ? [] : [delegateTool(path, emit, activation)]
+        // Forks do not fork again: one level of sub-agents keeps the cost of a turn bounded.
+        const executorTools = options.forks === undefined || path.length > 0 ? [] : [delegateTool(path, emit, activation)]
 
         while (iterations < budget) {
           iterations++

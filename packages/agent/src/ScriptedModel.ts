@@ -34,8 +34,10 @@ export interface Plan {
   readonly tool?: string
   /** Arguments of the call. */
   readonly params?: Readonly<Record<string, unknown>>
-  /** Hand the task to a sub-agent (`delegate_task`) instead of doing it. */
-  readonly delegate?: string
+  /** Hand tasks to sub-agents (`delegate_task`, one call per task, in one response). */
+  readonly delegate?: string | ReadonlyArray<string>
+  /** Overrides the script's policy for this message. */
+  readonly policy?: Policy
   /** The final answer; default: a sentence naming the tool and its result. */
   readonly answer?: string
 }
@@ -119,9 +121,17 @@ export const respond = (
   if (forced !== undefined && !called(forced)) return call(forced, searchParams(forced, plan))
 
   if (plan.delegate !== undefined) {
-    const done = lastOf(DELEGATE_TASK)
-    if (done === undefined && offered.includes(DELEGATE_TASK)) return call(DELEGATE_TASK, { task: plan.delegate })
-    if (done?.result !== undefined) return answer(plan.answer ?? `The sub-agent reported: ${summarize(done.result.value)}`)
+    const tasks = typeof plan.delegate === "string" ? [plan.delegate] : plan.delegate
+    const done = steps.filter((s) => s.call?.name === DELEGATE_TASK)
+    if (done.length === 0 && offered.includes(DELEGATE_TASK)) {
+      return [
+        ...tasks.map((task, k): Response.PartEncoded => ({ type: "tool-call", id: `call_${callCount + 1 + k}`, name: DELEGATE_TASK, params: { task } })),
+        finish("tool-calls")
+      ]
+    }
+    if (done.length > 0 && done.every((s) => s.call?.result !== undefined)) {
+      return answer(plan.answer ?? `Sub-agents reported: ${done.map((s) => summarize(s.call?.result?.value)).join("; ")}`)
+    }
   }
 
   const target = plan.tool
@@ -130,7 +140,8 @@ export const respond = (
     return answer(plan.answer ?? `Done: ${target} returned ${summarize(finished.result.value)}`)
   }
 
-  if (script.policy === "guesser" && target !== undefined) {
+  const policy = plan.policy ?? script.policy
+  if (policy === "guesser" && target !== undefined) {
     // First attempt: call it by name. Then follow the corrective message's own instructions.
     if (finished === undefined) return call(target, plan.params ?? {})
     const hint = typeof finished.result?.value === "string" ? correction(finished.result.value) : undefined
@@ -147,7 +158,7 @@ export const respond = (
   }
   const searches = steps.filter((s) => s.call !== undefined && isSearch(s.call.name))
   if (searches.length === 0) {
-    if (script.policy === "weak" || searchTool === undefined) return answer("I don't have a tool for that.")
+    if (policy === "weak" || searchTool === undefined) return answer("I don't have a tool for that.")
     return call(searchTool, searchParams(searchTool, plan))
   }
   const found = searches.flatMap((s) => foundNames(s.call?.result?.value))

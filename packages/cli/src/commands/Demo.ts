@@ -1,69 +1,206 @@
 /**
- * `tool-search demo`: a short, offline walk through progressive disclosure on the core alone —
- * what the model sees, what a search loads, what a call to an unloaded tool answers, and that a
- * new turn starts clean.
+ * `tool-search demo [--json]` (what `npm start` runs): an agent with a 300-tool catalog talks
+ * with a scripted model, offline, and every disclosure step is printed — what the model sees, what
+ * it searched, what was activated, what ran, and the tool-definition tokens against sending the
+ * whole catalog. It ends with a summary table. `--json` prints the event stream instead, one JSON
+ * object per line, then a summary object.
  *
  * @since 0.1.0
  */
-import { CatalogTool, Keyword, ToolCatalog, ToolView } from "@tool-search/core"
-import { Console, Effect, Layer } from "effect"
-import { Command } from "effect/cli"
+import { Executor, ScriptedModel, TokenCounter, type TurnEvent } from "@tool-search/agent"
+import { Strategies, ToolCatalog } from "@tool-search/core"
+import { Console, Effect, Layer, Stream } from "effect"
+import { Command, Flag } from "effect/cli"
+import type { Prompt } from "effect/ai"
+import * as Conversation from "../demo/Conversation.js"
+import * as Services from "../demo/Services.js"
 
-const tool = (name: string, description: string, loading: CatalogTool.Loading = "deferred") =>
-  CatalogTool.make({
-    name,
-    description,
-    loading,
-    handler: CatalogTool.handler(name, (params) => Effect.succeed({ ok: true, tool: name, params }))
-  })
+// -----------------------------------------------------------------------------
+// The agent
+// -----------------------------------------------------------------------------
 
-const demoTools = [
-  tool("read_file", "Read a file from the workspace.", "eager"),
-  tool("write_file", "Write a file to the workspace.", "eager"),
-  tool("slack_send_message", "Send a message to a Slack channel."),
-  tool("slack_list_channels", "List the channels of the Slack workspace."),
-  tool("github_create_issue", "Open an issue in a GitHub repository."),
-  tool("github_list_pull_requests", "List the open pull requests of a repository."),
-  tool("calendar_create_event", "Create an event in the team calendar."),
-  tool("jira_create_ticket", "Create a Jira ticket in a project."),
-  tool("weather_forecast", "Get the weather forecast for a city."),
-  tool("web_fetch", "Fetch a web page and return its text.")
-]
-
-const show = (label: string) =>
-  Effect.flatMap(ToolView.ToolView, (view) => view.visible).pipe(
-    Effect.flatMap((tools) => Console.log(`${label}: ${tools.map((t) => t.name).join(", ")}`))
-  )
-
-const call = (name: string, params: unknown) =>
+/** The demo catalog, ranked by the default strategy. */
+const Catalog = Layer.effect(
+  ToolCatalog.ToolCatalog,
   Effect.gen(function*() {
-    const view = yield* ToolView.ToolView
-    const outcome = yield* view.resolve(name).pipe(
-      Effect.flatMap((t) => t.run(params, { toolCallId: "demo" })),
-      Effect.map((o) => JSON.stringify(o.result)),
-      Effect.catch((e) => Effect.succeed(`error: ${e.message}`))
-    )
-    yield* Console.log(`  ${name}(${JSON.stringify(params)}) -> ${outcome}`)
+    const catalog = yield* ToolCatalog.make(ToolCatalog.defaultOptions)
+    yield* catalog.register(Services.tools).pipe(Effect.orDie) // static data, checked by its tests
+    return catalog
+  })
+).pipe(Layer.provide(Strategies.layer(Strategies.defaultName)))
+
+/** The demo agent: executor, scripted model, catalog, real tokenizer. */
+export const Agent = Executor.Executor.layer({
+  maxIterations: 8,
+  forks: { maxIterations: 6, inheritActivation: false }
+}).pipe(
+  Layer.provideMerge(ScriptedModel.layer({ policy: "capable", plan: (text) => Conversation.plans[text] })),
+  Layer.provideMerge(Catalog),
+  Layer.provideMerge(TokenCounter.TokenCounter.o200k)
+)
+
+// -----------------------------------------------------------------------------
+// Running the conversation
+// -----------------------------------------------------------------------------
+
+/** Figures of one turn, for the summary. */
+export interface TurnSummary {
+  readonly turn: number
+  readonly requests: number
+  readonly maxToolsSent: number
+  readonly toolTokens: number
+  readonly eagerToolTokens: number
+  readonly stopReason: string
+}
+
+/** The whole conversation as events (each tagged with its turn), plus the per-turn summaries. */
+export const run = (onEvent: (turn: number, event: TurnEvent.TurnEvent) => Effect.Effect<void>) =>
+  Effect.gen(function*() {
+    const executor = yield* Executor.Executor
+    const summaries: Array<TurnSummary> = []
+    let history: ReadonlyArray<Prompt.MessageEncoded> = []
+    for (const [i, turn] of Conversation.turns.entries()) {
+      const n = i + 1
+      const prompt: ReadonlyArray<Prompt.MessageEncoded> = [...history, { role: "user", content: turn.user }]
+      const requests: Array<TurnEvent.ModelRequest> = []
+      let finished: TurnEvent.TurnFinished | undefined
+      yield* executor.stream({ sessionId: "demo", prompt }).pipe(
+        Stream.runForEach((event) => {
+          if (event.type === "model-request") requests.push(event)
+          if (event.type === "turn-finished" && event.path.length === 0) finished = event
+          return onEvent(n, event)
+        })
+      )
+      // The next turn sees the conversation as text (user and assistant messages), as chat apps keep it.
+      history = [...prompt, { role: "assistant", content: finished?.text ?? "" }]
+      summaries.push({
+        turn: n,
+        requests: requests.length,
+        maxToolsSent: Math.max(...requests.map((r) => r.tools.length)),
+        toolTokens: requests.reduce((s, r) => s + r.toolTokens, 0),
+        eagerToolTokens: requests.reduce((s, r) => s + r.eagerToolTokens, 0),
+        stopReason: finished?.stopReason ?? "unknown"
+      })
+    }
+    return summaries
   })
 
-const program = Effect.gen(function*() {
+// -----------------------------------------------------------------------------
+// Printing
+// -----------------------------------------------------------------------------
+
+const fmt = (n: number): string => n.toLocaleString("en-US")
+const short = (value: unknown, max = 110): string => {
+  const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value)
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}
+
+/** Prints one event for people; returns nothing for events not worth a line. */
+const render = (event: TurnEvent.TurnEvent, previousTools: Map<string, ReadonlyArray<string>>): ReadonlyArray<string> => {
+  const indent = event.path.length === 0 ? "  " : `  ${"  ".repeat(event.path.length)}[${event.path.join("/")}] `
+  switch (event.type) {
+    case "turn-started":
+      if (event.path.length > 0) return [`${indent}sub-agent started (fresh activation)`]
+      return [`${indent}carried over from earlier turns: ${event.carried.length === 0 ? "nothing" : event.carried.join(", ")}`]
+    case "model-request": {
+      const key = event.path.join("/")
+      const before = previousTools.get(key) ?? []
+      previousTools.set(key, event.tools)
+      const added = event.tools.filter((t) => !before.includes(t))
+      const shown = before.length === 0 ? event.tools.join(", ") : added.length === 0 ? "same tools" : `+ ${added.join(", ")}`
+      const forced = event.toolChoice === "auto" ? "" : ` · forced to ${event.toolChoice}`
+      return [
+        `${indent}request ${event.iteration} · ${event.tools.length} tools · ${fmt(event.toolTokens)} tokens (all ${fmt(event.eagerToolTokens)})${forced}`,
+        `${indent}  sees: ${shown}`
+      ]
+    }
+    case "tool-call":
+      return [`${indent}→ ${event.name} ${short(event.params)}`]
+    case "search":
+      return [`${indent}  found: ${event.found.length === 0 ? "nothing" : event.found.join(", ")}`]
+    case "activation":
+      return [`${indent}  activated: ${event.tools.join(", ")}`]
+    case "tool-result":
+      if (event.name === "ToolSearch" && !event.isFailure) return []
+      return [`${indent}  ${event.isFailure ? `✗ ${event.failure}:` : "←"} ${short(event.result)}`]
+    case "turn-finished":
+      return event.path.length === 0
+        ? [`${indent}answer: ${event.text}`]
+        : [`${indent}sub-agent answered after ${event.iterations} requests`]
+    case "iteration-started":
+    case "model-response":
+      return []
+  }
+}
+
+const table = (rows: ReadonlyArray<TurnSummary>): ReadonlyArray<string> => {
+  const total = rows.reduce(
+    (t, r) => ({ requests: t.requests + r.requests, tool: t.tool + r.toolTokens, eager: t.eager + r.eagerToolTokens }),
+    { requests: 0, tool: 0, eager: 0 }
+  )
+  const saved = (tool: number, eager: number) => eager === 0 ? "-" : `${((1 - tool / eager) * 100).toFixed(1)}%`
+  const line = (cells: ReadonlyArray<string>) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(6) : c.padStart([0, 9, 12, 13, 14, 8][i] ?? 10))).join("  ")
+  return [
+    line(["turn", "requests", "max tools", "tool tokens", "eager tokens", "saved"]),
+    ...rows.map((r) =>
+      line([String(r.turn), String(r.requests), String(r.maxToolsSent), fmt(r.toolTokens), fmt(r.eagerToolTokens), saved(r.toolTokens, r.eagerToolTokens)])
+    ),
+    line(["total", String(total.requests), "", fmt(total.tool), fmt(total.eager), saved(total.tool, total.eager)])
+  ]
+}
+
+/** The summary object of `--json`. */
+const summaryJson = (rows: ReadonlyArray<TurnSummary>) => {
+  const toolTokens = rows.reduce((s, r) => s + r.toolTokens, 0)
+  const eagerToolTokens = rows.reduce((s, r) => s + r.eagerToolTokens, 0)
+  return {
+    type: "summary",
+    turns: rows,
+    toolTokens,
+    eagerToolTokens,
+    saved: eagerToolTokens === 0 ? 0 : 1 - toolTokens / eagerToolTokens
+  }
+}
+
+const human = Effect.gen(function*() {
   const catalog = yield* ToolCatalog.ToolCatalog
-  yield* catalog.register(demoTools).pipe(Effect.orDie) // static data: a failure is a bug
-  yield* Console.log(`catalog: ${demoTools.length} tools, ${(yield* catalog.eager).length} eager\n`)
-  yield* Console.log("turn 1")
-  yield* ToolView.withUnit(Effect.gen(function*() {
-    yield* show("  the model sees")
-    yield* call("slack_send_message", { channel: "#ops", text: "deploy done" })
-    yield* call("ToolSearch", { query: "slack send message", max_results: 2 })
-    yield* show("  the model sees")
-    yield* call("slack_send_message", { channel: "#ops", text: "deploy done" })
-    yield* call("slack_sendmessage", {})
-  }))
-  yield* Console.log("\nturn 2 (a new scope: nothing carried over)")
-  yield* ToolView.withUnit(show("  the model sees"))
-}).pipe(Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))))
+  const counter = yield* TokenCounter.TokenCounter
+  const all = yield* catalog.all
+  const eager = yield* catalog.eager
+  const eagerTokens = all.reduce((s, t) => s + counter.definition({ name: t.modelName, description: t.description, parameters: t.parameters }), 0)
+  yield* Console.log(`tool-search demo — an agent with ${all.length} tools from ${Services.services.length} services, offline, scripted model`)
+  yield* Console.log(`  eager (always sent): ${eager.map((t) => t.modelName).join(", ")} + ToolSearch`)
+  yield* Console.log(`  deferred: ${all.length - eager.length} tools, found through ToolSearch (strategy: ${catalog.strategy})`)
+  yield* Console.log(`  sending every definition would cost ${fmt(eagerTokens)} tokens per request (${counter.encoding})`)
+  const seen = new Map<string, ReadonlyArray<string>>()
+  let currentTurn = 0
+  const rows = yield* run((turn, event) =>
+    Effect.gen(function*() {
+      if (turn !== currentTurn) {
+        currentTurn = turn
+        seen.clear()
+        const spec = Conversation.turns[turn - 1]
+        yield* Console.log(`\n━━ turn ${turn} · ${spec?.shows ?? ""}`)
+        yield* Console.log(`  user: ${spec?.user ?? ""}`)
+      }
+      for (const line of render(event, seen)) yield* Console.log(line)
+    })
+  )
+  yield* Console.log("\nsummary")
+  for (const line of table(rows)) yield* Console.log(`  ${line}`)
+  const s = summaryJson(rows)
+  yield* Console.log(`\n  ${(s.saved * 100).toFixed(1)}% fewer tool-definition tokens than sending the whole catalog on every request (target: at least 90%)`)
+})
+
+const json = Effect.gen(function*() {
+  const rows = yield* run((turn, event) => Console.log(JSON.stringify({ turn, ...event })))
+  yield* Console.log(JSON.stringify(summaryJson(rows)))
+})
 
 /** The `demo` command. */
-export const command = Command.make("demo", {}, () => program).pipe(
-  Command.withDescription("an offline walk through progressive tool disclosure")
+export const command = Command.make("demo", {
+  json: Flag.Boolean("json").pipe(Flag.withDescription("print the event stream, one JSON object per line"), Flag.withDefault(false))
+}, ({ json: asJson }) => (asJson ? json : human).pipe(Effect.provide(Agent), Effect.orDie)).pipe(
+  Command.withDescription("an offline agent with 300 tools: progressive disclosure, step by step")
 )
