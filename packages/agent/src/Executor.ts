@@ -31,7 +31,7 @@ import * as ActivationPolicy from "./ActivationPolicy.js"
 import * as Approval from "./Approval.js"
 import * as Eviction from "./Eviction.js"
 import { makeMemory, SessionStore } from "./SessionStore.js"
-import { TokenCounter } from "./TokenCounter.js"
+import { definitionCache, TokenCounter } from "./TokenCounter.js"
 import type { TurnEvent } from "./TurnEvent.js"
 
 // -----------------------------------------------------------------------------
@@ -186,21 +186,7 @@ export const make = (options: Options) =>
     // Tool definitions for effect/ai, cached per definition
     // ---------------------------------------------------------------------------
 
-    const dynamicByParameters = new WeakMap<object, Map<string, AiTool>>()
-    const toAiTool = (tool: ToolView.ModelTool): AiTool => {
-      let byText = dynamicByParameters.get(tool.parameters)
-      if (byText === undefined) {
-        byText = new Map()
-        dynamicByParameters.set(tool.parameters, byText)
-      }
-      const key = `${tool.name}\u0000${tool.description}`
-      let ai = byText.get(key)
-      if (ai === undefined) {
-        ai = dynamicTool(tool.name, tool.description, tool.parameters)
-        byText.set(key, ai)
-      }
-      return ai
-    }
+    const toAiTool = definitionCache((tool) => dynamicTool(tool.name, tool.description, tool.parameters))
 
     // What sending every tool would cost: recomputed only when the catalog changes.
     let eagerCost = { version: -1, tokens: 0 }

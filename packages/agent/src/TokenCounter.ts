@@ -19,6 +19,22 @@ export interface Definition {
   readonly parameters: JsonSchema.JsonSchema
 }
 
+/**
+ * Memoizes a function of a tool definition per parameters object (stable per catalog entry and per
+ * meta tool), checking name and description so a renamed tool is computed again. This runs for
+ * every tool of every request, so a hit is two comparisons, not a string key.
+ */
+export const definitionCache = <A>(f: (tool: Definition) => A): (tool: Definition) => A => {
+  const cache = new WeakMap<object, { readonly name: string; readonly description: string; readonly value: A }>()
+  return (tool) => {
+    const hit = cache.get(tool.parameters)
+    if (hit !== undefined && hit.name === tool.name && hit.description === tool.description) return hit.value
+    const value = f(tool)
+    cache.set(tool.parameters, { name: tool.name, description: tool.description, value })
+    return value
+  }
+}
+
 /** A token counter. */
 export class TokenCounter extends Context.Service<TokenCounter, {
   /** The name of the encoding, for reports. */
@@ -64,25 +80,8 @@ interface Counter {
 }
 
 function make(encoding: string, count: (text: string) => number, load: () => Promise<void>): Counter {
-  // Keyed by the parameters object (stable per catalog entry), then by name and description.
-  const cache = new WeakMap<object, Map<string, number>>()
-  return {
-    encoding,
-    count,
-    definition: (tool) => {
-      let byText = cache.get(tool.parameters)
-      if (byText === undefined) {
-        byText = new Map()
-        cache.set(tool.parameters, byText)
-      }
-      const key = `${tool.name}\u0000${tool.description}`
-      let n = byText.get(key)
-      if (n === undefined) {
-        n = count(JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }))
-        byText.set(key, n)
-      }
-      return n
-    },
-    ready: Effect.promise(load)
-  }
+  const cache = definitionCache((tool: Definition) =>
+    count(JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }))
+  )
+  return { encoding, count, definition: cache, ready: Effect.promise(load) }
 }
