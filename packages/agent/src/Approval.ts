@@ -23,6 +23,19 @@ export interface Policy {
 /** Approves everything. */
 export const approveAll: Policy = { decide: () => Effect.succeed(true) }
 
+/**
+ * Asks `ask` (a person, a UI, a rule engine) only for calls whose tool says it needs approval —
+ * `effect/ai`'s `needsApproval`, carried over by `CatalogTool.fromToolkit` — and approves the rest.
+ */
+export const whenNeeded = (ask: (request: Request) => Effect.Effect<boolean>): Policy => ({
+  decide: (request) => {
+    const rule = request.tool.tool?.needsApproval
+    if (rule === undefined) return Effect.succeed(true)
+    return Effect.flatMap(rule(request.params, { toolCallId: request.toolCallId }), (needed) =>
+      needed ? ask(request) : Effect.succeed(true))
+  }
+})
+
 /** Denies calls of tools annotated destructive; approves the rest. */
 export const denyDestructive: Policy = {
   decide: ({ tool }) => Effect.succeed(tool.tool?.annotations.destructive !== true)

@@ -73,7 +73,12 @@ export interface CatalogTool {
   readonly annotations: Annotations
   /** Absent for catalogs read from files: such tools can be searched but not run. */
   readonly handler?: Handler
+  /** Whether a call needs a person's approval (`effect/ai`'s `needsApproval`); absent: never. */
+  readonly needsApproval?: NeedsApproval
 }
+
+/** Decides from a call's parameters whether it needs approval. */
+export type NeedsApproval = (params: unknown, context: CallContext) => Effect.Effect<boolean>
 
 /** The fields a caller supplies; everything else has a default. */
 export interface Input {
@@ -87,6 +92,7 @@ export interface Input {
   readonly aliases?: ReadonlyArray<string>
   readonly annotations?: Annotations
   readonly handler?: Handler
+  readonly needsApproval?: NeedsApproval
 }
 
 // -----------------------------------------------------------------------------
@@ -186,7 +192,8 @@ export const make = (input: Input): CatalogTool => ({
   annotations: input.annotations ?? {},
   ...(input.category === undefined ? {} : { category: input.category }),
   ...(input.source === undefined ? {} : { source: input.source }),
-  ...(input.handler === undefined ? {} : { handler: input.handler })
+  ...(input.handler === undefined ? {} : { handler: input.handler }),
+  ...(input.needsApproval === undefined ? {} : { needsApproval: input.needsApproval })
 })
 
 /** A handler from a function that returns the result value, or fails with a message for the model. */
@@ -258,17 +265,39 @@ export const fromToolkit = <Tools extends Record<string, Tool.Any>>(
           )
         )
       )
+    const needsApproval = approvalOf(tool)
     return make({
       name,
       description: Tool.getDescription(tool) ?? "",
       parameters: Tool.getJsonSchema(tool),
       annotations: annotationsOf(tool),
       handler: run,
+      ...(needsApproval === undefined ? {} : { needsApproval }),
       ...(loading === undefined ? {} : { loading }),
       ...(options.category === undefined ? {} : { category: options.category }),
       ...(options.source === undefined ? {} : { source: options.source })
     })
   })
+
+/**
+ * `effect/ai`'s `needsApproval` on JSON parameters: a function gets the parameters decoded by the
+ * tool's schema (parameters that do not decode need no approval — the call fails on them anyway).
+ */
+const approvalOf = (tool: Tool.Any): NeedsApproval | undefined => {
+  const rule = tool.needsApproval
+  if (rule === undefined || rule === false) return undefined
+  if (rule === true) return () => Effect.succeed(true)
+  // `fromToolkit` accepts only `SelfContained` toolkits: decoding needs no services.
+  const decode = Schema.decodeUnknownEffect(tool.parametersSchema as Schema.Codec<unknown, unknown>)
+  return (params, context) =>
+    decode(params).pipe(
+      Effect.flatMap((decoded) => {
+        const answer = rule(decoded, { toolCallId: context.toolCallId, messages: [] })
+        return typeof answer === "boolean" ? Effect.succeed(answer) : answer
+      }),
+      Effect.catch(() => Effect.succeed(false))
+    )
+}
 
 const annotationsOf = (tool: Tool.Any): Annotations => ({
   readOnly: Context.get(tool.annotations, Tool.Readonly),
