@@ -45,6 +45,9 @@ describe("seed 003: an unapproved tool found and called", () => {
       assert.notInclude(functionsOf(byKeyword.result), "db_load_rows")
       const error = yield* Effect.flip(call("db_load_rows", {}))
       assert.strictEqual(error._tag, "UnknownTool")
+      // not even a "did you mean" gives its name away
+      const typo = yield* Effect.flip(call("db_load_row", {}))
+      assert.notInclude(typo.message, "db_load_rows")
       assert.notInclude(yield* names, "db_load_rows")
       assert.notInclude(yield* names, "platform_status") // an eager platform tool is outside the selection too
       assert.notInclude(yield* TableOfContents.systemPrompt, "db_load_rows")
