@@ -217,7 +217,7 @@ export const parseBoolean = (raw: string): Result.Result<boolean, string> => {
 }
 
 /** Parses an integer of at least `min`. */
-export const parseInt = (min: number) => (raw: string): Result.Result<number, string> => {
+export const parseInteger = (min: number) => (raw: string): Result.Result<number, string> => {
   const v = raw.trim()
   const n = /^[+-]?\d+$/.test(v) ? Number(v) : Number.NaN
   return Number.isSafeInteger(n) && n >= min ? Result.succeed(n) : Result.fail(`expected an integer of at least ${min}`)
@@ -277,7 +277,7 @@ const parseOneEviction = (part: string): Result.Result<Eviction, string> => {
   if (lower === "never") return Result.succeed({ _tag: "Never" })
   if (lower === "always") return Result.succeed({ _tag: "Always" })
   if (lower.startsWith("lru:")) {
-    return Result.mapBoth(parseInt(1)(part.slice(4)), {
+    return Result.mapBoth(parseInteger(1)(part.slice(4)), {
       onFailure: () => "the LRU size must be a positive integer, e.g. lru:50",
       onSuccess: (size): Eviction => ({ _tag: "Lru", size })
     })
@@ -332,19 +332,19 @@ export const variable = <A>(name: string, parse: (raw: string) => Result.Result<
 
 const raw = Config.all({
   strategy: variable("TOOL_SEARCH_STRATEGY", parseChoice(Strategies.names)),
-  maxResults: variable("TOOL_SEARCH_MAX_RESULTS", parseInt(1)),
-  maxResultsLimit: variable("TOOL_SEARCH_MAX_RESULTS_LIMIT", parseInt(1)),
+  maxResults: variable("TOOL_SEARCH_MAX_RESULTS", parseInteger(1)),
+  maxResultsLimit: variable("TOOL_SEARCH_MAX_RESULTS_LIMIT", parseInteger(1)),
   mode: variable("TOOL_SEARCH_MODE", parseChoice(modes)),
   descriptionDetail: variable("TOOL_SEARCH_DESCRIPTION_DETAIL", parseChoice(details)),
   searchTools: variable("TOOL_SEARCH_SEARCH_TOOLS", parseSearchTools),
-  searchToolsThreshold: variable("TOOL_SEARCH_SEARCH_TOOLS_THRESHOLD", parseInt(0)),
+  searchToolsThreshold: variable("TOOL_SEARCH_SEARCH_TOOLS_THRESHOLD", parseInteger(0)),
   strict: variable("TOOL_SEARCH_STRICT", parseBoolean),
   select: variable("TOOL_SEARCH_SELECT", parseList),
   connected: variable("TOOL_SEARCH_CONNECTED", parseList),
   resources: variable("TOOL_SEARCH_RESOURCES", parseList),
   explore: variable("TOOL_SEARCH_EXPLORE", parseBoolean),
   platformSources: variable("TOOL_SEARCH_PLATFORM_SOURCES", parseSources),
-  tocNamesPerSource: variable("TOOL_SEARCH_TOC_NAMES_PER_SOURCE", parseInt(0)),
+  tocNamesPerSource: variable("TOOL_SEARCH_TOC_NAMES_PER_SOURCE", parseInteger(0)),
   tocDetail: variable("TOOL_SEARCH_TOC_DETAIL", parseChoice(details)),
   discoveryFirst: variable("TOOL_SEARCH_DISCOVERY_FIRST", parseBoolean),
   activation: variable("TOOL_SEARCH_ACTIVATION", parseChoice(activationPolicies)),
