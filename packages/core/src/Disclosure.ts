@@ -63,6 +63,25 @@ export const Disclosure = Context.Reference<Options>("@tool-search/core/Disclosu
 export const layer = (options: Partial<Options>): Layer.Layer<never> =>
   Layer.succeed(Disclosure, { ...defaults, ...options })
 
+/**
+ * Whether `staged` mode offers `search_tools` over `searchableCount` searchable tools. An explicit
+ * `true` or `false` always wins; only `"auto"` consults the size threshold, so an agent that opted
+ * in (for example to force discovery first) gets the tool even in a seven-tool catalog.
+ */
+export const offersSearchTools = (options: Options, searchableCount: number): boolean =>
+  options.mode === "staged" &&
+  (options.searchTools === true || (options.searchTools === "auto" && searchableCount >= options.searchToolsThreshold))
+
+/**
+ * The meta tool a discovery-first executor forces on the first model call of a turn, among the
+ * tools it is about to send: `search_tools`, else `discover_tools`, else `ToolSearch`; `undefined`
+ * when none is sent (nothing to discover).
+ */
+export const discoveryTool = (visibleNames: Iterable<string>): string | undefined => {
+  const names = new Set(visibleNames)
+  return [SEARCH_TOOLS, DISCOVER_TOOLS, TOOL_SEARCH].find((n) => names.has(n))
+}
+
 /** Clamps a requested `max_results` into [1, limit]; non-numbers give the default. */
 export const clampMaxResults = (requested: unknown, options: Options): number => {
   const n = typeof requested === "number"

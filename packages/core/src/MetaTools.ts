@@ -168,10 +168,18 @@ export interface Candidate {
   readonly summary: string
 }
 
-/** The answer of `search_tools`. */
-export const renderCandidates = (tools: ReadonlyArray<Entry>): { readonly tools: ReadonlyArray<Candidate> } => ({
-  tools: tools.map((t) => ({ name: t.modelName, category: t.category ?? null, summary: firstSentence(t.description) }))
+/** The answer of `search_tools`; `note` tells the model something about the answer itself. */
+export const renderCandidates = (
+  tools: ReadonlyArray<Entry>,
+  note?: string
+): { readonly tools: ReadonlyArray<Candidate>; readonly note?: string } => ({
+  tools: tools.map((t) => ({ name: t.modelName, category: t.category ?? null, summary: firstSentence(t.description) })),
+  ...(note === undefined ? {} : { note })
 })
+
+/** The note of a `search_tools` answer whose category filter matched nothing, so every category was searched. */
+export const categoryFallbackNote = (category: string): string =>
+  `No tool in category '${category}' matched; these results come from every category.`
 
 // -----------------------------------------------------------------------------
 // Corrective messages

@@ -21,7 +21,7 @@ import * as Permission from "./Permission.js"
 import * as Query from "./Query.js"
 import type { SearchFailed } from "./SearchStrategy.js"
 import { type Entry, type Match, ToolCatalog } from "./ToolCatalog.js"
-import { Visibility } from "./Visibility.js"
+import * as Visibility from "./Visibility.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -107,6 +107,8 @@ export class ToolView extends Context.Service<ToolView, {
   readonly searchable: Effect.Effect<ReadonlyArray<Entry>>
   /** The disclosure settings this view applies. */
   readonly disclosure: Disclosure.Options
+  /** The visibility policy this view applies (tables of contents read it). */
+  readonly visibility: Visibility.Policy
 }>()("@tool-search/core/ToolView") {
   /** A view over the catalog and the unit's activation in context. */
   static readonly layer: Layer.Layer<ToolView, never, ToolCatalog | Activation> = Layer.effect(
@@ -137,7 +139,7 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
   const catalog = yield* ToolCatalog
   const activation = yield* Activation
   const disclosure = yield* Disclosure.Disclosure
-  const visibility = yield* Visibility
+  const visibility = yield* Visibility.Visibility
   const permission = yield* Permission.Permission
 
   const exists = (t: Entry) => visibility.includes(t)
@@ -190,11 +192,21 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
   const browse = (input: string, options: { readonly maxResults?: number; readonly category?: string } = {}) =>
     Effect.gen(function*() {
       const query = yield* Effect.fromResult(Query.parse(input))
+      // A category the model spelled differently ("Web", " web ") is the tools' own category; one
+      // that no searchable tool has would only cost a second search before the catalog falls back.
+      const category = options.category === undefined ? undefined : yield* canonicalCategory(options.category)
       return yield* catalog.search(query, {
         limit: options.maxResults ?? disclosure.defaultMaxResults,
         candidates: isSearchable,
-        ...(options.category === undefined ? {} : { category: options.category })
+        ...(category === undefined ? {} : { category })
       })
+    })
+
+  /** The category of a searchable tool equal to `requested` up to case and spacing. */
+  const canonicalCategory = (requested: string) =>
+    Effect.map(searchable, (tools) => {
+      const wanted = normalizeCategory(requested)
+      return tools.find((t) => t.category !== undefined && normalizeCategory(t.category) === wanted)?.category
     })
 
   /** Up to three names close to `name` among the tools this agent may use. */
@@ -254,12 +266,18 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
         maxResults: Disclosure.clampMaxResults(value?.max_results, disclosure),
         ...(category === undefined ? {} : { category })
       }).pipe(
-        Effect.map((matches): MetaOutput => ({
-          isFailure: false,
-          result: MetaTools.renderCandidates(matches.map((m) => m.tool)),
-          found: matches.map((m) => m.tool.modelName),
-          activated: []
-        })),
+        Effect.map((matches): MetaOutput => {
+          const tools = matches.map((m) => m.tool)
+          // the filter matched nothing and the search fell back to every category: say so
+          const fellBack = category !== undefined && tools.length > 0 &&
+            !tools.some((t) => t.category !== undefined && normalizeCategory(t.category) === normalizeCategory(category))
+          return {
+            isFailure: false,
+            result: MetaTools.renderCandidates(tools, fellBack ? MetaTools.categoryFallbackNote(category) : undefined),
+            found: tools.map((t) => t.modelName),
+            activated: []
+          }
+        }),
         Effect.catch((e) => Effect.succeed(failure(e.message)))
       )
     }
@@ -292,10 +310,6 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
     }
   })
 
-  const offersSearchTools = (searchableCount: number) =>
-    disclosure.searchTools === true ||
-    (disclosure.searchTools === "auto" && searchableCount >= disclosure.searchToolsThreshold)
-
   const metaNames = (): ReadonlyArray<string> =>
     disclosure.mode === "catalog"
       ? [Disclosure.DISCOVER_TOOLS]
@@ -309,7 +323,7 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
       case "search":
         return [toolSearch]
       case "staged":
-        return offersSearchTools(deferred.length) ? [searchTools, toolSearch] : [toolSearch]
+        return Disclosure.offersSearchTools(disclosure, deferred.length) ? [searchTools, toolSearch] : [toolSearch]
       case "catalog":
         // absent when nothing is deferred; leaves the list once everything was discovered
         return deferred.some((t) => !activeIds.has(t.id)) ? [discoveryTool(deferred)] : []
@@ -388,9 +402,17 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
     resolve,
     activated: activatedEntries,
     searchable,
-    disclosure
+    disclosure,
+    visibility
   })
 })
+
+// -----------------------------------------------------------------------------
+// Categories
+// -----------------------------------------------------------------------------
+
+/** A category as compared with what a model typed: case and spacing do not count. */
+const normalizeCategory = (category: string): string => category.trim().replace(/\s+/g, " ").toLowerCase()
 
 // -----------------------------------------------------------------------------
 // Suggestions

@@ -1,27 +1,136 @@
 /**
  * Which catalog tools exist for an agent at all. A tool outside the visibility policy is never
  * listed, never returned by a search and never executable — for the model it does not exist.
- * The default includes every tool; policies such as strict mode, connected sources and platform
- * allow-lists are built on this hook.
+ *
+ * Every tool reaches an agent through a source, and who chose the source decides what the agent
+ * may see:
+ *
+ * - `connected`: the user attached the source to this agent (an MCP server, a custom API);
+ * - `resource`: the tool exists because a resource is attached (a retrieval tool bound to the
+ *   documents the user attached);
+ * - `platform`: everything else, the wider catalog (tools without a source included);
+ * - `meta`: the search tools themselves, which are not catalog entries and always exist.
+ *
+ * The agent's **selection** is the tools it names explicitly, the connected and resource-bound
+ * tools, and — when exploration is on — the tools of the platform sources on the allow-list. In
+ * **strict** mode (the default of `make`) nothing outside the selection exists; otherwise the whole
+ * catalog exists and may be searched, and `Permission` still decides what may run. An empty
+ * allow-list means "no platform source", never "no connected tool": connected and resource-bound
+ * tools bypass the platform gate, because a different party chose them.
+ *
+ * Existence is one of three separate decisions: how the table of contents shows a tool
+ * (`TableOfContents`), whether its schema is sent (activation, in `ToolView`), and whether it may
+ * run (`Permission`).
+ *
+ * With no policy provided the whole catalog exists (`everything`), which is what an application
+ * that owns its whole catalog wants.
  *
  * @since 0.1.0
  */
 import { Context, Layer } from "effect"
 import type { Entry } from "./ToolCatalog.js"
 
-/** A visibility policy. */
-export interface Policy {
-  /** Whether the tool exists for this agent. */
-  readonly includes: (tool: Entry) => boolean
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
+
+/** How a tool reached the agent. `meta` is the search tools, which are not catalog entries. */
+export type SourceKind = "connected" | "resource" | "platform" | "meta"
+
+/** The kind of a catalog tool: every kind but `meta`. */
+export type CatalogKind = Exclude<SourceKind, "meta">
+
+/** The visibility settings of one agent. */
+export interface Options {
+  /** Nothing outside the selection exists (default `true`). */
+  readonly strict: boolean
+  /** Tools named explicitly: a model name, declared name or id each. */
+  readonly select: ReadonlyArray<string>
+  /** Source ids the user attached to this agent; their tools bypass the platform gate. */
+  readonly connected: ReadonlyArray<string>
+  /** Source ids of resource-bound tools (a retrieval tool for attached documents). */
+  readonly resources: ReadonlyArray<string>
+  /** Whether the agent may explore platform sources at all (default `false`). */
+  readonly explore: boolean
+  /**
+   * The platform sources exploration covers: `"*"` (default) for every one, or a list of source
+   * ids; an empty list covers none. Ignored while `explore` is off.
+   */
+  readonly allow: ReadonlyArray<string> | "*"
 }
 
-/** Every tool exists. */
-export const everything: Policy = { includes: () => true }
+/** A visibility policy: decides existence and classifies each tool. */
+export interface Policy {
+  /** Whether the tool exists for this agent: listed, searchable, executable (subject to `Permission`). */
+  readonly includes: (tool: Entry) => boolean
+  /** How the tool reached the agent. */
+  readonly kindOf: (tool: Entry) => CatalogKind
+  /** Whether the tool is in the agent's selection (it exists even in strict mode). */
+  readonly selects: (tool: Entry) => boolean
+  /** Whether the agent named the tool explicitly (tables of contents show it by name). */
+  readonly names: (tool: Entry) => boolean
+  /** The settings the policy was built from. */
+  readonly options: Options
+}
 
-/** The visibility policy in context; everything unless one is provided. */
+// -----------------------------------------------------------------------------
+// Constructors
+// -----------------------------------------------------------------------------
+
+/** Strict, nothing selected, no exploration: only what is named, connected or resource-bound exists. */
+export const defaults: Options = {
+  strict: true,
+  select: [],
+  connected: [],
+  resources: [],
+  explore: false,
+  allow: "*"
+}
+
+/** Builds a policy; every field defaults as in `defaults`. */
+export const make = (options: Partial<Options> = {}): Policy => {
+  const o: Options = { ...defaults, ...options }
+  const named = new Set(o.select)
+  const connected = new Set(o.connected)
+  const resources = new Set(o.resources)
+  const allowed = o.allow === "*" ? undefined : new Set(o.allow)
+
+  const kindOf = (tool: Entry): CatalogKind =>
+    tool.source === undefined
+      ? "platform"
+      : resources.has(tool.source)
+      ? "resource"
+      : connected.has(tool.source)
+      ? "connected"
+      : "platform"
+  const names = (tool: Entry): boolean => named.has(tool.modelName) || named.has(tool.name) || named.has(tool.id)
+  const explored = (tool: Entry): boolean =>
+    o.explore && (allowed === undefined || (tool.source !== undefined && allowed.has(tool.source)))
+  const selects = (tool: Entry): boolean => kindOf(tool) !== "platform" || names(tool) || explored(tool)
+
+  return {
+    includes: o.strict ? selects : () => true,
+    kindOf,
+    selects,
+    names,
+    options: o
+  }
+}
+
+/** Every tool exists: not strict, nothing connected. The default when no policy is provided. */
+export const everything: Policy = make({ strict: false })
+
+// -----------------------------------------------------------------------------
+// Service
+// -----------------------------------------------------------------------------
+
+/** The visibility policy in context; `everything` unless one is provided. */
 export const Visibility = Context.Reference<Policy>("@tool-search/core/Visibility", {
   defaultValue: () => everything
 })
 
-/** Provides a policy. */
-export const layer = (policy: Policy): Layer.Layer<never> => Layer.succeed(Visibility, policy)
+/** Provides a policy, or builds one from settings (each defaulting as in `defaults`: strict). */
+export const layer = (policy: Policy | Partial<Options>): Layer.Layer<never> =>
+  Layer.succeed(Visibility, isPolicy(policy) ? policy : make(policy))
+
+const isPolicy = (u: Policy | Partial<Options>): u is Policy => typeof (u as Policy).includes === "function"

@@ -39,6 +39,10 @@ export * as Permission from "./Permission.js"
 export * as SearchToolkit from "./SearchToolkit.js"
 /** The search and discovery tools the model uses. */
 export * as MetaTools from "./MetaTools.js"
+/** The table of contents of staged disclosure and the system-prompt section around it. */
+export * as TableOfContents from "./TableOfContents.js"
+/** Every setting from the environment through Effect `Config`, and the layer built from it. */
+export * as ToolSearchConfig from "./ToolSearchConfig.js"
 
 // Errors, also at the top level so declaration files of dependent code can name them.
 export { CatalogFileError } from "./CatalogFile.js"

@@ -1,0 +1,42 @@
+// docs/visibility.md: an agent with attached documents, one connected MCP server and a large
+// platform catalog, configured from environment variables. Runs in docs/examples.test.ts.
+import { CatalogTool, TableOfContents, ToolCatalog, ToolSearchConfig, ToolView } from "@tool-search/core"
+import { ConfigProvider, Effect, Layer } from "effect"
+
+const echo = (name: string) => CatalogTool.handler(name, (params) => Effect.succeed({ name, params }))
+const tool = (name: string, description: string, category: string, source: string) =>
+  CatalogTool.make({ name, description, category, source, handler: echo(name) })
+
+const tools = [
+  tool("rag_search", "Search the attached documents. Returns passages.", "retrieval", "attached-docs"),
+  tool("news_search", "Search recent news articles.", "news", "news-mcp"),
+  tool("db_load_rows", "Load rows into a database table.", "data", "platform-nodes"),
+  ...Array.from({ length: 66 }, (_, i) => tool(`mcp_tool_${i}`, `Platform operation ${i}.`, "platform", "mcp-session"))
+]
+
+// What a deployment would put in the environment; `ConfigProvider.fromEnv()` reads process.env.
+const env = ConfigProvider.fromEnv({
+  env: {
+    TOOL_SEARCH_MODE: "staged",
+    TOOL_SEARCH_RESOURCES: "attached-docs",
+    TOOL_SEARCH_CONNECTED: "news-mcp",
+    TOOL_SEARCH_PLATFORM_SOURCES: "mcp-session" // explore this platform source, and no other
+  }
+})
+
+export const program = Effect.gen(function*() {
+  const catalog = yield* ToolCatalog.ToolCatalog
+  yield* catalog.register(tools)
+  return yield* ToolView.withUnit(Effect.gen(function*() {
+    const view = yield* ToolView.ToolView
+    const systemPrompt = yield* TableOfContents.systemPrompt // append to the agent's system prompt
+    const visible = (yield* view.visible).map((t) => t.name) // the tools of the first request
+    // db_load_rows comes from a platform source the agent may not explore: it does not exist
+    const found = yield* view.searchAndActivate("load rows into a database")
+    const unknown = yield* Effect.flip(view.resolve("db_load_rows"))
+    return { systemPrompt, visible, found: found.matches.map((m) => m.tool.name), unknown: unknown._tag }
+  }))
+}).pipe(
+  Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provideMerge(ToolSearchConfig.layer))),
+  Effect.provideService(ConfigProvider.ConfigProvider, env)
+)

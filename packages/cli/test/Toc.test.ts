@@ -1,0 +1,133 @@
+import { NodeServices } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { ConfigProvider, Effect } from "effect"
+import { TestConsole } from "effect/testing"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Cli } from "../src/index.js"
+
+const dir = mkdtempSync(join(tmpdir(), "tool-search-toc-"))
+const catalog = join(dir, "harness.jsonl")
+writeFileSync(
+  catalog,
+  [
+    { name: "rag_search", description: "Search the attached documents. Returns passages.", category: "retrieval", source: "docs" },
+    { name: "news_search", description: "Search recent news articles.", category: "news", source: "news-mcp" },
+    { name: "news_headlines", description: "List today's headlines.", category: "news", source: "news-mcp" },
+    { name: "db_load_rows", description: "Load rows into a table.", category: "data", source: "nodes" },
+    { name: "platform_status", description: "Show the platform status.", loading: "eager", source: "nodes" },
+    ...Array.from({ length: 66 }, (_, i) => ({
+      name: `mcp_tool_${i}`,
+      description: `Platform operation ${i}.`,
+      category: ["web", "files", "crm"][i % 3],
+      source: "mcp-session"
+    }))
+  ].map((t) => JSON.stringify(t)).join("\n")
+)
+
+const run = (argv: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  Effect.gen(function*() {
+    // the test console keeps every line of the test: keep only this run's
+    const outBefore = (yield* TestConsole.logLines).length
+    const errBefore = (yield* TestConsole.errorLines).length
+    const exit = yield* Effect.exit(Cli.run(argv))
+    return {
+      exit,
+      out: (yield* TestConsole.logLines).slice(outBefore).join("\n"),
+      err: (yield* TestConsole.errorLines).slice(errBefore).join("\n")
+    }
+  }).pipe(
+    Effect.provide(NodeServices.layer),
+    // the ambient environment must not leak into the expectations
+    Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))
+  )
+
+interface Json {
+  readonly toc: string
+  readonly visible: ReadonlyArray<string>
+  readonly searchable: ReadonlyArray<string>
+}
+
+const json = (argv: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  Effect.map(run(["toc", "--catalog", catalog, "--json", ...argv], env), ({ exit, out }) => {
+    assert.strictEqual(exit._tag, "Success")
+    return JSON.parse(out) as Json
+  })
+
+describe("tool-search toc", () => {
+  it.effect("--json prints exactly toc, visible and searchable", () =>
+    Effect.gen(function*() {
+      const out = yield* json(["--connected", "news-mcp,docs"])
+      assert.deepStrictEqual(Object.keys(out), ["toc", "visible", "searchable"])
+      assert.deepStrictEqual(out.visible, ["ToolSearch"])
+      assert.deepStrictEqual(out.searchable, ["rag_search", "news_search", "news_headlines"])
+      assert.include(out.toc, "[news]\n- news_search (load first) — Search recent news articles.")
+      assert.notInclude(out.toc, "hidden")
+    }))
+
+  it.effect("strict by default: with nothing connected or selected nothing exists", () =>
+    Effect.gen(function*() {
+      const out = yield* json([])
+      assert.deepStrictEqual(out, { toc: "", visible: ["ToolSearch"], searchable: [] })
+    }))
+
+  it.effect("--allow turns exploration on for the named platform sources, folded into counts", () =>
+    Effect.gen(function*() {
+      const out = yield* json(["--connected", "news-mcp", "--allow", "mcp-session"])
+      assert.strictEqual(out.searchable.length, 2 + 66)
+      assert.notInclude(out.searchable, "db_load_rows")
+      assert.include(out.toc, "[web] (22 more tools, hidden)")
+      assert.deepStrictEqual(out.visible, ["search_tools", "ToolSearch"])
+    }))
+
+  it.effect("an empty --allow keeps the connected tools", () =>
+    Effect.gen(function*() {
+      const out = yield* json(["--connected", "news-mcp", "--allow", ""])
+      assert.deepStrictEqual(out.searchable, ["news_search", "news_headlines"])
+    }))
+
+  it.effect("--select names single tools, eager ones included", () =>
+    Effect.gen(function*() {
+      const out = yield* json(["--select", "db_load_rows,platform_status"])
+      assert.deepStrictEqual(out.visible, ["platform_status", "ToolSearch"])
+      assert.deepStrictEqual(out.searchable, ["db_load_rows"])
+      assert.include(out.toc, "[data]\n- db_load_rows (load first)")
+    }))
+
+  it.effect("--no-strict makes the whole catalog searchable; the table still names only the selection", () =>
+    Effect.gen(function*() {
+      const out = yield* json(["--no-strict", "--connected", "news-mcp"])
+      assert.strictEqual(out.searchable.length, 70)
+      assert.include(out.visible, "platform_status")
+      assert.include(out.toc, "- news_search (load first)")
+      assert.include(out.toc, "[data] (1 more tool, hidden)")
+      const strict = yield* json(["--strict"], { TOOL_SEARCH_STRICT: "false" })
+      assert.deepStrictEqual(strict.searchable, [])
+    }))
+
+  it.effect("the environment supplies what the flags do not", () =>
+    Effect.gen(function*() {
+      const out = yield* json([], { TOOL_SEARCH_CONNECTED: "news-mcp", TOOL_SEARCH_TOC_DETAIL: "none", TOOL_SEARCH_SEARCH_TOOLS: "true" })
+      assert.include(out.toc, "[news]\n- news_search (load first)\n- news_headlines (load first)")
+      assert.deepStrictEqual(out.visible, ["search_tools", "ToolSearch"])
+      const flagWins = yield* json(["--connected", "docs"], { TOOL_SEARCH_CONNECTED: "news-mcp" })
+      assert.deepStrictEqual(flagWins.searchable, ["rag_search"])
+    }))
+
+  it.effect("the text form prints the prompt section, then the tool lists", () =>
+    Effect.gen(function*() {
+      const { out } = yield* run(["toc", "--catalog", catalog, "--connected", "news-mcp"])
+      assert.match(out, /^## Tools to load\n/)
+      assert.include(out, "\ntools at the first request (1): ToolSearch\nsearchable (2): news_search, news_headlines")
+    }))
+
+  it.effect("a bad list or variable is a one-line error naming it, with exit code 2", () =>
+    Effect.gen(function*() {
+      const badFlag = yield* run(["toc", "--catalog", catalog, "--allow", "*,nodes"])
+      assert.strictEqual(badFlag.exit._tag, "Failure")
+      assert.strictEqual(badFlag.err, "tool-search: --allow \"*,nodes\": '*' stands alone: either '*' or a list of source ids")
+      const badEnv = yield* run(["toc", "--catalog", catalog], { TOOL_SEARCH_STRICT: "perhaps" })
+      assert.strictEqual(badEnv.err, "tool-search: invalid configuration: TOOL_SEARCH_STRICT=\"perhaps\": expected true or false")
+    }))
+})

@@ -1,0 +1,255 @@
+/**
+ * The table of contents of `staged` disclosure: a short map of the deferred tools for the system
+ * prompt, so that a model — a weak one included — knows what exists before it searches.
+ *
+ * Tools are grouped by their own `category`; the engine knows no category names. A tool the agent
+ * chose — connected, resource-bound, or named in its selection — is listed by name and marked
+ * "(load first)" (it is deferred: its schema arrives through `ToolSearch`); at most
+ * `namesPerSource` names per connected or resource source, the rest counted. The wider platform
+ * catalog is folded into counts ("(66 more tools, hidden)"), which a search unfolds.
+ *
+ * The table lists only tools that exist for the agent (`Visibility`) and does not depend on the
+ * unit's activation, so the system prompt stays the same for a whole turn and provider prompt
+ * caches stay warm. `systemPrompt` wraps it in a template that explains the search tools;
+ * it describes the tools and gives no behaviour instructions: the engine decides what is shown,
+ * the model decides what to use.
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer } from "effect"
+import { firstSentence } from "./CatalogTool.js"
+import * as Disclosure from "./Disclosure.js"
+import type { Entry } from "./ToolCatalog.js"
+import { ToolView } from "./ToolView.js"
+import type * as Visibility from "./Visibility.js"
+
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
+
+/** A tool listed by name. */
+export interface Named {
+  readonly name: string
+  /** As much of the description as `detail` asks for; empty for `none`. */
+  readonly summary: string
+  readonly kind: Visibility.CatalogKind
+  readonly source?: string
+}
+
+/** One category: the tools listed by name, then how many more are hidden. */
+export interface Group {
+  readonly category: string
+  readonly named: ReadonlyArray<Named>
+  readonly hidden: number
+}
+
+/** A table of contents, before rendering. */
+export interface Contents {
+  readonly groups: ReadonlyArray<Group>
+  /** Categories with only hidden tools beyond `maxFoldedCategories`, as one count. */
+  readonly overflow: { readonly categories: number; readonly tools: number }
+}
+
+/** What a template receives. */
+export interface TemplateInput {
+  /** The rendered table. */
+  readonly toc: string
+  /** Whether `search_tools` is among the tools sent. */
+  readonly searchTools: boolean
+}
+
+/** Turns the table into the system-prompt section. */
+export type Template = (input: TemplateInput) => string
+
+/** How tables of contents are built and rendered. */
+export interface Options {
+  /** Names listed per connected or resource source; the rest are counted (default 10). */
+  readonly namesPerSource: number
+  /** What a listed tool shows of its description (default `first-sentence`). */
+  readonly detail: Disclosure.DescriptionDetail
+  /** The heading of tools that declare no category (default `other`). */
+  readonly uncategorized: string
+  /** Categories shown with only a count; beyond them, one line counts the rest (default 20). */
+  readonly maxFoldedCategories: number
+  /** The system-prompt section around the table. */
+  readonly template: Template
+}
+
+// -----------------------------------------------------------------------------
+// Templates
+// -----------------------------------------------------------------------------
+
+/** The default section: the table, then what the search tools do. Descriptive, never imperative. */
+export const defaultTemplate: Template = ({ searchTools, toc }) =>
+  [
+    "## Tools to load",
+    "Besides the tools you have now, the tools below can be loaded. They are grouped by category;",
+    "\"(load first)\" marks a tool you can load by name, and a count stands for tools a search finds.",
+    "",
+    toc,
+    "",
+    searchTools
+      ? `${Disclosure.SEARCH_TOOLS} lists candidate tools (name, category, summary) without loading them. ` +
+        `${Disclosure.TOOL_SEARCH} loads tools by keywords or by exact names ("select:name1,name2"); ` +
+        "a loaded tool can be called from the next step."
+      : `${Disclosure.TOOL_SEARCH} finds and loads tools by keywords or by exact names ("select:name1,name2"); ` +
+        "a loaded tool can be called from the next step."
+  ].join("\n")
+
+/** A template from text: `{toc}` is replaced by the table. */
+export const fromText = (text: string): Template => ({ toc }) => text.split("{toc}").join(toc)
+
+/** The defaults. */
+export const defaults: Options = {
+  namesPerSource: 10,
+  detail: "first-sentence",
+  uncategorized: "other",
+  maxFoldedCategories: 20,
+  template: defaultTemplate
+}
+
+/** The table-of-contents settings in context; defaults when none were provided. */
+export const TableOfContents = Context.Reference<Options>("@tool-search/core/TableOfContents", {
+  defaultValue: () => defaults
+})
+
+/** Provides settings, each field defaulting as in `defaults`. */
+export const layer = (options: Partial<Options>): Layer.Layer<never> =>
+  Layer.succeed(TableOfContents, { ...defaults, ...options })
+
+// -----------------------------------------------------------------------------
+// Building
+// -----------------------------------------------------------------------------
+
+/**
+ * The table of `tools` — the deferred tools that exist for the agent, in registration order — as
+ * `policy` classifies them.
+ */
+export const build = (
+  tools: ReadonlyArray<Entry>,
+  policy: Visibility.Policy,
+  options: Options = defaults
+): Contents => {
+  const groups = new Map<string, { named: Array<Named>; hidden: number; order: number }>()
+  const perSource = new Map<string, number>()
+  for (const tool of tools) {
+    const category = headingOf(tool.category, options.uncategorized)
+    const group = groups.get(category) ?? { named: [], hidden: 0, order: groups.size }
+    groups.set(category, group)
+    const kind = policy.kindOf(tool)
+    if (policy.names(tool)) {
+      group.named.push(namedOf(tool, kind, options))
+    } else if (kind !== "platform") {
+      // a tool without source cannot be connected, but keep the key total for the type
+      const key = tool.source ?? ""
+      const shown = perSource.get(key) ?? 0
+      if (shown < options.namesPerSource) {
+        perSource.set(key, shown + 1)
+        group.named.push(namedOf(tool, kind, options))
+      } else {
+        group.hidden++
+      }
+    } else {
+      group.hidden++
+    }
+  }
+  const all = [...groups.entries()].map(([category, g]) => ({ category, ...g }))
+  const withNames = all.filter((g) => g.named.length > 0).sort((a, b) => a.order - b.order)
+  const countOnly = all.filter((g) => g.named.length === 0)
+    .sort((a, b) => b.hidden - a.hidden || a.category.localeCompare(b.category))
+  const shownCounts = countOnly.slice(0, Math.max(0, options.maxFoldedCategories))
+  const rest = countOnly.slice(shownCounts.length)
+  return {
+    groups: [...withNames, ...shownCounts].map((g) => ({ category: g.category, named: g.named, hidden: g.hidden })),
+    overflow: { categories: rest.length, tools: rest.reduce((n, g) => n + g.hidden, 0) }
+  }
+}
+
+/** Whether the table lists nothing at all. */
+export const isEmpty = (contents: Contents): boolean => contents.groups.length === 0 && contents.overflow.tools === 0
+
+/**
+ * The table as text, one line per category or tool:
+ *
+ * ```text
+ * [retrieval]
+ * - rag_search (load first) — Search the attached documents.
+ * [catalog] (66 more tools, hidden)
+ * ```
+ */
+export const render = (contents: Contents): string => {
+  const lines: Array<string> = []
+  for (const group of contents.groups) {
+    if (group.named.length === 0) {
+      lines.push(`[${group.category}] ${moreTools(group.hidden)}`)
+      continue
+    }
+    lines.push(`[${group.category}]`)
+    for (const t of group.named) {
+      lines.push(t.summary === "" ? `- ${t.name} (load first)` : `- ${t.name} (load first) — ${t.summary}`)
+    }
+    if (group.hidden > 0) lines.push(`- ${moreTools(group.hidden)}`)
+  }
+  const { categories, tools } = contents.overflow
+  if (tools > 0) {
+    lines.push(`(${tools} more ${tools === 1 ? "tool" : "tools"} in ${categories} other ${categories === 1 ? "category" : "categories"}, hidden)`)
+  }
+  return lines.join("\n")
+}
+
+// -----------------------------------------------------------------------------
+// From a view
+// -----------------------------------------------------------------------------
+
+/** The table of a view: its searchable tools, classified by its visibility policy. */
+export const ofView = (view: ToolView["Service"], options: Options = defaults): Effect.Effect<Contents> =>
+  Effect.map(view.searchable, (tools) => build(tools, view.visibility, options))
+
+/**
+ * The system-prompt section for a view: the rendered table in `options.template`. Empty unless
+ * the view's mode is `staged` and some tool is deferred — the other modes explain themselves in
+ * their tools' descriptions.
+ */
+export const promptOf = (view: ToolView["Service"], options: Options = defaults): Effect.Effect<string> =>
+  Effect.gen(function*() {
+    if (view.disclosure.mode !== "staged") return ""
+    const tools = yield* view.searchable
+    const contents = build(tools, view.visibility, options)
+    if (isEmpty(contents)) return ""
+    return options.template({
+      toc: render(contents),
+      searchTools: Disclosure.offersSearchTools(view.disclosure, tools.length)
+    })
+  })
+
+/**
+ * The system-prompt section for the unit's view, with the settings in context: what an executor
+ * appends to its system prompt before each model call.
+ */
+export const systemPrompt: Effect.Effect<string, never, ToolView> = Effect.gen(function*() {
+  const view = yield* ToolView
+  const options = yield* TableOfContents
+  return yield* promptOf(view, options)
+})
+
+// -----------------------------------------------------------------------------
+// Internals
+// -----------------------------------------------------------------------------
+
+const headingOf = (category: string | undefined, fallback: string): string => {
+  // a category is free text from a catalog; keep the table one line per entry
+  const clean = category?.replace(/\s+/g, " ").trim() ?? ""
+  return clean === "" ? fallback : clean
+}
+
+const namedOf = (tool: Entry, kind: Visibility.CatalogKind, options: Options): Named => ({
+  name: tool.modelName,
+  summary: summaryOf(tool.description, options.detail),
+  kind,
+  ...(tool.source === undefined ? {} : { source: tool.source })
+})
+
+const summaryOf = (description: string, detail: Disclosure.DescriptionDetail): string =>
+  detail === "none" ? "" : detail === "first-sentence" ? firstSentence(description) : description.replace(/\s+/g, " ").trim()
+
+const moreTools = (n: number): string => `(${n} more ${n === 1 ? "tool" : "tools"}, hidden)`
