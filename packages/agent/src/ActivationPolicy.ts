@@ -10,14 +10,14 @@
  *
  * @since 0.1.0
  */
-import { Disclosure, type ToolCatalog } from "@tool-search/core"
+import { Disclosure, type ToolCatalog, type ToolSearchConfig } from "@tool-search/core"
 import { Effect, Option, Schema } from "effect"
 import type { Prompt } from "effect/ai"
 import type { SessionStore } from "./SessionStore.js"
 import * as Session from "./SessionStore.js"
 
-/** An activation policy. */
-export type Policy = "turn" | "session" | "latest" | "history"
+/** An activation policy, as `TOOL_SEARCH_ACTIVATION` names it. */
+export type Policy = ToolSearchConfig.ActivationPolicy
 
 /** All policies, for configuration. */
 export const policies: ReadonlyArray<Policy> = ["turn", "session", "latest", "history"]

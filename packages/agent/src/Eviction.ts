@@ -10,15 +10,11 @@
  *
  * @since 0.1.0
  */
+import type { ToolSearchConfig } from "@tool-search/core"
 import { Duration } from "effect"
 
-/** An eviction strategy. */
-export type Strategy =
-  | { readonly _tag: "Lru"; readonly maxSessions: number }
-  | { readonly _tag: "Ttl"; readonly ttl: Duration.Duration }
-  | { readonly _tag: "Never" }
-  | { readonly _tag: "Always" }
-  | { readonly _tag: "Composite"; readonly strategies: ReadonlyArray<Strategy> }
+/** An eviction strategy: data, as `TOOL_SEARCH_EVICTION` describes it. */
+export type Strategy = ToolSearchConfig.Eviction
 
 /** What a strategy sees of one session. */
 export interface Entry {

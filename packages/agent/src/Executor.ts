@@ -20,7 +20,9 @@ import {
   Activation,
   Disclosure,
   Permission,
+  TableOfContents,
   ToolCatalog,
+  ToolSearchConfig,
   ToolView,
   Visibility
 } from "@tool-search/core"
@@ -141,6 +143,19 @@ export class Executor extends Context.Service<Executor, {
     options: Partial<Options> = {}
   ): Layer.Layer<Executor, never, LanguageModel.LanguageModel | ToolCatalog.ToolCatalog | TokenCounter> =>
     Layer.effect(Executor, make({ ...defaults, ...options }))
+
+  /**
+   * An executor configured by `ToolSearchConfig` (the environment's `TOOL_SEARCH_*` variables,
+   * through `ToolSearchConfig.layer`): discovery-first, the activation policy, and an in-memory
+   * session store with the configured eviction. `options` set what the environment does not.
+   */
+  static readonly layerConfig = (
+    options: Partial<Options> = {}
+  ): Layer.Layer<Executor, never, LanguageModel.LanguageModel | ToolCatalog.ToolCatalog | TokenCounter> =>
+    Layer.unwrap(Effect.map(Effect.service(ToolSearchConfig.ToolSearchConfig), (settings) =>
+      Executor.layer({ ...options, discoveryFirst: settings.discoveryFirst, activationPolicy: settings.activation }).pipe(
+        Layer.provide(SessionStore.memory(settings.eviction))
+      )))
 }
 
 // -----------------------------------------------------------------------------
@@ -172,6 +187,7 @@ export const make = (options: Options) =>
     const visibility = yield* Visibility.Visibility
     const permission = yield* Permission.Permission
     const approval = yield* Approval.Approval
+    const tableOfContents = yield* TableOfContents.TableOfContents
     const totals = yield* Ref.make<Totals>({ turns: 0, requests: 0, toolTokens: 0, eagerToolTokens: 0 })
     const forkCounter = yield* Ref.make(0)
 
@@ -228,7 +244,11 @@ export const make = (options: Options) =>
           Effect.provideService(Activation.Activation, activation),
           Effect.provideService(ToolCatalog.ToolCatalog, catalog)
         )
-        const body = loop(input, initialPrompt, path, emit, view, activation, carried)
+        // staged mode: the table of contents joins the system prompt, built once per unit so the
+        // prompt (and the provider's cache of it) stays the same for the whole turn
+        const contents = yield* TableOfContents.promptOf(view, tableOfContents)
+        const prompt = contents === "" ? initialPrompt : Prompt.appendSystem(initialPrompt, `\n\n${contents}`)
+        const body = loop(input, prompt, path, emit, view, activation, carried)
         // The loop runs in a fiber owned by this scope: interrupting the turn interrupts it and
         // everything it started, then the scope closes and the activation ends.
         const fiber = yield* Effect.forkScoped(body)
@@ -280,7 +300,7 @@ export const make = (options: Options) =>
           // Re-read every iteration: what the previous iteration activated is sent now.
           const tools = [...(yield* view.visible), ...executorTools]
           const forced = yield* Ref.getAndSet(forceSearch, false)
-          const searchTool = forced ? tools.find((t) => SEARCH_FIRST.includes(t.name))?.name : undefined
+          const searchTool = forced ? Disclosure.discoveryTool(tools.map((t) => t.name)) : undefined
           const sentTokens = tools.reduce((sum, t) => sum + counter.definition(t), 0)
           const eager = yield* eagerToolTokens
           toolTokens += sentTokens
@@ -538,9 +558,6 @@ type AiTool = ReturnType<typeof dynamicTool>
 
 /** How each refusal of `resolve` is labelled in `tool-result` events. */
 const FAILURE_OF = { ToolNotActive: "not-active", UnknownTool: "unknown", ToolNotPermitted: "not-permitted" } as const
-
-/** The tools discovery-first may force, in order of preference. */
-const SEARCH_FIRST: ReadonlyArray<string> = [Disclosure.SEARCH_TOOLS, Disclosure.TOOL_SEARCH, Disclosure.DISCOVER_TOOLS]
 
 const stripPrefix = (name: string): string => name.startsWith("functions.") ? name.slice("functions.".length) : name
 

@@ -32,16 +32,18 @@ export type ActivationPolicy = "turn" | "session" | "latest" | "history"
 /** The activation policies, in documentation order. */
 export const activationPolicies: ReadonlyArray<ActivationPolicy> = ["turn", "session", "latest", "history"]
 
-/** When carried-over activations are dropped (the executor's session store applies it). */
+/**
+ * When a session's carried-over activation is dropped (the executor's session store applies it,
+ * lazily on each access): `Never` until evicted explicitly, `Always` before every access, `Lru`
+ * beyond the `maxSessions` most recently used sessions, `Ttl` after `ttl` idle, `Composite` when
+ * any of `strategies` would.
+ */
 export type Eviction =
   | { readonly _tag: "Never" }
   | { readonly _tag: "Always" }
-  /** Keeps the `size` most recently used tools. */
-  | { readonly _tag: "Lru"; readonly size: number }
-  /** Drops a tool unused for `ttl`. */
+  | { readonly _tag: "Lru"; readonly maxSessions: number }
   | { readonly _tag: "Ttl"; readonly ttl: Duration.Duration }
-  /** Drops a tool as soon as any of `policies` would. */
-  | { readonly _tag: "Composite"; readonly policies: ReadonlyArray<Eviction> }
+  | { readonly _tag: "Composite"; readonly strategies: ReadonlyArray<Eviction> }
 
 /** The table-of-contents settings that can come from the environment (the template is code). */
 export interface TableOfContentsSettings {
@@ -86,7 +88,7 @@ export const defaults: Settings = {
   },
   discoveryFirst: false,
   activation: "turn",
-  eviction: { _tag: "Never" }
+  eviction: { _tag: "Lru", maxSessions: 1_000 }
 }
 
 const modes: ReadonlyArray<Disclosure.Mode> = ["search", "catalog", "staged"]
@@ -198,9 +200,9 @@ export const variables: ReadonlyArray<Variable> = [
   },
   {
     name: "TOOL_SEARCH_EVICTION",
-    values: "never | always | lru:<size> | ttl:<duration> | several joined by ','",
-    default: "never",
-    description: "when carried-over activations are dropped, e.g. 'lru:50,ttl:30 minutes'"
+    values: "never | always | lru:<sessions> | ttl:<duration> | several joined by ','",
+    default: "lru:1000",
+    description: "when a session's carried-over activation is dropped, e.g. 'lru:200,ttl:30 minutes'"
   }
 ]
 
@@ -252,24 +254,24 @@ export const parseSearchTools = (raw: string): Result.Result<boolean | "auto", s
     : Result.mapError(parseBoolean(raw), () => "expected auto, true or false")
 
 /**
- * Parses an eviction policy: `never`, `always`, `lru:<size>` (a positive integer),
- * `ttl:<duration>` (e.g. `30 minutes`), or several `lru`/`ttl` joined by `,` (a tool is dropped
- * as soon as one of them would drop it).
+ * Parses an eviction strategy: `never`, `always`, `lru:<sessions>` (a positive integer),
+ * `ttl:<duration>` (e.g. `30 minutes`), or several `lru`/`ttl` joined by `,` (a session is
+ * dropped as soon as one of them would drop it).
  */
 export const parseEviction = (raw: string): Result.Result<Eviction, string> => {
   const parts = raw.split(",").map((p) => p.trim()).filter((p) => p !== "")
-  if (parts.length === 0) return Result.fail("expected never, always, lru:<size> or ttl:<duration>")
+  if (parts.length === 0) return Result.fail("expected never, always, lru:<sessions> or ttl:<duration>")
   if (parts.length === 1) return parseOneEviction(parts[0] as string) // length checked above
-  const policies: Array<Eviction> = []
+  const strategies: Array<Eviction> = []
   for (const part of parts) {
     const one = parseOneEviction(part)
     if (Result.isFailure(one)) return Result.fail(`'${part}': ${one.failure}`)
     if (one.success._tag === "Never" || one.success._tag === "Always") {
-      return Result.fail(`'${part}' cannot be combined; combine lru:<size> and ttl:<duration>`)
+      return Result.fail(`'${part}' cannot be combined; combine lru:<sessions> and ttl:<duration>`)
     }
-    policies.push(one.success)
+    strategies.push(one.success)
   }
-  return Result.succeed({ _tag: "Composite", policies })
+  return Result.succeed({ _tag: "Composite", strategies })
 }
 
 const parseOneEviction = (part: string): Result.Result<Eviction, string> => {
@@ -278,8 +280,8 @@ const parseOneEviction = (part: string): Result.Result<Eviction, string> => {
   if (lower === "always") return Result.succeed({ _tag: "Always" })
   if (lower.startsWith("lru:")) {
     return Result.mapBoth(parseInteger(1)(part.slice(4)), {
-      onFailure: () => "the LRU size must be a positive integer, e.g. lru:50",
-      onSuccess: (size): Eviction => ({ _tag: "Lru", size })
+      onFailure: () => "the LRU size must be a positive number of sessions, e.g. lru:200",
+      onSuccess: (maxSessions): Eviction => ({ _tag: "Lru", maxSessions })
     })
   }
   if (lower.startsWith("ttl:")) {
@@ -288,7 +290,7 @@ const parseOneEviction = (part: string): Result.Result<Eviction, string> => {
       ? Result.succeed({ _tag: "Ttl", ttl: ttl.value })
       : Result.fail("the TTL must be a positive duration, e.g. ttl:30 minutes")
   }
-  return Result.fail("expected never, always, lru:<size> or ttl:<duration>, or lru and ttl joined by ','")
+  return Result.fail("expected never, always, lru:<sessions> or ttl:<duration>, or lru and ttl joined by ','")
 }
 
 const splitList = (raw: string): Array<string> => raw.split(",").map((s) => s.trim()).filter((s) => s !== "")

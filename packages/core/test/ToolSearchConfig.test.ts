@@ -92,7 +92,7 @@ describe("ToolSearchConfig.config", () => {
         ["TOOL_SEARCH_TOC_DETAIL", "all", "expected one of none, first-sentence, full"],
         ["TOOL_SEARCH_DISCOVERY_FIRST", "sure", "expected true or false"],
         ["TOOL_SEARCH_ACTIVATION", "forever", "expected one of turn, session, latest, history"],
-        ["TOOL_SEARCH_EVICTION", "lru:0", "the LRU size must be a positive integer"]
+        ["TOOL_SEARCH_EVICTION", "lru:0", "the LRU size must be a positive number of sessions"]
       ]
       // every variable has a case here
       assert.sameMembers(cases.map(([name]) => name), ToolSearchConfig.variables.map((v) => v.name))
@@ -136,11 +136,11 @@ describe("ToolSearchConfig.parseEviction", () => {
   it("reads each form", () => {
     assert.deepStrictEqual(ToolSearchConfig.parseEviction("never"), Result.succeed({ _tag: "Never" }))
     assert.deepStrictEqual(ToolSearchConfig.parseEviction("ALWAYS"), Result.succeed({ _tag: "Always" }))
-    assert.deepStrictEqual(ToolSearchConfig.parseEviction("lru:50"), Result.succeed({ _tag: "Lru", size: 50 }))
+    assert.deepStrictEqual(ToolSearchConfig.parseEviction("lru:50"), Result.succeed({ _tag: "Lru", maxSessions: 50 }))
     const ttl = ToolSearchConfig.parseEviction("ttl:2 hours")
     assert.isTrue(Result.isSuccess(ttl) && ttl.success._tag === "Ttl" && Duration.toMillis(ttl.success.ttl) === 7_200_000)
     const both = ToolSearchConfig.parseEviction("lru:5,ttl:1 minute")
-    assert.isTrue(Result.isSuccess(both) && both.success._tag === "Composite" && both.success.policies.length === 2)
+    assert.isTrue(Result.isSuccess(both) && both.success._tag === "Composite" && both.success.strategies.length === 2)
   })
 
   it("refuses what it cannot honour, saying why", () => {
@@ -161,8 +161,8 @@ describe("ToolSearchConfig.parseEviction", () => {
     fc.assert(fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 100_000 }), (size, minutes) => {
       const parsed = ToolSearchConfig.parseEviction(`lru:${size} , ttl:${minutes} minutes`)
       if (Result.isFailure(parsed) || parsed.success._tag !== "Composite") return false
-      const [lru, ttl] = parsed.success.policies
-      return lru?._tag === "Lru" && lru.size === size && ttl?._tag === "Ttl" && Duration.toMillis(ttl.ttl) === minutes * 60_000
+      const [lru, ttl] = parsed.success.strategies
+      return lru?._tag === "Lru" && lru.maxSessions === size && ttl?._tag === "Ttl" && Duration.toMillis(ttl.ttl) === minutes * 60_000
     })))
 
   it("list parsing never throws and keeps every non-empty trimmed item", () =>
