@@ -153,7 +153,17 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
       return t !== undefined && isSearchable(t) ? [t] : []
     }))
 
-  const searchable = Effect.map(catalog.deferred, (ts) => ts.filter(exists))
+  // Recomputed only when the catalog changes: staged and catalog modes read it on every request.
+  let searchableCache: { readonly version: number; readonly tools: ReadonlyArray<Entry> } | undefined
+  const searchable = Effect.suspend(() => {
+    const version = catalog.unsafe.version()
+    if (searchableCache?.version === version) return Effect.succeed(searchableCache.tools)
+    return Effect.map(catalog.deferred, (ts) => {
+      const tools = ts.filter(exists)
+      searchableCache = { version, tools }
+      return tools
+    })
+  })
 
   const searchAndActivate = (input: string | Query.Query, maxResults?: number) =>
     Effect.gen(function*() {
