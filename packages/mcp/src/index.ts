@@ -21,10 +21,13 @@ export * as McpTool from "./McpTool.js"
 export * as McpConnection from "./McpConnection.js"
 /** Supervised MCP servers as catalog sources. */
 export * as McpSources from "./McpSources.js"
+/** The MCP gateway: progressive disclosure for any MCP client, one activation per session. */
+export * as Gateway from "./Gateway.js"
 
 // Errors, also at the top level so declaration files of dependent code can name them.
 export { InvalidCommandLine } from "./CommandLine.js"
 export { InvalidUpstream } from "./Upstream.js"
+export { GatewayError } from "./Gateway.js"
 export {
   ConnectionLost,
   InvalidServerTool,
