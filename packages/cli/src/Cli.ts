@@ -6,6 +6,7 @@
 import { Command } from "effect/cli"
 import * as Demo from "./commands/Demo.js"
 import * as Search from "./commands/Search.js"
+import * as Serve from "./commands/Serve.js"
 
 /** The version printed by `--version`. */
 export const version = "0.1.0"
@@ -13,7 +14,7 @@ export const version = "0.1.0"
 /** The root command with its subcommands. */
 export const cli = Command.make("tool-search").pipe(
   Command.withDescription("progressive tool disclosure for LLM agents"),
-  Command.withSubcommands([Search.command, Demo.command])
+  Command.withSubcommands([Search.command, Demo.command, Serve.command])
 )
 
 /** Runs the command line on explicit arguments (tests use this). */

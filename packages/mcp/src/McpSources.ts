@@ -136,6 +136,7 @@ export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.I
   )
   const updateStatus = (server: string, f: (s: ServerStatus) => ServerStatus) =>
     SubscriptionRef.update(statusRef, (all) => all.map((s) => s.name === server ? f(s) : s))
+  const statusOf = (server: string) => Effect.map(SubscriptionRef.get(statusRef), (all) => all.find((s) => s.name === server))
 
   const connections = new Map<string, McpConnection.McpConnection>()
   const origins = new Map<string, McpTool.Origin>()
@@ -187,7 +188,9 @@ export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.I
         const { invalid, tools } = yield* register(server, imported)
         for (const [id, origin] of origins) if (origin.server === server) origins.delete(id)
         for (const tool of tools) origins.set(tool.id, { server, tool: tool.aliases[0] ?? tool.name })
-        for (const e of invalid) yield* Effect.logWarning(e.message)
+        // Warn once per unusable tool, not again at every re-listing.
+        const before = new Set((yield* statusOf(server))?.invalidTools.map((e) => e.message))
+        for (const e of invalid) if (!before.has(e.message)) yield* Effect.logWarning(e.message)
         yield* updateStatus(server, (s) => ({ ...s, tools: tools.length, invalidTools: invalid }))
       })
 
@@ -245,7 +248,7 @@ export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.I
           connections: s.connections + 1,
           ...(connection.serverInfo === undefined ? {} : { serverInfo: connection.serverInfo })
         }))
-        const tools = (yield* SubscriptionRef.get(statusRef)).find((s) => s.name === server)?.tools ?? 0
+        const tools = (yield* statusOf(server))?.tools ?? 0
         yield* Effect.logInfo(`MCP server '${server}' is ready with ${tools} tools`)
         yield* Deferred.succeed(firstAttempt, undefined)
         const follow = connection.toolsChanged.pipe(Stream.runForEach(() => sync(connection)))
