@@ -2,10 +2,11 @@
 // official SDK client, in front of real MCP servers installed from npm.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { assert, describe, it } from "@effect/vitest"
 import { CommandLine } from "@tool-search/mcp"
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
@@ -58,7 +59,7 @@ const text = (result: unknown): string =>
   (result as { content: ReadonlyArray<{ type: string; text?: string }> }).content
     .filter((c) => c.type === "text").map((c) => c.text).join("\n")
 
-describe("tool-search serve (stdio)", () => {
+describe("tool-search serve", () => {
   it("serves progressive disclosure over real MCP servers to the official SDK client", { timeout: 30_000 }, async () => {
     const gateway = await connect([
       upstream("memory", [node, serverEntry("@modelcontextprotocol/server-memory")]),
@@ -103,6 +104,46 @@ describe("tool-search serve (stdio)", () => {
       await gateway.client.close()
     }
     assert.match(gateway.stderr(), /MCP server 'broken' failed to start: .*Connection closed/)
+  })
+
+  it("--http serves Streamable HTTP on the port it prints, until it is stopped", { timeout: 30_000 }, async () => {
+    const child = spawn(node, [
+      bin,
+      "serve",
+      "--http",
+      "0",
+      "--upstream",
+      upstream("memory", [node, serverEntry("@modelcontextprotocol/server-memory")])
+    ], { env: { ...process.env, MEMORY_FILE_PATH: join(dir, "memory-http.jsonl") }, stdio: ["ignore", "pipe", "pipe"] })
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve))
+    let stdout = ""
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString()
+    })
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let stderr = ""
+        child.stderr.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString()
+          const match = /listening on (http:\/\/\S+)/.exec(stderr)
+          if (match?.[1] !== undefined) resolve(match[1])
+        })
+        void exited.then(() => reject(new Error(`the gateway exited: ${stderr}`)))
+      })
+      assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/)
+      const client = new Client({ name: "http-test", version: "1.0.0" })
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)))
+      assert.deepStrictEqual((await client.listTools()).tools.map((t) => t.name), ["ToolSearch", "call_tool"])
+      await client.callTool({ name: "ToolSearch", arguments: { query: "select:read_graph" } })
+      assert.deepStrictEqual((await client.listTools()).tools.map((t) => t.name), ["ToolSearch", "call_tool", "read_graph"])
+      await client.close()
+    } finally {
+      child.kill("SIGTERM")
+    }
+    // Effect's runtime turns SIGTERM into an interruption: finalizers run (upstreams are stopped),
+    // then the process exits by itself with 130 rather than being killed by the signal (null).
+    assert.strictEqual(await exited, 130)
+    assert.strictEqual(stdout, "")
   })
 
   it("a bad --upstream is one line on stderr and exit code 2", () => {

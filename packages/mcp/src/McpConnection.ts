@@ -80,9 +80,14 @@ export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, C
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       Queue.offerUnsafe(changes, undefined)
     })
-    client.onclose = () => {
-      Deferred.doneUnsafe(lost, Exit.fail(new ConnectionLost({ server, reason: `the connection closed${tail()}` })))
+    const markLost = (error: ConnectionLost) => {
+      Deferred.doneUnsafe(lost, Exit.fail(error))
     }
+    client.onclose = () => markLost(new ConnectionLost({ server, reason: `the connection closed${tail()}` }))
+    // Over HTTP nothing closes when the server goes away: a request that cannot reach it is the
+    // sign, and it ends the connection too, so that the supervisor reconnects.
+    const noteLost = <A, E>(effect: Effect.Effect<A, E>) =>
+      Effect.tapError(effect, (e) => Effect.sync(() => e instanceof ConnectionLost && markLost(e)))
     const transport = yield* makeTransport(config.transport, (chunk) => {
       stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL)
     })
@@ -102,6 +107,7 @@ export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, C
     )
 
     const listTools = listAll(client, server).pipe(
+      noteLost,
       Effect.timeoutOrElse({
         duration: config.listTimeout,
         orElse: () =>
@@ -119,6 +125,7 @@ export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, C
           }),
         catch: (cause) => callFailure(server, tool, cause, tail)
       }).pipe(
+        noteLost,
         Effect.timeoutOrElse({
           duration: config.callTimeout,
           orElse: () => Effect.fail(new ServerTimeout({ server, operation: "tools/call", tool, millis: callMillis }))

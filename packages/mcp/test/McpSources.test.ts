@@ -249,6 +249,22 @@ describe("McpSources: failures", () => {
       assert.strictEqual(flaky.connections(), 2)
     }))
 
+  it.effect("a connection that stops answering without closing (HTTP) is replaced after a failed call", () =>
+    Effect.gen(function*() {
+      const remote = Fake.make([Fake.echoTool("ping")])
+      const { sources } = yield* start([{ name: "remote", transport: remote.transport, restartDelay: "1 second" }])
+      remote.sever()
+      const error = yield* Effect.flip(sources.call("remote", "ping", {}))
+      assert.strictEqual(error.message, "MCP server 'remote' lost its connection during the call to 'ping': fetch failed; it is being restarted")
+      yield* settle
+      assert.strictEqual((yield* statusOf(sources, "remote")).state, "reconnecting")
+      yield* TestClock.adjust("1 second")
+      yield* McpSources.awaitStatus("remote", (s) => s.state === "ready" && s.connections === 2).pipe(
+        Effect.provideService(McpSources.McpSources, sources)
+      )
+      assert.strictEqual((yield* sources.call("remote", "ping", {})).isError, undefined)
+    }))
+
   it.effect("when the reconnection schedule ends, the server is stopped and its tools leave the catalog", () =>
     Effect.gen(function*() {
       const gone = Fake.make([Fake.echoTool("t")])
