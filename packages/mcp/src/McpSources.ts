@@ -249,7 +249,7 @@ export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.I
           ...(connection.serverInfo === undefined ? {} : { serverInfo: connection.serverInfo })
         }))
         const tools = (yield* statusOf(server))?.tools ?? 0
-        yield* Effect.logInfo(`MCP server '${server}' is ready with ${tools} tools`)
+        yield* Effect.logInfo(`MCP server '${server}' is ready with ${tools} tools (${Upstream.describe(config.transport)})`)
         yield* Deferred.succeed(firstAttempt, undefined)
         const follow = connection.toolsChanged.pipe(Stream.runForEach(() => sync(connection)))
         return yield* Effect.raceFirst(connection.lost, Effect.andThen(follow, Effect.never))
