@@ -2,6 +2,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as AgentExample from "./examples/agent.js"
+import * as McpGateway from "./examples/mcp-gateway.js"
+import * as McpImport from "./examples/mcp-import.js"
 import * as Quickstart from "./examples/quickstart.js"
 import * as VisibilityExample from "./examples/visibility.js"
 
@@ -27,4 +29,20 @@ describe("docs examples", () => {
       assert.notInclude(found, "db_load_rows")
       assert.strictEqual(unknown, "UnknownTool")
     }))
+
+  it.live("mcp-import: a real MCP server's tools join the catalog, a search loads one, a call runs it", () =>
+    Effect.map(McpImport.program, ({ imported, result, status }) => {
+      assert.include(imported, "create_entities")
+      assert.include(imported, "read_graph")
+      assert.match(JSON.stringify(result), /imports MCP servers/)
+      assert.deepStrictEqual(status, ["memory: ready, 9 tools"])
+    }), 30_000)
+
+  it.live("mcp-gateway: a client sees the search tools, then what its search loaded", () =>
+    Effect.map(McpGateway.program, (r) =>
+      assert.deepStrictEqual(r, {
+        first: ["ToolSearch", "call_tool"],
+        after: ["ToolSearch", "call_tool", "read_graph"],
+        graphIsError: false
+      })), 30_000)
 })

@@ -1,5 +1,5 @@
 /**
- * The `tool-search` command line: `search`, `toc`, `demo`, and the commands the other packages add.
+ * The `tool-search` command line: `search`, `toc`, `serve`, `demo`, `bench-executor`.
  *
  * @since 0.1.0
  */
@@ -7,6 +7,7 @@ import { Command } from "effect/cli"
 import * as BenchExecutor from "./commands/BenchExecutor.js"
 import * as Demo from "./commands/Demo.js"
 import * as Search from "./commands/Search.js"
+import * as Serve from "./commands/Serve.js"
 import * as Toc from "./commands/Toc.js"
 
 /** The version printed by `--version`. */
@@ -15,7 +16,7 @@ export const version = "0.1.0"
 /** The root command with its subcommands. */
 export const cli = Command.make("tool-search").pipe(
   Command.withDescription("progressive tool disclosure for LLM agents"),
-  Command.withSubcommands([Search.command, Toc.command, Demo.command, BenchExecutor.command])
+  Command.withSubcommands([Search.command, Toc.command, Serve.command, Demo.command, BenchExecutor.command])
 )
 
 /** Runs the command line on explicit arguments (tests use this). */

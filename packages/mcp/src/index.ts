@@ -1,2 +1,40 @@
-/** Placeholder until the package lands. @since 0.1.0 */
-export {}
+/**
+ * tool-search MCP: import the tools of MCP servers into a catalog, and serve a catalog to any MCP
+ * client as a gateway with progressive disclosure.
+ *
+ * Read top to bottom: how a server is described (`Upstream`, `CommandLine`), what can go wrong
+ * (`McpError`), the wire forms of tools (`McpTool`), one connection (`McpConnection`), the
+ * supervised servers as catalog sources (`McpSources`), and the gateway (`Gateway`).
+ *
+ * @since 0.1.0
+ */
+
+/** Splitting a command line as a shell would. */
+export * as CommandLine from "./CommandLine.js"
+/** An upstream MCP server: transport, kind, timeouts, reconnection. */
+export * as Upstream from "./Upstream.js"
+/** Typed errors naming the server and the tool. */
+export * as McpError from "./McpError.js"
+/** MCP tools on the wire and their conversion to and from catalog tools. */
+export * as McpTool from "./McpTool.js"
+/** One scoped connection to one MCP server. */
+export * as McpConnection from "./McpConnection.js"
+/** Supervised MCP servers as catalog sources. */
+export * as McpSources from "./McpSources.js"
+/** The MCP gateway: progressive disclosure for any MCP client, one activation per session. */
+export * as Gateway from "./Gateway.js"
+
+// Errors, also at the top level so declaration files of dependent code can name them.
+export { InvalidCommandLine } from "./CommandLine.js"
+export { InvalidUpstream } from "./Upstream.js"
+export { GatewayError } from "./Gateway.js"
+export {
+  ConnectionLost,
+  InvalidServerTool,
+  ServerProtocolError,
+  ServerStartFailed,
+  ServerTimeout,
+  ServerUnavailable,
+  UnknownServer,
+  UpstreamError
+} from "./McpError.js"

@@ -1,0 +1,198 @@
+/**
+ * MCP tools on the wire, decoded with `Schema`, and the two conversions between them and catalog
+ * tools: an upstream `tools/list` entry becomes a `CatalogTool` (import), and a catalog entry
+ * becomes a `tools/list` entry again (the gateway).
+ *
+ * MCP names may hold characters providers reject (`files.read`, `get PM2.5`): the catalog name is
+ * sanitized, the original name is kept as an alias (so a search for it still finds the tool) and
+ * is what calls send to the server. The tool id is `server/original name`, unique across servers.
+ *
+ * @since 0.1.0
+ */
+import { CatalogTool, Disclosure, type ToolCatalog } from "@tool-search/core"
+import { Effect, type JsonSchema, Schema } from "effect"
+import { InvalidServerTool } from "./McpError.js"
+
+// -----------------------------------------------------------------------------
+// Wire schemas
+// -----------------------------------------------------------------------------
+
+/** MCP tool annotations (all hints are optional). */
+export const Annotations = Schema.Struct({
+  title: Schema.optionalKey(Schema.String),
+  readOnlyHint: Schema.optionalKey(Schema.Boolean),
+  destructiveHint: Schema.optionalKey(Schema.Boolean),
+  idempotentHint: Schema.optionalKey(Schema.Boolean),
+  openWorldHint: Schema.optionalKey(Schema.Boolean)
+})
+
+/** One entry of `tools/list`, as far as the catalog uses it. Other fields are ignored. */
+export const Tool = Schema.Struct({
+  name: Schema.String,
+  title: Schema.optionalKey(Schema.String),
+  description: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  inputSchema: Schema.Record(Schema.String, Schema.Unknown),
+  annotations: Schema.optionalKey(Annotations),
+  execution: Schema.optionalKey(Schema.Struct({ taskSupport: Schema.optionalKey(Schema.String) }))
+})
+
+/** A decoded MCP tool. */
+export type Tool = typeof Tool.Type
+
+/** One page of `tools/list`. Tools stay raw here so that one bad tool cannot hide the others. */
+export const ListToolsPage = Schema.Struct({
+  tools: Schema.Array(Schema.Unknown),
+  nextCursor: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
+
+/**
+ * A `tools/call` result: checked for its required shape, then passed on as received (content
+ * blocks, `structuredContent`, `isError`, `_meta` and any extension fields).
+ */
+export const CallToolResult = Schema.Struct({
+  content: Schema.Array(Schema.Unknown),
+  isError: Schema.optionalKey(Schema.Boolean)
+})
+
+/** A `tools/call` result, as received. */
+export interface CallToolResult {
+  readonly content: ReadonlyArray<unknown>
+  readonly isError?: boolean
+  readonly [key: string]: unknown
+}
+
+// -----------------------------------------------------------------------------
+// Import
+// -----------------------------------------------------------------------------
+
+/** Where an imported tool comes from: the server and the tool's MCP name. */
+export interface Origin {
+  readonly server: string
+  readonly tool: string
+}
+
+/** How a server's tools join the catalog. */
+export interface ImportOptions {
+  readonly server: string
+  readonly loading: CatalogTool.Loading
+  readonly category: string
+  /** Runs one call on the server under the tool's MCP name. */
+  readonly handler: (origin: Origin) => CatalogTool.Handler
+}
+
+/** The catalog id of an imported tool. */
+export const idOf = (origin: Origin): string => `${origin.server}/${origin.tool}`
+
+/** Decodes one raw `tools/list` entry and turns it into a catalog tool, or says why it cannot be one. */
+export const toCatalogTool = (
+  raw: unknown,
+  options: ImportOptions
+): Effect.Effect<CatalogTool.CatalogTool, InvalidServerTool> =>
+  Effect.gen(function*() {
+    const label = typeof raw === "object" && raw !== null && "name" in raw && typeof raw.name === "string"
+      ? raw.name
+      : "<unnamed>"
+    const invalid = (reason: string) => new InvalidServerTool({ server: options.server, tool: label, reason })
+    const tool = yield* Schema.decodeUnknownEffect(Tool)(raw).pipe(Effect.mapError((e) => invalid(e.message)))
+    if (tool.name.trim() === "") return yield* invalid("the name is empty")
+    const name = CatalogTool.isValidName(tool.name) ? tool.name : CatalogTool.sanitizeName(tool.name)
+    if (Disclosure.META_TOOL_NAMES.has(name)) return yield* invalid("the name is reserved for the search tools")
+    if (tool.execution?.taskSupport === "required") {
+      return yield* invalid("it can only run as an MCP task, which tool-search does not support")
+    }
+    const origin: Origin = { server: options.server, tool: tool.name }
+    const a = tool.annotations
+    const title = tool.title ?? a?.title
+    const candidate = CatalogTool.make({
+      id: idOf(origin),
+      name,
+      description: tool.description ?? title ?? "",
+      parameters: tool.inputSchema as JsonSchema.JsonSchema,
+      loading: options.loading,
+      category: options.category,
+      source: options.server,
+      aliases: name === tool.name ? [] : [tool.name],
+      annotations: {
+        ...(title === undefined ? {} : { title }),
+        ...(a?.readOnlyHint === undefined ? {} : { readOnly: a.readOnlyHint }),
+        ...(a?.destructiveHint === undefined ? {} : { destructive: a.destructiveHint }),
+        ...(a?.idempotentHint === undefined ? {} : { idempotent: a.idempotentHint }),
+        ...(a?.openWorldHint === undefined ? {} : { openWorld: a.openWorldHint })
+      },
+      handler: options.handler(origin)
+    })
+    return yield* CatalogTool.validate(candidate).pipe(Effect.mapError((e) => invalid(e.reason)))
+  })
+
+/** The outcome of importing one listing: the usable tools, and one error per unusable tool. */
+export interface Imported {
+  readonly tools: ReadonlyArray<CatalogTool.CatalogTool>
+  readonly invalid: ReadonlyArray<InvalidServerTool>
+}
+
+/**
+ * Imports a whole listing. Tools are independent: a bad one is reported and left out, and so is
+ * a second tool with the same MCP name (the server could not tell them apart in calls either).
+ */
+export const importAll = (raws: ReadonlyArray<unknown>, options: ImportOptions): Effect.Effect<Imported> =>
+  Effect.gen(function*() {
+    const tools: Array<CatalogTool.CatalogTool> = []
+    const invalid: Array<InvalidServerTool> = []
+    const ids = new Set<string>()
+    for (const raw of raws) {
+      const result = yield* Effect.result(toCatalogTool(raw, options))
+      if (result._tag === "Failure") {
+        invalid.push(result.failure)
+      } else if (ids.has(result.success.id)) {
+        const tool = result.success.aliases[0] ?? result.success.name
+        invalid.push(new InvalidServerTool({ server: options.server, tool, reason: "the server lists this name twice" }))
+      } else {
+        ids.add(result.success.id)
+        tools.push(result.success)
+      }
+    }
+    return { tools, invalid }
+  })
+
+// -----------------------------------------------------------------------------
+// Export (the gateway)
+// -----------------------------------------------------------------------------
+
+/** A `tools/list` entry as the gateway announces it. */
+export interface ListedTool {
+  readonly name: string
+  readonly title?: string
+  readonly description: string
+  readonly inputSchema: { readonly type: "object"; readonly [key: string]: unknown }
+  readonly annotations?: {
+    readonly title?: string
+    readonly readOnlyHint?: boolean
+    readonly destructiveHint?: boolean
+    readonly idempotentHint?: boolean
+    readonly openWorldHint?: boolean
+  }
+}
+
+/** A tool the model sees, as a `tools/list` entry. Annotations carry over from the catalog entry. */
+export const toListed = (tool: {
+  readonly name: string
+  readonly description: string
+  readonly parameters: JsonSchema.JsonSchema
+  readonly tool?: ToolCatalog.Entry
+}): ListedTool => {
+  const a = tool.tool?.annotations ?? {}
+  const annotations = {
+    ...(a.title === undefined ? {} : { title: a.title }),
+    ...(a.readOnly === undefined ? {} : { readOnlyHint: a.readOnly }),
+    ...(a.destructive === undefined ? {} : { destructiveHint: a.destructive }),
+    ...(a.idempotent === undefined ? {} : { idempotentHint: a.idempotent }),
+    ...(a.openWorld === undefined ? {} : { openWorldHint: a.openWorld })
+  }
+  return {
+    name: tool.name,
+    ...(a.title === undefined ? {} : { title: a.title }),
+    description: tool.description,
+    inputSchema: { ...tool.parameters, type: "object" },
+    ...(Object.keys(annotations).length === 0 ? {} : { annotations })
+  }
+}

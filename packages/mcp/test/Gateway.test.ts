@@ -1,0 +1,198 @@
+// The gateway over in-memory transports: official SDK clients on one side, fake upstream servers
+// on the other, everything in one process.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import { McpError as SdkMcpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
+import { assert, describe, it } from "@effect/vitest"
+import { Keyword, ToolCatalog } from "@tool-search/core"
+import { Gateway, McpSources, type Upstream } from "@tool-search/mcp"
+import { Context, Effect, Fiber, Layer, Logger } from "effect"
+import * as Fake from "./fixtures/FakeServer.js"
+
+const Catalog = ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))
+
+/** The gateway's services over fresh sources, in the test's scope. */
+const upstreams = (servers: ReadonlyArray<Upstream.Input>) =>
+  Layer.build(McpSources.McpSources.layer(servers).pipe(Layer.provideMerge(Catalog), Layer.provide(Logger.layer([]))))
+
+interface Session {
+  readonly client: Client
+  /** How many `tools/list_changed` notifications the client received. */
+  readonly changes: () => number
+  readonly names: () => Promise<ReadonlyArray<string>>
+}
+
+/** Connects an SDK client to a new gateway session over an in-memory pair. */
+const connect = (context: Context.Context<ToolCatalog.ToolCatalog | McpSources.McpSources>, options: Partial<Gateway.Options> = {}) =>
+  Effect.gen(function*() {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    yield* Effect.forkScoped(Gateway.serve(serverSide, options).pipe(Effect.provideContext(context)))
+    const client = new Client({ name: "test", version: "1" })
+    let changes = 0
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changes++
+    })
+    yield* Effect.promise(() => client.connect(clientSide))
+    yield* Effect.addFinalizer(() => Effect.promise(() => client.close()))
+    return {
+      client,
+      changes: () => changes,
+      names: async () => (await client.listTools()).tools.map((t) => t.name)
+    } satisfies Session
+  })
+
+const text = (result: unknown): string => {
+  const content = (result as { content: ReadonlyArray<{ type: string; text?: string }> }).content
+  return content.filter((c) => c.type === "text").map((c) => c.text).join("\n")
+}
+
+const call = (session: Session, name: string, args: Record<string, unknown> = {}) =>
+  Effect.promise(() => session.client.callTool({ name, arguments: args }))
+
+const settle = Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 10)))
+
+const servers = () => {
+  const files = Fake.make([
+    Fake.echoTool("read_file", "Read a file from disk", { annotations: { readOnlyHint: true } }),
+    Fake.echoTool("write_file", "Write a file to disk", { annotations: { destructiveHint: true } })
+  ])
+  files.onCall = async (name, args) => ({
+    content: [{ type: "text", text: `${name}:${String(args["text"])}` }],
+    structuredContent: { ok: true }
+  })
+  const mail = Fake.make([Fake.echoTool("send_email", "Send an email message")])
+  return { files, mail }
+}
+
+describe("Gateway", () => {
+  it.effect("a client sees the search tools first; a search loads tools for it and announces the change", () =>
+    Effect.gen(function*() {
+      const { files, mail } = servers()
+      const context = yield* upstreams([{ name: "files", transport: files.transport }, { name: "mail", transport: mail.transport }])
+      const session = yield* connect(context)
+      assert.deepStrictEqual(yield* Effect.promise(session.names), ["ToolSearch", "call_tool"])
+
+      const found = yield* call(session, "ToolSearch", { query: "read file", max_results: 1 })
+      assert.strictEqual(found.isError, undefined)
+      assert.match(text(found), /"name":"read_file"/)
+      assert.match(text(found), /Loaded for this session: read_file/)
+      assert.strictEqual(session.changes(), 1)
+      const listed = yield* Effect.promise(() => session.client.listTools())
+      assert.deepStrictEqual(listed.tools.map((t) => t.name), ["ToolSearch", "call_tool", "read_file"])
+      assert.deepStrictEqual(listed.tools[2]?.annotations, { readOnlyHint: true })
+
+      const result = yield* call(session, "read_file", { text: "a.txt" })
+      assert.deepStrictEqual(result, { content: [{ type: "text", text: "read_file:a.txt" }], structuredContent: { ok: true } })
+      assert.deepStrictEqual(files.calls, [{ name: "read_file", args: { text: "a.txt" } }])
+
+      // the same search again changes nothing, so nothing is announced
+      yield* call(session, "ToolSearch", { query: "select:read_file" })
+      assert.strictEqual(session.changes(), 1)
+    }))
+
+  it.effect("call_tool runs a loaded tool for clients that do not refresh their list", () =>
+    Effect.gen(function*() {
+      const { files, mail } = servers()
+      const context = yield* upstreams([{ name: "files", transport: files.transport }, { name: "mail", transport: mail.transport }])
+      const session = yield* connect(context)
+      const before = yield* call(session, "call_tool", { name: "send_email", arguments: { text: "hi" } })
+      assert.strictEqual(before.isError, true)
+      assert.match(text(before), /Call ToolSearch with \{"query": "select:send_email"\}/)
+      yield* call(session, "ToolSearch", { query: "send email" })
+      const after = yield* call(session, "call_tool", { name: "send_email", arguments: { text: "hi" } })
+      assert.deepStrictEqual(after.content, [{ type: "text", text: JSON.stringify({ name: "send_email", args: { text: "hi" } }) }])
+      const bad = yield* call(session, "call_tool", { tool: "send_email" })
+      assert.strictEqual(bad.isError, true)
+      assert.match(text(bad), /call_tool needs/)
+    }))
+
+  it.effect("two sessions are isolated: what one loads the other neither sees nor can call", () =>
+    Effect.gen(function*() {
+      const { files, mail } = servers()
+      const context = yield* upstreams([{ name: "files", transport: files.transport }, { name: "mail", transport: mail.transport }])
+      const a = yield* connect(context)
+      const b = yield* connect(context)
+      yield* Effect.promise(a.names)
+      yield* Effect.promise(b.names)
+      yield* call(a, "ToolSearch", { query: "send email" })
+      assert.deepStrictEqual(yield* Effect.promise(a.names), ["ToolSearch", "call_tool", "send_email"])
+      assert.deepStrictEqual(yield* Effect.promise(b.names), ["ToolSearch", "call_tool"])
+      assert.strictEqual(b.changes(), 0)
+      const denied = yield* call(b, "send_email", { text: "x" })
+      assert.strictEqual(denied.isError, true)
+      assert.match(text(denied), /not loaded yet/)
+      assert.deepStrictEqual(mail.calls, [])
+    }))
+
+  it.effect("an upstream JSON-RPC error reaches the client unchanged", () =>
+    Effect.gen(function*() {
+      const { files } = servers()
+      files.onCall = async () => {
+        throw new SdkMcpError(-32602, "no such file", { path: "/nope" })
+      }
+      const context = yield* upstreams([{ name: "files", transport: files.transport }])
+      const session = yield* connect(context)
+      yield* call(session, "ToolSearch", { query: "select:read_file" })
+      const error = yield* Effect.flip(Effect.tryPromise(() => session.client.callTool({ name: "read_file", arguments: {} })))
+      const cause = error.cause
+      assert.instanceOf(cause, SdkMcpError)
+      if (!(cause instanceof SdkMcpError)) return
+      assert.strictEqual(cause.code, -32602)
+      // the SDK prefixes the code once per hop: one prefix from the upstream, one from the gateway
+      assert.strictEqual(cause.message, "MCP error -32602: MCP error -32602: no such file")
+      assert.deepStrictEqual(cause.data, { path: "/nope" })
+    }))
+
+  it.live("an upstream killed mid-call gives an error result; the other upstreams keep serving", () =>
+    Effect.gen(function*() {
+      const { files, mail } = servers()
+      mail.onCall = Fake.hang
+      const context = yield* upstreams([
+        { name: "files", transport: files.transport },
+        { name: "mail", transport: mail.transport, restartDelay: "10 millis" }
+      ])
+      const session = yield* connect(context)
+      yield* call(session, "ToolSearch", { query: "select:send_email,read_file" })
+      const pending = yield* Effect.forkChild(call(session, "send_email", { text: "x" }))
+      yield* settle
+      yield* Effect.promise(() => mail.kill())
+      const result = yield* Fiber.join(pending)
+      assert.strictEqual(result.isError, true)
+      assert.match(text(result), /^MCP server 'mail' lost its connection during the call to 'send_email'/)
+      const other = yield* call(session, "read_file", { text: "still" })
+      assert.strictEqual(text(other), "read_file:still")
+      // the dead upstream is restarted, and the session's loaded tool works again
+      mail.onCall = async () => ({ content: [{ type: "text", text: "sent" }] })
+      yield* McpSources.awaitStatus("mail", (s) => s.state === "ready" && s.connections === 2).pipe(
+        Effect.provideContext(context)
+      )
+      assert.strictEqual(text(yield* call(session, "send_email", { text: "y" })), "sent")
+    }))
+
+  it.effect("an upstream's own list change is announced to sessions whose list it changes", () =>
+    Effect.gen(function*() {
+      const { files } = servers()
+      const context = yield* upstreams([{ name: "files", transport: files.transport }])
+      const session = yield* connect(context)
+      yield* call(session, "ToolSearch", { query: "select:read_file" })
+      yield* Effect.promise(session.names)
+      const announced = session.changes()
+      files.tools = [Fake.echoTool("read_file", "Read a file, now with line ranges")]
+      yield* Effect.promise(() => files.listChanged())
+      yield* settle
+      assert.strictEqual(session.changes(), announced + 1)
+      const listed = yield* Effect.promise(() => session.client.listTools())
+      assert.strictEqual(listed.tools.find((t) => t.name === "read_file")?.description, "Read a file, now with line ranges")
+    }))
+
+  it.effect("without call_tool the client sees ToolSearch alone", () =>
+    Effect.gen(function*() {
+      const { files } = servers()
+      const context = yield* upstreams([{ name: "files", transport: files.transport }])
+      const session = yield* connect(context, { callTool: false })
+      assert.deepStrictEqual(yield* Effect.promise(session.names), ["ToolSearch"])
+      const result = yield* call(session, "call_tool", { name: "read_file" })
+      assert.strictEqual(result.isError, true)
+      assert.match(text(result), /Unknown tool 'call_tool'/)
+    }))
+})

@@ -1,0 +1,212 @@
+// The gateway in front of real MCP servers from npm (server-memory, server-filesystem on a temp
+// folder, server-everything over stdio and over Streamable HTTP), driven by the official SDK
+// client over Streamable HTTP. Everything runs locally and offline.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
+import { assert, layer } from "@effect/vitest"
+import { Keyword, ToolCatalog } from "@tool-search/core"
+import { CommandLine, Gateway, McpSources, Upstream } from "@tool-search/mcp"
+import { Context, Effect, Fiber, Layer, Logger } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+
+const require = createRequire(import.meta.url)
+/** The entry point of an MCP server package installed from npm. */
+const serverEntry = (pkg: string): string => {
+  const manifest = require.resolve(`${pkg}/package.json`)
+  const bin = (JSON.parse(readFileSync(manifest, "utf8")) as { bin: Record<string, string> }).bin
+  return join(dirname(manifest), Object.values(bin)[0] as string)
+}
+const node = process.execPath
+const memory = serverEntry("@modelcontextprotocol/server-memory")
+const filesystem = serverEntry("@modelcontextprotocol/server-filesystem")
+const everything = serverEntry("@modelcontextprotocol/server-everything")
+
+const freePort = Effect.promise(() =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address()
+      probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+)
+
+/** server-everything over Streamable HTTP, as a child process, until the scope closes. */
+const everythingOverHttp = Effect.gen(function*() {
+  const port = yield* freePort
+  const child = yield* Effect.acquireRelease(
+    Effect.sync(() => spawn(node, [everything, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] })),
+    (child: ChildProcess) => Effect.sync(() => child.kill("SIGKILL"))
+  )
+  yield* Effect.promise(() =>
+    new Promise<void>((resolve) => {
+      child.stderr?.on("data", (chunk: Buffer) => {
+        if (chunk.toString().includes("listening")) resolve()
+      })
+    })
+  )
+  return `http://127.0.0.1:${port}/mcp`
+})
+
+class Setup extends Context.Service<Setup, {
+  readonly url: string
+  readonly dir: string
+  readonly pidFile: string
+}>()("test/Setup") {
+  static readonly layer = Layer.effect(
+    Setup,
+    Effect.gen(function*() {
+      const dir = mkdtempSync(join(tmpdir(), "tool-search-mcp-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+      const files = join(dir, "files")
+      const pidFile = join(dir, "everything.pid")
+      mkdirSync(files)
+      writeFileSync(join(files, "note.txt"), "hello from a real file\n")
+      const httpUrl = yield* everythingOverHttp
+      // Written as a user would on the command line: the shell-like splitter gives `sh` its script.
+      const everythingLine = `sh -c ${CommandLine.quote(`echo $$ > ${CommandLine.quote(pidFile)}; exec ${node} ${everything} stdio`)}`
+      const parsed = Upstream.parse(`everything=${everythingLine}`)
+      if (parsed._tag === "Failure") throw new Error(parsed.failure.message)
+      const servers: ReadonlyArray<Upstream.Input> = [
+        { name: "memory", transport: Upstream.stdio(node, [memory], { env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } }) },
+        { name: "fs", transport: Upstream.stdio(node, [filesystem, files]) },
+        { name: "everything", transport: parsed.success.transport, restartDelay: "100 millis" },
+        { name: "everythingHttp", transport: Upstream.http(httpUrl) }
+      ]
+      // Built in this layer's scope: the servers live as long as the tests that share them.
+      const upstreams = yield* Layer.build(McpSources.McpSources.layer(servers).pipe(
+        Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer)))
+      ))
+      const address = yield* Gateway.serveHttp({ port: 0 }).pipe(Effect.provideContext(upstreams))
+      return { url: address.url, dir: files, pidFile }
+    })
+  ).pipe(Layer.provide(Logger.layer([])))
+}
+
+interface Session {
+  readonly client: Client
+  readonly changes: () => number
+  readonly names: () => Promise<ReadonlyArray<string>>
+}
+
+/** An official SDK client on its own gateway session; the session is ended (DELETE) with the scope. */
+const session = Effect.gen(function*() {
+  const { url } = yield* Setup
+  const transport = new StreamableHTTPClientTransport(new URL(url))
+  const client = new Client({ name: "test-client", version: "1.0.0" })
+  let changes = 0
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    changes++
+  })
+  yield* Effect.acquireRelease(
+    Effect.promise(() => client.connect(transport)),
+    () => Effect.promise(async () => {
+      await transport.terminateSession().catch(() => undefined)
+      await client.close()
+    })
+  )
+  return {
+    client,
+    changes: () => changes,
+    names: async () => (await client.listTools()).tools.map((t) => t.name)
+  } satisfies Session
+})
+
+const call = (s: Session, name: string, args: Record<string, unknown> = {}) =>
+  Effect.promise(() => s.client.callTool({ name, arguments: args }))
+
+const text = (result: unknown): string =>
+  (result as { content: ReadonlyArray<{ type: string; text?: string }> }).content
+    .filter((c) => c.type === "text").map((c) => c.text).join("\n")
+
+layer(Setup.layer, { timeout: 60_000, excludeTestServices: true })("the gateway in front of real MCP servers", (it) => {
+  it.effect("lists only the search tools, loads what a search finds, announces it, and runs it for real", () =>
+    Effect.gen(function*() {
+      const s = yield* session
+      assert.deepStrictEqual(yield* Effect.promise(s.names), ["ToolSearch", "call_tool"])
+
+      const found = yield* call(s, "ToolSearch", { query: "create entities knowledge graph", max_results: 1 })
+      assert.match(text(found), /"name":"create_entities"/)
+      assert.strictEqual(s.changes(), 1)
+      const listed = (yield* Effect.promise(() => s.client.listTools())).tools
+      assert.deepStrictEqual(listed.map((t) => t.name), ["ToolSearch", "call_tool", "create_entities"])
+      assert.deepStrictEqual(listed[2]?.annotations?.readOnlyHint, false)
+
+      const created = yield* call(s, "create_entities", {
+        entities: [{ name: "tool-search", entityType: "project", observations: ["fronts MCP servers"] }]
+      })
+      assert.strictEqual(created.isError, undefined)
+      assert.match(text(created), /"name": "tool-search"/)
+
+      yield* call(s, "ToolSearch", { query: "select:read_graph,read_text_file" })
+      assert.strictEqual(s.changes(), 2)
+      const graph = yield* call(s, "read_graph")
+      assert.match(text(graph), /fronts MCP servers/)
+      const { dir } = yield* Setup
+      const file = yield* call(s, "read_text_file", { path: join(dir, "note.txt") })
+      assert.strictEqual(text(file), "hello from a real file\n")
+      const listedNow = (yield* Effect.promise(() => s.client.listTools())).tools
+      assert.deepStrictEqual(listedNow.find((t) => t.name === "read_text_file")?.annotations?.readOnlyHint, true)
+    }))
+
+  it.effect("two client sessions are isolated", () =>
+    Effect.gen(function*() {
+      const a = yield* session
+      const b = yield* session
+      yield* Effect.promise(a.names)
+      yield* Effect.promise(b.names)
+      yield* call(a, "ToolSearch", { query: "select:list_directory" })
+      assert.deepStrictEqual(yield* Effect.promise(a.names), ["ToolSearch", "call_tool", "list_directory"])
+      assert.deepStrictEqual(yield* Effect.promise(b.names), ["ToolSearch", "call_tool"])
+      assert.strictEqual(b.changes(), 0)
+      const { dir } = yield* Setup
+      const denied = yield* call(b, "list_directory", { path: dir })
+      assert.strictEqual(denied.isError, true)
+      assert.match(text(denied), /not loaded yet/)
+      const listing = yield* call(a, "list_directory", { path: dir })
+      assert.match(text(listing), /\[FILE\] note\.txt/)
+    }))
+
+  it.effect("imports a server over Streamable HTTP; same-named tools of two servers get qualified names", () =>
+    Effect.gen(function*() {
+      const s = yield* session
+      const found = yield* call(s, "ToolSearch", { query: "+echo" })
+      assert.match(text(found), /"name":"everything__echo"/)
+      assert.match(text(found), /"name":"everythingHttp__echo"/)
+      const echoed = yield* call(s, "everythingHttp__echo", { message: "over http" })
+      assert.strictEqual(text(echoed), "Echo: over http")
+    }))
+
+  it.effect("an upstream killed mid-call gives an error result; the others keep serving; it is restarted", () =>
+    Effect.gen(function*() {
+      const s = yield* session
+      yield* call(s, "ToolSearch", { query: "select:everything__trigger-long-running-operation,everything__echo,read_graph" })
+      const { pidFile } = yield* Setup
+      const pid = Number(readFileSync(pidFile, "utf8"))
+      const pending = yield* Effect.forkChild(call(s, "everything__trigger-long-running-operation", { duration: 30, steps: 30 }))
+      yield* Effect.sleep("300 millis")
+      process.kill(pid, "SIGKILL")
+      const result = yield* Fiber.join(pending)
+      assert.strictEqual(result.isError, true)
+      assert.match(text(result), /^MCP server 'everything' lost its connection during the call to 'trigger-long-running-operation'/)
+
+      const other = yield* call(s, "read_graph")
+      assert.strictEqual(other.isError, undefined)
+
+      // The supervisor restarts the dead server: the same session's loaded tool works again.
+      let echoed = yield* call(s, "everything__echo", { message: "back" })
+      for (let i = 0; i < 100 && echoed.isError === true; i++) {
+        yield* Effect.sleep("100 millis")
+        echoed = yield* call(s, "everything__echo", { message: "back" })
+      }
+      assert.strictEqual(text(echoed), "Echo: back")
+      assert.notStrictEqual(Number(readFileSync(pidFile, "utf8")), pid)
+    }))
+})
