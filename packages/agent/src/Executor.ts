@@ -293,51 +293,57 @@ export const make = (options: Options) =>
         // Forks do not fork again: one level of sub-agents keeps the cost of a turn bounded.
         const executorTools = options.forks === undefined || path.length > 0 ? [] : [delegateTool(path, emit, activation)]
 
+        /** One iteration: read the view, call the model, run the calls. True when the model answered. */
+        const iterate = (iteration: number) =>
+          Effect.gen(function*() {
+            yield* emit({ type: "iteration-started", path, iteration })
+            // Re-read every iteration: what the previous iteration activated is sent now.
+            const tools = [...(yield* view.visible), ...executorTools]
+            const forced = yield* Ref.getAndSet(forceSearch, false)
+            const searchTool = forced ? Disclosure.discoveryTool(tools.map((t) => t.name)) : undefined
+            const sentTokens = tools.reduce((sum, t) => sum + counter.definition(t), 0)
+            const eager = yield* eagerToolTokens
+            toolTokens += sentTokens
+            eagerTokens += eager
+            yield* emit({
+              type: "model-request",
+              path,
+              iteration,
+              tools: tools.map((t) => t.name),
+              toolTokens: sentTokens,
+              eagerToolTokens: eager,
+              toolChoice: searchTool ?? "auto"
+            })
+            const response = yield* model.generateText({
+              prompt,
+              toolkit: Toolkit.make(...tools.map(toAiTool)),
+              toolChoice: searchTool === undefined ? "auto" : { tool: searchTool },
+              disableToolCallResolution: true,
+              toolCallValidation: "deferred"
+            }).pipe(Effect.withSpan("tool-search.model-call", { attributes: { tools: tools.length } }, noStackTrace))
+            prompt = Prompt.concat(prompt, Prompt.fromResponseParts(response.content))
+            text = response.text
+            yield* emit({
+              type: "model-response",
+              path,
+              iteration,
+              text: response.text,
+              toolCalls: response.toolCalls.map((c) => c.name),
+              inputTokens: response.usage.inputTokens.total ?? null,
+              outputTokens: response.usage.outputTokens.total ?? null
+            })
+            if (response.toolCalls.length === 0) return true
+            const results = yield* runCalls(response.toolCalls, view, executorTools, path, emit, searched)
+            prompt = Prompt.concat(prompt, [{ role: "tool", content: results }])
+            return false
+          }).pipe(Effect.withSpan("tool-search.iteration", { attributes: { iteration } }, noStackTrace))
+
         while (iterations < budget) {
           iterations++
-          const iteration = iterations
-          yield* emit({ type: "iteration-started", path, iteration })
-          // Re-read every iteration: what the previous iteration activated is sent now.
-          const tools = [...(yield* view.visible), ...executorTools]
-          const forced = yield* Ref.getAndSet(forceSearch, false)
-          const searchTool = forced ? Disclosure.discoveryTool(tools.map((t) => t.name)) : undefined
-          const sentTokens = tools.reduce((sum, t) => sum + counter.definition(t), 0)
-          const eager = yield* eagerToolTokens
-          toolTokens += sentTokens
-          eagerTokens += eager
-          yield* emit({
-            type: "model-request",
-            path,
-            iteration,
-            tools: tools.map((t) => t.name),
-            toolTokens: sentTokens,
-            eagerToolTokens: eager,
-            toolChoice: searchTool ?? "auto"
-          })
-          const response = yield* model.generateText({
-            prompt,
-            toolkit: Toolkit.make(...tools.map(toAiTool)),
-            toolChoice: searchTool === undefined ? "auto" : { tool: searchTool },
-            disableToolCallResolution: true,
-            toolCallValidation: "deferred"
-          }).pipe(Effect.withSpan("tool-search.model-call", { attributes: { iteration, tools: tools.length } }, { captureStackTrace: false }))
-          prompt = Prompt.concat(prompt, Prompt.fromResponseParts(response.content))
-          text = response.text
-          yield* emit({
-            type: "model-response",
-            path,
-            iteration,
-            text: response.text,
-            toolCalls: response.toolCalls.map((c) => c.name),
-            inputTokens: response.usage.inputTokens.total ?? null,
-            outputTokens: response.usage.outputTokens.total ?? null
-          })
-          if (response.toolCalls.length === 0) {
+          if (yield* iterate(iterations)) {
             stopReason = "answered"
             break
           }
-          const results = yield* runCalls(response.toolCalls, view, executorTools, path, emit, searched)
-          prompt = Prompt.concat(prompt, [{ role: "tool", content: results }])
         }
 
         const activated = (yield* view.activated).map((t) => t.modelName)
@@ -370,7 +376,7 @@ export const make = (options: Options) =>
           } satisfies TurnResult,
           searched
         }
-      }).pipe(Effect.withSpan("tool-search.turn", { attributes: { path: path.join("/") } }, { captureStackTrace: false }))
+      }).pipe(Effect.withSpan("tool-search.turn", { attributes: { path: path.join("/") } }, noStackTrace))
 
     // ---------------------------------------------------------------------------
     // Tool calls
@@ -443,7 +449,7 @@ export const make = (options: Options) =>
           isFailure: outcome.isFailure,
           result: outcome.result
         }
-      }).pipe(Effect.withSpan("tool-search.tool-call", { attributes: { tool: call.name } }, { captureStackTrace: false }))
+      }).pipe(Effect.withSpan("tool-search.tool-call", { attributes: { tool: call.name } }, noStackTrace))
 
     interface Outcome {
       readonly isFailure: boolean
@@ -555,6 +561,9 @@ export const make = (options: Options) =>
 const dynamicTool = (name: string, description: string, parameters: JsonSchema.JsonSchema) =>
   Tool.dynamic(name, { description, parameters })
 type AiTool = ReturnType<typeof dynamicTool>
+
+/** Spans on the hot path skip capturing a stack trace (it costs more than the span itself). */
+const noStackTrace = { captureStackTrace: false } as const
 
 /** How each refusal of `resolve` is labelled in `tool-result` events. */
 const FAILURE_OF = { ToolNotActive: "not-active", UnknownTool: "unknown", ToolNotPermitted: "not-permitted" } as const
