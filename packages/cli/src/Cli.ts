@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import { Command } from "effect/cli"
+import * as Bench from "./commands/Bench.js"
 import * as Demo from "./commands/Demo.js"
 import * as Search from "./commands/Search.js"
 
@@ -13,7 +14,7 @@ export const version = "0.1.0"
 /** The root command with its subcommands. */
 export const cli = Command.make("tool-search").pipe(
   Command.withDescription("progressive tool disclosure for LLM agents"),
-  Command.withSubcommands([Search.command, Demo.command])
+  Command.withSubcommands([Search.command, Bench.command, Demo.command])
 )
 
 /** Runs the command line on explicit arguments (tests use this). */

@@ -78,6 +78,12 @@ export const byScore = (a: Hit, b: Hit): number => b.score - a.score || (a.id < 
 export class TopK {
   private readonly hits: Array<Hit> = []
   constructor(readonly limit: number) {}
+  /** Whether `offer(id, score)` would keep the hit now: lets callers skip costly checks first. */
+  wouldKeep(id: string, score: number): boolean {
+    if (this.limit <= 0 || !(score > 0)) return false
+    if (this.hits.length < this.limit) return true
+    return byScore({ id, score }, this.hits[this.hits.length - 1] as Hit) < 0 // full, so it has a last element
+  }
   /** Offers one scored id. */
   offer(id: string, score: number): void {
     if (this.limit <= 0 || !(score > 0)) return

@@ -1,0 +1,214 @@
+/**
+ * Turns tool text and queries into index terms, the same way on both sides, so that what a model
+ * writes meets what a catalog says:
+ *
+ * - identifiers split: `getHealthWorkforce`, `read_file`, `auth-method`, `storage.blob.list` and
+ *   `HTTPServer` give their words (`get health workforce`, `http server`, ...);
+ * - any script: runs of Unicode letters, marks and digits are words (`\p{L}\p{M}\p{N}`);
+ * - lower case after NFKC, so full-width and compatibility forms meet their plain forms;
+ * - a small English stop-word list (`the`, `of`, `please`, ...): words that say nothing about a tool;
+ * - light English stemming (plurals, `-ing`, `-ed`, a final `e`), so `messages`, `sending` and
+ *   `created` meet `message`, `send` and `create`;
+ * - Korean: a word with a particle or a common verbal ending (`슬랙으로`, `메시지를`, `전송해줘`)
+ *   also gives its stem (`슬랙`, `메시지`, `전송`); both forms are terms, so nothing is lost when a
+ *   word merely ends like a particle;
+ * - Chinese and Japanese, written without spaces: overlapping character bigrams (`发送消息` gives
+ *   `发送 送消 消息`), the usual way to index CJK without a dictionary.
+ *
+ * The analyzer has no state a caller can see; it memoizes word analyses because catalogs and
+ * queries repeat the same words over and over.
+ *
+ * @since 0.1.0
+ */
+
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
+
+/** English words that carry no meaning for tool search. Kept small on purpose: `get`, `list`, `all` stay. */
+export const STOP_WORDS: ReadonlySet<string> = new Set([
+  "a", "an", "and", "are", "as", "at", "be", "been", "by", "can", "could", "do", "does", "for", "from", "how",
+  "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "please", "should", "so",
+  "that", "the", "their", "them", "then", "there", "these", "this", "those", "to", "us", "was", "we", "were",
+  "what", "when", "where", "which", "who", "will", "with", "would", "you", "your"
+])
+
+/**
+ * Korean particles and verbal endings, longest first so `에서는` is tried before `는`. A word that
+ * ends with one also yields the word without it.
+ */
+export const KOREAN_SUFFIXES: ReadonlyArray<string> = [
+  // verbal endings of requests and nominalized verbs ("전송해줘", "조회하기")
+  "해주세요", "해줘요", "해줄래", "하세요", "합니다", "해줘", "하기", "하는", "하고", "해서", "하다", "주세요", "해",
+  // stacked and simple particles
+  "에서는", "에게서", "으로는", "으로서", "으로써", "까지", "부터", "에서", "에게", "한테", "으로", "보다", "처럼",
+  "이나", "라도", "이랑", "와", "과", "를", "을", "은", "는", "이", "가", "에", "의", "로", "도", "만", "께", "랑", "나", "줘"
+].sort((a, b) => b.length - a.length)
+
+// -----------------------------------------------------------------------------
+// Analysis
+// -----------------------------------------------------------------------------
+
+/** The index terms of a text, in order, repeats kept (term frequencies count them). */
+export const terms = (text: string): Array<string> => {
+  const out: Array<string> = []
+  analyzeInto(text, out)
+  return out
+}
+
+/** The distinct terms of a query, in order of first appearance. */
+export const queryTerms = (text: string): Array<string> => [...new Set(terms(text))]
+
+/** Appends the terms of `text` to `out`. */
+export const analyzeInto = (text: string, out: Array<string>): void => {
+  WORD.lastIndex = 0
+  let match: RegExpExecArray | null
+  while ((match = WORD.exec(text)) !== null) {
+    const run = match[0]
+    let analyzed = cache.get(run)
+    if (analyzed === undefined) {
+      analyzed = analyzeRun(run)
+      if (cache.size >= CACHE_LIMIT) cache.clear()
+      cache.set(run, analyzed)
+    }
+    for (let i = 0; i < analyzed.length; i++) out.push(analyzed[i] as string)
+  }
+}
+
+/**
+ * Splits an identifier or phrase into words with their original case: separators (`_`, `-`, `.`,
+ * spaces, punctuation) and case changes (`getPM2Level` → `get PM2 Level`) end a word; digits stay
+ * with the letters before them (`s3`, `base64`, `ipv4`).
+ */
+export const words = (text: string): Array<string> => {
+  const out: Array<string> = []
+  WORD.lastIndex = 0
+  let match: RegExpExecArray | null
+  while ((match = WORD.exec(text)) !== null) splitRun(match[0], out)
+  return out
+}
+
+/**
+ * Light English stemming: plurals, `-ing` and `-ed` (when a vowel is left), a doubled final
+ * consonant, and a final `e`. It only has to map the forms of one word together, not to produce
+ * a dictionary word (`create`, `creates`, `creating` and `created` all give `creat`).
+ */
+export const stem = (word: string): string => {
+  if (word.length <= 3 || !ASCII_LOWER.test(word)) return word
+  let w = word
+  if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`
+  else if (w.endsWith("sses")) w = w.slice(0, -2)
+  else if (w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) w = w.slice(0, -1)
+  if (w.endsWith("ing") && w.length >= 6 && VOWEL.test(w.slice(0, -3))) w = undouble(w.slice(0, -3))
+  else if (w.endsWith("ed") && w.length >= 5 && VOWEL.test(w.slice(0, -2))) w = undouble(w.slice(0, -2))
+  if (w.endsWith("e") && w.length > 3) w = w.slice(0, -1)
+  return w
+}
+
+/** The stem of a Korean word without its particle or ending, or `undefined` when it has none. */
+export const stripKoreanSuffix = (word: string): string | undefined => {
+  if (word.length < 2) return undefined
+  for (const suffix of KOREAN_SUFFIXES) {
+    if (word.length > suffix.length && word.endsWith(suffix)) return word.slice(0, -suffix.length)
+  }
+  return undefined
+}
+
+// -----------------------------------------------------------------------------
+// Internals
+// -----------------------------------------------------------------------------
+
+// A word: letters, marks and digits of any script. Everything else separates.
+const WORD = /[\p{L}\p{M}\p{N}]+/gu
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u
+const HANGUL = /\p{Script=Hangul}/u
+const ASCII_LOWER = /^[a-z]+$/
+const VOWEL = /[aeiouy]/
+const DOUBLED = /(bb|dd|ff|gg|mm|nn|pp|rr|tt)$/
+
+const CACHE_LIMIT = 200_000
+const cache = new Map<string, ReadonlyArray<string>>()
+
+const undouble = (w: string): string => (DOUBLED.test(w) ? w.slice(0, -1) : w)
+
+/** Analyzes one run of word characters (no separators inside). */
+const analyzeRun = (run: string): ReadonlyArray<string> => {
+  const normalized = run.normalize("NFKC")
+  const out: Array<string> = []
+  const parts: Array<string> = []
+  splitRun(normalized, parts)
+  for (const part of parts) {
+    const lower = part.toLowerCase()
+    if (CJK.test(lower)) {
+      bigrams(lower, out)
+    } else if (HANGUL.test(lower)) {
+      out.push(lower)
+      const stripped = stripKoreanSuffix(lower)
+      if (stripped !== undefined) out.push(stripped)
+    } else if (!STOP_WORDS.has(lower)) {
+      out.push(stem(lower))
+    }
+  }
+  return out
+}
+
+/** Overlapping bigrams of a CJK run; a single character stands alone. */
+const bigrams = (text: string, out: Array<string>): void => {
+  const chars = [...text]
+  if (chars.length === 1) {
+    out.push(text)
+    return
+  }
+  for (let i = 0; i + 1 < chars.length; i++) out.push(`${chars[i]}${chars[i + 1]}`)
+}
+
+const enum Kind {
+  Upper,
+  Lower,
+  Digit,
+  Cjk,
+  Other
+}
+
+const UPPER = /\p{Lu}/u
+const LOWER = /[\p{Ll}\p{M}]/u
+const DIGIT = /\p{N}/u
+
+const kindOf = (ch: string): Kind =>
+  LOWER.test(ch)
+    ? Kind.Lower
+    : UPPER.test(ch)
+    ? Kind.Upper
+    : DIGIT.test(ch)
+    ? Kind.Digit
+    : CJK.test(ch)
+    ? Kind.Cjk
+    : Kind.Other
+
+/** Splits one run at case changes and script changes. */
+const splitRun = (run: string, out: Array<string>): void => {
+  if (ASCII_LOWER.test(run)) {
+    out.push(run)
+    return
+  }
+  const chars = [...run]
+  let start = 0
+  for (let i = 1; i < chars.length; i++) {
+    const prev = kindOf(chars[i - 1] as string)
+    const cur = kindOf(chars[i] as string)
+    const next = i + 1 < chars.length ? kindOf(chars[i + 1] as string) : undefined
+    const boundary =
+      // getPM → get|PM, 2Level → 2|Level
+      ((prev === Kind.Lower || prev === Kind.Digit) && cur === Kind.Upper) ||
+      // PMLevel → PM|Level
+      (prev === Kind.Upper && cur === Kind.Upper && next === Kind.Lower) ||
+      // script changes: 消息api → 消息|api, 슬랙API → 슬랙|API
+      ((prev === Kind.Cjk) !== (cur === Kind.Cjk)) ||
+      ((prev === Kind.Other) !== (cur === Kind.Other) && prev !== Kind.Digit && cur !== Kind.Digit)
+    if (boundary) {
+      out.push(chars.slice(start, i).join(""))
+      start = i
+    }
+  }
+  out.push(chars.slice(start).join(""))
+}
