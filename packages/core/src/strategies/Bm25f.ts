@@ -46,14 +46,26 @@ export interface Parameters {
   readonly b: number
   /** Weight of each field. */
   readonly weights: Readonly<Record<Field, number>>
+  /** Added to a tool's score times the share of its name's words found in the query; 0 disables. */
+  readonly nameCoverage: number
+  /**
+   * For a request of several clauses (`Analyzer.clauses`): the weight of the tool's best clause
+   * score, the whole-request score getting the rest (both scaled by the best score); 0 disables.
+   */
+  readonly clauseWeight: number
 }
 
-/** k1 = 1.5, b = 0.75; name 3, aliases 3, parameter names 2, everything else 1. */
+/** k1 = 1.5, b = 0.75; name 3, aliases 3, parameter names 2, everything else 1; name coverage 1, clause weight 0.5. */
 export const defaults: Parameters = {
   k1: 1.5,
   b: 0.75,
-  weights: { name: 3, aliases: 3, parameterNames: 2, category: 1, description: 1, parameterDescriptions: 1 }
+  weights: { name: 3, aliases: 3, parameterNames: 2, category: 1, description: 1, parameterDescriptions: 1 },
+  nameCoverage: 1,
+  clauseWeight: 0.5
 }
+
+/** Plain BM25F: the defaults without name coverage and clauses. */
+export const plain: Parameters = { ...defaults, nameCoverage: 0, clauseWeight: 0 }
 
 /** The text of each field of a document, as the index analyzes it. */
 export const fieldTexts = (doc: SearchDocument): Readonly<Record<Field, string>> => ({
@@ -74,35 +86,38 @@ const FIELD_COUNT = FIELDS.length
 // repeated more than 31 times in one field is counted 31 times, far into the saturated range.
 const TF_BITS = 5
 const TF_MAX = (1 << TF_BITS) - 1
-// Field lengths up to this bound get their normalization factor from a table built once per
-// index version; longer fields compute it directly.
-const NORM_TABLE = 256
 
 /** A growable list of postings of one term. */
 interface Postings {
   slots: Int32Array
   tfs: Int32Array
   size: number
+  /** Each posting's score contribution, valid while `impactVersion` equals the index version. */
+  impacts: Float32Array | undefined
+  impactVersion: number
 }
 
 /** The live BM25F index: the `SearchIndex` operations plus `score` for tests and tools. */
 export interface Index extends SearchIndex {
-  /** The BM25F score of one document for a query, 0 when absent or unmatched. */
+  /** The score `search` would give one document for a query, 0 when absent or unmatched. */
   readonly score: (id: string, text: string) => number
   /** How many documents are indexed. */
   readonly size: () => number
 }
 
+// At most this many clauses are ranked separately; later ones join the last.
+const MAX_CLAUSES = 8
+
 /** A new, empty BM25F index with the given parameters. */
 export const makeIndexWith = (parameters: Parameters): Index => {
   const weights = Float64Array.from(FIELDS, (f) => parameters.weights[f])
-  const { b, k1 } = parameters
+  const { b, clauseWeight, k1, nameCoverage } = parameters
 
   // Documents live in slots; freed slots are reused.
   const slotOf = new Map<string, number>()
-  let ids: Array<string> = []
+  const ids: Array<string> = []
   let lengths = new Uint16Array(0) // FIELD_COUNT per slot
-  let docTerms: Array<Int32Array | undefined> = []
+  const docTerms: Array<Int32Array | undefined> = []
   const freeSlots: Array<number> = []
   let capacity = 0
   let live = 0
@@ -112,17 +127,23 @@ export const makeIndexWith = (parameters: Parameters): Index => {
   const termIds = new Map<string, number>()
   const postings: Array<Postings> = []
 
-  // Scratch space for one query, reused: scores and a stamp per slot mark what this query touched.
+  // Scratch space for one query, reused: a stamp per slot marks what this query touched, so
+  // nothing is cleared between queries.
   let scores = new Float64Array(0)
+  let nameHits = new Float64Array(0)
   let stamps = new Uint32Array(0)
   let touched = new Int32Array(0)
   let stamp = 0
+  // Per-clause scores and name hits, [slot * MAX_CLAUSES + clause], allocated by the first request
+  // with several clauses.
+  let clauseScores = new Float64Array(0)
+  let clauseNameHits = new Float64Array(0)
 
-  // Length normalization tables, rebuilt lazily after writes.
+  // Any write changes N, document frequencies and average lengths: impacts are recomputed lazily,
+  // term by term, by the next query that reads them.
   let version = 0
-  let tableVersion = -1
-  const norms = new Float64Array(FIELD_COUNT * NORM_TABLE)
   const averages = new Float64Array(FIELD_COUNT)
+  let averagesVersion = -1
 
   const grow = (needed: number): void => {
     if (needed <= capacity) return
@@ -130,11 +151,15 @@ export const makeIndexWith = (parameters: Parameters): Index => {
     const l = new Uint16Array(next * FIELD_COUNT)
     l.set(lengths)
     lengths = l
-    const s = new Float64Array(next)
-    scores = s
+    scores = new Float64Array(next)
+    nameHits = new Float64Array(next)
     stamps = new Uint32Array(next)
     stamp = 0
     touched = new Int32Array(next)
+    if (clauseScores.length > 0) {
+      clauseScores = new Float64Array(next * MAX_CLAUSES)
+      clauseNameHits = new Float64Array(next * MAX_CLAUSES)
+    }
     capacity = next
   }
 
@@ -143,7 +168,7 @@ export const makeIndexWith = (parameters: Parameters): Index => {
     if (id === undefined) {
       id = postings.length
       termIds.set(term, id)
-      postings.push({ slots: new Int32Array(2), tfs: new Int32Array(2), size: 0 })
+      postings.push({ slots: new Int32Array(2), tfs: new Int32Array(2), size: 0, impacts: undefined, impactVersion: -1 })
     }
     return id
   }
@@ -220,61 +245,148 @@ export const makeIndexWith = (parameters: Parameters): Index => {
     live--
   }
 
-  const refreshNorms = (): void => {
-    if (tableVersion === version) return
-    tableVersion = version
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      const avg = live === 0 ? 0 : (lengthTotals[f] as number) / live
-      averages[f] = avg
-      for (let len = 0; len < NORM_TABLE; len++) {
-        norms[f * NORM_TABLE + len] = avg === 0 ? 1 : 1 / (1 - b + (b * len) / avg)
-      }
+  /** The score contribution of every posting of a term, cached until the next write. */
+  const impactsOf = (p: Postings): Float32Array => {
+    if (p.impactVersion === version && p.impacts !== undefined) return p.impacts
+    if (averagesVersion !== version) {
+      for (let f = 0; f < FIELD_COUNT; f++) averages[f] = live === 0 ? 0 : (lengthTotals[f] as number) / live
+      averagesVersion = version
     }
+    const df = p.size
+    const idf = Math.log(1 + (live - df + 0.5) / (df + 0.5))
+    const impacts = p.impacts !== undefined && p.impacts.length >= df ? p.impacts : new Float32Array(p.slots.length)
+    for (let i = 0; i < df; i++) {
+      const base = (p.slots[i] as number) * FIELD_COUNT
+      let packed = p.tfs[i] as number
+      let tf = 0
+      for (let f = 0; packed !== 0; f++, packed >>>= TF_BITS) {
+        const n = packed & TF_MAX
+        if (n === 0) continue
+        const avg = averages[f] as number
+        const norm = avg === 0 ? 1 : 1 - b + (b * (lengths[base + f] as number)) / avg
+        tf += ((weights[f] as number) * n) / norm
+      }
+      impacts[i] = (idf * tf) / (k1 + tf)
+    }
+    p.impacts = impacts
+    p.impactVersion = version
+    return impacts
   }
 
-  const normOf = (f: number, len: number): number => {
-    if (len < NORM_TABLE) return norms[f * NORM_TABLE + len] as number
-    const avg = averages[f] as number
-    return avg === 0 ? 1 : 1 / (1 - b + (b * len) / avg)
-  }
-
-  /** Accumulates the scores of a query into `scores`; returns how many slots were touched. */
-  const accumulate = (text: string): number => {
-    refreshNorms()
+  const nextStamp = (): void => {
     stamp = (stamp + 1) >>> 0
     if (stamp === 0) {
       stamps.fill(0)
       stamp = 1
     }
+  }
+
+  /**
+   * Accumulates a query into the scratch arrays; returns how many slots were touched. Each term
+   * carries the set of clauses it occurs in (a bit mask); with one clause the mask is 0.
+   */
+  const accumulate = (
+    terms: ReadonlyArray<string>,
+    masks: ReadonlyArray<number> | undefined,
+    clauseCount: number
+  ): number => {
+    nextStamp()
     let count = 0
-    const queryTerms = Analyzer.queryTerms(text)
-    for (const term of queryTerms) {
-      const tid = termIds.get(term)
+    for (let t = 0; t < terms.length; t++) {
+      const tid = termIds.get(terms[t] as string)
       if (tid === undefined) continue
       const p = postings[tid] as Postings
-      const df = p.size
-      if (df === 0) continue
-      const idf = Math.log(1 + (live - df + 0.5) / (df + 0.5))
-      const slots = p.slots
-      const tfs = p.tfs
-      for (let i = 0; i < df; i++) {
-        const slot = slots[i] as number
-        let packed = tfs[i] as number
-        let tf = 0
-        const base = slot * FIELD_COUNT
-        for (let f = 0; packed !== 0; f++, packed >>>= TF_BITS) {
-          const n = packed & TF_MAX
-          if (n !== 0) tf += (weights[f] as number) * n * normOf(f, lengths[base + f] as number)
-        }
-        const contribution = (idf * tf) / (k1 + tf)
-        if (stamps[slot] !== stamp) {
-          stamps[slot] = stamp
-          scores[slot] = contribution
-          touched[count++] = slot
-        } else {
-          scores[slot] = (scores[slot] as number) + contribution
-        }
+      if (p.size === 0) continue
+      const impacts = impactsOf(p)
+      const mask = masks?.[t] ?? 0
+      count = mask === 0 && clauseCount === 0
+        ? addPostings(p.slots, p.tfs, impacts, p.size, stamps, stamp, scores, nameHits, touched, count)
+        : addClausePostings(
+          p.slots, p.tfs, impacts, p.size, stamps, stamp, scores, nameHits, touched, count,
+          mask, clauseScores, clauseNameHits, clauseCount
+        )
+    }
+    return count
+  }
+
+  /** The name coverage bonus of a slot for `hits` query words found in its name. */
+  const coverage = (slot: number, hits: number): number => {
+    if (nameCoverage === 0 || hits === 0) return 0
+    const length = lengths[slot * FIELD_COUNT] as number
+    return length === 0 ? 0 : (nameCoverage * Math.min(hits, length)) / length
+  }
+
+  /**
+   * Scores a query: fills `scores` for the touched slots with final scores and returns how many
+   * slots were touched.
+   */
+  const run = (text: string): number => {
+    const parts = clauseWeight > 0 ? Analyzer.clauses(text) : []
+    if (parts.length < 2) {
+      const count = accumulate(Analyzer.queryTerms(text), undefined, 0)
+      for (let i = 0; i < count; i++) {
+        const slot = touched[i] as number
+        scores[slot] = (scores[slot] as number) + coverage(slot, nameHits[slot] as number)
       }
+      return count
+    }
+    // Several clauses: one pass over the postings of the distinct terms, each term adding to the
+    // whole request and to the clauses it occurs in.
+    if (clauseScores.length === 0) {
+      clauseScores = new Float64Array(capacity * MAX_CLAUSES)
+      clauseNameHits = new Float64Array(capacity * MAX_CLAUSES)
+    }
+    const clauseCount = Math.min(parts.length, MAX_CLAUSES)
+    const maskOf = new Map<string, number>()
+    parts.forEach((part, c) => {
+      const bit = 1 << Math.min(c, MAX_CLAUSES - 1)
+      for (const term of Analyzer.queryTerms(part)) maskOf.set(term, (maskOf.get(term) ?? 0) | bit)
+    })
+    const terms = [...maskOf.keys()]
+    const count = accumulate(terms, terms.map((t) => maskOf.get(t) as number), clauseCount)
+    return fuseClauses(count, clauseCount)
+  }
+
+  /** Turns whole-request and clause scores into the fused score of every touched slot. */
+  const fuseClauses = (count: number, clauseCount: number): number => {
+    const sc = scores
+    const hits = nameHits
+    const cs = clauseScores
+    const ch = clauseNameHits
+    const len = lengths
+    const list = touched
+    let best = 0
+    const bestOfClause = new Float64Array(clauseCount)
+    for (let i = 0; i < count; i++) {
+      const slot = list[i] as number
+      const nameLength = len[slot * FIELD_COUNT] as number
+      const scale = nameLength === 0 ? 0 : nameCoverage / nameLength
+      const s = (sc[slot] as number) + Math.min(hits[slot] as number, nameLength) * scale
+      sc[slot] = s
+      if (s > best) best = s
+      const row = slot * MAX_CLAUSES
+      for (let c = 0; c < clauseCount; c++) {
+        const v = cs[row + c] as number
+        if (v === 0) continue
+        const w = v + Math.min(ch[row + c] as number, nameLength) * scale
+        cs[row + c] = w
+        if (w > (bestOfClause[c] as number)) bestOfClause[c] = w
+      }
+    }
+    for (let c = 0; c < clauseCount; c++) {
+      const b = bestOfClause[c] as number
+      bestOfClause[c] = b > 0 ? 1 / b : 0
+    }
+    const whole = (1 - clauseWeight) / best
+    for (let i = 0; i < count; i++) {
+      const slot = list[i] as number
+      const row = slot * MAX_CLAUSES
+      let clause = 0
+      for (let c = 0; c < clauseCount; c++) {
+        const v = (cs[row + c] as number) * (bestOfClause[c] as number)
+        if (v > clause) clause = v
+      }
+      sc[slot] = whole * (sc[slot] as number) + clauseWeight * clause
     }
     return count
   }
@@ -290,7 +402,7 @@ export const makeIndexWith = (parameters: Parameters): Index => {
     },
     search: (request) =>
       Effect.sync(() => {
-        const count = accumulate(request.text)
+        const count = run(request.text)
         const top = new TopK(request.limit)
         for (let i = 0; i < count; i++) {
           const slot = touched[i] as number
@@ -305,12 +417,71 @@ export const makeIndexWith = (parameters: Parameters): Index => {
     score: (id, text) => {
       const slot = slotOf.get(id)
       if (slot === undefined) return 0
-      const count = accumulate(text)
+      const count = run(text)
       for (let i = 0; i < count; i++) if (touched[i] === slot) return scores[slot] as number
       return 0
     },
     size: () => live
   }
+}
+
+// The two hot loops, as top-level functions over typed arrays so the engine compiles them tight.
+
+/** Adds one term's postings to the scores; returns the new count of touched slots. */
+const addPostings = (
+  slots: Int32Array, tfs: Int32Array, impacts: Float32Array, df: number,
+  stamps: Uint32Array, stamp: number, scores: Float64Array, nameHits: Float64Array,
+  touched: Int32Array, count: number
+): number => {
+  for (let i = 0; i < df; i++) {
+    const slot = slots[i] as number
+    const impact = impacts[i] as number
+    const inName = (tfs[i] as number) & TF_MAX // the name is field 0: its frequency is the low bits
+    if (stamps[slot] !== stamp) {
+      stamps[slot] = stamp
+      scores[slot] = impact
+      nameHits[slot] = inName
+      touched[count++] = slot
+    } else {
+      scores[slot] = (scores[slot] as number) + impact
+      nameHits[slot] = (nameHits[slot] as number) + inName
+    }
+  }
+  return count
+}
+
+/** `addPostings` that also adds to the clauses in `mask`. */
+const addClausePostings = (
+  slots: Int32Array, tfs: Int32Array, impacts: Float32Array, df: number,
+  stamps: Uint32Array, stamp: number, scores: Float64Array, nameHits: Float64Array,
+  touched: Int32Array, count: number,
+  mask: number, clauseScores: Float64Array, clauseNameHits: Float64Array, clauseCount: number
+): number => {
+  for (let i = 0; i < df; i++) {
+    const slot = slots[i] as number
+    const impact = impacts[i] as number
+    const inName = (tfs[i] as number) & TF_MAX
+    const row = slot * MAX_CLAUSES
+    if (stamps[slot] !== stamp) {
+      stamps[slot] = stamp
+      scores[slot] = impact
+      nameHits[slot] = inName
+      touched[count++] = slot
+      for (let c = 0; c < clauseCount; c++) {
+        clauseScores[row + c] = 0
+        clauseNameHits[row + c] = 0
+      }
+    } else {
+      scores[slot] = (scores[slot] as number) + impact
+      nameHits[slot] = (nameHits[slot] as number) + inName
+    }
+    for (let c = 0, m = mask; m !== 0; c++, m >>>= 1) {
+      if ((m & 1) === 0) continue
+      clauseScores[row + c] = (clauseScores[row + c] as number) + impact
+      clauseNameHits[row + c] = (clauseNameHits[row + c] as number) + inName
+    }
+  }
+  return count
 }
 
 /** A new BM25F index with the default parameters. */
@@ -320,5 +491,5 @@ export const makeIndex: Effect.Effect<Index> = Effect.sync(() => makeIndexWith(d
 export const layerWith = (parameters: Parameters): Layer.Layer<SearchStrategy> =>
   Layer.succeed(SearchStrategy, { name: "bm25f", makeIndex: Effect.sync(() => makeIndexWith(parameters)) })
 
-/** The BM25F strategy (k1 = 1.5, b = 0.75, the default weights). */
+/** The BM25F strategy (k1 = 1.5, b = 0.75, the default weights, name coverage and clauses). */
 export const layer: Layer.Layer<SearchStrategy> = layerWith(defaults)
