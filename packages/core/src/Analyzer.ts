@@ -60,19 +60,45 @@ export const terms = (text: string): Array<string> => {
 export const queryTerms = (text: string): Array<string> => [...new Set(terms(text))]
 
 /** Appends the terms of `text` to `out`. */
-export const analyzeInto = (text: string, out: Array<string>): void => {
-  WORD.lastIndex = 0
-  let match: RegExpExecArray | null
-  while ((match = WORD.exec(text)) !== null) {
-    const run = match[0]
-    let analyzed = cache.get(run)
-    if (analyzed === undefined) {
-      analyzed = analyzeRun(run)
-      if (cache.size >= CACHE_LIMIT) cache.clear()
-      cache.set(run, analyzed)
-    }
+export const analyzeInto = (text: string, out: Array<string>): void =>
+  forEachWord(text, (word) => {
+    const analyzed = analyzeWord(word)
     for (let i = 0; i < analyzed.length; i++) out.push(analyzed[i] as string)
+  })
+
+/**
+ * Calls `f` with every maximal run of letters, marks and digits of `text`, in order. Plain ASCII
+ * text, most of what catalogs hold, takes a scanning fast path that allocates only the words.
+ */
+export const forEachWord = (text: string, f: (word: string) => void): void => {
+  if (ASCII.test(text)) {
+    let start = -1
+    const n = text.length
+    for (let i = 0; i <= n; i++) {
+      const c = i < n ? text.charCodeAt(i) : 32
+      if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+        if (start < 0) start = i
+      } else if (start >= 0) {
+        f(text.slice(start, i))
+        start = -1
+      }
+    }
+    return
   }
+  const word = new RegExp(WORD.source, "gu")
+  let match: RegExpExecArray | null
+  while ((match = word.exec(text)) !== null) f(match[0])
+}
+
+/** The terms of one word (a run without separators), memoized. */
+export const analyzeWord = (word: string): ReadonlyArray<string> => {
+  let analyzed = cache.get(word)
+  if (analyzed === undefined) {
+    analyzed = analyzeRun(word)
+    if (cache.size >= CACHE_LIMIT) cache.clear()
+    cache.set(word, analyzed)
+  }
+  return analyzed
 }
 
 /** Forgets memoized word analyses, so a benchmark can measure every engine from a cold start. */
@@ -95,9 +121,7 @@ export const clauses = (text: string): Array<string> =>
  */
 export const words = (text: string): Array<string> => {
   const out: Array<string> = []
-  WORD.lastIndex = 0
-  let match: RegExpExecArray | null
-  while ((match = WORD.exec(text)) !== null) splitRun(match[0], out)
+  forEachWord(text, (word) => splitRun(word, out))
   return out
 }
 
@@ -133,10 +157,11 @@ export const stripKoreanSuffix = (word: string): string | undefined => {
 
 // A word: letters, marks and digits of any script. Everything else separates.
 const WORD = /[\p{L}\p{M}\p{N}]+/gu
+const ASCII = /^[\x00-\x7f]*$/
 const WORD_TEST = /[\p{L}\p{N}]/u
 const CLAUSE =
   /(?<=[.!?;])\s+|[。！？；\n]+|,?\s+(?:and also|and then|as well as|and|additionally|그리고|또한)\s+|,\s*(?:also|then|additionally|plus)\b|并且|然后|以及/iu
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u
+const CJK = /[\p{Script_Extensions=Han}\p{Script_Extensions=Hiragana}\p{Script_Extensions=Katakana}]/u
 const HANGUL = /\p{Script=Hangul}/u
 const ASCII_LOWER = /^[a-z]+$/
 const VOWEL = /[aeiouy]/

@@ -126,6 +126,12 @@ export const makeIndexWith = (parameters: Parameters): Index => {
   // Terms and their postings.
   const termIds = new Map<string, number>()
   const postings: Array<Postings> = []
+  // The term ids of each word seen, so a word is analyzed and looked up once per index; ids are
+  // never reused, so entries stay valid.
+  const wordTerms = new Map<string, Int32Array>()
+  // Scratch space for adding one document.
+  let docTf = new Int32Array(1024)
+  let docIds = new Int32Array(256)
 
   // Scratch space for one query, reused: a stamp per slot marks what this query touched, so
   // nothing is cleared between queries.
@@ -183,25 +189,46 @@ export const makeIndexWith = (parameters: Parameters): Index => {
     live++
 
     const texts = fieldTexts(doc)
-    const packed = new Map<number, number>()
-    const buffer: Array<string> = []
+    // per-term packed frequencies of this document, in scratch arrays indexed by term id
+    let distinct = 0
     for (let f = 0; f < FIELD_COUNT; f++) {
-      buffer.length = 0
-      Analyzer.analyzeInto(texts[FIELDS[f] as Field], buffer)
-      const length = Math.min(buffer.length, 0xffff)
+      const shift = f * TF_BITS
+      let length = 0
+      Analyzer.forEachWord(texts[FIELDS[f] as Field], (word) => {
+        let ids = wordTerms.get(word)
+        if (ids === undefined) {
+          ids = Int32Array.from(Analyzer.analyzeWord(word), termIdOf)
+          wordTerms.set(word, ids)
+        }
+        length += ids.length
+        for (let j = 0; j < ids.length; j++) {
+          const id = ids[j] as number
+          if (id >= docTf.length) {
+            const grown = new Int32Array(Math.max(id + 1, docTf.length * 2))
+            grown.set(docTf)
+            docTf = grown
+          }
+          const current = docTf[id] as number
+          if (current === 0) {
+            if (distinct === docIds.length) {
+              const grown = new Int32Array(docIds.length * 2)
+              grown.set(docIds)
+              docIds = grown
+            }
+            docIds[distinct++] = id
+          }
+          if (((current >>> shift) & TF_MAX) < TF_MAX) docTf[id] = current + (1 << shift)
+        }
+      })
+      length = Math.min(length, 0xffff)
       lengths[slot * FIELD_COUNT + f] = length
       lengthTotals[f] = (lengthTotals[f] as number) + length
-      const shift = f * TF_BITS
-      for (const term of buffer) {
-        const id = termIdOf(term)
-        const current = packed.get(id) ?? 0
-        if (((current >>> shift) & TF_MAX) < TF_MAX) packed.set(id, current + (1 << shift))
-      }
     }
-    const terms = new Int32Array(packed.size)
-    let i = 0
-    for (const [id, tfs] of packed) {
-      terms[i++] = id
+    const terms = docIds.slice(0, distinct)
+    for (let i = 0; i < distinct; i++) {
+      const id = terms[i] as number
+      const tfs = docTf[id] as number
+      docTf[id] = 0
       const p = postings[id] as Postings // created by termIdOf
       if (p.size === p.slots.length) {
         const slots = new Int32Array(p.size * 2)
