@@ -29,9 +29,12 @@ export interface Options {
   readonly semantic: Semantic.Options
 }
 
-/** The tuned weight (docs/search.md), a pool of 50, default BM25F and semantic options. */
+/**
+ * Lexical weight 0.9, tuned on development queries only (`node dist/bench/tune-hybrid.js`, see
+ * docs/search.md); a pool of 50; default BM25F and semantic options.
+ */
 export const defaults: Options = {
-  lexicalWeight: 0.5,
+  lexicalWeight: 0.9,
   pool: 50,
   bm25f: Bm25f.defaults,
   semantic: Semantic.defaults
