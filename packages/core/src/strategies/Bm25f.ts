@@ -82,6 +82,7 @@ export const fieldTexts = (doc: SearchDocument): Readonly<Record<Field, string>>
 // -----------------------------------------------------------------------------
 
 const FIELD_COUNT = FIELDS.length
+const ASCII = /^[\x00-\x7f]*$/
 // Per-field term frequencies are packed 5 bits each into one int: 6 × 5 = 30 bits. A word
 // repeated more than 31 times in one field is counted 31 times, far into the saturated range.
 const TF_BITS = 5
@@ -129,9 +130,115 @@ export const makeIndexWith = (parameters: Parameters): Index => {
   // The term ids of each word seen, so a word is analyzed and looked up once per index; ids are
   // never reused, so entries stay valid.
   const wordTerms = new Map<string, Int32Array>()
-  // Scratch space for adding one document.
+  // Scratch space for adding one document: packed frequencies by term id, the distinct term ids,
+  // and the field being read. `countWord` is created once, not once per field.
   let docTf = new Int32Array(1024)
   let docIds = new Int32Array(256)
+  let distinct = 0
+  let shift = 0
+  let fieldLength = 0
+  const countWord = (word: string): void => {
+    let ids = wordTerms.get(word)
+    if (ids === undefined) {
+      ids = Int32Array.from(Analyzer.analyzeWord(word), termIdOf)
+      wordTerms.set(word, ids)
+    }
+    countIds(ids)
+  }
+
+  // ASCII text, most of what catalogs hold, is scanned without cutting out each word: a word is
+  // hashed while it is read and found in an open-addressing table by comparing characters, so the
+  // common case allocates nothing.
+  let tableMask = (1 << 12) - 1
+  let tableWords: Array<string | undefined> = new Array(tableMask + 1)
+  let tableIds: Array<Int32Array | undefined> = new Array(tableMask + 1)
+  let tableHashes = new Int32Array(tableMask + 1)
+  let tableCount = 0
+
+  const rehash = (): void => {
+    const words = tableWords
+    const idsOf = tableIds
+    const hashes = tableHashes
+    tableMask = tableMask * 2 + 1
+    tableWords = new Array(tableMask + 1)
+    tableIds = new Array(tableMask + 1)
+    tableHashes = new Int32Array(tableMask + 1)
+    for (let i = 0; i < words.length; i++) {
+      if (words[i] === undefined) continue
+      let at = (hashes[i] as number) & tableMask
+      while (tableWords[at] !== undefined) at = (at + 1) & tableMask
+      tableWords[at] = words[i]
+      tableIds[at] = idsOf[i]
+      tableHashes[at] = hashes[i] as number
+    }
+  }
+
+  const idsOfRange = (text: string, start: number, end: number, hash: number): Int32Array => {
+    let at = hash & tableMask
+    for (;;) {
+      const word = tableWords[at]
+      if (word === undefined) break
+      if (tableHashes[at] === hash && word.length === end - start) {
+        let same = true
+        for (let i = 0; i < word.length; i++) {
+          if (word.charCodeAt(i) !== text.charCodeAt(start + i)) {
+            same = false
+            break
+          }
+        }
+        if (same) return tableIds[at] as Int32Array // stored with the word
+      }
+      at = (at + 1) & tableMask
+    }
+    const word = text.slice(start, end)
+    const ids = Int32Array.from(Analyzer.analyzeWord(word), termIdOf)
+    tableWords[at] = word
+    tableIds[at] = ids
+    tableHashes[at] = hash
+    if (++tableCount * 2 > tableMask) rehash()
+    return ids
+  }
+
+  const countAsciiWords = (text: string): void => {
+    const n = text.length
+    let start = -1
+    let hash = 0
+    for (let i = 0; i <= n; i++) {
+      const c = i < n ? text.charCodeAt(i) : 32
+      if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+        if (start < 0) {
+          start = i
+          hash = 0x811c9dc5
+        }
+        hash = Math.imul(hash ^ c, 0x01000193)
+      } else if (start >= 0) {
+        countIds(idsOfRange(text, start, i, hash))
+        start = -1
+      }
+    }
+  }
+
+  const countIds = (ids: Int32Array): void => {
+    fieldLength += ids.length
+    for (let j = 0; j < ids.length; j++) {
+      const id = ids[j] as number
+      if (id >= docTf.length) {
+        const grown = new Int32Array(Math.max(id + 1, docTf.length * 2))
+        grown.set(docTf)
+        docTf = grown
+      }
+      const current = docTf[id] as number
+      if (current === 0) {
+        if (distinct === docIds.length) {
+          const grown = new Int32Array(docIds.length * 2)
+          grown.set(docIds)
+          docIds = grown
+        }
+        docIds[distinct++] = id
+      }
+      if (((current >>> shift) & TF_MAX) < TF_MAX) docTf[id] = current + (1 << shift)
+    }
+  }
 
   // Scratch space for one query, reused: a stamp per slot marks what this query touched, so
   // nothing is cleared between queries.
@@ -174,7 +281,7 @@ export const makeIndexWith = (parameters: Parameters): Index => {
     if (id === undefined) {
       id = postings.length
       termIds.set(term, id)
-      postings.push({ slots: new Int32Array(2), tfs: new Int32Array(2), size: 0, impacts: undefined, impactVersion: -1 })
+      postings.push({ slots: new Int32Array(4), tfs: new Int32Array(4), size: 0, impacts: undefined, impactVersion: -1 })
     }
     return id
   }
@@ -190,37 +297,14 @@ export const makeIndexWith = (parameters: Parameters): Index => {
 
     const texts = fieldTexts(doc)
     // per-term packed frequencies of this document, in scratch arrays indexed by term id
-    let distinct = 0
+    distinct = 0
     for (let f = 0; f < FIELD_COUNT; f++) {
-      const shift = f * TF_BITS
-      let length = 0
-      Analyzer.forEachWord(texts[FIELDS[f] as Field], (word) => {
-        let ids = wordTerms.get(word)
-        if (ids === undefined) {
-          ids = Int32Array.from(Analyzer.analyzeWord(word), termIdOf)
-          wordTerms.set(word, ids)
-        }
-        length += ids.length
-        for (let j = 0; j < ids.length; j++) {
-          const id = ids[j] as number
-          if (id >= docTf.length) {
-            const grown = new Int32Array(Math.max(id + 1, docTf.length * 2))
-            grown.set(docTf)
-            docTf = grown
-          }
-          const current = docTf[id] as number
-          if (current === 0) {
-            if (distinct === docIds.length) {
-              const grown = new Int32Array(docIds.length * 2)
-              grown.set(docIds)
-              docIds = grown
-            }
-            docIds[distinct++] = id
-          }
-          if (((current >>> shift) & TF_MAX) < TF_MAX) docTf[id] = current + (1 << shift)
-        }
-      })
-      length = Math.min(length, 0xffff)
+      shift = f * TF_BITS
+      fieldLength = 0
+      const text = texts[FIELDS[f] as Field]
+      if (ASCII.test(text)) countAsciiWords(text)
+      else Analyzer.forEachWord(text, countWord)
+      const length = Math.min(fieldLength, 0xffff)
       lengths[slot * FIELD_COUNT + f] = length
       lengthTotals[f] = (lengthTotals[f] as number) + length
     }
