@@ -177,7 +177,9 @@ const analyzeRun = (run: string): ReadonlyArray<string> => {
   const normalized = run.normalize("NFKC")
   const out: Array<string> = []
   const parts: Array<string> = []
-  splitRun(normalized, parts)
+  // NFKC can introduce separators ("⒈" is "1."): split the normalized text into words again
+  if (normalized === run) splitRun(run, parts)
+  else forEachWord(normalized, (word) => splitRun(word, parts))
   for (const part of parts) {
     const lower = part.toLowerCase()
     if (CJK.test(lower)) {
