@@ -101,6 +101,36 @@ export const analyzeWord = (word: string): ReadonlyArray<string> => {
   return analyzed
 }
 
+/** A query's distinct terms with a weight for each. */
+export interface WeightedTerms {
+  readonly terms: Array<string>
+  readonly weights: Array<number>
+}
+
+/**
+ * The distinct terms of a query, each with a weight: 1, or `quotedWeight` for a term that occurs
+ * only inside quotes (`'…'`, `"…"`, `“…”`, `«…»`, `「…」`, `『…』`). Quoted text in a request is
+ * usually a value the tool will receive — a file name, a message, a search phrase — rather than
+ * words about the tool, so it should count less.
+ */
+export const weightedQueryTerms = (text: string, quotedWeight: number): WeightedTerms => {
+  const inQuotes: Array<string> = []
+  const rest = quotedWeight === 1 ? text : text.replace(QUOTED, (span) => {
+    analyzeInto(span, inQuotes)
+    return " "
+  })
+  const terms = queryTerms(rest)
+  const weights = terms.map(() => 1)
+  const seen = new Set(terms)
+  for (const term of inQuotes) {
+    if (seen.has(term)) continue
+    seen.add(term)
+    terms.push(term)
+    weights.push(quotedWeight)
+  }
+  return { terms, weights }
+}
+
 /** Forgets memoized word analyses, so a benchmark can measure every engine from a cold start. */
 export const clearCache = (): void => cache.clear()
 
@@ -158,6 +188,8 @@ export const stripKoreanSuffix = (word: string): string | undefined => {
 // A word: letters, marks and digits of any script. Everything else separates.
 const WORD = /[\p{L}\p{M}\p{N}]+/gu
 const ASCII = /^[\x00-\x7f]*$/
+// A single quote counts only when it is not inside a word, so "it's" is not a quote.
+const QUOTED = /(?<![\p{L}\p{N}])'[^'\n]{1,200}'(?![\p{L}\p{N}])|"[^"\n]{1,200}"|“[^”\n]{1,200}”|«[^»\n]{1,200}»|「[^」\n]{1,200}」|『[^』\n]{1,200}』/gu
 const WORD_TEST = /[\p{L}\p{N}]/u
 const CLAUSE =
   /(?<=[.!?;])\s+|[。！？；\n]+|,?\s+(?:and also|and then|as well as|and|additionally|그리고|또한)\s+|,\s*(?:also|then|additionally|plus)\b|并且|然后|以及/iu

@@ -56,6 +56,18 @@ describe("Analyzer", () => {
     assert.deepStrictEqual(Analyzer.clauses("read a file"), ["read a file"])
   })
 
+  it("terms only inside quotes weigh less: they are values for the tool, not words about it", () => {
+    const q = Analyzer.weightedQueryTerms(`Translate "what time is it" into French; it's urgent`, 0.3)
+    const weightOf = new Map(q.terms.map((t, i) => [t, q.weights[i]]))
+    assert.strictEqual(weightOf.get("translat"), 1)
+    assert.strictEqual(weightOf.get("french"), 1)
+    assert.strictEqual(weightOf.get("tim"), 0.3) // "time", stemmed
+    assert.strictEqual(weightOf.get("urgent"), 1, "the apostrophe of it's opens no quote")
+    const both = Analyzer.weightedQueryTerms(`search files for 'files'`, 0.3)
+    assert.deepStrictEqual(both.weights, [1, 1], "a term also outside quotes keeps its full weight")
+    assert.deepStrictEqual(Analyzer.weightedQueryTerms(`send 'hi'`, 1).weights, [1, 1])
+  })
+
   it("queryTerms are the distinct terms in order", () => {
     assert.deepStrictEqual(Analyzer.queryTerms("file files read file"), ["fil", "read"])
   })

@@ -105,6 +105,22 @@ describe("BM25F scoring", () => {
       assert.isAtMost(rank, 3, "above the tools that match the long clause less well")
     }))
 
+  it.effect("quoted values count less than the words that describe the tool", () =>
+    Effect.gen(function*() {
+      const tools = [
+        doc({ id: "translate", name: "translate_text", description: "Translate text into another language" }),
+        doc({ id: "clock", name: "current_time", description: "Tell the current time in a city" }),
+        ...Array.from({ length: 10 }, (_, i) => doc({ id: `other${i}`, name: `other_tool_${i}`, description: `Manage item ${i}` }))
+      ]
+      const query = `How do I say "what is the current time in this city" in French? Translate it.`
+      const plain = Bm25f.makeIndexWith({ ...Bm25f.defaults, quotedWeight: 1 })
+      plain.add(tools)
+      const index = Bm25f.makeIndexWith(Bm25f.defaults)
+      index.add(tools)
+      assert.strictEqual((yield* search(plain, query))[0]?.id, "clock", "unweighted, the quoted sentence wins")
+      assert.strictEqual((yield* search(index, query))[0]?.id, "translate")
+    }))
+
   it.effect("results respect limit and accept, and only positive scores are returned", () =>
     Effect.gen(function*() {
       const index = Bm25f.makeIndexWith(Bm25f.defaults)

@@ -26,7 +26,7 @@
 import { Effect, Layer } from "effect"
 import * as Analyzer from "../Analyzer.js"
 import type { SearchDocument } from "../SearchDocument.js"
-import { type SearchIndex, SearchStrategy, TopK } from "../SearchStrategy.js"
+import { type Hit, type SearchIndex, SearchStrategy } from "../SearchStrategy.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -53,6 +53,8 @@ export interface Parameters {
    * score, the whole-request score getting the rest (both scaled by the best score); 0 disables.
    */
   readonly clauseWeight: number
+  /** Weight of query terms that occur only inside quotes (values, not words about the tool); 1 disables. */
+  readonly quotedWeight: number
 }
 
 /** k1 = 1.5, b = 0.75; name 3, aliases 3, parameter names 2, everything else 1; name coverage 1, clause weight 0.5. */
@@ -61,11 +63,12 @@ export const defaults: Parameters = {
   b: 0.75,
   weights: { name: 3, aliases: 3, parameterNames: 2, category: 1, description: 1, parameterDescriptions: 1 },
   nameCoverage: 1,
-  clauseWeight: 0.5
+  clauseWeight: 0.5,
+  quotedWeight: 0.3
 }
 
-/** Plain BM25F: the defaults without name coverage and clauses. */
-export const plain: Parameters = { ...defaults, nameCoverage: 0, clauseWeight: 0 }
+/** Plain BM25F: the defaults without name coverage, clauses and quote weighting. */
+export const plain: Parameters = { ...defaults, nameCoverage: 0, clauseWeight: 0, quotedWeight: 1 }
 
 /** The text of each field of a document, as the index analyzes it. */
 export const fieldTexts = (doc: SearchDocument): Readonly<Record<Field, string>> => ({
@@ -112,7 +115,7 @@ const MAX_CLAUSES = 8
 /** A new, empty BM25F index with the given parameters. */
 export const makeIndexWith = (parameters: Parameters): Index => {
   const weights = Float64Array.from(FIELDS, (f) => parameters.weights[f])
-  const { b, clauseWeight, k1, nameCoverage } = parameters
+  const { b, clauseWeight, k1, nameCoverage, quotedWeight } = parameters
 
   // Documents live in slots; freed slots are reused.
   const slotOf = new Map<string, number>()
@@ -398,6 +401,7 @@ export const makeIndexWith = (parameters: Parameters): Index => {
    */
   const accumulate = (
     terms: ReadonlyArray<string>,
+    weights: ReadonlyArray<number>,
     masks: ReadonlyArray<number> | undefined,
     clauseCount: number
   ): number => {
@@ -410,10 +414,11 @@ export const makeIndexWith = (parameters: Parameters): Index => {
       if (p.size === 0) continue
       const impacts = impactsOf(p)
       const mask = masks?.[t] ?? 0
+      const weight = weights[t] ?? 1
       count = mask === 0 && clauseCount === 0
-        ? addPostings(p.slots, p.tfs, impacts, p.size, stamps, stamp, scores, nameHits, touched, count)
+        ? addPostings(p.slots, p.tfs, impacts, weight, p.size, stamps, stamp, scores, nameHits, touched, count)
         : addClausePostings(
-          p.slots, p.tfs, impacts, p.size, stamps, stamp, scores, nameHits, touched, count,
+          p.slots, p.tfs, impacts, weight, p.size, stamps, stamp, scores, nameHits, touched, count,
           mask, clauseScores, clauseNameHits, clauseCount
         )
     }
@@ -434,7 +439,8 @@ export const makeIndexWith = (parameters: Parameters): Index => {
   const run = (text: string): number => {
     const parts = clauseWeight > 0 ? Analyzer.clauses(text) : []
     if (parts.length < 2) {
-      const count = accumulate(Analyzer.queryTerms(text), undefined, 0)
+      const query = Analyzer.weightedQueryTerms(text, quotedWeight)
+      const count = accumulate(query.terms, query.weights, undefined, 0)
       for (let i = 0; i < count; i++) {
         const slot = touched[i] as number
         scores[slot] = (scores[slot] as number) + coverage(slot, nameHits[slot] as number)
@@ -449,12 +455,22 @@ export const makeIndexWith = (parameters: Parameters): Index => {
     }
     const clauseCount = Math.min(parts.length, MAX_CLAUSES)
     const maskOf = new Map<string, number>()
+    const weightOf = new Map<string, number>()
     parts.forEach((part, c) => {
       const bit = 1 << Math.min(c, MAX_CLAUSES - 1)
-      for (const term of Analyzer.queryTerms(part)) maskOf.set(term, (maskOf.get(term) ?? 0) | bit)
+      const query = Analyzer.weightedQueryTerms(part, quotedWeight)
+      query.terms.forEach((term, i) => {
+        maskOf.set(term, (maskOf.get(term) ?? 0) | bit)
+        weightOf.set(term, Math.max(weightOf.get(term) ?? 0, query.weights[i] as number))
+      })
     })
     const terms = [...maskOf.keys()]
-    const count = accumulate(terms, terms.map((t) => maskOf.get(t) as number), clauseCount)
+    const count = accumulate(
+      terms,
+      terms.map((t) => weightOf.get(t) as number),
+      terms.map((t) => maskOf.get(t) as number),
+      clauseCount
+    )
     return fuseClauses(count, clauseCount)
   }
 
@@ -502,6 +518,40 @@ export const makeIndexWith = (parameters: Parameters): Index => {
     return count
   }
 
+  /**
+   * The best `limit` touched slots, best first, ties by id. Most slots fail the first comparison
+   * with the current last hit; `accept` (a catalog lookup) is asked only for hits that would enter.
+   */
+  const select = (count: number, limit: number, accept: (id: string) => boolean): ReadonlyArray<Hit> => {
+    if (limit <= 0) return []
+    const topSlots = new Int32Array(limit)
+    const topScores = new Float64Array(limit)
+    let n = 0
+    for (let i = 0; i < count; i++) {
+      const slot = touched[i] as number
+      const score = scores[slot] as number
+      if (!(score > 0)) continue
+      if (n === limit) {
+        const last = topScores[n - 1] as number
+        if (score < last || (score === last && (ids[slot] as string) >= (ids[topSlots[n - 1] as number] as string))) continue
+      }
+      if (!accept(ids[slot] as string)) continue
+      let at = n === limit ? n - 1 : n++
+      while (at > 0) {
+        const s = topScores[at - 1] as number
+        if (s > score || (s === score && (ids[topSlots[at - 1] as number] as string) < (ids[slot] as string))) break
+        topScores[at] = s
+        topSlots[at] = topSlots[at - 1] as number
+        at--
+      }
+      topScores[at] = score
+      topSlots[at] = slot
+    }
+    const hits: Array<Hit> = []
+    for (let i = 0; i < n; i++) hits.push({ id: ids[topSlots[i] as number] as string, score: topScores[i] as number })
+    return hits
+  }
+
   return {
     add: (docs) => {
       for (const doc of docs) addOne(doc)
@@ -511,20 +561,7 @@ export const makeIndexWith = (parameters: Parameters): Index => {
       for (const id of removed) removeOne(id)
       version++
     },
-    search: (request) =>
-      Effect.sync(() => {
-        const count = run(request.text)
-        const top = new TopK(request.limit)
-        for (let i = 0; i < count; i++) {
-          const slot = touched[i] as number
-          const score = scores[slot] as number
-          // `accept` may be costly (a catalog lookup): ask it only for hits that would enter the top.
-          if (top.wouldKeep(ids[slot] as string, score) && request.accept(ids[slot] as string)) {
-            top.offer(ids[slot] as string, score)
-          }
-        }
-        return top.result()
-      }),
+    search: (request) => Effect.sync(() => select(run(request.text), request.limit, request.accept)),
     score: (id, text) => {
       const slot = slotOf.get(id)
       if (slot === undefined) return 0
@@ -540,14 +577,14 @@ export const makeIndexWith = (parameters: Parameters): Index => {
 
 /** Adds one term's postings to the scores; returns the new count of touched slots. */
 const addPostings = (
-  slots: Int32Array, tfs: Int32Array, impacts: Float32Array, df: number,
+  slots: Int32Array, tfs: Int32Array, impacts: Float32Array, weight: number, df: number,
   stamps: Uint32Array, stamp: number, scores: Float64Array, nameHits: Float64Array,
   touched: Int32Array, count: number
 ): number => {
   for (let i = 0; i < df; i++) {
     const slot = slots[i] as number
-    const impact = impacts[i] as number
-    const inName = (tfs[i] as number) & TF_MAX // the name is field 0: its frequency is the low bits
+    const impact = (impacts[i] as number) * weight
+    const inName = ((tfs[i] as number) & TF_MAX) * weight // the name is field 0: its frequency is the low bits
     if (stamps[slot] !== stamp) {
       stamps[slot] = stamp
       scores[slot] = impact
@@ -563,15 +600,15 @@ const addPostings = (
 
 /** `addPostings` that also adds to the clauses in `mask`. */
 const addClausePostings = (
-  slots: Int32Array, tfs: Int32Array, impacts: Float32Array, df: number,
+  slots: Int32Array, tfs: Int32Array, impacts: Float32Array, weight: number, df: number,
   stamps: Uint32Array, stamp: number, scores: Float64Array, nameHits: Float64Array,
   touched: Int32Array, count: number,
   mask: number, clauseScores: Float64Array, clauseNameHits: Float64Array, clauseCount: number
 ): number => {
   for (let i = 0; i < df; i++) {
     const slot = slots[i] as number
-    const impact = impacts[i] as number
-    const inName = (tfs[i] as number) & TF_MAX
+    const impact = (impacts[i] as number) * weight
+    const inName = ((tfs[i] as number) & TF_MAX) * weight
     const row = slot * MAX_CLAUSES
     if (stamps[slot] !== stamp) {
       stamps[slot] = stamp
