@@ -254,6 +254,7 @@ export const makeIndexWith = (parameters: Parameters): Index => {
   // with several clauses.
   let clauseScores = new Float64Array(0)
   let clauseNameHits = new Float64Array(0)
+  let slotMasks = new Int32Array(0) // which clauses each touched slot has a score in
 
   // Any write changes N, document frequencies and average lengths: impacts are recomputed lazily,
   // term by term, by the next query that reads them.
@@ -275,6 +276,7 @@ export const makeIndexWith = (parameters: Parameters): Index => {
     if (clauseScores.length > 0) {
       clauseScores = new Float64Array(next * MAX_CLAUSES)
       clauseNameHits = new Float64Array(next * MAX_CLAUSES)
+      slotMasks = new Int32Array(next)
     }
     capacity = next
   }
@@ -419,7 +421,7 @@ export const makeIndexWith = (parameters: Parameters): Index => {
         ? addPostings(p.slots, p.tfs, impacts, weight, p.size, stamps, stamp, scores, nameHits, touched, count)
         : addClausePostings(
           p.slots, p.tfs, impacts, weight, p.size, stamps, stamp, scores, nameHits, touched, count,
-          mask, clauseScores, clauseNameHits, clauseCount
+          mask, clauseScores, clauseNameHits, slotMasks
         )
     }
     return count
@@ -452,6 +454,7 @@ export const makeIndexWith = (parameters: Parameters): Index => {
     if (clauseScores.length === 0) {
       clauseScores = new Float64Array(capacity * MAX_CLAUSES)
       clauseNameHits = new Float64Array(capacity * MAX_CLAUSES)
+      slotMasks = new Int32Array(capacity)
     }
     const clauseCount = Math.min(parts.length, MAX_CLAUSES)
     const maskOf = new Map<string, number>()
@@ -480,6 +483,7 @@ export const makeIndexWith = (parameters: Parameters): Index => {
     const hits = nameHits
     const cs = clauseScores
     const ch = clauseNameHits
+    const masks = slotMasks
     const len = lengths
     const list = touched
     let best = 0
@@ -492,9 +496,9 @@ export const makeIndexWith = (parameters: Parameters): Index => {
       sc[slot] = s
       if (s > best) best = s
       const row = slot * MAX_CLAUSES
-      for (let c = 0; c < clauseCount; c++) {
+      for (let c = 0, m = masks[slot] as number; m !== 0; c++, m >>>= 1) {
+        if ((m & 1) === 0) continue
         const v = cs[row + c] as number
-        if (v === 0) continue
         const w = v + Math.min(ch[row + c] as number, nameLength) * scale
         cs[row + c] = w
         if (w > (bestOfClause[c] as number)) bestOfClause[c] = w
@@ -509,7 +513,8 @@ export const makeIndexWith = (parameters: Parameters): Index => {
       const slot = list[i] as number
       const row = slot * MAX_CLAUSES
       let clause = 0
-      for (let c = 0; c < clauseCount; c++) {
+      for (let c = 0, m = masks[slot] as number; m !== 0; c++, m >>>= 1) {
+        if ((m & 1) === 0) continue
         const v = (cs[row + c] as number) * (bestOfClause[c] as number)
         if (v > clause) clause = v
       }
@@ -603,30 +608,34 @@ const addClausePostings = (
   slots: Int32Array, tfs: Int32Array, impacts: Float32Array, weight: number, df: number,
   stamps: Uint32Array, stamp: number, scores: Float64Array, nameHits: Float64Array,
   touched: Int32Array, count: number,
-  mask: number, clauseScores: Float64Array, clauseNameHits: Float64Array, clauseCount: number
+  mask: number, clauseScores: Float64Array, clauseNameHits: Float64Array, slotMasks: Int32Array
 ): number => {
   for (let i = 0; i < df; i++) {
     const slot = slots[i] as number
     const impact = (impacts[i] as number) * weight
     const inName = ((tfs[i] as number) & TF_MAX) * weight
     const row = slot * MAX_CLAUSES
+    let seen = 0 // the clauses this slot already has a score in; entries of others are stale
     if (stamps[slot] !== stamp) {
       stamps[slot] = stamp
       scores[slot] = impact
       nameHits[slot] = inName
       touched[count++] = slot
-      for (let c = 0; c < clauseCount; c++) {
-        clauseScores[row + c] = 0
-        clauseNameHits[row + c] = 0
-      }
     } else {
       scores[slot] = (scores[slot] as number) + impact
       nameHits[slot] = (nameHits[slot] as number) + inName
+      seen = slotMasks[slot] as number
     }
+    slotMasks[slot] = seen | mask
     for (let c = 0, m = mask; m !== 0; c++, m >>>= 1) {
       if ((m & 1) === 0) continue
-      clauseScores[row + c] = (clauseScores[row + c] as number) + impact
-      clauseNameHits[row + c] = (clauseNameHits[row + c] as number) + inName
+      if ((seen & (1 << c)) === 0) {
+        clauseScores[row + c] = impact
+        clauseNameHits[row + c] = inName
+      } else {
+        clauseScores[row + c] = (clauseScores[row + c] as number) + impact
+        clauseNameHits[row + c] = (clauseNameHits[row + c] as number) + inName
+      }
     }
   }
   return count
