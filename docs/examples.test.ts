@@ -5,6 +5,7 @@ import * as AgentExample from "./examples/agent.js"
 import * as McpGateway from "./examples/mcp-gateway.js"
 import * as McpImport from "./examples/mcp-import.js"
 import * as Quickstart from "./examples/quickstart.js"
+import * as Search from "./examples/search.js"
 import * as VisibilityExample from "./examples/visibility.js"
 
 describe("docs examples", () => {
@@ -45,4 +46,21 @@ describe("docs examples", () => {
         after: ["ToolSearch", "call_tool", "read_graph"],
         graphIsError: false
       })), 30_000)
+
+  it.effect("search: BM25F splits identifiers, tolerates Korean particles, and is live", () =>
+    Effect.map(Search.bm25f, (r) =>
+      assert.deepStrictEqual(r, {
+        nurses: ["getHealthWorkforce"],
+        korean: ["slack_send_message"],
+        jira: ["jira_create_ticket"]
+      })))
+
+  it.effect("search: regex over names, with errors the model can act on", () =>
+    Effect.map(Search.regex, (r) => {
+      assert.deepStrictEqual(r.found, ["github_create_issue", "slack_send_message"]) // larger matched share first
+      assert.match(r.error, /Invalid regular expression 'slack_\(send': missing closing \)/)
+    }))
+
+  it.effect("search: semantic over a custom EmbeddingModel", () =>
+    Effect.map(Search.semantic, (r) => assert.deepStrictEqual(r, ["github_create_issue"])))
 })

@@ -1,9 +1,10 @@
 /**
- * The `tool-search` command line: `search`, `toc`, `serve`, `demo`, `bench-executor`.
+ * The `tool-search` command line: `search`, `toc`, `serve`, `demo`, `bench`, `bench-executor`.
  *
  * @since 0.1.0
  */
 import { Command } from "effect/cli"
+import * as Bench from "./commands/Bench.js"
 import * as BenchExecutor from "./commands/BenchExecutor.js"
 import * as Demo from "./commands/Demo.js"
 import * as Search from "./commands/Search.js"
@@ -16,7 +17,7 @@ export const version = "0.1.0"
 /** The root command with its subcommands. */
 export const cli = Command.make("tool-search").pipe(
   Command.withDescription("progressive tool disclosure for LLM agents"),
-  Command.withSubcommands([Search.command, Toc.command, Serve.command, Demo.command, BenchExecutor.command])
+  Command.withSubcommands([Search.command, Toc.command, Serve.command, Demo.command, Bench.command, BenchExecutor.command])
 )
 
 /** Runs the command line on explicit arguments (tests use this). */

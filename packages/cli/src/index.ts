@@ -10,3 +10,5 @@ export * as Cli from "./Cli.js"
 export * as CliError from "./CliError.js"
 /** Loading catalog files. */
 export * as Catalogs from "./Catalogs.js"
+/** Retrieval metrics and the benchmark harness. */
+export * as Evaluation from "./Evaluation.js"

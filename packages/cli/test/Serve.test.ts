@@ -67,7 +67,7 @@ describe("tool-search serve", () => {
     ])
     try {
       assert.deepStrictEqual(await gateway.names(), ["ToolSearch", "call_tool"])
-      const found = await gateway.client.callTool({ name: "ToolSearch", arguments: { query: "read text file", max_results: 1 } })
+      const found = await gateway.client.callTool({ name: "ToolSearch", arguments: { query: "+text read file", max_results: 1 } })
       assert.match(text(found), /"name":"read_text_file"/)
       assert.strictEqual(gateway.changes(), 1)
       assert.deepStrictEqual(await gateway.names(), ["ToolSearch", "call_tool", "read_text_file"])

@@ -2,28 +2,63 @@
  * The built-in search strategies by name, for configuration files, environment variables and the
  * command line. Apps that compose layers directly can use each strategy's own `layer`.
  *
+ * `semantic` and `hybrid` resolved here use the offline embedding model (`OfflineEmbeddings`) and
+ * keep tool vectors in the file cache (`VectorCache.defaultDirectory()` unless a directory is
+ * given), so a second run embeds nothing. The model loads at the first search that needs it.
+ *
  * @since 0.1.0
  */
-import type { Layer } from "effect"
+import { Layer } from "effect"
+import * as OfflineEmbeddings from "./OfflineEmbeddings.js"
 import type { SearchStrategy } from "./SearchStrategy.js"
+import * as Bm25f from "./strategies/Bm25f.js"
+import * as Hybrid from "./strategies/Hybrid.js"
 import * as Keyword from "./strategies/Keyword.js"
+import * as Regex from "./strategies/Regex.js"
+import * as Semantic from "./strategies/Semantic.js"
+import * as VectorCache from "./VectorCache.js"
 
 /** Names of the built-in strategies. */
-export const names = ["keyword"] as const
+export const names = ["bm25f", "keyword", "regex", "semantic", "hybrid"] as const
 
 /** A built-in strategy name. */
 export type Name = typeof names[number]
 
 /** The strategy used when none is configured. */
-export const defaultName: Name = "keyword"
+export const defaultName: Name = "bm25f"
 
 /** Whether `name` is a built-in strategy. */
 export const isName = (name: string): name is Name => (names as ReadonlyArray<string>).includes(name)
 
+/** Settings of the built-in strategies that embed. */
+export interface Options {
+  /** Where tool vectors are cached; `VectorCache.defaultDirectory()` when absent. */
+  readonly cacheDirectory?: string
+  /** Progress of embedding queued tools (done, total). */
+  readonly onProgress?: (done: number, total: number) => void
+}
+
 /** The layer of a built-in strategy. */
-export const layer = (name: Name): Layer.Layer<SearchStrategy> => {
+export const layer = (name: Name, options: Options = {}): Layer.Layer<SearchStrategy> => {
   switch (name) {
+    case "bm25f":
+      return Bm25f.layer
     case "keyword":
       return Keyword.layer
+    case "regex":
+      return Regex.layer
+    case "semantic":
+      return Layer.suspend(() => Semantic.layerWith(semanticOptions(options))).pipe(Layer.provide(OfflineEmbeddings.layer))
+    case "hybrid":
+      return Layer.suspend(() => Hybrid.layerWith({ ...Hybrid.defaults, semantic: semanticOptions(options) })).pipe(
+        Layer.provide(OfflineEmbeddings.layer)
+      )
   }
 }
+
+const semanticOptions = (options: Options): Semantic.Options => ({
+  ...Semantic.defaults,
+  model: OfflineEmbeddings.modelName,
+  cache: VectorCache.file(options.cacheDirectory ?? VectorCache.defaultDirectory(), OfflineEmbeddings.modelName),
+  ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress })
+})

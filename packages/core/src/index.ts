@@ -23,6 +23,20 @@ export * as SearchStrategy from "./SearchStrategy.js"
 export * as Strategies from "./Strategies.js"
 /** Weighted keyword matching (the Java core's baseline). */
 export * as Keyword from "./strategies/Keyword.js"
+/** Tokenization shared by the lexical strategies: identifiers, any script, stemming, Korean, CJK. */
+export * as Analyzer from "./Analyzer.js"
+/** BM25F on a live inverted index: the default strategy. */
+export * as Bm25f from "./strategies/Bm25f.js"
+/** Regular expressions over tool names, on a linear-time engine. */
+export * as Regex from "./strategies/Regex.js"
+/** Embedding similarity through any `EmbeddingModel`. */
+export * as Semantic from "./strategies/Semantic.js"
+/** BM25F and semantic scores fused. */
+export * as Hybrid from "./strategies/Hybrid.js"
+/** The offline default `EmbeddingModel` (Universal Sentence Encoder lite), loaded on first use. */
+export * as OfflineEmbeddings from "./OfflineEmbeddings.js"
+/** Tool vectors kept between searches and runs. */
+export * as VectorCache from "./VectorCache.js"
 /** The agent-lifetime tool catalog. */
 export * as ToolCatalog from "./ToolCatalog.js"
 /** The per-unit activation state. */

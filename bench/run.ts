@@ -1,0 +1,204 @@
+/**
+ * `npm run bench`: every data set of `../shared/bench` × every strategy, with MiniSearch and
+ * wink-bm25-text-search measured side by side in the same process (same fields, weights and
+ * analyzer), then a scale run on generated catalogs of 10k and 100k tools. Progress on stderr, one
+ * markdown table on stdout.
+ *
+ * Flags: `--lexical` skips semantic and hybrid (no model); `--no-scale` skips the scale run;
+ * `--datasets a,b` picks data sets.
+ */
+import { Evaluation } from "@tool-search/cli"
+import { CatalogFile, type CatalogTool, SearchDocument, SearchStrategy, Strategies } from "@tool-search/core"
+import { Effect } from "effect"
+import { spawnSync } from "node:child_process"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import * as Generate from "./Generate.js"
+import * as Peers from "./Peers.js"
+
+const args = process.argv.slice(2)
+// `--one <dataset> <engine>`: measure one engine on one data set and print its report as JSON.
+// The parent runs every measurement in a fresh process, so heap figures and JIT state are not
+// polluted by the engines measured before.
+const oneFlag = args.indexOf("--one")
+const lexicalOnly = args.includes("--lexical")
+const scale = !args.includes("--no-scale")
+const datasetFlag = args.indexOf("--datasets")
+const only = datasetFlag >= 0 ? (args[datasetFlag + 1] ?? "").split(",") : undefined
+
+// dist/bench/run.js → the repository root → ../shared/bench beside it
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
+const benchRoot = resolve(repoRoot, "../shared/bench")
+const K = 10
+
+const log = (message: string) => process.stderr.write(`bench: ${message}\n`)
+
+const loadTools = (file: string) =>
+  CatalogFile.parse(file, readFileSync(file, "utf8"), { names: "sanitize" }).pipe(Effect.orDie)
+
+const loadQueries = (file: string) => Evaluation.parseQueries(file, readFileSync(file, "utf8")).pipe(Effect.orDie)
+
+const strategyNames: ReadonlyArray<Strategies.Name> = lexicalOnly
+  ? ["bm25f", "keyword", "regex"]
+  : ["bm25f", "keyword", "regex", "semantic", "hybrid"]
+
+const strategyEngine = (name: Strategies.Name) =>
+  Effect.gen(function*() {
+    const strategy = yield* SearchStrategy.SearchStrategy
+    return yield* Evaluation.strategyEngine(strategy)
+  }).pipe(
+    Effect.provide(Strategies.layer(name, { onProgress: (done, total) => log(`${name}: embedding tools ${done}/${total}`) }))
+  )
+
+type Row = { readonly dataset: string; readonly report: Evaluation.Report } | {
+  readonly dataset: string
+  readonly strategy: string
+  readonly error: string
+}
+
+const f = (x: number, digits = 3) => x.toFixed(digits)
+const signed = (x: number) => `${x >= 0 ? "+" : ""}${x.toFixed(3)}`
+const times = (x: number) => `${x >= 10 ? x.toFixed(0) : x.toFixed(1)}×`
+
+/** One line of the scale table: bm25f on a generated catalog of `size` tools. */
+const scaleOne = (size: number) =>
+  Effect.gen(function*() {
+    log(`scale: generating ${size} tools`)
+    const tools = Generate.catalog(size)
+    const queries = Generate.queries(tools, 1_000)
+    const index = yield* Effect.gen(function*() {
+      return yield* (yield* SearchStrategy.SearchStrategy).makeIndex
+    }).pipe(Effect.provide(Strategies.layer("bm25f")))
+    const engine: Evaluation.Engine = {
+      name: "bm25f",
+      build: (ts) => Effect.sync(() => index.add(ts.map(SearchDocument.fromTool))),
+      search: (text, k) =>
+        index.search({ text, limit: k, accept: () => true }).pipe(
+          Effect.map((hits) => hits.map((h) => h.id)),
+          Effect.orDie
+        )
+    }
+    const report = yield* Evaluation.measure(engine, tools, queries, { k: K, onProgress: log, maxPasses: 5 })
+    const extra = Generate.catalog(200, 99).map((t, i): CatalogTool.CatalogTool => ({ ...t, id: `extra_${i}` }))
+    const adds: Array<number> = []
+    for (const tool of extra) {
+      const t0 = performance.now()
+      index.add([SearchDocument.fromTool(tool)])
+      adds.push((performance.now() - t0) * 1000)
+    }
+    return `| ${size.toLocaleString("en")} | ${report.indexMs.toFixed(0)} | ${report.heapMb.toFixed(1)} | ${
+      report.p50Us.toFixed(1)
+    } | ${report.p99Us.toFixed(1)} | ${Evaluation.percentile(adds, 50).toFixed(1)} / ${Evaluation.percentile(adds, 99).toFixed(1)} |`
+  })
+
+const measureOne = (dataset: string, name: string) =>
+  Effect.gen(function*() {
+    const tools = yield* loadTools(join(benchRoot, dataset, "tools.jsonl"))
+    const queries = yield* loadQueries(join(benchRoot, dataset, "queries.jsonl"))
+    const make: Effect.Effect<Evaluation.Engine<SearchStrategy.SearchFailed>> = name === "minisearch"
+      ? Effect.sync(() => Peers.miniSearch())
+      : name === "wink-bm25"
+      ? Effect.sync(() => Peers.winkBm25())
+      : strategyEngine(name as Strategies.Name)
+    const report = yield* Effect.flatMap(make, (engine) =>
+      Evaluation.measure(engine, tools, queries, { k: K, onProgress: (m) => log(`${dataset}: ${m}`) }))
+    return { ...report, rankings: [] }
+  })
+
+const child = (dataset: string, name: string): Row => {
+  const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--one", dataset, name], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 64 * 1024 * 1024
+  })
+  if (result.status !== 0) return { dataset, strategy: name, error: `exit ${result.status}` }
+  const parsed = JSON.parse(result.stdout) as { readonly ok: true; readonly report: Evaluation.Report } | {
+    readonly ok: false
+    readonly error: string
+  }
+  return parsed.ok ? { dataset, report: parsed.report } : { dataset, strategy: name, error: parsed.error }
+}
+
+const program = Effect.gen(function*() {
+  const datasets = readdirSync(benchRoot).filter((d) =>
+    existsSync(join(benchRoot, d, "tools.jsonl")) && existsSync(join(benchRoot, d, "queries.jsonl")) &&
+    (only === undefined || only.includes(d))
+  ).sort()
+  const rows: Array<Row> = []
+  for (const dataset of datasets) {
+    log(dataset)
+    for (const name of [...strategyNames, "minisearch", "wink-bm25"]) rows.push(child(dataset, name))
+  }
+
+  const out: Array<string> = []
+  out.push(`Quality and speed (k = ${K}; latency per query on one core; heap held by the index)`, "")
+  out.push(
+    "| data set | engine | nDCG@10 | R@1 | R@5 | R@10 | MRR@10 | index ms | p50 µs | p99 µs | heap MB | ΔnDCG vs wink / MiniSearch | p50 speed-up vs wink / MiniSearch |"
+  )
+  out.push("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+  for (const dataset of datasets) {
+    const mine = rows.filter((r) => r.dataset === dataset)
+    const peer = (name: string) => {
+      const row = mine.find((r) => "report" in r && r.report.strategy === name)
+      return row !== undefined && "report" in row ? row.report : undefined
+    }
+    const wink = peer("wink-bm25")
+    const mini = peer("minisearch")
+    for (const row of mine) {
+      if (!("report" in row)) {
+        out.push(`| ${dataset} | ${row.strategy} | failed: ${row.error.replace(/\|/g, "/")} |||||||||||`)
+        continue
+      }
+      const r = row.report
+      const isPeer = r.strategy === "wink-bm25" || r.strategy === "minisearch"
+      const delta = isPeer || wink === undefined || mini === undefined
+        ? ""
+        : `${signed(r.quality.ndcg - wink.quality.ndcg)} / ${signed(r.quality.ndcg - mini.quality.ndcg)}`
+      const speed = isPeer || wink === undefined || mini === undefined
+        ? ""
+        : `${times(wink.p50Us / r.p50Us)} / ${times(mini.p50Us / r.p50Us)}`
+      out.push(
+        `| ${dataset} | ${r.strategy}${r.rejected > 0 ? ` (${r.rejected} rejected)` : ""} | ${f(r.quality.ndcg)} | ${
+          f(r.quality.recall1)
+        } | ${f(r.quality.recall5)} | ${f(r.quality.recallK)} | ${f(r.quality.mrr)} | ${r.indexMs.toFixed(0)} | ${
+          r.p50Us.toFixed(1)
+        } | ${r.p99Us.toFixed(1)} | ${r.heapMb.toFixed(1)} | ${delta} | ${speed} |`
+      )
+    }
+  }
+
+  if (scale) {
+    out.push("", "Scale (bm25f on generated catalogs; 1,000 queries of 3–6 words)", "")
+    out.push("| tools | index ms | heap MB | p50 µs | p99 µs | add one tool to the built index, p50 / p99 µs |")
+    out.push("|---|---|---|---|---|---|")
+    for (const size of [10_000, 100_000]) {
+      const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--scale", String(size)], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "inherit"]
+      })
+      out.push(result.status === 0 ? result.stdout.trim() : `| ${size} | failed: exit ${result.status} |||||`)
+    }
+  }
+  process.stdout.write(`${out.join("\n")}\n`)
+})
+
+const scaleFlag = args.indexOf("--scale")
+const main = scaleFlag >= 0
+  ? Effect.flatMap(scaleOne(Number(args[scaleFlag + 1])), (line) => Effect.sync(() => process.stdout.write(line)))
+  : oneFlag >= 0
+  ? Effect.flatMap(
+    Effect.result(measureOne(args[oneFlag + 1] ?? "", args[oneFlag + 2] ?? "")),
+    (result) =>
+      Effect.sync(() =>
+        process.stdout.write(
+          JSON.stringify(result._tag === "Success" ? { ok: true, report: result.success } : { ok: false, error: result.failure.message })
+        )
+      )
+  )
+  : program
+
+Effect.runPromise(main).catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
+  process.exit(1)
+})

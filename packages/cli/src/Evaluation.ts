@@ -1,0 +1,280 @@
+/**
+ * Retrieval evaluation: query files, the quality metrics, and the harness that measures an engine
+ * (index time, latency percentiles, heap) on a catalog and its queries. `tool-search bench` and
+ * `npm run bench` both run through `measure`, so a strategy and a peer library are measured the
+ * same way in the same process.
+ *
+ * Metrics, per query, averaged over queries. Relevance is by tool id. A query's relevant items are
+ * its `relevant_groups` when present (a group counts as found when any member is retrieved, once),
+ * else each id of `relevant`:
+ *
+ * - nDCG@k: binary gains, `1 / log2(rank + 1)`, divided by the ideal ordering;
+ * - Recall@k: the share of relevant items found in the top k;
+ * - MRR@k: `1 / rank` of the first relevant hit in the top k, 0 when none.
+ *
+ * @since 0.1.0
+ */
+import { Analyzer, type CatalogTool, SearchDocument, type SearchFailed, type SearchStrategy } from "@tool-search/core"
+import { Effect, Schema } from "effect"
+import * as v8 from "node:v8"
+import * as vm from "node:vm"
+
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
+
+/** One line of a queries file. */
+export const QuerySpec = Schema.Struct({
+  id: Schema.String,
+  query: Schema.String,
+  relevant: Schema.Array(Schema.String),
+  relevant_groups: Schema.optionalKey(Schema.Array(Schema.Array(Schema.String)))
+})
+
+/** A decoded query. */
+export type QuerySpec = typeof QuerySpec.Type
+
+/** Something that can be measured: a strategy's index or a peer library. */
+export interface Engine<E = never> {
+  readonly name: string
+  /** Indexes the catalog. */
+  readonly build: (tools: ReadonlyArray<CatalogTool.CatalogTool>) => Effect.Effect<void, E>
+  /** The ids of the best `k` tools for a query; `undefined` when the engine rejects the query. */
+  readonly search: (text: string, k: number) => Effect.Effect<ReadonlyArray<string> | undefined, E>
+}
+
+/** Quality of one ranking. */
+export interface Quality {
+  readonly ndcg: number
+  readonly recall1: number
+  readonly recall5: number
+  readonly recallK: number
+  readonly mrr: number
+}
+
+/** What `measure` reports. */
+export interface Report {
+  readonly strategy: string
+  readonly tools: number
+  readonly queries: number
+  readonly k: number
+  readonly quality: Quality
+  /** Time until the index can answer: adding every tool plus one warm-up query. */
+  readonly indexMs: number
+  readonly p50Us: number
+  readonly p99Us: number
+  /** Heap held by the index after a garbage collection, in MB. */
+  readonly heapMb: number
+  /** Queries the engine rejected (for example not a valid regular expression), scored as misses. */
+  readonly rejected: number
+  readonly rankings: ReadonlyArray<{ readonly id: string; readonly ranked: ReadonlyArray<string> }>
+}
+
+/** How `measure` runs. */
+export interface MeasureOptions {
+  readonly k: number
+  /** Timed passes over the queries stop after this many milliseconds (at least one pass). */
+  readonly timeBudgetMs?: number
+  /** Most timed passes. */
+  readonly maxPasses?: number
+  readonly onProgress?: (message: string) => void
+}
+
+// -----------------------------------------------------------------------------
+// Metrics
+// -----------------------------------------------------------------------------
+
+/** The relevant items of a query: groups of ids, any member of which finds the group. */
+export const groupsOf = (query: QuerySpec): ReadonlyArray<ReadonlyArray<string>> =>
+  query.relevant_groups !== undefined && query.relevant_groups.length > 0
+    ? query.relevant_groups
+    : query.relevant.map((id) => [id])
+
+/** The quality of one ranking for one query, at cutoff `k`. */
+export const quality = (query: QuerySpec, ranked: ReadonlyArray<string>, k: number): Quality => {
+  const groups = groupsOf(query)
+  if (groups.length === 0) return { ndcg: 0, recall1: 0, recall5: 0, recallK: 0, mrr: 0 }
+  const groupOf = new Map<string, Array<number>>()
+  groups.forEach((g, i) => g.forEach((id) => groupOf.set(id, [...(groupOf.get(id) ?? []), i])))
+  const found = new Set<number>()
+  let dcg = 0
+  let mrr = 0
+  let at1 = 0
+  let at5 = 0
+  const depth = Math.min(k, ranked.length)
+  for (let i = 0; i < depth; i++) {
+    const fresh = (groupOf.get(ranked[i] as string) ?? []).filter((g) => !found.has(g))
+    if (fresh.length > 0) {
+      fresh.forEach((g) => found.add(g))
+      dcg += 1 / Math.log2(i + 2)
+      if (mrr === 0) mrr = 1 / (i + 1)
+    }
+    if (i === 0) at1 = found.size
+    if (i === 4) at5 = found.size
+  }
+  if (depth < 1) at1 = found.size
+  if (depth < 5) at5 = found.size
+  let ideal = 0
+  for (let i = 0; i < Math.min(groups.length, k); i++) ideal += 1 / Math.log2(i + 2)
+  return {
+    ndcg: dcg / ideal,
+    recall1: at1 / groups.length,
+    recall5: at5 / groups.length,
+    recallK: found.size / groups.length,
+    mrr
+  }
+}
+
+/** The mean of each metric. */
+export const mean = (qs: ReadonlyArray<Quality>): Quality => {
+  const n = Math.max(qs.length, 1)
+  const sum = (f: (q: Quality) => number) => qs.reduce((s, q) => s + f(q), 0) / n
+  return {
+    ndcg: sum((q) => q.ndcg),
+    recall1: sum((q) => q.recall1),
+    recall5: sum((q) => q.recall5),
+    recallK: sum((q) => q.recallK),
+    mrr: sum((q) => q.mrr)
+  }
+}
+
+/** The nearest-rank percentile `p` (0-100) of values. */
+export const percentile = (values: ReadonlyArray<number>, p: number): number => {
+  if (values.length === 0) return 0
+  const sorted = [...values].sort((a, b) => a - b)
+  const rank = Math.ceil((p / 100) * sorted.length)
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] as number
+}
+
+// -----------------------------------------------------------------------------
+// Harness
+// -----------------------------------------------------------------------------
+
+/** Forces a full garbage collection, so heap figures measure what is really held. */
+export const collectGarbage: () => void = (() => {
+  // V8 frees the bytecode of functions idle over a few collections; that would make the heap of a
+  // run shrink by code it merely stopped using (file parsing), so keep code memory stable.
+  v8.setFlagsFromString("--no-flush-bytecode")
+  v8.setFlagsFromString("--expose-gc")
+  const gc = vm.runInNewContext("gc") as unknown
+  return typeof gc === "function" ? () => (gc as () => void)() : () => undefined
+})()
+
+const heapUsed = (): number => {
+  // twice: the first pass may only run finalizers that free more
+  collectGarbage()
+  collectGarbage()
+  return process.memoryUsage().heapUsed
+}
+
+/**
+ * Builds the engine on the tools, runs every query once for quality, then again in timed passes
+ * for latency (until `timeBudgetMs` or `maxPasses`).
+ */
+export const measure = <E>(
+  engine: Engine<E>,
+  tools: ReadonlyArray<CatalogTool.CatalogTool>,
+  queries: ReadonlyArray<QuerySpec>,
+  options: MeasureOptions
+): Effect.Effect<Report, E> =>
+  Effect.gen(function*() {
+    const progress = options.onProgress ?? (() => undefined)
+    Analyzer.clearCache() // every engine starts cold, and the cache's size does not leak between runs
+    const before = heapUsed()
+    progress(`${engine.name}: indexing ${tools.length} tools`)
+    let start = performance.now()
+    yield* engine.build(tools)
+    yield* engine.search("warm up", options.k)
+    const indexMs = performance.now() - start
+    const heapMb = (heapUsed() - before) / 1e6
+
+    const rankings: Array<{ readonly id: string; readonly ranked: ReadonlyArray<string> }> = []
+    const qualities: Array<Quality> = []
+    let rejected = 0
+    for (const [i, q] of queries.entries()) {
+      if (i > 0 && i % 100 === 0) progress(`${engine.name}: ${i}/${queries.length} queries`)
+      const ranked = yield* engine.search(q.query, options.k)
+      if (ranked === undefined) rejected++
+      rankings.push({ id: q.id, ranked: ranked ?? [] })
+      qualities.push(quality(q, ranked ?? [], options.k))
+    }
+
+    const latencies: Array<number> = []
+    const budget = options.timeBudgetMs ?? 1500
+    const maxPasses = options.maxPasses ?? 20
+    start = performance.now()
+    for (let pass = 0; pass < maxPasses && (pass === 0 || performance.now() - start < budget); pass++) {
+      for (const q of queries) {
+        const t0 = performance.now()
+        yield* engine.search(q.query, options.k)
+        latencies.push((performance.now() - t0) * 1000)
+      }
+    }
+    return {
+      strategy: engine.name,
+      tools: tools.length,
+      queries: queries.length,
+      k: options.k,
+      quality: mean(qualities),
+      indexMs,
+      p50Us: percentile(latencies, 50),
+      p99Us: percentile(latencies, 99),
+      heapMb,
+      rejected,
+      rankings
+    }
+  })
+
+/** The `--json` object of a report: exactly the keys the benchmark format names. */
+export const toJson = (report: Report): Record<string, string | number> => ({
+  strategy: report.strategy,
+  tools: report.tools,
+  queries: report.queries,
+  [`ndcg@${report.k}`]: round(report.quality.ndcg, 4),
+  "recall@1": round(report.quality.recall1, 4),
+  "recall@5": round(report.quality.recall5, 4),
+  [`recall@${report.k}`]: round(report.quality.recallK, 4),
+  [`mrr@${report.k}`]: round(report.quality.mrr, 4),
+  indexMs: round(report.indexMs, 1),
+  p50Us: round(report.p50Us, 1),
+  p99Us: round(report.p99Us, 1),
+  heapMb: round(report.heapMb, 1)
+})
+
+/** Rounds to `digits` decimals. */
+export const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits
+
+// -----------------------------------------------------------------------------
+// Engines and files
+// -----------------------------------------------------------------------------
+
+/** A strategy's live index as an engine; queries it rejects (`InvalidQuery`) count as misses. */
+export const strategyEngine = (
+  strategy: SearchStrategy.SearchStrategy["Service"]
+): Effect.Effect<Engine<SearchFailed>> =>
+  Effect.map(strategy.makeIndex, (index) => ({
+    name: strategy.name,
+    build: (tools) => Effect.sync(() => index.add(tools.map(SearchDocument.fromTool))),
+    // one combinator, so the harness adds as little as possible to the measured latency
+    search: (text, k) =>
+      Effect.matchEffect(index.search({ text, limit: k, accept: () => true }), {
+        onSuccess: (hits) => Effect.succeed<ReadonlyArray<string> | undefined>(hits.map((h) => h.id)),
+        onFailure: (error) => error._tag === "InvalidQuery" ? Effect.succeed(undefined) : Effect.fail(error)
+      })
+  }))
+
+/** Parses a queries file (JSON Lines); the first bad line is an error naming the file and line. */
+export const parseQueries = (file: string, text: string): Effect.Effect<ReadonlyArray<QuerySpec>, string> =>
+  Effect.gen(function*() {
+    const out: Array<QuerySpec> = []
+    const lines = text.split(/\r?\n/)
+    for (let i = 0; i < lines.length; i++) {
+      const raw = (lines[i] as string).trim() // i < lines.length
+      if (raw === "") continue
+      const decoded = Schema.decodeUnknownResult(Schema.fromJsonString(QuerySpec))(raw)
+      if (decoded._tag === "Failure") return yield* Effect.fail(`${file}:${i + 1}: ${decoded.failure.message}`)
+      out.push(decoded.success)
+    }
+    if (out.length === 0) return yield* Effect.fail(`${file}: no queries`)
+    return out
+  })

@@ -1,0 +1,111 @@
+import { NodeServices } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { TestConsole } from "effect/testing"
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Cli } from "../src/index.js"
+
+const dir = mkdtempSync(join(tmpdir(), "tool-search-bench-"))
+const tools = join(dir, "tools.jsonl")
+writeFileSync(
+  tools,
+  [
+    { id: "t1", name: "slack_send_message", description: "Send a message to a Slack channel" },
+    { id: "t2", name: "slack_list_channels", description: "List Slack channels" },
+    { id: "t3", name: "getPM2.5Level", description: "Air quality: the PM2.5 level of a city" },
+    { id: "t4", name: "read_file", description: "Read a file from disk" }
+  ].map((t) => JSON.stringify(t)).join("\n")
+)
+const queries = join(dir, "queries.jsonl")
+writeFileSync(
+  queries,
+  [
+    { id: "q1", query: "send a slack message", relevant: ["t1"] },
+    { id: "q2", query: "air pollution level in Paris", relevant: ["t3"] },
+    { id: "q3", query: "channels of slack and read a file", relevant: ["t2", "t4"], relevant_groups: [["t2"], ["t4"]] }
+  ].map((q) => JSON.stringify(q)).join("\n")
+)
+
+const run = (argv: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    // several runs in one test share the test console: keep only this run's lines
+    const outBefore = (yield* TestConsole.logLines).length
+    const errBefore = (yield* TestConsole.errorLines).length
+    const exit = yield* Effect.exit(Cli.run(argv))
+    return {
+      exit,
+      out: (yield* TestConsole.logLines).slice(outBefore).join("\n"),
+      err: (yield* TestConsole.errorLines).slice(errBefore).join("\n")
+    }
+  }).pipe(Effect.provide(NodeServices.layer))
+
+describe("tool-search bench", () => {
+  it.effect("--json prints exactly the benchmark keys; names providers reject are sanitized", () =>
+    Effect.gen(function*() {
+      const rankings = join(dir, "rankings.jsonl")
+      const { exit, out } = yield* run(["bench", "--tools", tools, "--queries", queries, "--json", "--rankings", rankings])
+      assert.strictEqual(exit._tag, "Success")
+      const report = JSON.parse(out)
+      assert.deepStrictEqual(Object.keys(report), [
+        "strategy", "tools", "queries", "ndcg@10", "recall@1", "recall@5", "recall@10", "mrr@10", "indexMs", "p50Us", "p99Us", "heapMb"
+      ])
+      assert.strictEqual(report.strategy, "bm25f")
+      assert.strictEqual(report.tools, 4)
+      assert.strictEqual(report.queries, 3)
+      assert.strictEqual(report["recall@10"], 1)
+      const lines = readFileSync(rankings, "utf8").trim().split("\n").map((l) => JSON.parse(l))
+      assert.deepStrictEqual(lines.map((l) => l.id), ["q1", "q2", "q3"])
+      assert.strictEqual(lines[0].ranked[0], "t1")
+      assert.strictEqual(lines[1].ranked[0], "t3", "evaluated by id, whatever the sanitized name")
+    }))
+
+  it.effect("--strategy keyword and regex run; queries a regex rejects count as misses", () =>
+    Effect.gen(function*() {
+      const keyword = yield* run(["bench", "--tools", tools, "--queries", queries, "--strategy", "keyword", "--json"])
+      assert.strictEqual(JSON.parse(keyword.out).strategy, "keyword")
+      const regex = yield* run(["bench", "--tools", tools, "--queries", queries, "--strategy", "regex", "--k", "5"])
+      assert.match(regex.out, /strategy\s+regex/)
+      assert.match(regex.out, /nDCG@5/)
+    }))
+
+  it.effect("a bad queries file is a one-line usage error", () =>
+    Effect.gen(function*() {
+      const bad = join(dir, "bad.jsonl")
+      writeFileSync(bad, `{"id":"q1"}`)
+      const { err, exit } = yield* run(["bench", "--tools", tools, "--queries", bad])
+      assert.strictEqual(exit._tag, "Failure")
+      assert.match(err, /^tool-search: .*bad\.jsonl:1: /)
+    }))
+})
+
+describe("tool-search search --strategy", () => {
+  for (const strategy of ["bm25f", "keyword"] as const) {
+    it.effect(`${strategy} finds the Slack tool`, () =>
+      Effect.gen(function*() {
+        const { out } = yield* run(["search", "send slack message", "--catalog", tools, "--sanitize-names", "--strategy", strategy, "--json"])
+        assert.strictEqual(JSON.parse(out).results[0].id, "t1")
+      }))
+  }
+
+  it.effect("regex matches names; an invalid pattern says what is wrong", () =>
+    Effect.gen(function*() {
+      const { out } = yield* run(["search", "^slack_.*channels$", "--catalog", tools, "--sanitize-names", "--strategy", "regex", "--json"])
+      assert.deepStrictEqual(JSON.parse(out).results.map((r: { id: string }) => r.id), ["t2"])
+      const bad = yield* run(["search", "slack_(", "--catalog", tools, "--sanitize-names", "--strategy", "regex"])
+      assert.strictEqual(bad.exit._tag, "Failure")
+      assert.match(bad.err, /Invalid regular expression 'slack_\(': missing closing \)/)
+    }))
+
+  // The one test with the real offline model: small (four tools), offline, a second or two.
+  it.effect("semantic and hybrid run on the offline model, caching vectors in the given directory", () =>
+    Effect.gen(function*() {
+      process.env["TOOL_SEARCH_CACHE_DIR"] = join(dir, "cache")
+      const semantic = yield* run(["search", "air pollution", "--catalog", tools, "--sanitize-names", "--strategy", "semantic", "--json"])
+      assert.strictEqual(JSON.parse(semantic.out).results[0].id, "t3")
+      const hybrid = yield* run(["search", "deliver a message on slack", "--catalog", tools, "--sanitize-names", "--strategy", "hybrid", "--json"])
+      assert.strictEqual(JSON.parse(hybrid.out).results[0].id, "t1")
+      assert.isAbove(readFileSync(join(dir, "cache", "use-lite-512_energetic-ai-0.2.0.vectors")).length, 4 * 512 * 4)
+    }), { timeout: 60_000 })
+})

@@ -1,0 +1,177 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, Ref } from "effect"
+import { AiError, EmbeddingModel } from "effect/ai"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Analyzer, CatalogTool, Hybrid, Query, SearchDocument, Semantic, ToolCatalog, VectorCache } from "../src/index.js"
+
+// A fake embedding model: words hashed into 64 dimensions, with a few synonyms sharing one, so
+// "automobile" is close to "car" without sharing a word. It records every text it embeds.
+const SYNONYMS: Record<string, string> = { automobil: "car", vehicl: "car", dispatch: "send", messag: "mail" }
+const vectorOf = (text: string): Array<number> => {
+  const v = new Array<number>(64).fill(0)
+  for (const term of Analyzer.terms(text)) {
+    const word = SYNONYMS[term] ?? term
+    let h = 7
+    for (let i = 0; i < word.length; i++) h = (h * 31 + word.charCodeAt(i)) % 64
+    v[h] = (v[h] as number) + 1
+  }
+  return v
+}
+
+interface Fake {
+  readonly embedded: Ref.Ref<Array<string>>
+  readonly failing: Ref.Ref<boolean>
+}
+
+const fake = Effect.gen(function*() {
+  const embedded = yield* Ref.make<Array<string>>([])
+  const failing = yield* Ref.make(false)
+  const model = yield* EmbeddingModel.make({
+    embedMany: ({ inputs }) =>
+      Effect.gen(function*() {
+        if (yield* Ref.get(failing)) {
+          return yield* AiError.make({
+            module: "Fake",
+            method: "embedMany",
+            reason: new AiError.UnknownError({ description: "the model cannot load" })
+          })
+        }
+        yield* Ref.update(embedded, (xs) => [...xs, ...inputs])
+        return { results: inputs.map(vectorOf), usage: { inputTokens: undefined } }
+      })
+  })
+  return { model, fake: { embedded, failing } satisfies Fake }
+})
+
+const doc = (input: CatalogTool.Input) => SearchDocument.fromTool(CatalogTool.make(input))
+const tools = [
+  CatalogTool.make({ name: "rent_car", description: "Rent a car for a trip" }),
+  CatalogTool.make({ name: "send_mail", description: "Send an email" }),
+  CatalogTool.make({ name: "read_file", description: "Read a file from disk" })
+]
+
+describe("Semantic strategy", () => {
+  it.effect("ranks by cosine similarity, finding tools described in other words", () =>
+    Effect.gen(function*() {
+      const { model } = yield* fake
+      const index = yield* Semantic.makeIndexWith(model, Semantic.defaults)
+      index.add(tools.map(SearchDocument.fromTool))
+      const hits = yield* index.search({ text: "automobile", limit: 3, accept: () => true })
+      assert.strictEqual(hits[0]?.id, "rent_car")
+      assert.isAbove(hits[0]?.score ?? 0, 0)
+      assert.deepStrictEqual(yield* index.search({ text: "automobile", limit: 3, accept: (id) => id !== "rent_car" }), [])
+    }))
+
+  it.effect("embeds lazily: add only queues, the next search embeds, a cache avoids embedding again", () =>
+    Effect.gen(function*() {
+      const { fake: f, model } = yield* fake
+      const cache = VectorCache.memory()
+      const first = yield* Semantic.makeIndexWith(model, { ...Semantic.defaults, cache })
+      first.add(tools.map(SearchDocument.fromTool))
+      assert.deepStrictEqual(yield* Ref.get(f.embedded), [], "add does not call the model")
+      yield* first.search({ text: "car", limit: 1, accept: () => true })
+      assert.strictEqual((yield* Ref.get(f.embedded)).length, tools.length + 1, "every tool and the query")
+      yield* Ref.set(f.embedded, [])
+      const second = yield* Semantic.makeIndexWith(model, { ...Semantic.defaults, cache })
+      second.add(tools.map(SearchDocument.fromTool))
+      yield* second.search({ text: "car", limit: 1, accept: () => true })
+      assert.deepStrictEqual(yield* Ref.get(f.embedded), ["car"], "tool vectors came from the cache")
+      // a changed description misses the cache
+      second.add([doc({ name: "rent_car", description: "Rent a vehicle" })])
+      yield* second.search({ text: "car", limit: 1, accept: () => true })
+      assert.deepStrictEqual(yield* Ref.get(f.embedded), ["car", Semantic.documentText(doc({ name: "rent_car", description: "Rent a vehicle" })), "car"])
+    }))
+
+  it.effect("a failing model is SearchFailed, never an empty result, and the next search retries", () =>
+    Effect.gen(function*() {
+      const { fake: f, model } = yield* fake
+      const catalog = yield* ToolCatalog.make(ToolCatalog.defaultOptions).pipe(
+        Effect.provide(Semantic.layer.pipe(Layer.provide(Layer.succeed(EmbeddingModel.EmbeddingModel, model))))
+      )
+      yield* catalog.register(tools)
+      yield* Ref.set(f.failing, true)
+      const error = yield* Effect.flip(catalog.search(Query.keywords("automobile"), { limit: 3 }))
+      assert.strictEqual(error._tag, "SearchFailed")
+      assert.match(error.message, /Search backend 'semantic' failed: the embedding model failed: .*cannot load/)
+      yield* Ref.set(f.failing, false)
+      const hits = yield* catalog.search(Query.keywords("automobile"), { limit: 3 })
+      assert.strictEqual(hits[0]?.tool.name, "rent_car")
+    }))
+
+  it.effect("live index: a tool registered after the first search is found by the next", () =>
+    Effect.gen(function*() {
+      const { model } = yield* fake
+      const catalog = yield* ToolCatalog.make(ToolCatalog.defaultOptions).pipe(
+        Effect.provide(Semantic.layer.pipe(Layer.provide(Layer.succeed(EmbeddingModel.EmbeddingModel, model))))
+      )
+      yield* catalog.register(tools)
+      const before = yield* catalog.search(Query.keywords("dispatch a message on slack"), { limit: 1 })
+      assert.strictEqual(before[0]?.tool.name, "send_mail")
+      yield* catalog.register(CatalogTool.make({ name: "slack_dispatch", description: "Dispatch a message to Slack" }))
+      const after = yield* catalog.search(Query.keywords("dispatch a message on slack"), { limit: 1 })
+      assert.strictEqual(after[0]?.tool.name, "slack_dispatch")
+      yield* catalog.unregister("slack_dispatch")
+      assert.strictEqual((yield* catalog.search(Query.keywords("dispatch a message on slack"), { limit: 1 }))[0]?.tool.name, "send_mail")
+    }))
+})
+
+describe("Hybrid strategy", () => {
+  it("fuse: lexical scores over the best, cosine min-max over the pool, weighted", () => {
+    const lexical = [{ id: "a", score: 4 }, { id: "b", score: 2 }]
+    const sims = new Map([["a", 0.2], ["b", 0.6], ["c", 1.0], ["d", 0.0]])
+    const hits = Hybrid.fuse(lexical, sims, { lexicalWeight: 0.4, pool: 3 }, 10)
+    // lexical: a 4/4 = 1, b 2/4 = 0.5; pool = c (1.0), b (0.6), a (0.2): min 0.2, span 0.8 →
+    // semantic a 0, b 0.5, c 1; d is outside the pool
+    assert.deepStrictEqual(hits.map((h) => h.id), ["c", "b", "a"])
+    assert.closeTo(hits[0]?.score ?? 0, 0.6 * 1, 1e-12)
+    assert.closeTo(hits[1]?.score ?? 0, 0.4 * 0.5 + 0.6 * 0.5, 1e-12)
+    assert.closeTo(hits[2]?.score ?? 0, 0.4 * 1, 1e-12)
+    assert.deepStrictEqual(Hybrid.fuse(lexical, sims, { lexicalWeight: 1, pool: 3 }, 10).map((h) => h.id), ["a", "b"])
+  })
+
+  it.effect("finds exact names lexically and paraphrases semantically, on one live index", () =>
+    Effect.gen(function*() {
+      const { model } = yield* fake
+      const index = yield* Hybrid.makeIndexWith(model, Hybrid.defaults)
+      index.add(tools.map(SearchDocument.fromTool))
+      assert.strictEqual((yield* index.search({ text: "read_file", limit: 3, accept: () => true }))[0]?.id, "read_file")
+      assert.strictEqual((yield* index.search({ text: "automobile", limit: 3, accept: () => true }))[0]?.id, "rent_car")
+      index.remove(["rent_car"])
+      assert.notInclude((yield* index.search({ text: "automobile", limit: 3, accept: () => true })).map((h) => h.id), "rent_car")
+    }))
+})
+
+describe("VectorCache.file", () => {
+  it.effect("persists vectors across caches and ignores a torn last record", () =>
+    Effect.gen(function*() {
+      const dir = mkdtempSync(join(tmpdir(), "tool-search-vectors-"))
+      const first = VectorCache.file(dir, "model/a")
+      const k1 = VectorCache.key("model/a", "one")
+      const k2 = VectorCache.key("model/a", "two")
+      assert.notStrictEqual(k1, k2)
+      assert.notStrictEqual(k1, VectorCache.key("model/b", "one"), "the model is part of the key")
+      yield* first.setMany([[k1, Float32Array.from([1, 2, 3])], [k2, Float32Array.from([0.5])]])
+      const second = VectorCache.file(dir, "model/a")
+      const [v1, v2, missing] = yield* second.getMany([k1, k2, VectorCache.key("model/a", "three")])
+      assert.deepStrictEqual([...(v1 ?? [])], [1, 2, 3])
+      assert.deepStrictEqual([...(v2 ?? [])], [0.5])
+      assert.strictEqual(missing, undefined)
+      // a process killed mid-write leaves a partial record: it is skipped, the rest still loads
+      const { appendFileSync } = yield* Effect.promise(() => import("node:fs"))
+      appendFileSync(join(dir, "model_a.vectors"), new Uint8Array(30))
+      const third = VectorCache.file(dir, "model/a")
+      assert.deepStrictEqual([...((yield* third.getMany([k1]))[0] ?? [])], [1, 2, 3])
+    }))
+
+  it.effect("a cache that cannot be written is a warning, not a failure", () =>
+    Effect.gen(function*() {
+      const dir = mkdtempSync(join(tmpdir(), "tool-search-vectors-"))
+      const blocked = join(dir, "file-not-dir")
+      writeFileSync(blocked, "x")
+      const cache = VectorCache.file(join(blocked, "sub"), "m")
+      yield* cache.setMany([[VectorCache.key("m", "x"), Float32Array.from([1])]])
+      assert.deepStrictEqual((yield* cache.getMany([VectorCache.key("m", "x")]))[0]?.length, 1, "kept in memory")
+    }))
+})
