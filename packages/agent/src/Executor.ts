@@ -401,13 +401,15 @@ export const make = (options: Options) =>
         for (const { call, index } of indexed.filter(({ call }) => isActivationCall(call))) {
           results[index] = yield* runCall(call, view, executorTools, path, emit, searched)
         }
+        const others = indexed.filter(({ call }) => !isActivationCall(call))
+        // One call needs no fibers of its own; several run concurrently, bounded.
         yield* Effect.forEach(
-          indexed.filter(({ call }) => !isActivationCall(call)),
+          others,
           ({ call, index }) =>
             Effect.map(runCall(call, view, executorTools, path, emit, searched), (r) => {
               results[index] = r
             }),
-          { concurrency: Math.max(1, options.toolConcurrency), discard: true }
+          { concurrency: others.length > 1 ? Math.max(1, options.toolConcurrency) : 1, discard: true }
         )
         return results
       })
