@@ -562,7 +562,6 @@ export const make = (options: Options) =>
 /** A tool definition for `effect/ai`, with a JSON Schema and no handler requirements. */
 const dynamicTool = (name: string, description: string, parameters: JsonSchema.JsonSchema) =>
   Tool.dynamic(name, { description, parameters })
-type AiTool = ReturnType<typeof dynamicTool>
 
 /** Spans on the hot path skip capturing a stack trace (it costs more than the span itself). */
 const noStackTrace = { captureStackTrace: false } as const

@@ -28,14 +28,7 @@ export const tools = [
 ]
 
 /** A catalog with `tools`, keyword strategy. */
-export const CatalogLive = Layer.effect(
-  ToolCatalog.ToolCatalog,
-  Effect.gen(function*() {
-    const catalog = yield* ToolCatalog.make(ToolCatalog.defaultOptions)
-    yield* catalog.register(tools)
-    return catalog
-  })
-).pipe(Layer.provide(Keyword.layer))
+export const CatalogLive = ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Keyword.layer))
 
 /** Plans by user message. */
 export const plans: Record<string, ScriptedModel.Plan> = {

@@ -199,14 +199,7 @@ describe("the demo catalog", () => {
 })
 
 /** The demo's catalog, ranked by the keyword strategy. */
-const DemoCatalog = Layer.effect(
-  ToolCatalog.ToolCatalog,
-  Effect.gen(function*() {
-    const catalog = yield* ToolCatalog.make(ToolCatalog.defaultOptions)
-    yield* catalog.register(Demo.tools)
-    return catalog
-  })
-).pipe(Layer.provide(Keyword.layer))
+const DemoCatalog = ToolCatalog.ToolCatalog.layerOf(Demo.tools).pipe(Layer.provide(Keyword.layer))
 
 /** Requests the demo conversation uses, with the tool each must surface. */
 const requests: ReadonlyArray<readonly [string, string]> = [

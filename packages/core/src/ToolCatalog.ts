@@ -131,6 +131,19 @@ export class ToolCatalog extends Context.Service<ToolCatalog, {
   /** A catalog with explicit settings. */
   static readonly layerWith = (options: Partial<Options>): Layer.Layer<ToolCatalog, never, SearchStrategy> =>
     Layer.effect(ToolCatalog, Effect.suspend(() => make({ ...defaultOptions, ...options })))
+  /** A catalog that starts with `tools` registered (one atomic batch: a bad tool fails the layer). */
+  static readonly layerOf = (
+    tools: Iterable<CatalogTool.CatalogTool>,
+    options: Partial<Options> = {}
+  ): Layer.Layer<ToolCatalog, CatalogTool.InvalidTool | DuplicateTool, SearchStrategy> =>
+    Layer.effect(
+      ToolCatalog,
+      Effect.gen(function*() {
+        const catalog = yield* make({ ...defaultOptions, ...options })
+        yield* catalog.register(tools)
+        return catalog
+      })
+    )
 }
 
 // -----------------------------------------------------------------------------

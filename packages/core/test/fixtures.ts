@@ -27,14 +27,7 @@ export const tools = [
 ]
 
 /** A catalog (keyword strategy) with `tools` registered. */
-export const CatalogLive = Layer.effect(
-  ToolCatalog.ToolCatalog,
-  Effect.gen(function*() {
-    const catalog = yield* ToolCatalog.make(ToolCatalog.defaultOptions)
-    yield* catalog.register(tools)
-    return catalog
-  })
-).pipe(Layer.provide(Keyword.layer))
+export const CatalogLive = ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Keyword.layer))
 
 /** An empty catalog (keyword strategy). */
 export const EmptyCatalog = ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))

@@ -43,14 +43,7 @@ export const harnessTools = [
 
 /** A catalog (keyword strategy) holding `tools`. */
 export const catalogOf = (tools: ReadonlyArray<CatalogTool.CatalogTool>) =>
-  Layer.effect(
-    ToolCatalog.ToolCatalog,
-    Effect.gen(function*() {
-      const catalog = yield* ToolCatalog.make(ToolCatalog.defaultOptions)
-      yield* catalog.register(tools)
-      return catalog
-    })
-  ).pipe(Layer.provide(Keyword.layer))
+  ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Keyword.layer))
 
 /** Runs `effect` as one unit over a catalog of `tools`. */
 export const unitOver = <A, E>(

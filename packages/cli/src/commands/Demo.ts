@@ -20,14 +20,10 @@ import * as Services from "../demo/Services.js"
 // -----------------------------------------------------------------------------
 
 /** The demo catalog, ranked by the default strategy. */
-const Catalog = Layer.effect(
-  ToolCatalog.ToolCatalog,
-  Effect.gen(function*() {
-    const catalog = yield* ToolCatalog.make(ToolCatalog.defaultOptions)
-    yield* catalog.register(Services.tools).pipe(Effect.orDie) // static data, checked by its tests
-    return catalog
-  })
-).pipe(Layer.provide(Strategies.layer(Strategies.defaultName)))
+const Catalog = ToolCatalog.ToolCatalog.layerOf(Services.tools).pipe(
+  Layer.provide(Strategies.layer(Strategies.defaultName)),
+  Layer.orDie // static data, checked by its tests
+)
 
 /** The demo agent: executor, scripted model, catalog, real tokenizer. */
 export const Agent = Executor.Executor.layer({
