@@ -435,13 +435,6 @@ export const makeIndexWith = (parameters: Parameters): Index => {
     return count
   }
 
-  /** The name coverage bonus of a slot for `hits` query words found in its name. */
-  const coverage = (slot: number, hits: number): number => {
-    if (nameCoverage === 0 || hits === 0) return 0
-    const length = lengths[slot * FIELD_COUNT] as number
-    return length === 0 ? 0 : (nameCoverage * Math.min(hits, length)) / length
-  }
-
   /**
    * Scores a query: fills `scores` for the touched slots with final scores and returns how many
    * slots were touched.
@@ -451,9 +444,16 @@ export const makeIndexWith = (parameters: Parameters): Index => {
     if (parts.length < 2) {
       const query = Analyzer.weightedQueryTerms(text, quotedWeight)
       const count = accumulate(query.terms, query.weights, undefined, 0)
+      if (nameCoverage === 0) return count
+      const sc = scores
+      const hits = nameHits
+      const len = lengths
+      const list = touched
       for (let i = 0; i < count; i++) {
-        const slot = touched[i] as number
-        scores[slot] = (scores[slot] as number) + coverage(slot, nameHits[slot] as number)
+        const slot = list[i] as number
+        const h = hits[slot] as number
+        const length = len[slot * FIELD_COUNT] as number
+        if (h > 0 && length > 0) sc[slot] = (sc[slot] as number) + (nameCoverage * Math.min(h, length)) / length
       }
       return count
     }
