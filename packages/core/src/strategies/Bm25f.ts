@@ -407,11 +407,12 @@ export const makeIndexWith = (parameters: Parameters): Index => {
 
   /**
    * Accumulates a query into the scratch arrays; returns how many slots were touched. Each term
-   * carries the set of clauses it occurs in (a bit mask); with one clause the mask is 0.
+   * carries its weight (quoted values weigh less) and the set of clauses it occurs in (a bit
+   * mask); with one clause the mask is 0.
    */
   const accumulate = (
     terms: ReadonlyArray<string>,
-    weights: ReadonlyArray<number>,
+    termWeights: ReadonlyArray<number>,
     masks: ReadonlyArray<number> | undefined,
     clauseCount: number
   ): number => {
@@ -424,7 +425,7 @@ export const makeIndexWith = (parameters: Parameters): Index => {
       if (p.size === 0) continue
       const impacts = impactsOf(p)
       const mask = masks?.[t] ?? 0
-      const weight = weights[t] ?? 1
+      const weight = termWeights[t] ?? 1
       count = mask === 0 && clauseCount === 0
         ? addPostings(p.slots, p.tfs, impacts, weight, p.size, stamps, stamp, scores, nameHits, touched, count)
         : addClausePostings(
