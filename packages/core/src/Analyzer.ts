@@ -115,7 +115,7 @@ export interface WeightedTerms {
  */
 export const weightedQueryTerms = (text: string, quotedWeight: number): WeightedTerms => {
   const inQuotes: Array<string> = []
-  const rest = quotedWeight === 1 ? text : text.replace(QUOTED, (span) => {
+  const rest = quotedWeight === 1 || !QUOTE_MARK.test(text) ? text : text.replace(QUOTED, (span) => {
     analyzeInto(span, inQuotes)
     return " "
   })
@@ -188,6 +188,7 @@ export const stripKoreanSuffix = (word: string): string | undefined => {
 // A word: letters, marks and digits of any script. Everything else separates.
 const WORD = /[\p{L}\p{M}\p{N}]+/gu
 const ASCII = /^[\x00-\x7f]*$/
+const QUOTE_MARK = /['"“«「『]/
 // A single quote counts only when it is not inside a word, so "it's" is not a quote.
 const QUOTED = /(?<![\p{L}\p{N}])'[^'\n]{1,200}'(?![\p{L}\p{N}])|"[^"\n]{1,200}"|“[^”\n]{1,200}”|«[^»\n]{1,200}»|「[^」\n]{1,200}」|『[^』\n]{1,200}』/gu
 const WORD_TEST = /[\p{L}\p{N}]/u

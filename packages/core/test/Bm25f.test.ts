@@ -173,6 +173,11 @@ describe("BM25F live index", () => {
         fresh.add([...survivors.values()])
         assert.strictEqual(live.size(), survivors.size)
         for (const id of survivors.keys()) assert.closeTo(live.score(id, query), fresh.score(id, query), 1e-5)
+        // and search returns the best three by that score, ties by id
+        const expected = [...survivors.keys()].map((id) => ({ id, score: live.score(id, query) }))
+          .filter((h) => h.score > 0).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, 3)
+        const hits = Effect.runSync(live.search({ text: query, limit: 3, accept: () => true }))
+        assert.deepStrictEqual(hits.map((h) => h.id), expected.map((h) => h.id))
       })
     )
   })
