@@ -22,13 +22,23 @@ import type { Entry } from "./ToolCatalog.js"
 // -----------------------------------------------------------------------------
 
 /** The description of `ToolSearch`, written for the model. */
-export const toolSearchDescription = (limit: number, defaultMax: number): string =>
+export const toolSearchDescription = (limit: number, defaultMax: number, style: QueryStyle = "keywords"): string =>
   [
     "Search the deferred tools and load the ones found: their full definitions are returned and they",
-    "can be called from your next step. Query forms: keywords ('read file'); exact names",
-    "('select:Read,Edit'); a required name part plus ranking words ('+slack send').",
+    style === "regex"
+      ? "can be called from your next step. Query forms: a regular expression over tool names (RE2 syntax, " +
+        "case-insensitive, at most 200 characters, e.g. 'slack_(send|post)'); exact names ('select:Read,Edit');" +
+        " a required name part plus a pattern ('+slack send')."
+      : "can be called from your next step. Query forms: keywords ('read file'); exact names" +
+        " ('select:Read,Edit'); a required name part plus ranking words ('+slack send').",
     `Returns at most max_results tools (default ${defaultMax}, at most ${limit}).`
   ].join(" ")
+
+/** How a strategy reads the ranking text of a query: keywords, or a pattern over names (`regex`). */
+export type QueryStyle = "keywords" | "regex"
+
+/** The query style of a strategy, by its name. */
+export const queryStyleOf = (strategy: string): QueryStyle => strategy === "regex" ? "regex" : "keywords"
 
 /**
  * Same arguments, same object: the executor caches token counts and `effect/ai` tool definitions
@@ -53,7 +63,7 @@ export const toolSearchParameters = memo((limit, defaultMax): JsonSchema.JsonSch
   properties: {
     query: {
       type: "string",
-      description: "Keywords, 'select:Name1,Name2' for exact names, or '+part words' to require a name part"
+      description: "What to find, 'select:Name1,Name2' for exact names, or '+part words' to require a name part"
     },
     max_results: {
       type: "number",

@@ -237,7 +237,7 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
 
   const toolSearch: ModelTool = {
     name: Disclosure.TOOL_SEARCH,
-    description: MetaTools.toolSearchDescription(limit, defaultMax),
+    description: MetaTools.toolSearchDescription(limit, defaultMax, MetaTools.queryStyleOf(catalog.strategy)),
     parameters: MetaTools.toolSearchParameters(limit, defaultMax),
     kind: "meta",
     run: (params) => {

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Exit } from "effect"
-import { Disclosure, Permission, ToolCatalog, ToolView } from "../src/index.js"
+import { Effect, Exit, Layer } from "effect"
+import { Disclosure, Permission, Strategies, ToolCatalog, ToolView } from "../src/index.js"
 import { CatalogLive, EmptyCatalog, tool, visibleNames } from "./fixtures.js"
 
 const run = (name: string, params: unknown) =>
@@ -268,3 +268,19 @@ describe("ToolView: the discovery tool (catalog mode)", () => {
     })).pipe(Effect.provide(catalogMode("none"))))
 })
 
+
+describe("ToolView: the ToolSearch description follows the strategy", () => {
+  const description = Effect.flatMap(ToolView.ToolView, (v) => v.visible).pipe(
+    Effect.map((ts) => ts.find((t) => t.name === "ToolSearch")?.description ?? "")
+  )
+  it.effect("keywords by default, a name pattern with the regex strategy", () =>
+    Effect.gen(function*() {
+      const keywords = yield* ToolView.withUnit(description).pipe(Effect.provide(CatalogLive))
+      assert.include(keywords, "keywords ('read file')")
+      const regex = yield* ToolView.withUnit(description).pipe(
+        Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer("regex"))))
+      )
+      assert.include(regex, "a regular expression over tool names")
+      assert.notInclude(regex, "keywords ('read file')")
+    }))
+})
