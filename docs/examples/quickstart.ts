@@ -1,6 +1,6 @@
 // The README example: a catalog with one eager and two deferred tools, one turn that searches.
 // Runs in docs/examples.test.ts (npm test).
-import { CatalogTool, Keyword, ToolCatalog, ToolView } from "@tool-search/core"
+import { Bm25f, CatalogTool, ToolCatalog, ToolView } from "@tool-search/core"
 import { Console, Effect, Layer } from "effect"
 
 const echo = (name: string) => CatalogTool.handler(name, (params) => Effect.succeed({ name, params }))
@@ -21,4 +21,4 @@ export const program = Effect.gen(function*() {
     yield* Console.log(before, after)
     return after
   }))
-}).pipe(Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))))
+}).pipe(Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Bm25f.layer))))
