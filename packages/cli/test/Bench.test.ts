@@ -1,11 +1,9 @@
-import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { TestConsole } from "effect/testing"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Cli } from "../src/index.js"
+import { runCli } from "./runCli.js"
 
 const dir = mkdtempSync(join(tmpdir(), "tool-search-bench-"))
 const tools = join(dir, "tools.jsonl")
@@ -28,18 +26,7 @@ writeFileSync(
   ].map((q) => JSON.stringify(q)).join("\n")
 )
 
-const run = (argv: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    // several runs in one test share the test console: keep only this run's lines
-    const outBefore = (yield* TestConsole.logLines).length
-    const errBefore = (yield* TestConsole.errorLines).length
-    const exit = yield* Effect.exit(Cli.run(argv))
-    return {
-      exit,
-      out: (yield* TestConsole.logLines).slice(outBefore).join("\n"),
-      err: (yield* TestConsole.errorLines).slice(errBefore).join("\n")
-    }
-  }).pipe(Effect.provide(NodeServices.layer))
+const run = runCli
 
 describe("tool-search bench", () => {
   it.effect("--json prints exactly the benchmark keys; names providers reject are sanitized", () =>

@@ -1,11 +1,9 @@
-import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { TestConsole } from "effect/testing"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Cli } from "../src/index.js"
+import { runCli } from "./runCli.js"
 
 const dir = mkdtempSync(join(tmpdir(), "tool-search-cli-"))
 const catalog = join(dir, "tools.jsonl")
@@ -20,11 +18,7 @@ writeFileSync(
 const broken = join(dir, "broken.jsonl")
 writeFileSync(broken, `{"name":"ok"}\n{"name":\n`)
 
-const run = (argv: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    const exit = yield* Effect.exit(Cli.run(argv))
-    return { exit, out: (yield* TestConsole.logLines).join("\n"), err: (yield* TestConsole.errorLines).join("\n") }
-  }).pipe(Effect.provide(NodeServices.layer))
+const run = runCli
 
 describe("tool-search search", () => {
   it.effect("--json prints query, mode and results with id, name, score, description", () =>

@@ -1,11 +1,9 @@
-import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect } from "effect"
-import { TestConsole } from "effect/testing"
+import { Effect } from "effect"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Cli } from "../src/index.js"
+import { runCli } from "./runCli.js"
 
 const dir = mkdtempSync(join(tmpdir(), "tool-search-toc-"))
 const catalog = join(dir, "harness.jsonl")
@@ -26,22 +24,7 @@ writeFileSync(
   ].map((t) => JSON.stringify(t)).join("\n")
 )
 
-const run = (argv: ReadonlyArray<string>, env: Record<string, string> = {}) =>
-  Effect.gen(function*() {
-    // the test console keeps every line of the test: keep only this run's
-    const outBefore = (yield* TestConsole.logLines).length
-    const errBefore = (yield* TestConsole.errorLines).length
-    const exit = yield* Effect.exit(Cli.run(argv))
-    return {
-      exit,
-      out: (yield* TestConsole.logLines).slice(outBefore).join("\n"),
-      err: (yield* TestConsole.errorLines).slice(errBefore).join("\n")
-    }
-  }).pipe(
-    Effect.provide(NodeServices.layer),
-    // the ambient environment must not leak into the expectations
-    Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))
-  )
+const run = runCli
 
 interface Json {
   readonly toc: string
