@@ -14,7 +14,7 @@
  *
  * @since 0.1.0
  */
-import { CatalogTool, ToolCatalog } from "@tool-search/core"
+import { CatalogTool, ToolCatalog, type Visibility } from "@tool-search/core"
 import {
   Context,
   Deferred,
@@ -66,6 +66,15 @@ export interface Source {
   readonly name: string
   readonly kind: Upstream.Kind
 }
+
+/**
+ * The visibility settings the servers' kinds imply: `connected` servers are the agent's connected
+ * sources (listed by name, never hidden by the platform allow-list), `platform` servers stay behind
+ * the allow-list. Merge the result into the agent's `Visibility` options.
+ */
+export const visibilityOf = (servers: ReadonlyArray<Source>): Pick<Visibility.Options, "connected"> => ({
+  connected: servers.filter((s) => s.kind === "connected").map((s) => s.name)
+})
 
 // -----------------------------------------------------------------------------
 // Service

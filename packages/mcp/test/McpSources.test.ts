@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Keyword, ToolCatalog, ToolView } from "@tool-search/core"
+import { CatalogTool, Keyword, ToolCatalog, ToolView, Visibility } from "@tool-search/core"
 import { McpSources, type Upstream } from "@tool-search/mcp"
 import { Context, Effect, Fiber, Layer, Logger, Schedule, Stream } from "effect"
 import { TestClock } from "effect/testing"
@@ -294,4 +294,19 @@ describe("McpSources: failures", () => {
       ]))
       assert.strictEqual(duplicate.message, "Invalid upstream \"a\": two servers have this name")
     }))
+})
+
+describe("McpSources.visibilityOf", () => {
+  it("connected servers become connected sources; platform servers stay behind the allow-list", () => {
+    const options = McpSources.visibilityOf([
+      { name: "news", kind: "connected" },
+      { name: "warehouse", kind: "platform" },
+      { name: "files", kind: "connected" }
+    ])
+    assert.deepStrictEqual(options, { connected: ["news", "files"] })
+    const policy = Visibility.make({ ...options, strict: true, explore: true, allow: [] })
+    const entry = (source: string) => ({ ...CatalogTool.make({ name: `${source}_tool`, source }), modelName: `${source}_tool` })
+    assert.isTrue(policy.includes(entry("news")))
+    assert.isFalse(policy.includes(entry("warehouse")))
+  })
 })
