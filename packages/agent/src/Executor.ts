@@ -18,6 +18,7 @@
  */
 import {
   Activation,
+  CatalogTool,
   Disclosure,
   Permission,
   TableOfContents,
@@ -396,7 +397,7 @@ export const make = (options: Options) =>
       Effect.gen(function*() {
         const results = new Array<ResultPart>(calls.length)
         const indexed = calls.map((call, index) => ({ call, index }))
-        const isActivationCall = (c: Call) => Disclosure.META_TOOL_NAMES.has(stripPrefix(c.name))
+        const isActivationCall = (c: Call) => Disclosure.META_TOOL_NAMES.has(CatalogTool.stripFunctionsPrefix(c.name))
         // Search tools first, one at a time, in the model's order: activation order is deterministic.
         for (const { call, index } of indexed.filter(({ call }) => isActivationCall(call))) {
           results[index] = yield* runCall(call, view, executorTools, path, emit, searched)
@@ -468,7 +469,7 @@ export const make = (options: Options) =>
       executorTools: ReadonlyArray<ToolView.ModelTool>
     ): Effect.Effect<Outcome> =>
       Effect.gen(function*() {
-        const own = executorTools.find((t) => t.name === stripPrefix(call.name))
+        const own = executorTools.find((t) => t.name === CatalogTool.stripFunctionsPrefix(call.name))
         const resolved = own !== undefined
           ? permission.allows({ id: own.name, name: own.name })
             ? Effect.succeed(own)
@@ -569,7 +570,6 @@ const noStackTrace = { captureStackTrace: false } as const
 /** How each refusal of `resolve` is labelled in `tool-result` events. */
 const FAILURE_OF = { ToolNotActive: "not-active", UnknownTool: "unknown", ToolNotPermitted: "not-permitted" } as const
 
-const stripPrefix = (name: string): string => name.startsWith("functions.") ? name.slice("functions.".length) : name
 
 const withSystem = (prompt: Prompt.Prompt, system: string | undefined): Prompt.Prompt =>
   system === undefined || prompt.content.some((m) => m.role === "system") ? prompt : Prompt.setSystem(prompt, system)

@@ -132,6 +132,15 @@ export const sanitizeName = (name: string): string => {
   return `${cleaned.slice(0, 55)}_${hash(name).slice(0, 8)}`
 }
 
+const FUNCTIONS_PREFIX = "functions."
+
+/**
+ * Removes a leading `functions.` that some models echo from their tool-calling format. Safe for
+ * any name: `.` is not a valid tool name character, so no real tool can start with it.
+ */
+export const stripFunctionsPrefix = (name: string): string =>
+  name.startsWith(FUNCTIONS_PREFIX) ? name.slice(FUNCTIONS_PREFIX.length) : name
+
 /** A short stable hash (FNV-1a, 32 bit, hex), for names and cache keys. */
 export const hash = (text: string): string => {
   let h = 0x811c9dc5

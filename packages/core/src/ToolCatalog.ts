@@ -150,8 +150,6 @@ export class ToolCatalog extends Context.Service<ToolCatalog, {
 // Implementation
 // -----------------------------------------------------------------------------
 
-const FUNCTIONS_PREFIX = "functions."
-
 /** Builds a catalog; its change stream ends with the enclosing scope. */
 export const make = Effect.fnUntraced(function*(options: Options) {
   const strategy = yield* SearchStrategy
@@ -167,7 +165,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   let version = 0
 
   const normalizeName = (name: string): string =>
-    options.stripFunctionsPrefix && name.startsWith(FUNCTIONS_PREFIX) ? name.slice(FUNCTIONS_PREFIX.length) : name
+    options.stripFunctionsPrefix ? CatalogTool.stripFunctionsPrefix(name) : name
 
   const findByNameUnsafe = (raw: string): Entry | undefined => {
     const name = normalizeName(raw)

@@ -14,7 +14,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { JsonSchema } from "effect"
 import { Activation } from "./Activation.js"
-import { type CallContext, type Output, ToolExecutionError } from "./CatalogTool.js"
+import { type CallContext, type Output, stripFunctionsPrefix, ToolExecutionError } from "./CatalogTool.js"
 import * as Disclosure from "./Disclosure.js"
 import * as MetaTools from "./MetaTools.js"
 import * as Permission from "./Permission.js"
@@ -147,11 +147,14 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
   const activationVia = disclosure.mode === "catalog" ? "discovery" as const : "search" as const
   const searchToolName = disclosure.mode === "catalog" ? Disclosure.DISCOVER_TOOLS : Disclosure.TOOL_SEARCH
 
-  const activatedEntries = Effect.map(activation.ids, (ids) =>
+  /** The catalog entries of activated ids that still exist for this agent, in activation order. */
+  const entriesOf = (ids: ReadonlyArray<string>): ReadonlyArray<Entry> =>
     ids.flatMap((id) => {
       const t = catalog.unsafe.get(id)
       return t !== undefined && isSearchable(t) ? [t] : []
-    }))
+    })
+
+  const activatedEntries = Effect.map(activation.ids, entriesOf)
 
   // Recomputed only when the catalog changes: staged and catalog modes read it on every request.
   let searchableCache: { readonly version: number; readonly tools: ReadonlyArray<Entry> } | undefined
@@ -357,10 +360,7 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
   const visible = Effect.gen(function*() {
     const eager = (yield* catalog.eager).filter(exists)
     const ids = yield* activation.ids
-    const active = ids.flatMap((id) => {
-      const t = catalog.unsafe.get(id)
-      return t !== undefined && isSearchable(t) ? [t] : []
-    })
+    const active = entriesOf(ids)
     const meta = visibleMeta(disclosure.mode === "search" ? [] : yield* searchable, new Set(ids))
     return [
       ...eager.map((t) => asModelTool(t, "eager")),
@@ -388,7 +388,7 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
 
   const resolve = (raw: string): Effect.Effect<ModelTool, ResolveError> =>
     Effect.gen(function*() {
-      const name = raw.startsWith("functions.") ? raw.slice("functions.".length) : raw
+      const name = stripFunctionsPrefix(raw)
       if (name === Disclosure.DISCOVER_TOOLS && disclosure.mode === "catalog") {
         return yield* permit(discoveryTool(yield* searchable))
       }
