@@ -180,20 +180,14 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
   const discover = (names: ReadonlyArray<string>) =>
     Effect.gen(function*() {
       const errors: Array<{ name: string; error: string }> = []
-      const wanted: Array<string> = []
+      const eager: Array<Entry> = []
+      const deferred: Array<string> = []
       for (const name of names) {
         const tool = catalog.unsafe.findByName(name)
-        if (tool === undefined || !exists(tool)) {
-          errors.push({ name, error: (yield* unknown(name)).hint })
-        } else {
-          wanted.push(tool.modelName)
-        }
+        if (tool === undefined || !exists(tool)) errors.push({ name, error: (yield* unknown(name)).hint })
+        else if (tool.loading === "eager") eager.push(tool) // visible already: its schema, nothing to activate
+        else deferred.push(tool.modelName)
       }
-      const eager = wanted.flatMap((n) => {
-        const t = catalog.unsafe.findByName(n)
-        return t !== undefined && t.loading === "eager" ? [t] : []
-      })
-      const deferred = wanted.filter((n) => !eager.some((t) => t.modelName === n))
       const found = deferred.length === 0
         ? []
         : (yield* searchAndActivate(Query.select(deferred), deferred.length).pipe(
