@@ -480,22 +480,22 @@ export const make = (options: Options) =>
           const e = resolution.failure
           return failed(FAILURE_OF[e._tag], e.message)
         }
-        const tool = { value: resolution.success } as const
-        const approved = yield* approval.decide({ tool: tool.value, params: call.params, toolCallId: call.id })
-        if (!approved) return failed("not-approved", Approval.deniedMessage(tool.value.name))
-        return yield* tool.value.run(call.params, { toolCallId: call.id }).pipe(
+        const tool = resolution.success
+        const approved = yield* approval.decide({ tool: tool, params: call.params, toolCallId: call.id })
+        if (!approved) return failed("not-approved", Approval.deniedMessage(tool.name))
+        return yield* tool.run(call.params, { toolCallId: call.id }).pipe(
           Effect.map((out): Outcome => ({
             isFailure: out.isFailure,
             failure: out.isFailure ? "failed" : null,
             result: out.result,
-            ...(tool.value.kind === "meta" ? { meta: out } : {})
+            ...(tool.kind === "meta" ? { meta: out } : {})
           })),
           Effect.catchTag("ToolExecutionError", (e) => Effect.succeed(failed("failed", e.message))),
           // A crashing tool is reported (logged with its cause, marked `defect`), not swallowed,
           // and does not end the turn: the model is told the tool crashed.
           Effect.catchDefect((defect) =>
-            Effect.logError(`Tool '${tool.value.name}' crashed`, defect).pipe(
-              Effect.as(failed("defect", `Tool '${tool.value.name}' crashed: ${defectMessage(defect)}`))
+            Effect.logError(`Tool '${tool.name}' crashed`, defect).pipe(
+              Effect.as(failed("defect", `Tool '${tool.name}' crashed: ${defectMessage(defect)}`))
             )
           )
         )
