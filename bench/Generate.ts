@@ -55,13 +55,17 @@ export const catalog = (size: number, seed = 42): ReadonlyArray<CatalogTool.Cata
   const pick = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(next() * xs.length)] as A
   // Zipf-like: low ranks are much more frequent
   const zipf = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(xs.length * next() ** 2.5)] as A
-  const invented = Array.from({ length: Math.max(100, Math.floor(size / 4)) }, () =>
-    Array.from({ length: 2 + Math.floor(next() * 2) }, () => pick(SYLLABLES)).join(""))
+  const invented = Array.from(
+    { length: Math.max(100, Math.floor(size / 4)) },
+    () => Array.from({ length: 2 + Math.floor(next() * 2) }, () => pick(SYLLABLES)).join("")
+  )
   const word = (): string => (next() < 0.15 ? zipf(invented) : next() < 0.35 ? pick(FILLER) : zipf(WORDS))
   const sentence = (n: number) => Array.from({ length: n }, word).join(" ")
   const tools: Array<CatalogTool.CatalogTool> = []
   for (let i = 0; i < size; i++) {
-    const name = `${pick(SERVICES)}_${pick(VERBS)}_${zipf(WORDS)}${next() < 0.3 ? `_${zipf(invented)}` : ""}_${i.toString(36)}`
+    const name = `${pick(SERVICES)}_${pick(VERBS)}_${zipf(WORDS)}${next() < 0.3 ? `_${zipf(invented)}` : ""}_${
+      i.toString(36)
+    }`
     const properties: Record<string, unknown> = {}
     const count = 1 + Math.floor(next() * 5)
     for (let p = 0; p < count; p++) {

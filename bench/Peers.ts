@@ -8,8 +8,8 @@
  * - wink-bm25-text-search 3.1.2: BM25 over the field-weighted bag of words with one length
  *   normalization; scores are precomputed at `consolidate`, after which nothing can be added.
  */
-import { Analyzer, Bm25f, SearchDocument } from "@tool-search/core"
 import type { Evaluation } from "@tool-search/cli"
+import { Analyzer, Bm25f, SearchDocument } from "@tool-search/core"
 import { Effect } from "effect"
 import MiniSearch from "minisearch"
 import wink from "wink-bm25-text-search"
@@ -45,7 +45,10 @@ export const miniSearch = (parameters: Bm25f.Parameters = Bm25f.defaults): Evalu
 /** wink-bm25-text-search with the BM25F fields, weights and analyzer. */
 export const winkBm25 = (parameters: Bm25f.Parameters = Bm25f.defaults): Evaluation.Engine => {
   const engine = wink()
-  engine.defineConfig({ fldWeights: { ...parameters.weights }, bm25Params: { k1: parameters.k1, b: parameters.b, k: 1 } })
+  engine.defineConfig({
+    fldWeights: { ...parameters.weights },
+    bm25Params: { k1: parameters.k1, b: parameters.b, k: 1 }
+  })
   // documents keep repeated terms (term frequency); queries use distinct terms, as BM25F does
   for (const field of Bm25f.FIELDS) engine.definePrepTasks([(text) => Analyzer.terms(text)], field)
   engine.definePrepTasks([(text) => Analyzer.queryTerms(text)])

@@ -48,7 +48,9 @@ const strategyEngine = (name: Strategies.Name) =>
     const strategy = yield* SearchStrategy.SearchStrategy
     return yield* Evaluation.strategyEngine(strategy)
   }).pipe(
-    Effect.provide(Strategies.layer(name, { onProgress: (done, total) => log(`${name}: embedding tools ${done}/${total}`) }))
+    Effect.provide(
+      Strategies.layer(name, { onProgress: (done, total) => log(`${name}: embedding tools ${done}/${total}`) })
+    )
   )
 
 type Row = { readonly dataset: string; readonly report: Evaluation.Report } | {
@@ -89,7 +91,9 @@ const scaleOne = (size: number) =>
     }
     return `| ${size.toLocaleString("en")} | ${report.indexMs.toFixed(0)} | ${report.heapMb.toFixed(1)} | ${
       report.p50Us.toFixed(1)
-    } | ${report.p99Us.toFixed(1)} | ${Evaluation.percentile(adds, 50).toFixed(1)} / ${Evaluation.percentile(adds, 99).toFixed(1)} |`
+    } | ${report.p99Us.toFixed(1)} | ${Evaluation.percentile(adds, 50).toFixed(1)} / ${
+      Evaluation.percentile(adds, 99).toFixed(1)
+    } |`
   })
 
 const measureOne = (dataset: string, name: string) =>
@@ -192,7 +196,11 @@ const main = scaleFlag >= 0
     (result) =>
       Effect.sync(() =>
         process.stdout.write(
-          JSON.stringify(result._tag === "Success" ? { ok: true, report: result.success } : { ok: false, error: result.failure.message })
+          JSON.stringify(
+            result._tag === "Success"
+              ? { ok: true, report: result.success }
+              : { ok: false, error: result.failure.message }
+          )
         )
       )
   )

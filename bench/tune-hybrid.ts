@@ -42,8 +42,9 @@ const program = Effect.gen(function*() {
       readFileSync(join(benchRoot, dataset, "tools.jsonl"), "utf8"),
       { names: "sanitize" }
     ).pipe(Effect.orDie)
-    const queries = (yield* Evaluation.parseQueries(dataset, readFileSync(join(benchRoot, dataset, "queries.jsonl"), "utf8"))
-      .pipe(Effect.orDie)).filter((q) => isDevelopment(q.id))
+    const queries =
+      (yield* Evaluation.parseQueries(dataset, readFileSync(join(benchRoot, dataset, "queries.jsonl"), "utf8"))
+        .pipe(Effect.orDie)).filter((q) => isDevelopment(q.id))
     log(`${dataset}: ${queries.length} development queries`)
     const docs = tools.map(SearchDocument.fromTool)
     const lexical = Bm25f.makeIndexWith(Bm25f.defaults)
@@ -55,7 +56,13 @@ const program = Effect.gen(function*() {
       onProgress: (done, total) => log(`${dataset}: embedding ${done}/${total}`)
     })
     semantic.add(docs)
-    const runs: Array<{ readonly q: Evaluation.QuerySpec; readonly hits: ReadonlyArray<{ id: string; score: number }>; readonly sims: ReadonlyMap<string, number> }> = []
+    const runs: Array<
+      {
+        readonly q: Evaluation.QuerySpec
+        readonly hits: ReadonlyArray<{ id: string; score: number }>
+        readonly sims: ReadonlyMap<string, number>
+      }
+    > = []
     for (const q of queries) {
       const hits = yield* lexical.search({ text: q.query, limit: Hybrid.defaults.pool, accept: () => true })
       const sims = yield* semantic.similarities({ text: q.query, accept: () => true })
@@ -64,9 +71,15 @@ const program = Effect.gen(function*() {
     results.set(
       dataset,
       WEIGHTS.map((lexicalWeight) => {
-        const quality = Evaluation.mean(runs.map(({ hits, q, sims }) =>
-          Evaluation.quality(q, Hybrid.fuse(hits, sims, { lexicalWeight, pool: Hybrid.defaults.pool }, 10).map((h) => h.id), 10)
-        ))
+        const quality = Evaluation.mean(
+          runs.map(({ hits, q, sims }) =>
+            Evaluation.quality(
+              q,
+              Hybrid.fuse(hits, sims, { lexicalWeight, pool: Hybrid.defaults.pool }, 10).map((h) => h.id),
+              10
+            )
+          )
+        )
         return { ndcg: quality.ndcg, recall1: quality.recall1 }
       })
     )
@@ -83,7 +96,10 @@ const program = Effect.gen(function*() {
     if (mean > best.ndcg) best = { weight: w, ndcg: mean }
     lines.push(`| ${w.toFixed(2)} | ${cells.join(" | ")} | ${mean.toFixed(4)} |`)
   })
-  lines.push("", `best lexical weight on development queries: ${best.weight.toFixed(2)} (mean nDCG@10 ${best.ndcg.toFixed(4)})`)
+  lines.push(
+    "",
+    `best lexical weight on development queries: ${best.weight.toFixed(2)} (mean nDCG@10 ${best.ndcg.toFixed(4)})`
+  )
   process.stdout.write(`${lines.join("\n")}\n`)
 })
 

@@ -10,7 +10,10 @@ import * as VisibilityExample from "./examples/visibility.js"
 
 describe("docs examples", () => {
   it.effect("quickstart: a search activates the tool for this turn", () =>
-    Effect.map(Quickstart.program, (visible) => assert.deepStrictEqual(visible, ["read_file", "ToolSearch", "slack_send"])))
+    Effect.map(
+      Quickstart.program,
+      (visible) => assert.deepStrictEqual(visible, ["read_file", "ToolSearch", "slack_send"])
+    ))
 
   it.effect("agent: the found tool is in the request after the search", () =>
     Effect.map(AgentExample.program, (requests) =>
@@ -31,21 +34,29 @@ describe("docs examples", () => {
       assert.strictEqual(unknown, "UnknownTool")
     }))
 
-  it.live("mcp-import: a real MCP server's tools join the catalog, a search loads one, a call runs it", () =>
-    Effect.map(McpImport.program, ({ imported, result, status }) => {
-      assert.include(imported, "create_entities")
-      assert.include(imported, "read_graph")
-      assert.match(JSON.stringify(result), /imports MCP servers/)
-      assert.deepStrictEqual(status, ["memory: ready, 9 tools"])
-    }), 30_000)
+  it.live(
+    "mcp-import: a real MCP server's tools join the catalog, a search loads one, a call runs it",
+    () =>
+      Effect.map(McpImport.program, ({ imported, result, status }) => {
+        assert.include(imported, "create_entities")
+        assert.include(imported, "read_graph")
+        assert.match(JSON.stringify(result), /imports MCP servers/)
+        assert.deepStrictEqual(status, ["memory: ready, 9 tools"])
+      }),
+    30_000
+  )
 
-  it.live("mcp-gateway: a client sees the search tools, then what its search loaded", () =>
-    Effect.map(McpGateway.program, (r) =>
-      assert.deepStrictEqual(r, {
-        first: ["ToolSearch", "call_tool"],
-        after: ["ToolSearch", "call_tool", "read_graph"],
-        graphIsError: false
-      })), 30_000)
+  it.live(
+    "mcp-gateway: a client sees the search tools, then what its search loaded",
+    () =>
+      Effect.map(McpGateway.program, (r) =>
+        assert.deepStrictEqual(r, {
+          first: ["ToolSearch", "call_tool"],
+          after: ["ToolSearch", "call_tool", "read_graph"],
+          graphIsError: false
+        })),
+    30_000
+  )
 
   it.effect("search: BM25F splits identifiers, tolerates Korean particles, and is live", () =>
     Effect.map(Search.bm25f, (r) =>

@@ -27,7 +27,9 @@ const Agent = Executor.Executor.layer({ maxIterations: 8 }).pipe(
 
 export const program = Effect.gen(function*() {
   const executor = yield* Executor.Executor
-  const events = yield* Stream.runCollect(executor.stream({ prompt: [{ role: "user", content: "announce the release" }] }))
+  const events = yield* Stream.runCollect(
+    executor.stream({ prompt: [{ role: "user", content: "announce the release" }] })
+  )
   // which tools each request carried: the search tool first, the found tool from the next request on
   return events.flatMap((e) => e.type === "model-request" ? [e.tools] : [])
 }).pipe(Effect.provide(Agent))

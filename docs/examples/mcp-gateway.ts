@@ -13,7 +13,10 @@ import { dirname, join } from "node:path"
 
 const memoryFile = join(tmpdir(), `tool-search-gateway-${process.pid}.jsonl`)
 const manifest = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-memory/package.json")
-const memoryServer = join(dirname(manifest), (JSON.parse(readFileSync(manifest, "utf8")) as { bin: Record<string, string> }).bin["mcp-server-memory"] ?? "")
+const memoryServer = join(
+  dirname(manifest),
+  (JSON.parse(readFileSync(manifest, "utf8")) as { bin: Record<string, string> }).bin["mcp-server-memory"] ?? ""
+)
 
 const Upstreams = McpSources.McpSources.layer([{
   name: "memory",

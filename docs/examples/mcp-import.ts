@@ -11,7 +11,10 @@ import { dirname, join } from "node:path"
 // Where npm installed the server (a devDependency here; `npx -y @modelcontextprotocol/server-memory` elsewhere).
 const memoryFile = join(tmpdir(), `tool-search-example-${process.pid}.jsonl`)
 const manifest = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-memory/package.json")
-const memoryServer = join(dirname(manifest), (JSON.parse(readFileSync(manifest, "utf8")) as { bin: Record<string, string> }).bin["mcp-server-memory"] ?? "")
+const memoryServer = join(
+  dirname(manifest),
+  (JSON.parse(readFileSync(manifest, "utf8")) as { bin: Record<string, string> }).bin["mcp-server-memory"] ?? ""
+)
 
 const servers: ReadonlyArray<Upstream.Input> = [{
   name: "memory", // the catalog source of its tools
@@ -37,9 +40,11 @@ export const program = Effect.gen(function*() {
   const status = yield* (yield* McpSources.McpSources).status
   return { imported, result, status: status.map((s) => `${s.name}: ${s.state}, ${s.tools} tools`) }
 }).pipe(
-  Effect.provide(McpSources.McpSources.layer(servers).pipe(
-    Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer)))
-  )),
+  Effect.provide(
+    McpSources.McpSources.layer(servers).pipe(
+      Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer)))
+    )
+  ),
   Effect.provide(Logger.layer([])), // the supervisors log to the console; silent here
   Effect.ensuring(Effect.sync(() => rmSync(memoryFile, { force: true })))
 )

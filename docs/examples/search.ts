@@ -5,7 +5,11 @@ import { Effect, Layer } from "effect"
 import { EmbeddingModel } from "effect/ai"
 
 const tools = [
-  CatalogTool.make({ name: "slack_send_message", description: "Send a message to a Slack channel", aliases: ["슬랙 메시지"] }),
+  CatalogTool.make({
+    name: "slack_send_message",
+    description: "Send a message to a Slack channel",
+    aliases: ["슬랙 메시지"]
+  }),
   CatalogTool.make({ name: "getHealthWorkforce", description: "Number of nurses and doctors in a country" }),
   CatalogTool.make({ name: "github_create_issue", description: "Create an issue in a GitHub repository" })
 ]

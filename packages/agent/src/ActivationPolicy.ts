@@ -60,7 +60,11 @@ export const initial = (
 /** Records a finished turn for the next one (a no-op for `turn` and `history`). */
 export const record = (
   policy: Policy,
-  options: { readonly sessionId: string | undefined; readonly store: SessionStore["Service"]; readonly turn: TurnRecord }
+  options: {
+    readonly sessionId: string | undefined
+    readonly store: SessionStore["Service"]
+    readonly turn: TurnRecord
+  }
 ): Effect.Effect<void> => {
   const { sessionId, store, turn } = options
   if (sessionId === undefined || policy === "turn" || policy === "history") return Effect.void
@@ -84,7 +88,10 @@ const decodeDiscovery = Schema.decodeUnknownOption(DiscoveryAnswer)
  * Results are decoded defensively (a provider may hand them back as JSON text); names that no
  * longer resolve are skipped.
  */
-export const fromHistory = (prompt: Prompt.Prompt, catalog: ToolCatalog.ToolCatalog["Service"]): ReadonlyArray<string> => {
+export const fromHistory = (
+  prompt: Prompt.Prompt,
+  catalog: ToolCatalog.ToolCatalog["Service"]
+): ReadonlyArray<string> => {
   const ids: Array<string> = []
   for (const message of prompt.content) {
     if (message.role !== "tool") continue

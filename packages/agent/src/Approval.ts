@@ -5,8 +5,8 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer } from "effect"
 import type { ToolView } from "@tool-search/core"
+import { Context, Effect, Layer } from "effect"
 
 /** One call awaiting a decision. */
 export interface Request {
@@ -31,8 +31,10 @@ export const whenNeeded = (ask: (request: Request) => Effect.Effect<boolean>): P
   decide: (request) => {
     const rule = request.tool.tool?.needsApproval
     if (rule === undefined) return Effect.succeed(true)
-    return Effect.flatMap(rule(request.params, { toolCallId: request.toolCallId }), (needed) =>
-      needed ? ask(request) : Effect.succeed(true))
+    return Effect.flatMap(
+      rule(request.params, { toolCallId: request.toolCallId }),
+      (needed) => needed ? ask(request) : Effect.succeed(true)
+    )
   }
 })
 

@@ -24,7 +24,10 @@ export interface Entry {
 }
 
 /** Keeps the `maxSessions` most recently used sessions. */
-export const lru = (maxSessions = 1_000): Strategy => ({ _tag: "Lru", maxSessions: Math.max(0, Math.floor(maxSessions)) })
+export const lru = (maxSessions = 1_000): Strategy => ({
+  _tag: "Lru",
+  maxSessions: Math.max(0, Math.floor(maxSessions))
+})
 
 /** Drops sessions idle for longer than `ttl`. */
 export const ttl = (ttl: Duration.Input): Strategy => ({ _tag: "Ttl", ttl: Duration.fromInputUnsafe(ttl) })

@@ -153,10 +153,13 @@ export class Executor extends Context.Service<Executor, {
   static readonly layerConfig = (
     options: Partial<Options> = {}
   ): Layer.Layer<Executor, never, LanguageModel.LanguageModel | ToolCatalog.ToolCatalog | TokenCounter> =>
-    Layer.unwrap(Effect.map(Effect.service(ToolSearchConfig.ToolSearchConfig), (settings) =>
-      Executor.layer({ ...options, discoveryFirst: settings.discoveryFirst, activationPolicy: settings.activation }).pipe(
-        Layer.provide(SessionStore.memory(settings.eviction))
-      )))
+    Layer.unwrap(
+      Effect.map(Effect.service(ToolSearchConfig.ToolSearchConfig), (settings) =>
+        Executor.layer({ ...options, discoveryFirst: settings.discoveryFirst, activationPolicy: settings.activation })
+          .pipe(
+            Layer.provide(SessionStore.memory(settings.eviction))
+          ))
+    )
 }
 
 // -----------------------------------------------------------------------------
@@ -212,7 +215,8 @@ export const make = (options: Options) =>
       if (eagerCost.version === version) return Effect.succeed(eagerCost.tokens)
       return Effect.map(catalog.all, (all) => {
         const tokens = all.filter(visibility.includes).reduce(
-          (sum, t) => sum + counter.definition({ name: t.modelName, description: t.description, parameters: t.parameters }),
+          (sum, t) =>
+            sum + counter.definition({ name: t.modelName, description: t.description, parameters: t.parameters }),
           0
         )
         eagerCost = { version, tokens }
@@ -292,7 +296,9 @@ export const make = (options: Options) =>
         })
 
         // Forks do not fork again: one level of sub-agents keeps the cost of a turn bounded.
-        const executorTools = options.forks === undefined || path.length > 0 ? [] : [delegateTool(path, emit, activation)]
+        const executorTools = options.forks === undefined || path.length > 0
+          ? []
+          : [delegateTool(path, emit, activation)]
 
         /** One iteration: read the view, call the model, run the calls. True when the model answered. */
         const iterate = (iteration: number) =>
@@ -523,12 +529,16 @@ export const make = (options: Options) =>
           }
           const forks = options.forks ?? { maxIterations: options.maxIterations, inheritActivation: false }
           const n = yield* Ref.updateAndGet(forkCounter, (k) => k + 1)
-          const result = yield* runUnit({
-            prompt: [{ role: "user", content: task }],
-            maxIterations: forks.maxIterations,
-            // fresh by default; an explicit option copies a snapshot, never shares the parent's Ref
-            activation: forks.inheritActivation ? yield* parent.ids : []
-          }, [...path, `fork-${n}`], emit)
+          const result = yield* runUnit(
+            {
+              prompt: [{ role: "user", content: task }],
+              maxIterations: forks.maxIterations,
+              // fresh by default; an explicit option copies a snapshot, never shares the parent's Ref
+              activation: forks.inheritActivation ? yield* parent.ids : []
+            },
+            [...path, `fork-${n}`],
+            emit
+          )
           return {
             isFailure: false,
             result: { answer: result.text, stopReason: result.stopReason, iterations: result.iterations }
@@ -569,7 +579,6 @@ const noStackTrace = { captureStackTrace: false } as const
 
 /** How each refusal of `resolve` is labelled in `tool-result` events. */
 const FAILURE_OF = { ToolNotActive: "not-active", UnknownTool: "unknown", ToolNotPermitted: "not-permitted" } as const
-
 
 const withSystem = (prompt: Prompt.Prompt, system: string | undefined): Prompt.Prompt =>
   system === undefined || prompt.content.some((m) => m.role === "system") ? prompt : Prompt.setSystem(prompt, system)

@@ -91,7 +91,11 @@ export const layer = (script: Script): Layer.Layer<LanguageModel.LanguageModel |
 // -----------------------------------------------------------------------------
 
 interface Step {
-  readonly call?: { readonly name: string; readonly params: unknown; readonly result?: { readonly isFailure: boolean; readonly value: unknown } }
+  readonly call?: {
+    readonly name: string
+    readonly params: unknown
+    readonly result?: { readonly isFailure: boolean; readonly value: unknown }
+  }
 }
 
 /** Decides the next response from the prompt since the last user message. */
@@ -125,12 +129,19 @@ export const respond = (
     const done = steps.filter((s) => s.call?.name === DELEGATE_TASK)
     if (done.length === 0 && offered.includes(DELEGATE_TASK)) {
       return [
-        ...tasks.map((task, k): Response.PartEncoded => ({ type: "tool-call", id: `call_${callCount + 1 + k}`, name: DELEGATE_TASK, params: { task } })),
+        ...tasks.map((task, k): Response.PartEncoded => ({
+          type: "tool-call",
+          id: `call_${callCount + 1 + k}`,
+          name: DELEGATE_TASK,
+          params: { task }
+        })),
         finish("tool-calls")
       ]
     }
     if (done.length > 0 && done.every((s) => s.call?.result !== undefined)) {
-      return answer(plan.answer ?? `Sub-agents reported: ${done.map((s) => summarize(s.call?.result?.value)).join("; ")}`)
+      return answer(
+        plan.answer ?? `Sub-agents reported: ${done.map((s) => summarize(s.call?.result?.value)).join("; ")}`
+      )
     }
   }
 
@@ -145,7 +156,10 @@ export const respond = (
     // First attempt: call it by name. Then follow the corrective message's own instructions.
     if (finished === undefined) return call(target, plan.params ?? {})
     const hint = typeof finished.result?.value === "string" ? correction(finished.result.value) : undefined
-    if (hint !== undefined && !steps.some((s) => s.call?.name === hint.tool && JSON.stringify(s.call.params) === JSON.stringify(hint.params))) {
+    if (
+      hint !== undefined &&
+      !steps.some((s) => s.call?.name === hint.tool && JSON.stringify(s.call.params) === JSON.stringify(hint.params))
+    ) {
       return call(hint.tool, hint.params)
     }
     if (offered.includes(target)) return call(target, plan.params ?? {})
@@ -177,7 +191,9 @@ export const respond = (
 const isSearch = (name: string): boolean => Disclosure.META_TOOL_NAMES.has(name)
 
 const searchParams = (tool: string, plan: Plan): unknown =>
-  tool === Disclosure.DISCOVER_TOOLS ? { toolNames: plan.tool === undefined ? [] : [plan.tool] } : { query: plan.search }
+  tool === Disclosure.DISCOVER_TOOLS
+    ? { toolNames: plan.tool === undefined ? [] : [plan.tool] }
+    : { query: plan.search }
 
 /** The names a search tool's answer lists (`functions`, `tools`). */
 const foundNames = (value: unknown): ReadonlyArray<string> => {

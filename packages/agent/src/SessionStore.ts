@@ -65,13 +65,16 @@ export const makeMemory = (strategy: Eviction.Strategy): Effect.Effect<SessionSt
 
     return SessionStore.of({
       get: (sessionId) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          Ref.modify(ref, (map): readonly [Option.Option<State>, Map<string, Held>] => {
-            const kept = evictWith(map, now, sessionId)
-            const held = kept.get(sessionId)
-            if (held === undefined) return [Option.none(), kept]
-            return [Option.some(held.state), touch(kept, sessionId, { state: held.state, lastAccess: now })]
-          })),
+        Effect.flatMap(
+          Clock.currentTimeMillis,
+          (now) =>
+            Ref.modify(ref, (map): readonly [Option.Option<State>, Map<string, Held>] => {
+              const kept = evictWith(map, now, sessionId)
+              const held = kept.get(sessionId)
+              if (held === undefined) return [Option.none(), kept]
+              return [Option.some(held.state), touch(kept, sessionId, { state: held.state, lastAccess: now })]
+            })
+        ),
       put: (sessionId, state) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
           Ref.update(ref, (map) =>

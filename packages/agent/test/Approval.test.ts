@@ -35,7 +35,10 @@ const agent = (amount: number) =>
     )))
   )
 
-const refundResult = Effect.flatMap(Executor.Executor, (e) => Stream.runCollect(e.stream({ prompt: [{ role: "user", content: "refund" }] }))).pipe(
+const refundResult = Effect.flatMap(
+  Executor.Executor,
+  (e) => Stream.runCollect(e.stream({ prompt: [{ role: "user", content: "refund" }] }))
+).pipe(
   Effect.map((events) => events.find((e) => e.type === "tool-result" && e.name === "billing_refund"))
 )
 

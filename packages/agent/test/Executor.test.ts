@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { CatalogTool, Permission, ToolCatalog } from "@tool-search/core"
 import { Effect, Exit, Fiber, Layer, Ref, Stream } from "effect"
-import { TestClock } from "effect/testing"
 import { LanguageModel, type Response } from "effect/ai"
+import { TestClock } from "effect/testing"
 import { Approval, Executor, ScriptedModel, TokenCounter, type TurnEvent } from "../src/index.js"
 import { agent, CatalogLive, tool, user } from "./fixtures.js"
 
@@ -131,7 +131,12 @@ describe("Executor: concurrency and supervision", () => {
       assert.strictEqual(maxInFlight, 2)
     }).pipe(Effect.provide(agentWith(
       [
-        ["a", "b", "c", "d"].map((n, i) => ({ type: "tool-call" as const, id: String(i), name: `slow_${n}`, params: {} })),
+        ["a", "b", "c", "d"].map((n, i) => ({
+          type: "tool-call" as const,
+          id: String(i),
+          name: `slow_${n}`,
+          params: {}
+        })),
         [{ type: "text", text: "ok" }]
       ],
       { toolConcurrency: 2 },
@@ -226,5 +231,3 @@ const hangTool = tool("hang", "Never returns", {
       () => Ref.set(released, true)
     ))
 })
-
-

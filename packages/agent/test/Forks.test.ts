@@ -21,7 +21,12 @@ const model = Layer.effect(
       generateText: (options) =>
         Effect.gen(function*() {
           if (userText(options.prompt) !== PARENT) {
-            return ScriptedModel.respond({ policy: "capable", plan: (t) => plans[t] }, options.prompt, options.tools.map((t) => t.name), "auto")
+            return ScriptedModel.respond(
+              { policy: "capable", plan: (t) => plans[t] },
+              options.prompt,
+              options.tools.map((t) => t.name),
+              "auto"
+            )
           }
           const n = yield* Ref.getAndUpdate(parentCalls, (k) => k + 1)
           const steps: ReadonlyArray<ReadonlyArray<Response.PartEncoded>> = [
@@ -46,7 +51,10 @@ const forkAgent = (inheritActivation: boolean) =>
     Layer.provide(TokenCounter.TokenCounter.approximate)
   )
 
-const run = Effect.flatMap(Executor.Executor, (e) => Stream.runCollect(e.stream({ prompt: [{ role: "user", content: PARENT }] })))
+const run = Effect.flatMap(
+  Executor.Executor,
+  (e) => Stream.runCollect(e.stream({ prompt: [{ role: "user", content: PARENT }] }))
+)
 
 const requestsOf = (events: ReadonlyArray<TurnEvent.TurnEvent>, path: string) =>
   events.flatMap((e) => e.type === "model-request" && e.path.join("/") === path ? [e.tools] : [])
@@ -75,7 +83,9 @@ describe("forks", () => {
         assert.notInclude(tools, "tickets_create")
         assert.notInclude(tools, "weather_forecast")
       }
-      const results = events.flatMap((e) => e.type === "tool-result" && e.path.length === 0 && e.name === "delegate_task" ? [e] : [])
+      const results = events.flatMap((e) =>
+        e.type === "tool-result" && e.path.length === 0 && e.name === "delegate_task" ? [e] : []
+      )
       assert.strictEqual(results.length, 2)
       for (const r of results) assert.include(JSON.stringify(r.result), "\"stopReason\":\"answered\"")
       const finished = events.filter((e) => e.type === "turn-finished")

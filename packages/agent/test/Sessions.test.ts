@@ -9,7 +9,9 @@ import { agent } from "./fixtures.js"
 const turn = (sessionId: string | undefined, prompt: Prompt.RawInput) =>
   Effect.gen(function*() {
     const executor = yield* Executor.Executor
-    const events = yield* Stream.runCollect(executor.stream({ ...(sessionId === undefined ? {} : { sessionId }), prompt }))
+    const events = yield* Stream.runCollect(
+      executor.stream({ ...(sessionId === undefined ? {} : { sessionId }), prompt })
+    )
     const started = events.find((e) => e.type === "turn-started")
     const finished = events.find((e) => e.type === "turn-finished")
     const found = events.flatMap((e) => e.type === "search" ? e.found : [])
@@ -55,7 +57,10 @@ describe("activation policies", () => {
       const executor = yield* Executor.Executor
       const first = yield* executor.run({ prompt: [{ role: "user", content: "tell #ops the deploy is done" }] })
       // no session id, no store: the next turn reads the earlier search results in the history
-      const second = yield* turn(undefined, Prompt.concat(first.prompt, [{ role: "user", content: "open a ticket for the outage" }]))
+      const second = yield* turn(
+        undefined,
+        Prompt.concat(first.prompt, [{ role: "user", content: "open a ticket for the outage" }])
+      )
       assert.deepStrictEqual(second.carried, first.activated)
       assert.include(second.carried, "chat_send_message")
     }).pipe(Effect.provide(agent("capable", { activationPolicy: "history" }))))
@@ -126,9 +131,11 @@ describe("SessionStore eviction (lazy, on access)", () => {
       yield* say("s1", "tell #ops the deploy is done")
       assert.deepStrictEqual((yield* say("s1", "open a ticket for the outage")).carried, [])
     }).pipe(
-      Effect.provide(agent("capable", { activationPolicy: "session" }).pipe(
-        Layer.provide(SessionStore.SessionStore.memory(Eviction.always))
-      ))
+      Effect.provide(
+        agent("capable", { activationPolicy: "session" }).pipe(
+          Layer.provide(SessionStore.SessionStore.memory(Eviction.always))
+        )
+      )
     ))
 
   it("describes strategies", () => {

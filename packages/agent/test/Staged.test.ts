@@ -6,7 +6,9 @@ import { CatalogLive, plans } from "./fixtures.js"
 
 /** An agent configured from environment variables (the `TOOL_SEARCH_*` table). */
 const configured = (env: Record<string, string>, policy: ScriptedModel.Policy) => {
-  const settings = Layer.unwrap(Effect.map(ToolSearchConfig.config.parse(ConfigProvider.fromEnv({ env })), ToolSearchConfig.layerFrom))
+  const settings = Layer.unwrap(
+    Effect.map(ToolSearchConfig.config.parse(ConfigProvider.fromEnv({ env })), ToolSearchConfig.layerFrom)
+  )
   return Executor.Executor.layerConfig({ maxIterations: 8 }).pipe(
     Layer.provideMerge(ScriptedModel.layer({ policy, plan: (text) => plans[text] })),
     Layer.provideMerge(CatalogLive),
@@ -16,7 +18,10 @@ const configured = (env: Record<string, string>, policy: ScriptedModel.Policy) =
 }
 
 const turn = (text: string, sessionId = "s") =>
-  Effect.flatMap(Executor.Executor, (e) => Stream.runCollect(e.stream({ sessionId, prompt: [{ role: "user", content: text }] })))
+  Effect.flatMap(
+    Executor.Executor,
+    (e) => Stream.runCollect(e.stream({ sessionId, prompt: [{ role: "user", content: text }] }))
+  )
 
 describe("the executor, configured from the environment", () => {
   it.effect("staged + discovery-first: the table of contents is in the system prompt, search_tools is forced once", () =>

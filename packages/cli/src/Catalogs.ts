@@ -16,7 +16,11 @@ export const load = (
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const text = yield* fs.readFileString(file).pipe(
-      Effect.mapError((e) => new UsageError({ reason: `${file}: cannot read the catalog file (${e.reason._tag === "NotFound" ? "not found" : e.message})` }))
+      Effect.mapError((e) =>
+        new UsageError({
+          reason: `${file}: cannot read the catalog file (${e.reason._tag === "NotFound" ? "not found" : e.message})`
+        })
+      )
     )
     return yield* CatalogFile.parse(file, text, options).pipe(
       Effect.mapError((e) =>

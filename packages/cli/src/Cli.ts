@@ -17,7 +17,14 @@ export const version = "0.1.0"
 /** The root command with its subcommands. */
 export const cli = Command.make("tool-search").pipe(
   Command.withDescription("progressive tool disclosure for LLM agents"),
-  Command.withSubcommands([Search.command, Toc.command, Serve.command, Demo.command, Bench.command, BenchExecutor.command])
+  Command.withSubcommands([
+    Search.command,
+    Toc.command,
+    Serve.command,
+    Demo.command,
+    Bench.command,
+    BenchExecutor.command
+  ])
 )
 
 /** Runs the command line on explicit arguments (tests use this). */

@@ -4,8 +4,8 @@
  * @since 0.1.0
  */
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
-import { Command } from "effect/cli"
 import { Effect } from "effect"
+import { Command } from "effect/cli"
 import { cli, version } from "./Cli.js"
 
 cli.pipe(Command.run({ version }), Effect.provide(NodeServices.layer), NodeRuntime.runMain)

@@ -32,11 +32,31 @@ describe("tool-search bench", () => {
   it.effect("--json prints exactly the benchmark keys; names providers reject are sanitized", () =>
     Effect.gen(function*() {
       const rankings = join(dir, "rankings.jsonl")
-      const { exit, out } = yield* run(["bench", "--tools", tools, "--queries", queries, "--json", "--rankings", rankings])
+      const { exit, out } = yield* run([
+        "bench",
+        "--tools",
+        tools,
+        "--queries",
+        queries,
+        "--json",
+        "--rankings",
+        rankings
+      ])
       assert.strictEqual(exit._tag, "Success")
       const report = JSON.parse(out)
       assert.deepStrictEqual(Object.keys(report), [
-        "strategy", "tools", "queries", "ndcg@10", "recall@1", "recall@5", "recall@10", "mrr@10", "indexMs", "p50Us", "p99Us", "heapMb"
+        "strategy",
+        "tools",
+        "queries",
+        "ndcg@10",
+        "recall@1",
+        "recall@5",
+        "recall@10",
+        "mrr@10",
+        "indexMs",
+        "p50Us",
+        "p99Us",
+        "heapMb"
       ])
       assert.strictEqual(report.strategy, "bm25f")
       assert.strictEqual(report.tools, 4)
@@ -71,14 +91,32 @@ describe("tool-search search --strategy", () => {
   for (const strategy of ["bm25f", "keyword"] as const) {
     it.effect(`${strategy} finds the Slack tool`, () =>
       Effect.gen(function*() {
-        const { out } = yield* run(["search", "send slack message", "--catalog", tools, "--sanitize-names", "--strategy", strategy, "--json"])
+        const { out } = yield* run([
+          "search",
+          "send slack message",
+          "--catalog",
+          tools,
+          "--sanitize-names",
+          "--strategy",
+          strategy,
+          "--json"
+        ])
         assert.strictEqual(JSON.parse(out).results[0].id, "t1")
       }))
   }
 
   it.effect("regex matches names; an invalid pattern says what is wrong", () =>
     Effect.gen(function*() {
-      const { out } = yield* run(["search", "^slack_.*channels$", "--catalog", tools, "--sanitize-names", "--strategy", "regex", "--json"])
+      const { out } = yield* run([
+        "search",
+        "^slack_.*channels$",
+        "--catalog",
+        tools,
+        "--sanitize-names",
+        "--strategy",
+        "regex",
+        "--json"
+      ])
       assert.deepStrictEqual(JSON.parse(out).results.map((r: { id: string }) => r.id), ["t2"])
       const bad = yield* run(["search", "slack_(", "--catalog", tools, "--sanitize-names", "--strategy", "regex"])
       assert.strictEqual(bad.exit._tag, "Failure")
@@ -86,13 +124,35 @@ describe("tool-search search --strategy", () => {
     }))
 
   // The one test with the real offline model: small (four tools), offline, a second or two.
-  it.effect("semantic and hybrid run on the offline model, caching vectors in the given directory", () =>
-    Effect.gen(function*() {
-      process.env["TOOL_SEARCH_CACHE_DIR"] = join(dir, "cache")
-      const semantic = yield* run(["search", "air pollution", "--catalog", tools, "--sanitize-names", "--strategy", "semantic", "--json"])
-      assert.strictEqual(JSON.parse(semantic.out).results[0].id, "t3")
-      const hybrid = yield* run(["search", "deliver a message on slack", "--catalog", tools, "--sanitize-names", "--strategy", "hybrid", "--json"])
-      assert.strictEqual(JSON.parse(hybrid.out).results[0].id, "t1")
-      assert.isAbove(readFileSync(join(dir, "cache", "use-lite-512_energetic-ai-0.2.0.vectors")).length, 4 * 512 * 4)
-    }), { timeout: 60_000 })
+  it.effect(
+    "semantic and hybrid run on the offline model, caching vectors in the given directory",
+    () =>
+      Effect.gen(function*() {
+        process.env["TOOL_SEARCH_CACHE_DIR"] = join(dir, "cache")
+        const semantic = yield* run([
+          "search",
+          "air pollution",
+          "--catalog",
+          tools,
+          "--sanitize-names",
+          "--strategy",
+          "semantic",
+          "--json"
+        ])
+        assert.strictEqual(JSON.parse(semantic.out).results[0].id, "t3")
+        const hybrid = yield* run([
+          "search",
+          "deliver a message on slack",
+          "--catalog",
+          tools,
+          "--sanitize-names",
+          "--strategy",
+          "hybrid",
+          "--json"
+        ])
+        assert.strictEqual(JSON.parse(hybrid.out).results[0].id, "t1")
+        assert.isAbove(readFileSync(join(dir, "cache", "use-lite-512_energetic-ai-0.2.0.vectors")).length, 4 * 512 * 4)
+      }),
+    { timeout: 60_000 }
+  )
 })

@@ -11,26 +11,30 @@ const runDemo = (argv: ReadonlyArray<string>) =>
   }).pipe(Effect.provide(NodeServices.layer))
 
 describe("tool-search demo", () => {
-  it.effect("--json: one object per line; every model request carries toolTokens and eagerToolTokens", () =>
-    Effect.gen(function*() {
-      const lines = (yield* runDemo(["--json"])).map((l) => JSON.parse(String(l)))
-      const requests = lines.filter((e) => e.type === "model-request")
-      assert.isAbove(requests.length, 8)
-      for (const r of requests) {
-        assert.isNumber(r.toolTokens)
-        assert.isNumber(r.eagerToolTokens)
-        assert.isBelow(r.toolTokens, r.eagerToolTokens)
-      }
-      const summary = lines[lines.length - 1]
-      assert.strictEqual(summary.type, "summary")
-      assert.isAtLeast(summary.saved, 0.9)
-      // the conversation shows a search, a correction, and concurrent forks
-      assert.isTrue(lines.some((e) => e.type === "search"))
-      assert.isTrue(lines.some((e) => e.type === "tool-result" && e.failure === "not-active"))
-      const forks = new Set(lines.filter((e) => Array.isArray(e.path) && e.path.length > 0).map((e) => e.path[0]))
-      assert.deepStrictEqual([...forks].sort(), ["fork-1", "fork-2"])
-      for (const t of summary.turns) assert.strictEqual(t.stopReason, "answered")
-    }), 60_000)
+  it.effect(
+    "--json: one object per line; every model request carries toolTokens and eagerToolTokens",
+    () =>
+      Effect.gen(function*() {
+        const lines = (yield* runDemo(["--json"])).map((l) => JSON.parse(String(l)))
+        const requests = lines.filter((e) => e.type === "model-request")
+        assert.isAbove(requests.length, 8)
+        for (const r of requests) {
+          assert.isNumber(r.toolTokens)
+          assert.isNumber(r.eagerToolTokens)
+          assert.isBelow(r.toolTokens, r.eagerToolTokens)
+        }
+        const summary = lines[lines.length - 1]
+        assert.strictEqual(summary.type, "summary")
+        assert.isAtLeast(summary.saved, 0.9)
+        // the conversation shows a search, a correction, and concurrent forks
+        assert.isTrue(lines.some((e) => e.type === "search"))
+        assert.isTrue(lines.some((e) => e.type === "tool-result" && e.failure === "not-active"))
+        const forks = new Set(lines.filter((e) => Array.isArray(e.path) && e.path.length > 0).map((e) => e.path[0]))
+        assert.deepStrictEqual([...forks].sort(), ["fork-1", "fork-2"])
+        for (const t of summary.turns) assert.strictEqual(t.stopReason, "answered")
+      }),
+    60_000
+  )
 
   it.effect("prints each step and ends with a summary table", () =>
     Effect.gen(function*() {

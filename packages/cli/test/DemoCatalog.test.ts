@@ -91,7 +91,17 @@ describe("the demo catalog", () => {
       const suffix = tool.name.slice(tool.name.indexOf("_") + 1)
       suffixes.set(suffix, (suffixes.get(suffix) ?? 0) + 1)
     }
-    for (const shared of ["send_message", "search_messages", "add_comment", "create_issue", "upload_file", "list_alerts", "schedule_message"]) {
+    for (
+      const shared of [
+        "send_message",
+        "search_messages",
+        "add_comment",
+        "create_issue",
+        "upload_file",
+        "list_alerts",
+        "schedule_message"
+      ]
+    ) {
       assert.isAtLeast(suffixes.get(shared) ?? 0, 2, shared)
     }
   })
@@ -106,7 +116,10 @@ describe("the demo catalog", () => {
       for (const key of requiredOf(tool.parameters)) assert.property(properties, key, `${tool.name}: required ${key}`)
       for (const [key, property] of Object.entries(properties)) {
         assert.isTrue(isRecord(property) && typeof property["type"] === "string", `${tool.name}.${key} has a type`)
-        assert.isTrue(isRecord(property) && typeof property["description"] === "string", `${tool.name}.${key} is described`)
+        assert.isTrue(
+          isRecord(property) && typeof property["description"] === "string",
+          `${tool.name}.${key} is described`
+        )
       }
     }
   })
@@ -148,7 +161,10 @@ describe("the demo catalog", () => {
       assert.notStrictEqual(a.result["id"], c.result["id"])
 
       const refund = yield* call(named("billing_refund_payment"), { payment_id: "pay_1" })
-      assert.isTrue(isRecord(refund.result) && /^refund_[0-9a-f]{8}$/.test(String(refund.result["id"])), "a refund is made")
+      assert.isTrue(
+        isRecord(refund.result) && /^refund_[0-9a-f]{8}$/.test(String(refund.result["id"])),
+        "a refund is made"
+      )
       const sent = yield* call(named("billing_send_invoice"), { invoice_id: "inv_7" })
       assert.deepInclude(sent.result, { id: "inv_7", action: "send" }, "sending acts on the existing invoice")
 
@@ -157,7 +173,9 @@ describe("the demo catalog", () => {
 
       const forecast = yield* call(named("weather_get_forecast"), { location: "Paris", days: 3 })
       assert.isTrue(isRecord(forecast.result) && Array.isArray(forecast.result["days"]))
-      if (isRecord(forecast.result) && Array.isArray(forecast.result["days"])) assert.lengthOf(forecast.result["days"], 3)
+      if (isRecord(forecast.result) && Array.isArray(forecast.result["days"])) {
+        assert.lengthOf(forecast.result["days"], 3)
+      }
 
       const translated = yield* call(named("translate_text"), { text: "hello", target_language: "Spanish" })
       assert.deepInclude(translated.result, { target_language: "es" })
@@ -176,7 +194,9 @@ describe("the demo catalog", () => {
       assert.include(unknown.message, "unknown parameter 'colour'")
       const wrongType = yield* Effect.flip(call(send, { channel: 42, text: "hi" }))
       assert.include(wrongType.message, "'channel' must be of type string")
-      const badEnum = yield* Effect.flip(call(named("code_merge_pull_request"), { repo: "a/b", number: 1, method: "octopus" }))
+      const badEnum = yield* Effect.flip(
+        call(named("code_merge_pull_request"), { repo: "a/b", number: 1, method: "octopus" })
+      )
       assert.include(badEnum.message, "'method' must be one of: merge, squash, rebase")
       const outOfRange = yield* Effect.flip(call(named("weather_get_forecast"), { location: "Oslo", days: 40 }))
       assert.include(outOfRange.message, "'days' must be at most 14")
@@ -187,13 +207,18 @@ describe("the demo catalog", () => {
   it("handlers are pure: any string arguments give the same answer twice", () => {
     const send = named("email_send_message")
     fc.assert(
-      fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 3 }), fc.string(), fc.string(), (to, subject, body) => {
-        const params = { to, subject, body }
-        const first = Effect.runSync(call(send, params))
-        const second = Effect.runSync(call(send, { ...params }))
-        assert.deepStrictEqual(second, first)
-        assert.deepInclude(first.result, { subject, body })
-      })
+      fc.property(
+        fc.array(fc.string(), { minLength: 1, maxLength: 3 }),
+        fc.string(),
+        fc.string(),
+        (to, subject, body) => {
+          const params = { to, subject, body }
+          const first = Effect.runSync(call(send, params))
+          const second = Effect.runSync(call(send, { ...params }))
+          assert.deepStrictEqual(second, first)
+          assert.deepInclude(first.result, { subject, body })
+        }
+      )
     )
   })
 })

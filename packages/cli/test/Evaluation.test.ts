@@ -53,7 +53,9 @@ describe("Evaluation metrics", () => {
     Effect.gen(function*() {
       const ok = yield* Evaluation.parseQueries("q.jsonl", `{"id":"1","query":"x","relevant":["a"]}\n\n`)
       assert.strictEqual(ok.length, 1)
-      const bad = yield* Effect.flip(Evaluation.parseQueries("q.jsonl", `{"id":"1","query":"x","relevant":["a"]}\n{"id":2}`))
+      const bad = yield* Effect.flip(
+        Evaluation.parseQueries("q.jsonl", `{"id":"1","query":"x","relevant":["a"]}\n{"id":2}`)
+      )
       assert.match(bad, /^q\.jsonl:2: /)
     }))
 })

@@ -1,10 +1,10 @@
 // `tool-search serve` as an MCP client starts it: the built binary over stdio, driven by the
 // official SDK client, in front of real MCP servers installed from npm.
+import { assert, describe, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
-import { assert, describe, it } from "@effect/vitest"
 import { CommandLine } from "@tool-search/mcp"
 import { spawn, spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -60,35 +60,51 @@ const text = (result: unknown): string =>
     .filter((c) => c.type === "text").map((c) => c.text).join("\n")
 
 describe("tool-search serve", () => {
-  it("serves progressive disclosure over real MCP servers to the official SDK client", { timeout: 30_000 }, async () => {
-    const gateway = await connect([
-      upstream("memory", [node, serverEntry("@modelcontextprotocol/server-memory")]),
-      upstream("fs", [node, serverEntry("@modelcontextprotocol/server-filesystem"), files])
-    ])
-    try {
-      assert.deepStrictEqual(await gateway.names(), ["ToolSearch", "call_tool"])
-      const found = await gateway.client.callTool({ name: "ToolSearch", arguments: { query: "+text read file", max_results: 1 } })
-      assert.match(text(found), /"name":"read_text_file"/)
-      assert.strictEqual(gateway.changes(), 1)
-      assert.deepStrictEqual(await gateway.names(), ["ToolSearch", "call_tool", "read_text_file"])
-      const read = await gateway.client.callTool({ name: "read_text_file", arguments: { path: join(files, "todo.txt") } })
-      assert.strictEqual(text(read), "ship the gateway\n")
+  it(
+    "serves progressive disclosure over real MCP servers to the official SDK client",
+    { timeout: 30_000 },
+    async () => {
+      const gateway = await connect([
+        upstream("memory", [node, serverEntry("@modelcontextprotocol/server-memory")]),
+        upstream("fs", [node, serverEntry("@modelcontextprotocol/server-filesystem"), files])
+      ])
+      try {
+        assert.deepStrictEqual(await gateway.names(), ["ToolSearch", "call_tool"])
+        const found = await gateway.client.callTool({
+          name: "ToolSearch",
+          arguments: { query: "+text read file", max_results: 1 }
+        })
+        assert.match(text(found), /"name":"read_text_file"/)
+        assert.strictEqual(gateway.changes(), 1)
+        assert.deepStrictEqual(await gateway.names(), ["ToolSearch", "call_tool", "read_text_file"])
+        const read = await gateway.client.callTool({
+          name: "read_text_file",
+          arguments: { path: join(files, "todo.txt") }
+        })
+        assert.strictEqual(text(read), "ship the gateway\n")
 
-      // a client that never refreshes its list goes through call_tool
-      await gateway.client.callTool({ name: "ToolSearch", arguments: { query: "select:create_entities,open_nodes" } })
-      const created = await gateway.client.callTool({
-        name: "call_tool",
-        arguments: { name: "create_entities", arguments: { entities: [{ name: "gateway", entityType: "task", observations: ["serve"] }] } }
-      })
-      assert.strictEqual(created.isError, undefined)
-      const opened = await gateway.client.callTool({ name: "call_tool", arguments: { name: "open_nodes", arguments: { names: ["gateway"] } } })
-      assert.match(text(opened), /"entityType": "task"/)
-    } finally {
-      await gateway.client.close()
+        // a client that never refreshes its list goes through call_tool
+        await gateway.client.callTool({ name: "ToolSearch", arguments: { query: "select:create_entities,open_nodes" } })
+        const created = await gateway.client.callTool({
+          name: "call_tool",
+          arguments: {
+            name: "create_entities",
+            arguments: { entities: [{ name: "gateway", entityType: "task", observations: ["serve"] }] }
+          }
+        })
+        assert.strictEqual(created.isError, undefined)
+        const opened = await gateway.client.callTool({
+          name: "call_tool",
+          arguments: { name: "open_nodes", arguments: { names: ["gateway"] } }
+        })
+        assert.match(text(opened), /"entityType": "task"/)
+      } finally {
+        await gateway.client.close()
+      }
+      // stdout carried MCP only: the log lines are on stderr
+      assert.match(gateway.stderr(), /MCP server 'memory' is ready with 9 tools/)
     }
-    // stdout carried MCP only: the log lines are on stderr
-    assert.match(gateway.stderr(), /MCP server 'memory' is ready with 9 tools/)
-  })
+  )
 
   it("keeps serving when one upstream cannot start, and says which one on stderr", { timeout: 30_000 }, async () => {
     const gateway = await connect([
@@ -135,7 +151,11 @@ describe("tool-search serve", () => {
       await client.connect(new StreamableHTTPClientTransport(new URL(url)))
       assert.deepStrictEqual((await client.listTools()).tools.map((t) => t.name), ["ToolSearch", "call_tool"])
       await client.callTool({ name: "ToolSearch", arguments: { query: "select:read_graph" } })
-      assert.deepStrictEqual((await client.listTools()).tools.map((t) => t.name), ["ToolSearch", "call_tool", "read_graph"])
+      assert.deepStrictEqual((await client.listTools()).tools.map((t) => t.name), [
+        "ToolSearch",
+        "call_tool",
+        "read_graph"
+      ])
       await client.close()
     } finally {
       child.kill("SIGTERM")
@@ -147,7 +167,10 @@ describe("tool-search serve", () => {
   })
 
   it("a bad --upstream is one line on stderr and exit code 2", () => {
-    const result = spawnSync(node, [bin, "serve", "--upstream", "x=node 'unterminated"], { encoding: "utf8", input: "" })
+    const result = spawnSync(node, [bin, "serve", "--upstream", "x=node 'unterminated"], {
+      encoding: "utf8",
+      input: ""
+    })
     assert.strictEqual(result.status, 2)
     assert.strictEqual(result.stderr.trim().split("\n").length, 1)
     assert.match(result.stderr, /--upstream: Invalid upstream "x=node 'unterminated": .*unterminated single quote/)

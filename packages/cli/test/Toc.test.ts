@@ -10,7 +10,12 @@ const catalog = join(dir, "harness.jsonl")
 writeFileSync(
   catalog,
   [
-    { name: "rag_search", description: "Search the attached documents. Returns passages.", category: "retrieval", source: "docs" },
+    {
+      name: "rag_search",
+      description: "Search the attached documents. Returns passages.",
+      category: "retrieval",
+      source: "docs"
+    },
     { name: "news_search", description: "Search recent news articles.", category: "news", source: "news-mcp" },
     { name: "news_headlines", description: "List today's headlines.", category: "news", source: "news-mcp" },
     { name: "db_load_rows", description: "Load rows into a table.", category: "data", source: "nodes" },
@@ -91,7 +96,11 @@ describe("tool-search toc", () => {
 
   it.effect("the environment supplies what the flags do not", () =>
     Effect.gen(function*() {
-      const out = yield* json([], { TOOL_SEARCH_CONNECTED: "news-mcp", TOOL_SEARCH_TOC_DETAIL: "none", TOOL_SEARCH_SEARCH_TOOLS: "true" })
+      const out = yield* json([], {
+        TOOL_SEARCH_CONNECTED: "news-mcp",
+        TOOL_SEARCH_TOC_DETAIL: "none",
+        TOOL_SEARCH_SEARCH_TOOLS: "true"
+      })
       assert.include(out.toc, "[news]\n- news_search (load first)\n- news_headlines (load first)")
       assert.deepStrictEqual(out.visible, ["search_tools", "ToolSearch"])
       const flagWins = yield* json(["--connected", "docs"], { TOOL_SEARCH_CONNECTED: "news-mcp" })
@@ -109,8 +118,14 @@ describe("tool-search toc", () => {
     Effect.gen(function*() {
       const badFlag = yield* run(["toc", "--catalog", catalog, "--allow", "*,nodes"])
       assert.strictEqual(badFlag.exit._tag, "Failure")
-      assert.strictEqual(badFlag.err, "tool-search: --allow \"*,nodes\": '*' stands alone: either '*' or a list of source ids")
+      assert.strictEqual(
+        badFlag.err,
+        "tool-search: --allow \"*,nodes\": '*' stands alone: either '*' or a list of source ids"
+      )
       const badEnv = yield* run(["toc", "--catalog", catalog], { TOOL_SEARCH_STRICT: "perhaps" })
-      assert.strictEqual(badEnv.err, "tool-search: invalid configuration: TOOL_SEARCH_STRICT=\"perhaps\": expected true or false")
+      assert.strictEqual(
+        badEnv.err,
+        "tool-search: invalid configuration: TOOL_SEARCH_STRICT=\"perhaps\": expected true or false"
+      )
     }))
 })

@@ -27,10 +27,62 @@
 
 /** English words that carry no meaning for tool search. Kept small on purpose: `get`, `list`, `all` stay. */
 export const STOP_WORDS: ReadonlySet<string> = new Set([
-  "a", "an", "and", "are", "as", "at", "be", "been", "by", "can", "could", "do", "does", "for", "from", "how",
-  "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "please", "should", "so",
-  "that", "the", "their", "them", "then", "there", "these", "this", "those", "to", "us", "was", "we", "were",
-  "what", "when", "where", "which", "who", "will", "with", "would", "you", "your"
+  "a",
+  "an",
+  "and",
+  "are",
+  "as",
+  "at",
+  "be",
+  "been",
+  "by",
+  "can",
+  "could",
+  "do",
+  "does",
+  "for",
+  "from",
+  "how",
+  "i",
+  "if",
+  "in",
+  "into",
+  "is",
+  "it",
+  "its",
+  "me",
+  "my",
+  "of",
+  "on",
+  "or",
+  "our",
+  "please",
+  "should",
+  "so",
+  "that",
+  "the",
+  "their",
+  "them",
+  "then",
+  "there",
+  "these",
+  "this",
+  "those",
+  "to",
+  "us",
+  "was",
+  "we",
+  "were",
+  "what",
+  "when",
+  "where",
+  "which",
+  "who",
+  "will",
+  "with",
+  "would",
+  "you",
+  "your"
 ])
 
 /**
@@ -39,10 +91,53 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
  */
 export const KOREAN_SUFFIXES: ReadonlyArray<string> = [
   // verbal endings of requests and nominalized verbs ("전송해줘", "조회하기")
-  "해주세요", "해줘요", "해줄래", "하세요", "합니다", "해줘", "하기", "하는", "하고", "해서", "하다", "주세요", "해",
+  "해주세요",
+  "해줘요",
+  "해줄래",
+  "하세요",
+  "합니다",
+  "해줘",
+  "하기",
+  "하는",
+  "하고",
+  "해서",
+  "하다",
+  "주세요",
+  "해",
   // stacked and simple particles
-  "에서는", "에게서", "으로는", "으로서", "으로써", "까지", "부터", "에서", "에게", "한테", "으로", "보다", "처럼",
-  "이나", "라도", "이랑", "와", "과", "를", "을", "은", "는", "이", "가", "에", "의", "로", "도", "만", "께", "랑", "나", "줘"
+  "에서는",
+  "에게서",
+  "으로는",
+  "으로서",
+  "으로써",
+  "까지",
+  "부터",
+  "에서",
+  "에게",
+  "한테",
+  "으로",
+  "보다",
+  "처럼",
+  "이나",
+  "라도",
+  "이랑",
+  "와",
+  "과",
+  "를",
+  "을",
+  "은",
+  "는",
+  "이",
+  "가",
+  "에",
+  "의",
+  "로",
+  "도",
+  "만",
+  "께",
+  "랑",
+  "나",
+  "줘"
 ].sort((a, b) => b.length - a.length)
 
 // -----------------------------------------------------------------------------
@@ -190,7 +285,8 @@ const WORD = /[\p{L}\p{M}\p{N}]+/gu
 const ASCII = /^[\x00-\x7f]*$/
 const QUOTE_MARK = /['"“«「『]/
 // A single quote counts only when it is not inside a word, so "it's" is not a quote.
-const QUOTED = /(?<![\p{L}\p{N}])'[^'\n]{1,200}'(?![\p{L}\p{N}])|"[^"\n]{1,200}"|“[^”\n]{1,200}”|«[^»\n]{1,200}»|「[^」\n]{1,200}」|『[^』\n]{1,200}』/gu
+const QUOTED =
+  /(?<![\p{L}\p{N}])'[^'\n]{1,200}'(?![\p{L}\p{N}])|"[^"\n]{1,200}"|“[^”\n]{1,200}”|«[^»\n]{1,200}»|「[^」\n]{1,200}」|『[^』\n]{1,200}』/gu
 const WORD_TEST = /[\p{L}\p{N}]/u
 const CLAUSE =
   /(?<=[.!?;])\s+|[。！？；\n]+|,?\s+(?:and also|and then|as well as|and|additionally|그리고|또한)\s+|,\s*(?:also|then|additionally|plus)\b|并且|然后|以及/iu

@@ -89,7 +89,9 @@ const split = (file: string, text: string): Effect.Effect<ReadonlyArray<Item>, C
       return Effect.fail(new CatalogFileError({ file, line: i + 1, reason: `invalid JSON: ${parsed.error}` }))
     }
     if (!isRecord(parsed.value)) {
-      return Effect.fail(new CatalogFileError({ file, line: i + 1, reason: "expected a JSON object (one tool per line)" }))
+      return Effect.fail(
+        new CatalogFileError({ file, line: i + 1, reason: "expected a JSON object (one tool per line)" })
+      )
     }
     items.push({ line: i + 1, value: parsed.value })
   }

@@ -14,7 +14,7 @@
 import type { JsonSchema } from "effect"
 import { Schema } from "effect"
 import { firstSentence } from "./CatalogTool.js"
-import { DISCOVER_TOOLS, type DescriptionDetail, SEARCH_TOOLS, TOOL_SEARCH } from "./Disclosure.js"
+import { type DescriptionDetail, DISCOVER_TOOLS, SEARCH_TOOLS, TOOL_SEARCH } from "./Disclosure.js"
 import type { Entry } from "./ToolCatalog.js"
 
 // -----------------------------------------------------------------------------
@@ -95,7 +95,9 @@ export const definitionOf = (tool: Entry): FunctionDefinition => ({
 })
 
 /** The answer of `ToolSearch`. */
-export const renderFunctions = (tools: ReadonlyArray<Entry>): { readonly functions: ReadonlyArray<FunctionDefinition> } => ({
+export const renderFunctions = (
+  tools: ReadonlyArray<Entry>
+): { readonly functions: ReadonlyArray<FunctionDefinition> } => ({
   functions: tools.map(definitionOf)
 })
 

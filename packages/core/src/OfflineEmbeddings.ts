@@ -62,6 +62,7 @@ export const embedMany = (inputs: ReadonlyArray<string>): Effect.Effect<Array<Ar
 export const layer: Layer.Layer<EmbeddingModel.EmbeddingModel> = Layer.effect(
   EmbeddingModel.EmbeddingModel,
   EmbeddingModel.make({
-    embedMany: ({ inputs }) => Effect.map(embedMany(inputs), (results) => ({ results, usage: { inputTokens: undefined } }))
+    embedMany: ({ inputs }) =>
+      Effect.map(embedMany(inputs), (results) => ({ results, usage: { inputTokens: undefined } }))
   })
 )

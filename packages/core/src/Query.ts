@@ -65,8 +65,11 @@ export const keywords = (text: string): Query => ({ _tag: "Keywords", text })
 export const select = (names: ReadonlyArray<string>): Query => ({ _tag: "Select", names })
 
 /** A name filter with ranking text. */
-export const required = (terms: ReadonlyArray<string>, text: string): Query =>
-  ({ _tag: "Required", required: terms, text })
+export const required = (terms: ReadonlyArray<string>, text: string): Query => ({
+  _tag: "Required",
+  required: terms,
+  text
+})
 
 // -----------------------------------------------------------------------------
 // Parsing
@@ -97,9 +100,9 @@ export const parse = (input: string): Result.Result<Query, InvalidQuery> => {
   }
   const tokens = text.split(/\s+/)
   if (tokens.some((t) => t.startsWith("+"))) {
-    const terms = dedupe(tokens.filter((t) => t.startsWith("+")).map((t) => t.slice(1).toLowerCase()).filter((t) =>
-      t.length > 0
-    ))
+    const terms = dedupe(
+      tokens.filter((t) => t.startsWith("+")).map((t) => t.slice(1).toLowerCase()).filter((t) => t.length > 0)
+    )
     const rest = tokens.filter((t) => !t.startsWith("+")).join(" ")
     return Result.succeed(required(terms, rest))
   }

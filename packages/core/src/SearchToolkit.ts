@@ -18,8 +18,14 @@ export const NO_VIEW = "ToolView not available in tool context: run the turn wit
 
 /** `ToolSearch`, with the same schema the executor sends (`additionalProperties: false`). */
 export const ToolSearch = Tool.dynamic(Disclosure.TOOL_SEARCH, {
-  description: MetaTools.toolSearchDescription(Disclosure.defaults.maxResultsLimit, Disclosure.defaults.defaultMaxResults),
-  parameters: MetaTools.toolSearchParameters(Disclosure.defaults.maxResultsLimit, Disclosure.defaults.defaultMaxResults),
+  description: MetaTools.toolSearchDescription(
+    Disclosure.defaults.maxResultsLimit,
+    Disclosure.defaults.defaultMaxResults
+  ),
+  parameters: MetaTools.toolSearchParameters(
+    Disclosure.defaults.maxResultsLimit,
+    Disclosure.defaults.defaultMaxResults
+  ),
   success: Schema.Unknown,
   failure: Schema.String,
   failureMode: "return"

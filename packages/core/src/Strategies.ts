@@ -48,7 +48,9 @@ export const layer = (name: Name, options: Options = {}): Layer.Layer<SearchStra
     case "regex":
       return Regex.layer
     case "semantic":
-      return Layer.suspend(() => Semantic.layerWith(semanticOptions(options))).pipe(Layer.provide(OfflineEmbeddings.layer))
+      return Layer.suspend(() => Semantic.layerWith(semanticOptions(options))).pipe(
+        Layer.provide(OfflineEmbeddings.layer)
+      )
     case "hybrid":
       return Layer.suspend(() => Hybrid.layerWith({ ...Hybrid.defaults, semantic: semanticOptions(options) })).pipe(
         Layer.provide(OfflineEmbeddings.layer)

@@ -192,7 +192,11 @@ export const render = (contents: Contents): string => {
   }
   const { categories, tools } = contents.overflow
   if (tools > 0) {
-    lines.push(`(${tools} more ${tools === 1 ? "tool" : "tools"} in ${categories} other ${categories === 1 ? "category" : "categories"}, hidden)`)
+    lines.push(
+      `(${tools} more ${tools === 1 ? "tool" : "tools"} in ${categories} other ${
+        categories === 1 ? "category" : "categories"
+      }, hidden)`
+    )
   }
   return lines.join("\n")
 }
@@ -250,6 +254,10 @@ const namedOf = (tool: Entry, kind: Visibility.CatalogKind, options: Options): N
 })
 
 const summaryOf = (description: string, detail: Disclosure.DescriptionDetail): string =>
-  detail === "none" ? "" : detail === "first-sentence" ? firstSentence(description) : description.replace(/\s+/g, " ").trim()
+  detail === "none"
+    ? ""
+    : detail === "first-sentence"
+    ? firstSentence(description)
+    : description.replace(/\s+/g, " ").trim()
 
 const moreTools = (n: number): string => `(${n} more ${n === 1 ? "tool" : "tools"}, hidden)`

@@ -14,7 +14,7 @@
 import { Context, Effect, Layer, Option, PubSub, Schema, Semaphore, Stream } from "effect"
 import * as CatalogTool from "./CatalogTool.js"
 import { META_TOOL_NAMES } from "./Disclosure.js"
-import * as Query from "./Query.js"
+import type * as Query from "./Query.js"
 import * as SearchDocument from "./SearchDocument.js"
 import { SearchFailed, type SearchIndex, SearchStrategy } from "./SearchStrategy.js"
 
@@ -271,7 +271,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   }
 
   const write = <E>(
-    plan: Effect.Effect<{ readonly removals: ReadonlyArray<string>; readonly additions: ReadonlyArray<CatalogTool.CatalogTool> }, E>
+    plan: Effect.Effect<
+      { readonly removals: ReadonlyArray<string>; readonly additions: ReadonlyArray<CatalogTool.CatalogTool> },
+      E
+    >
   ): Effect.Effect<void, E> =>
     writeLock.withPermits(1)(
       plan.pipe(

@@ -244,7 +244,9 @@ export const parseList = (raw: string): Result.Result<ReadonlyArray<string>, str
 export const parseSources = (raw: string): Result.Result<ReadonlyArray<string> | "*", string> => {
   const items = splitList(raw)
   if (items.length === 1 && items[0] === "*") return Result.succeed("*")
-  return items.includes("*") ? Result.fail("'*' stands alone: either '*' or a list of source ids") : Result.succeed(items)
+  return items.includes("*")
+    ? Result.fail("'*' stands alone: either '*' or a list of source ids")
+    : Result.succeed(items)
 }
 
 /** Parses `auto`, or a boolean for an explicit setting. */
@@ -303,7 +305,10 @@ const splitList = (raw: string): Array<string> => raw.split(",").map((s) => s.tr
 export const invalid = (name: string, value: string, reason: string): Config.ConfigError =>
   new Config.ConfigError(
     new Schema.SchemaError(
-      new SchemaIssue.Pointer([name], new SchemaIssue.InvalidValue({ message: `${name}=${JSON.stringify(value)}: ${reason}` }, value))
+      new SchemaIssue.Pointer(
+        [name],
+        new SchemaIssue.InvalidValue({ message: `${name}=${JSON.stringify(value)}: ${reason}` }, value)
+      )
     )
   )
 
@@ -321,7 +326,10 @@ export const explain = (error: Config.ConfigError): string => {
 }
 
 /** One optional variable, parsed; absent (or empty) is `None`, invalid is a `ConfigError`. */
-export const variable = <A>(name: string, parse: (raw: string) => Result.Result<A, string>): Config.Config<Option.Option<A>> =>
+export const variable = <A>(
+  name: string,
+  parse: (raw: string) => Result.Result<A, string>
+): Config.Config<Option.Option<A>> =>
   Config.String(name).pipe(
     Config.mapEffect((raw) =>
       Result.match(parse(raw), {

@@ -277,7 +277,9 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
           const tools = matches.map((m) => m.tool)
           // the filter matched nothing and the search fell back to every category: say so
           const fellBack = category !== undefined && tools.length > 0 &&
-            !tools.some((t) => t.category !== undefined && normalizeCategory(t.category) === normalizeCategory(category))
+            !tools.some((t) =>
+              t.category !== undefined && normalizeCategory(t.category) === normalizeCategory(category)
+            )
           return {
             isFailure: false,
             result: MetaTools.renderCandidates(tools, fellBack ? MetaTools.categoryFallbackNote(category) : undefined),
@@ -339,7 +341,9 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
 
   const runCatalogTool = (tool: Entry) => (params: unknown, context: CallContext) =>
     tool.handler === undefined
-      ? Effect.fail(new ToolExecutionError({ tool: tool.modelName, reason: "this tool has no handler in this process" }))
+      ? Effect.fail(
+        new ToolExecutionError({ tool: tool.modelName, reason: "this tool has no handler in this process" })
+      )
       : tool.handler(params, context)
 
   const asModelTool = (tool: Entry, kind: "eager" | "activated"): ModelTool => ({
@@ -395,7 +399,10 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
       }
       if (tool.loading === "eager") return asModelTool(tool, "eager")
       if (yield* activation.has(tool.id)) return asModelTool(tool, "activated")
-      return yield* new ToolNotActive({ name: tool.modelName, hint: MetaTools.activationHint(tool.modelName, activationVia) })
+      return yield* new ToolNotActive({
+        name: tool.modelName,
+        hint: MetaTools.activationHint(tool.modelName, activationVia)
+      })
     })
 
   return ToolView.of({
@@ -432,7 +439,9 @@ export const suggest = (name: string, names: ReadonlyArray<string>): ReadonlyArr
     if (lower === target) continue
     const contained = target.length >= 3 && (lower.includes(target) || target.includes(lower))
     const distance = contained ? 0 : editDistance(target, lower, budget)
-    if (contained || distance <= budget) scored.push([candidate, contained ? Math.abs(lower.length - target.length) / 100 : distance])
+    if (contained || distance <= budget) {
+      scored.push([candidate, contained ? Math.abs(lower.length - target.length) / 100 : distance])
+    }
   }
   scored.sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
   return scored.slice(0, 3).map(([n]) => n)

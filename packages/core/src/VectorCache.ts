@@ -16,6 +16,7 @@
  * @since 0.1.0
  */
 import { Effect } from "effect"
+import type * as NodeFsModule from "node:fs"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -134,7 +135,7 @@ export const file = (directory: string, name: string): VectorCache => {
 // Internals
 // -----------------------------------------------------------------------------
 
-type NodeFs = typeof import("node:fs")
+type NodeFs = typeof NodeFsModule
 
 // The file cache only runs on Node; resolving `node:fs` on first use keeps the module importable
 // elsewhere. `process.getBuiltinModule` exists from Node 20.16 (the engines field asks for 20.19).

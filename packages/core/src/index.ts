@@ -59,11 +59,11 @@ export * as TableOfContents from "./TableOfContents.js"
 export * as ToolSearchConfig from "./ToolSearchConfig.js"
 
 // Errors, also at the top level so declaration files of dependent code can name them.
+export { ActivationClosed } from "./Activation.js"
 export { CatalogFileError } from "./CatalogFile.js"
 export { InvalidTool, ToolExecutionError } from "./CatalogTool.js"
+export { ToolNotPermitted } from "./Permission.js"
 export { InvalidQuery } from "./Query.js"
 export { SearchFailed } from "./SearchStrategy.js"
 export { DuplicateTool } from "./ToolCatalog.js"
-export { ActivationClosed } from "./Activation.js"
 export { ToolNotActive, UnknownTool } from "./ToolView.js"
-export { ToolNotPermitted } from "./Permission.js"

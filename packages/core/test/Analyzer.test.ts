@@ -5,14 +5,36 @@ import { Analyzer } from "../src/index.js"
 describe("Analyzer", () => {
   it("splits camelCase, snake_case, kebab-case, dotted names and acronyms", () => {
     assert.deepStrictEqual(Analyzer.words("getHealthWorkforce"), ["get", "Health", "Workforce"])
-    assert.deepStrictEqual(Analyzer.words("read_file auth-method storage.blob.list"), ["read", "file", "auth", "method", "storage", "blob", "list"])
+    assert.deepStrictEqual(Analyzer.words("read_file auth-method storage.blob.list"), [
+      "read",
+      "file",
+      "auth",
+      "method",
+      "storage",
+      "blob",
+      "list"
+    ])
     assert.deepStrictEqual(Analyzer.words("HTTPServer"), ["HTTP", "Server"])
     // digits stay with the letters before them: s3, base64, pm2
-    assert.deepStrictEqual(Analyzer.words("getPM2.5Level s3Bucket base64Encode"), ["get", "PM2", "5", "Level", "s3", "Bucket", "base64", "Encode"])
+    assert.deepStrictEqual(Analyzer.words("getPM2.5Level s3Bucket base64Encode"), [
+      "get",
+      "PM2",
+      "5",
+      "Level",
+      "s3",
+      "Bucket",
+      "base64",
+      "Encode"
+    ])
   })
 
   it("lower-cases, drops stop words and stems lightly, the same way for names and queries", () => {
-    assert.deepStrictEqual(Analyzer.terms("Send messages to the Slack channels"), ["send", "messag", "slack", "channel"])
+    assert.deepStrictEqual(Analyzer.terms("Send messages to the Slack channels"), [
+      "send",
+      "messag",
+      "slack",
+      "channel"
+    ])
     assert.deepStrictEqual(Analyzer.terms("slack_send_message"), ["slack", "send", "messag"])
     assert.deepStrictEqual(new Set(Analyzer.terms("creating created creates create")), new Set(["creat"]))
     assert.deepStrictEqual(Analyzer.terms("queries entries"), ["query", "entry"])
@@ -51,7 +73,10 @@ describe("Analyzer", () => {
       Analyzer.clauses("Get the weather in Paris. Then send it to Slack; also book a flight, and then email me"),
       ["Get the weather in Paris.", "Then send it to Slack;", "also book a flight", "email me"]
     )
-    assert.deepStrictEqual(Analyzer.clauses("List users and delete the old ones"), ["List users", "delete the old ones"])
+    assert.deepStrictEqual(Analyzer.clauses("List users and delete the old ones"), [
+      "List users",
+      "delete the old ones"
+    ])
     assert.deepStrictEqual(Analyzer.clauses("天气查询然后发送邮件"), ["天气查询", "发送邮件"])
     assert.deepStrictEqual(Analyzer.clauses("read a file"), ["read a file"])
   })

@@ -15,8 +15,7 @@ const corpus = [
   doc({ name: "read_mail" })
 ]
 
-const search = (index: Bm25f.Index, text: string, limit = 10) =>
-  index.search({ text, limit, accept: () => true })
+const search = (index: Bm25f.Index, text: string, limit = 10) => index.search({ text, limit, accept: () => true })
 
 describe("BM25F scoring", () => {
   it.effect("matches a hand computation (k1 = 1.5, b = 0.75, name 3, description 1)", () =>
@@ -70,9 +69,18 @@ describe("BM25F scoring", () => {
           id: "rag",
           name: "rag_search",
           description: "Search documents",
-          parameters: { type: "object", properties: { collection: { type: "string", description: "Name of the knowledge base" } } }
+          parameters: {
+            type: "object",
+            properties: { collection: { type: "string", description: "Name of the knowledge base" } }
+          }
         }),
-        doc({ id: "news", name: "news_search", description: "Search the news", category: "journalism", aliases: ["뉴스"] })
+        doc({
+          id: "news",
+          name: "news_search",
+          description: "Search the news",
+          category: "journalism",
+          aliases: ["뉴스"]
+        })
       ])
       assert.deepStrictEqual((yield* search(index, "collection")).map((h) => h.id), ["rag"])
       assert.deepStrictEqual((yield* search(index, "knowledge base")).map((h) => h.id), ["rag"])
@@ -85,20 +93,32 @@ describe("BM25F scoring", () => {
     Effect.gen(function*() {
       const tools = [
         doc({ id: "forecast", name: "weather_forecast", description: "Get the weather forecast for a city" }),
-        doc({ id: "hourly", name: "weather_hourly", description: "Hourly weather detail for a city with temperature units" }),
-        doc({ id: "units", name: "temperature_units", description: "Convert temperature units for weather data of a city" }),
+        doc({
+          id: "hourly",
+          name: "weather_hourly",
+          description: "Hourly weather detail for a city with temperature units"
+        }),
+        doc({
+          id: "units",
+          name: "temperature_units",
+          description: "Convert temperature units for weather data of a city"
+        }),
         doc({ id: "alerts", name: "weather_alerts", description: "Weather alerts and hourly warnings for a city" }),
         doc({ id: "air", name: "air_quality", description: "Air quality of a city" }),
         doc({ id: "slack", name: "slack_post", description: "Post a message to a Slack channel" }),
         // unrelated tools, so the words above are rare, as in a real catalog
-        ...Array.from({ length: 20 }, (_, i) => doc({ id: `other${i}`, name: `other_tool_${i}`, description: `Manage item ${i}` }))
+        ...Array.from({ length: 20 }, (_, i) =>
+          doc({ id: `other${i}`, name: `other_tool_${i}`, description: `Manage item ${i}` }))
       ]
-      const query = "Get the hourly weather forecast for Paris with temperature units and alerts for the city. Then post it to Slack."
+      const query =
+        "Get the hourly weather forecast for Paris with temperature units and alerts for the city. Then post it to Slack."
       const plain = Bm25f.makeIndexWith(Bm25f.plain)
       plain.add(tools)
       const index = Bm25f.makeIndexWith(Bm25f.defaults)
       index.add(tools)
-      const plainRank = (yield* search(plain, query)).map((h) => h.id).indexOf("slack")
+      const plainRank = (yield* search(plain, query)).map((h) =>
+        h.id
+      ).indexOf("slack")
       const rank = (yield* search(index, query)).map((h) => h.id).indexOf("slack")
       assert.isAtLeast(plainRank, 4, "plain BM25F lets the long clause bury the short one")
       assert.isBelow(rank, plainRank, "ranking clauses separately lifts the Slack tool")
@@ -110,7 +130,8 @@ describe("BM25F scoring", () => {
       const tools = [
         doc({ id: "translate", name: "translate_text", description: "Translate text into another language" }),
         doc({ id: "clock", name: "current_time", description: "Tell the current time in a city" }),
-        ...Array.from({ length: 10 }, (_, i) => doc({ id: `other${i}`, name: `other_tool_${i}`, description: `Manage item ${i}` }))
+        ...Array.from({ length: 10 }, (_, i) =>
+          doc({ id: `other${i}`, name: `other_tool_${i}`, description: `Manage item ${i}` }))
       ]
       const query = `How do I say "what is the current time in this city" in French? Translate it.`
       const plain = Bm25f.makeIndexWith({ ...Bm25f.defaults, quotedWeight: 1 })
@@ -125,7 +146,10 @@ describe("BM25F scoring", () => {
     Effect.gen(function*() {
       const index = Bm25f.makeIndexWith(Bm25f.defaults)
       index.add(corpus)
-      assert.deepStrictEqual((yield* index.search({ text: "mail", limit: 1, accept: (id) => id !== "read_mail" })).map((h) => h.id), ["send_mail"])
+      assert.deepStrictEqual(
+        (yield* index.search({ text: "mail", limit: 1, accept: (id) => id !== "read_mail" })).map((h) => h.id),
+        ["send_mail"]
+      )
       assert.deepStrictEqual(yield* search(index, "nothing matches this"), [])
       assert.deepStrictEqual(yield* search(index, "the of to"), [], "stop words alone match nothing")
     }))
@@ -151,7 +175,12 @@ describe("BM25F live index", () => {
     const words = ["send", "mail", "list", "file", "read", "folder", "slack", "channel", "user", "create"]
     const text = fc.array(fc.constantFrom(...words), { minLength: 0, maxLength: 6 }).map((ws) => ws.join(" "))
     const op = fc.oneof(
-      fc.record({ kind: fc.constant("add" as const), id: fc.integer({ min: 0, max: 7 }), name: fc.constantFrom(...words), description: text }),
+      fc.record({
+        kind: fc.constant("add" as const),
+        id: fc.integer({ min: 0, max: 7 }),
+        name: fc.constantFrom(...words),
+        description: text
+      }),
       fc.record({ kind: fc.constant("remove" as const), id: fc.integer({ min: 0, max: 7 }) })
     )
     fc.assert(

@@ -55,6 +55,9 @@ describe("CatalogFile.parse", () => {
   it.effect("sanitizes names on request, keeping the original as id", () =>
     Effect.gen(function*() {
       const tools = yield* CatalogFile.parse("t.jsonl", `{"name":"requestFirst Aid Assistance"}`, { names: "sanitize" })
-      assert.deepStrictEqual([tools[0]?.id, tools[0]?.name], ["requestFirst Aid Assistance", "requestFirst_Aid_Assistance"])
+      assert.deepStrictEqual([tools[0]?.id, tools[0]?.name], [
+        "requestFirst Aid Assistance",
+        "requestFirst_Aid_Assistance"
+      ])
     }))
 })

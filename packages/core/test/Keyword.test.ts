@@ -17,7 +17,11 @@ describe("Keyword strategy", () => {
       const hits = yield* search([
         doc({ name: "send_mail", description: "Deliver an email" }),
         doc({ name: "notify", description: "Send a notification" }),
-        doc({ name: "post", description: "Post data", parameters: { type: "object", properties: { send: { type: "boolean" } } } })
+        doc({
+          name: "post",
+          description: "Post data",
+          parameters: { type: "object", properties: { send: { type: "boolean" } } }
+        })
       ], "send")
       assert.deepStrictEqual(hits.map((h) => [h.id, h.score]), [["send_mail", 0.5], ["notify", 0.35], ["post", 0.15]])
       const two = yield* search([doc({ name: "send_mail", description: "Deliver an email" })], "send email")
@@ -32,7 +36,11 @@ describe("Keyword strategy", () => {
 
   it.effect("a malformed schema scores 0 for parameters instead of failing", () =>
     Effect.gen(function*() {
-      for (const parameters of [{ type: "object", properties: "oops" }, { type: "object", properties: [1, 2] }, { type: "object" }]) {
+      for (
+        const parameters of [{ type: "object", properties: "oops" }, { type: "object", properties: [1, 2] }, {
+          type: "object"
+        }]
+      ) {
         const hits = yield* search([doc({ name: "t", description: "does things", parameters })], "things")
         assert.deepStrictEqual(hits.map((h) => h.score), [0.35])
       }
@@ -45,6 +53,8 @@ describe("Keyword strategy", () => {
       const hits = yield* index.search({ text: "tool", limit: 1, accept: (id) => id !== "a_tool" })
       assert.deepStrictEqual(hits.map((h) => h.id), ["b_tool"])
       index.remove(["b_tool"])
-      assert.deepStrictEqual((yield* index.search({ text: "tool", limit: 5, accept: () => true })).map((h) => h.id), ["a_tool"])
+      assert.deepStrictEqual((yield* index.search({ text: "tool", limit: 5, accept: () => true })).map((h) => h.id), [
+        "a_tool"
+      ])
     }))
 })

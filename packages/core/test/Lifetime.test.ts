@@ -3,8 +3,7 @@ import { Cause, Effect, Exit, Fiber, Layer, Scope } from "effect"
 import { Activation, ToolCatalog, ToolView } from "../src/index.js"
 import { CatalogLive, tool, visibleNames } from "./fixtures.js"
 
-const activate = (query: string) =>
-  Effect.flatMap(ToolView.ToolView, (view) => view.searchAndActivate(query))
+const activate = (query: string) => Effect.flatMap(ToolView.ToolView, (view) => view.searchAndActivate(query))
 
 describe("activation lifetime", () => {
   it.effect("a tool activated in one turn is not visible in the next turn", () =>
@@ -32,11 +31,12 @@ describe("activation lifetime", () => {
       const names = ["Grep", "WebFetch", "ScheduleTask", "slack_send_message", "github_create_issue"]
       const seen = yield* Effect.forEach(
         names,
-        (name) => ToolView.withUnit(Effect.gen(function*() {
-          yield* activate(`select:${name}`)
-          yield* Effect.yieldNow
-          return yield* visibleNames
-        })),
+        (name) =>
+          ToolView.withUnit(Effect.gen(function*() {
+            yield* activate(`select:${name}`)
+            yield* Effect.yieldNow
+            return yield* visibleNames
+          })),
         { concurrency: "unbounded" }
       )
       seen.forEach((visible, i) => assert.deepStrictEqual(visible, ["Read", "Write", "ToolSearch", names[i]]))
@@ -114,17 +114,4 @@ describe("activation lifetime", () => {
       assert.deepStrictEqual(yield* parent.ids, ["Grep"])
       assert.deepStrictEqual(yield* child.ids, ["Grep", "WebFetch"])
     }))
-})
-
-describe("the view is read-only by type", () => {
-  it("has no register or unregister", () => {
-    const check = (view: ToolView.ToolView["Service"]) => {
-      // @ts-expect-error a ToolView cannot register tools
-      view.register
-      // @ts-expect-error a ToolView cannot unregister tools
-      view.unregister
-      return view.visible
-    }
-    assert.isFunction(check)
-  })
 })

@@ -40,10 +40,17 @@ describe("Query.parse", () => {
 
   it("property: arbitrary strings never crash the parser", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), fc.string({ unit: fc.constantFrom("+", ":", ",", " ", "select", "a") })), (s) => {
-        const r = Query.parse(s)
-        assert.isTrue(Result.isSuccess(r) || r.failure._tag === "InvalidQuery")
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: "grapheme" }),
+          fc.string({ unit: fc.constantFrom("+", ":", ",", " ", "select", "a") })
+        ),
+        (s) => {
+          const r = Query.parse(s)
+          assert.isTrue(Result.isSuccess(r) || r.failure._tag === "InvalidQuery")
+        }
+      ),
       { numRuns: 2_000 }
     )
   })

@@ -4,7 +4,13 @@ import { CatalogTool, Query, Regex, SearchDocument, ToolCatalog } from "../src/i
 
 const doc = (input: CatalogTool.Input) => SearchDocument.fromTool(CatalogTool.make(input))
 
-const names = ["slack_send_message", "slack_list_channels", "github_create_issue", "send_message", "Slack_Send_Message_With_Attachments"]
+const names = [
+  "slack_send_message",
+  "slack_list_channels",
+  "github_create_issue",
+  "send_message",
+  "Slack_Send_Message_With_Attachments"
+]
 
 const index = Effect.gen(function*() {
   const index = yield* Regex.makeIndex
@@ -13,8 +19,7 @@ const index = Effect.gen(function*() {
   return index
 })
 
-const search = (text: string, limit = 10) =>
-  Effect.flatMap(index, (i) => i.search({ text, limit, accept: () => true }))
+const search = (text: string, limit = 10) => Effect.flatMap(index, (i) => i.search({ text, limit, accept: () => true }))
 
 describe("Regex strategy", () => {
   it.effect("matches names case-insensitively and unanchored; a larger matched share ranks first", () =>

@@ -50,7 +50,7 @@ describe("CatalogTool.fromToolkit", () => {
       const [weather] = CatalogTool.fromToolkit(toolkit, { source: "weather", category: "weather" })
       assert.strictEqual(weather?.name, "get_weather")
       assert.strictEqual(weather?.loading, "deferred")
-      assert.deepStrictEqual((weather?.parameters as { required?: unknown }).required, ["city"])
+      assert.deepStrictEqual((weather!.parameters as { required?: unknown }).required, ["city"])
       const catalog = yield* ToolCatalog.ToolCatalog
       yield* catalog.register(weather!) // defined: the toolkit has one tool
       const run = (params: unknown) =>

@@ -4,7 +4,16 @@ import { AiError, EmbeddingModel } from "effect/ai"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Analyzer, CatalogTool, Hybrid, Query, SearchDocument, Semantic, ToolCatalog, VectorCache } from "../src/index.js"
+import {
+  Analyzer,
+  CatalogTool,
+  Hybrid,
+  Query,
+  SearchDocument,
+  Semantic,
+  ToolCatalog,
+  VectorCache
+} from "../src/index.js"
 
 // A fake embedding model: words hashed into 64 dimensions, with a few synonyms sharing one, so
 // "automobile" is close to "car" without sharing a word. It records every text it embeds.
@@ -61,7 +70,10 @@ describe("Semantic strategy", () => {
       const hits = yield* index.search({ text: "automobile", limit: 3, accept: () => true })
       assert.strictEqual(hits[0]?.id, "rent_car")
       assert.isAbove(hits[0]?.score ?? 0, 0)
-      assert.deepStrictEqual(yield* index.search({ text: "automobile", limit: 3, accept: (id) => id !== "rent_car" }), [])
+      assert.deepStrictEqual(
+        yield* index.search({ text: "automobile", limit: 3, accept: (id) => id !== "rent_car" }),
+        []
+      )
     }))
 
   it.effect("embeds lazily: add only queues, the next search embeds, a cache avoids embedding again", () =>
@@ -81,7 +93,11 @@ describe("Semantic strategy", () => {
       // a changed description misses the cache
       second.add([doc({ name: "rent_car", description: "Rent a vehicle" })])
       yield* second.search({ text: "car", limit: 1, accept: () => true })
-      assert.deepStrictEqual(yield* Ref.get(f.embedded), ["car", Semantic.documentText(doc({ name: "rent_car", description: "Rent a vehicle" })), "car"])
+      assert.deepStrictEqual(yield* Ref.get(f.embedded), [
+        "car",
+        Semantic.documentText(doc({ name: "rent_car", description: "Rent a vehicle" })),
+        "car"
+      ])
     }))
 
   it.effect("a failing model is SearchFailed, never an empty result, and the next search retries", () =>
@@ -113,7 +129,10 @@ describe("Semantic strategy", () => {
       const after = yield* catalog.search(Query.keywords("dispatch a message on slack"), { limit: 1 })
       assert.strictEqual(after[0]?.tool.name, "slack_dispatch")
       yield* catalog.unregister("slack_dispatch")
-      assert.strictEqual((yield* catalog.search(Query.keywords("dispatch a message on slack"), { limit: 1 }))[0]?.tool.name, "send_mail")
+      assert.strictEqual(
+        (yield* catalog.search(Query.keywords("dispatch a message on slack"), { limit: 1 }))[0]?.tool.name,
+        "send_mail"
+      )
     }))
 })
 
@@ -139,7 +158,10 @@ describe("Hybrid strategy", () => {
       assert.strictEqual((yield* index.search({ text: "read_file", limit: 3, accept: () => true }))[0]?.id, "read_file")
       assert.strictEqual((yield* index.search({ text: "automobile", limit: 3, accept: () => true }))[0]?.id, "rent_car")
       index.remove(["rent_car"])
-      assert.notInclude((yield* index.search({ text: "automobile", limit: 3, accept: () => true })).map((h) => h.id), "rent_car")
+      assert.notInclude(
+        (yield* index.search({ text: "automobile", limit: 3, accept: () => true })).map((h) => h.id),
+        "rent_car"
+      )
     }))
 })
 

@@ -2,7 +2,15 @@
 // the agent harness, in either direction.
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect } from "effect"
-import { Disclosure, Permission, TableOfContents, ToolCatalog, ToolSearchConfig, ToolView, Visibility } from "../src/index.js"
+import {
+  Disclosure,
+  Permission,
+  TableOfContents,
+  ToolCatalog,
+  ToolSearchConfig,
+  ToolView,
+  Visibility
+} from "../src/index.js"
 import { tool } from "./fixtures.js"
 import {
   call,
@@ -18,7 +26,9 @@ import {
 
 const staged = Disclosure.layer({ mode: "staged" })
 const names = Effect.flatMap(ToolView.ToolView, (v) => v.visible).pipe(Effect.map((ts) => ts.map((t) => t.name)))
-const searchable = Effect.flatMap(ToolView.ToolView, (v) => v.searchable).pipe(Effect.map((ts) => ts.map((t) => t.modelName)))
+const searchable = Effect.flatMap(ToolView.ToolView, (v) => v.searchable).pipe(
+  Effect.map((ts) => ts.map((t) => t.modelName))
+)
 
 describe("seed 003: an unapproved tool found and called", () => {
   // A workflow declared only its documents; the model found a database loader through
@@ -26,45 +36,54 @@ describe("seed 003: an unapproved tool found and called", () => {
   const declaredDocsOnly = { resources: ["attached-docs"] }
 
   it.effect("without strict mode the old path is open: browse, promote, call", () =>
-    unitOver(harnessTools, Effect.gen(function*() {
-      const browsed = yield* call("search_tools", { query: "load rows database" })
-      assert.include(candidatesOf(browsed.result), "db_load_rows")
-      const loaded = yield* call("ToolSearch", { query: "select:db_load_rows" })
-      assert.deepStrictEqual(functionsOf(loaded.result), ["db_load_rows"])
-      const ran = yield* call("db_load_rows", {})
-      assert.isFalse(ran.isFailure)
-    })).pipe(Effect.provide(staged), Effect.provide(Visibility.layer({ ...declaredDocsOnly, strict: false }))))
+    unitOver(
+      harnessTools,
+      Effect.gen(function*() {
+        const browsed = yield* call("search_tools", { query: "load rows database" })
+        assert.include(candidatesOf(browsed.result), "db_load_rows")
+        const loaded = yield* call("ToolSearch", { query: "select:db_load_rows" })
+        assert.deepStrictEqual(functionsOf(loaded.result), ["db_load_rows"])
+        const ran = yield* call("db_load_rows", {})
+        assert.isFalse(ran.isFailure)
+      })
+    ).pipe(Effect.provide(staged), Effect.provide(Visibility.layer({ ...declaredDocsOnly, strict: false }))))
 
   it.effect("strict mode: it is never listed, never found, never promoted, never run", () =>
-    unitOver(harnessTools, Effect.gen(function*() {
-      const browsed = yield* call("search_tools", { query: "load rows database" })
-      assert.notInclude(candidatesOf(browsed.result), "db_load_rows")
-      const loaded = yield* call("ToolSearch", { query: "select:db_load_rows" })
-      assert.deepStrictEqual(functionsOf(loaded.result), [])
-      const byKeyword = yield* call("ToolSearch", { query: "database table rows" })
-      assert.notInclude(functionsOf(byKeyword.result), "db_load_rows")
-      const error = yield* Effect.flip(call("db_load_rows", {}))
-      assert.strictEqual(error._tag, "UnknownTool")
-      // not even a "did you mean" gives its name away
-      const typo = yield* Effect.flip(call("db_load_row", {}))
-      assert.notInclude(typo.message, "db_load_rows")
-      assert.notInclude(yield* names, "db_load_rows")
-      assert.notInclude(yield* names, "platform_status") // an eager platform tool is outside the selection too
-      assert.notInclude(yield* TableOfContents.systemPrompt, "db_load_rows")
-      // what the workflow declared is untouched
-      assert.deepStrictEqual(yield* searchable, ["rag_search"])
-      const rag = yield* call("ToolSearch", { query: "select:rag_search" })
-      assert.deepStrictEqual(functionsOf(rag.result), ["rag_search"])
-      assert.isFalse((yield* call("rag_search", { collection: "handbook" })).isFailure)
-    })).pipe(Effect.provide(staged), Effect.provide(Visibility.layer(declaredDocsOnly))))
+    unitOver(
+      harnessTools,
+      Effect.gen(function*() {
+        const browsed = yield* call("search_tools", { query: "load rows database" })
+        assert.notInclude(candidatesOf(browsed.result), "db_load_rows")
+        const loaded = yield* call("ToolSearch", { query: "select:db_load_rows" })
+        assert.deepStrictEqual(functionsOf(loaded.result), [])
+        const byKeyword = yield* call("ToolSearch", { query: "database table rows" })
+        assert.notInclude(functionsOf(byKeyword.result), "db_load_rows")
+        const error = yield* Effect.flip(call("db_load_rows", {}))
+        assert.strictEqual(error._tag, "UnknownTool")
+        // not even a "did you mean" gives its name away
+        const typo = yield* Effect.flip(call("db_load_row", {}))
+        assert.notInclude(typo.message, "db_load_rows")
+        assert.notInclude(yield* names, "db_load_rows")
+        assert.notInclude(yield* names, "platform_status") // an eager platform tool is outside the selection too
+        assert.notInclude(yield* TableOfContents.systemPrompt, "db_load_rows")
+        // what the workflow declared is untouched
+        assert.deepStrictEqual(yield* searchable, ["rag_search"])
+        const rag = yield* call("ToolSearch", { query: "select:rag_search" })
+        assert.deepStrictEqual(functionsOf(rag.result), ["rag_search"])
+        assert.isFalse((yield* call("rag_search", { collection: "handbook" })).isFailure)
+      })
+    ).pipe(Effect.provide(staged), Effect.provide(Visibility.layer(declaredDocsOnly))))
 
   it.effect("strict mode also closes the discovery tool of catalog mode", () =>
-    unitOver(harnessTools, Effect.gen(function*() {
-      const out = yield* call("discover_tools", { toolNames: ["db_load_rows", "rag_search"] })
-      const answer = out.result as { tools: ReadonlyArray<{ name: string }>; errors: ReadonlyArray<{ name: string }> }
-      assert.deepStrictEqual(answer.tools.map((t) => t.name), ["rag_search"])
-      assert.deepStrictEqual(answer.errors.map((e) => e.name), ["db_load_rows"])
-    })).pipe(Effect.provide(Disclosure.layer({ mode: "catalog" })), Effect.provide(Visibility.layer(declaredDocsOnly))))
+    unitOver(
+      harnessTools,
+      Effect.gen(function*() {
+        const out = yield* call("discover_tools", { toolNames: ["db_load_rows", "rag_search"] })
+        const answer = out.result as { tools: ReadonlyArray<{ name: string }>; errors: ReadonlyArray<{ name: string }> }
+        assert.deepStrictEqual(answer.tools.map((t) => t.name), ["rag_search"])
+        assert.deepStrictEqual(answer.errors.map((e) => e.name), ["db_load_rows"])
+      })
+    ).pipe(Effect.provide(Disclosure.layer({ mode: "catalog" })), Effect.provide(Visibility.layer(declaredDocsOnly))))
 })
 
 describe("seed 003: an empty allow-list hid the connected tools", () => {
@@ -73,14 +92,17 @@ describe("seed 003: an empty allow-list hid the connected tools", () => {
   const emptyAllowList = { connected: ["news-mcp"], resources: ["attached-docs"], explore: true, allow: [] }
 
   it.effect("connected tools bypass the platform gate: searchable, listed, callable", () =>
-    unitOver(harnessTools, Effect.gen(function*() {
-      assert.sameMembers([...(yield* searchable)], ["rag_search", "news_search", "news_headlines"])
-      const prompt = yield* TableOfContents.systemPrompt
-      assert.include(prompt, "- news_search (load first)")
-      const found = yield* call("ToolSearch", { query: "news articles" })
-      assert.include(functionsOf(found.result), "news_search")
-      assert.isFalse((yield* call("news_search", { q: "today" })).isFailure)
-    })).pipe(Effect.provide(staged), Effect.provide(Visibility.layer(emptyAllowList))))
+    unitOver(
+      harnessTools,
+      Effect.gen(function*() {
+        assert.sameMembers([...(yield* searchable)], ["rag_search", "news_search", "news_headlines"])
+        const prompt = yield* TableOfContents.systemPrompt
+        assert.include(prompt, "- news_search (load first)")
+        const found = yield* call("ToolSearch", { query: "news articles" })
+        assert.include(functionsOf(found.result), "news_search")
+        assert.isFalse((yield* call("news_search", { q: "today" })).isFailure)
+      })
+    ).pipe(Effect.provide(staged), Effect.provide(Visibility.layer(emptyAllowList))))
 
   it.effect("the empty list still means 'no platform source', with exploration on or off", () =>
     Effect.gen(function*() {
@@ -95,11 +117,14 @@ describe("seed 003: an empty allow-list hid the connected tools", () => {
     }))
 
   it.effect("an allow-list naming other sources neither drops the connected ones nor lets in the rest", () =>
-    unitOver(harnessTools, Effect.gen(function*() {
-      const all = yield* searchable
-      assert.includeMembers([...all], ["news_search", "news_headlines", "rag_search", "db_load_rows"])
-      assert.notInclude(all, "mcp_tool_0")
-    })).pipe(Effect.provide(Visibility.layer({ ...emptyAllowList, allow: ["platform-nodes"] }))))
+    unitOver(
+      harnessTools,
+      Effect.gen(function*() {
+        const all = yield* searchable
+        assert.includeMembers([...all], ["news_search", "news_headlines", "rag_search", "db_load_rows"])
+        assert.notInclude(all, "mcp_tool_0")
+      })
+    ).pipe(Effect.provide(Visibility.layer({ ...emptyAllowList, allow: ["platform-nodes"] }))))
 })
 
 describe("seed 003: a hard-coded category hid the connected names", () => {
@@ -108,22 +133,31 @@ describe("seed 003: a hard-coded category hid the connected names", () => {
   const policy = Visibility.layer({ connected: ["news-mcp"], resources: ["attached-docs"], explore: true })
 
   it.effect("the table groups by each tool's own category and names connected tools", () =>
-    unitOver(harnessTools, Effect.gen(function*() {
-      const prompt = yield* TableOfContents.systemPrompt
-      assert.include(prompt, "[retrieval]\n- rag_search (load first) — Search the attached documents.")
-      assert.include(prompt, "[news]\n- news_search (load first) — Search recent news articles by keyword.\n- news_headlines (load first)")
-      assert.notInclude(prompt, "deferred")
-      assert.notInclude(prompt, "mcp_tool_")
-      // the platform catalog is folded into counts per category: 66 session tools + 1 loader
-      assert.include(prompt, "[web] (11 more tools, hidden)")
-      assert.include(prompt, "[data] (1 more tool, hidden)")
-    })).pipe(Effect.provide(staged), Effect.provide(policy)))
+    unitOver(
+      harnessTools,
+      Effect.gen(function*() {
+        const prompt = yield* TableOfContents.systemPrompt
+        assert.include(prompt, "[retrieval]\n- rag_search (load first) — Search the attached documents.")
+        assert.include(
+          prompt,
+          "[news]\n- news_search (load first) — Search recent news articles by keyword.\n- news_headlines (load first)"
+        )
+        assert.notInclude(prompt, "deferred")
+        assert.notInclude(prompt, "mcp_tool_")
+        // the platform catalog is folded into counts per category: 66 session tools + 1 loader
+        assert.include(prompt, "[web] (11 more tools, hidden)")
+        assert.include(prompt, "[data] (1 more tool, hidden)")
+      })
+    ).pipe(Effect.provide(staged), Effect.provide(policy)))
 
   it.effect("a category the engine never heard of is rendered as declared", () =>
-    unitOver([tool("naver_news", "네이버 뉴스를 검색합니다.", { category: "뉴스 검색", source: "naver" })], Effect.gen(function*() {
-      const prompt = yield* TableOfContents.systemPrompt
-      assert.include(prompt, "[뉴스 검색]\n- naver_news (load first) — 네이버 뉴스를 검색합니다.")
-    })).pipe(Effect.provide(staged), Effect.provide(Visibility.layer({ connected: ["naver"] }))))
+    unitOver(
+      [tool("naver_news", "네이버 뉴스를 검색합니다.", { category: "뉴스 검색", source: "naver" })],
+      Effect.gen(function*() {
+        const prompt = yield* TableOfContents.systemPrompt
+        assert.include(prompt, "[뉴스 검색]\n- naver_news (load first) — 네이버 뉴스를 검색합니다.")
+      })
+    ).pipe(Effect.provide(staged), Effect.provide(Visibility.layer({ connected: ["naver"] }))))
 })
 
 describe("seed 003: the search tool missing below a size threshold despite explicit opt-in", () => {
@@ -133,9 +167,13 @@ describe("seed 003: the search tool missing below a size threshold despite expli
 
   it.effect("'auto' leaves it out of a small catalog; an explicit true always offers it", () =>
     Effect.gen(function*() {
-      const auto = yield* unitOver(demo, names).pipe(Effect.provide(Disclosure.layer({ mode: "staged", searchTools: "auto" })))
+      const auto = yield* unitOver(demo, names).pipe(
+        Effect.provide(Disclosure.layer({ mode: "staged", searchTools: "auto" }))
+      )
       assert.notInclude(auto, "search_tools")
-      const explicit = yield* unitOver(demo, names).pipe(Effect.provide(Disclosure.layer({ mode: "staged", searchTools: true })))
+      const explicit = yield* unitOver(demo, names).pipe(
+        Effect.provide(Disclosure.layer({ mode: "staged", searchTools: true }))
+      )
       assert.include(explicit, "search_tools")
       assert.strictEqual(Disclosure.discoveryTool(explicit), "search_tools")
     }))
@@ -151,7 +189,9 @@ describe("seed 003: the search tool missing below a size threshold despite expli
 
   it.effect("discovery-first from the environment is an explicit opt-in", () =>
     Effect.gen(function*() {
-      const env = ConfigProvider.fromEnv({ env: { TOOL_SEARCH_MODE: "staged", TOOL_SEARCH_DISCOVERY_FIRST: "true", TOOL_SEARCH_STRICT: "false" } })
+      const env = ConfigProvider.fromEnv({
+        env: { TOOL_SEARCH_MODE: "staged", TOOL_SEARCH_DISCOVERY_FIRST: "true", TOOL_SEARCH_STRICT: "false" }
+      })
       const visible = yield* unitOver(demo, names).pipe(
         Effect.provide(ToolSearchConfig.layer),
         Effect.provideService(ConfigProvider.ConfigProvider, env)
@@ -169,20 +209,26 @@ describe("seed 003: a search tool holding a schema snapshot", () => {
   // The search tool was built with the schemas of its day and never found the retrieval and
   // graph tools registered after it.
   it.effect("search tools taken before a registration find the tool registered after", () =>
-    unitOver(platformTools, Effect.gen(function*() {
-      const view = yield* ToolView.ToolView
-      const held = yield* view.visible
-      const toolSearch = held.find((t) => t.name === "ToolSearch")
-      const searchTools = held.find((t) => t.name === "search_tools")
-      if (toolSearch === undefined || searchTools === undefined) return assert.fail("both search tools are visible")
-      const catalog = yield* ToolCatalog.ToolCatalog
-      yield* catalog.register([ragSearch, tool("query_graph", "Query the ontology graph.", { category: "retrieval", source: "attached-graph" })])
-      const browsed = yield* searchTools.run({ query: "ontology graph" }, { toolCallId: "1" })
-      assert.include(candidatesOf(browsed.result), "query_graph")
-      const loaded = yield* toolSearch.run({ query: "policy-handbook collection" }, { toolCallId: "2" })
-      assert.include(functionsOf(loaded.result), "rag_search")
-      assert.include(yield* TableOfContents.systemPrompt, "- query_graph (load first)")
-    })).pipe(
+    unitOver(
+      platformTools,
+      Effect.gen(function*() {
+        const view = yield* ToolView.ToolView
+        const held = yield* view.visible
+        const toolSearch = held.find((t) => t.name === "ToolSearch")
+        const searchTools = held.find((t) => t.name === "search_tools")
+        if (toolSearch === undefined || searchTools === undefined) return assert.fail("both search tools are visible")
+        const catalog = yield* ToolCatalog.ToolCatalog
+        yield* catalog.register([
+          ragSearch,
+          tool("query_graph", "Query the ontology graph.", { category: "retrieval", source: "attached-graph" })
+        ])
+        const browsed = yield* searchTools.run({ query: "ontology graph" }, { toolCallId: "1" })
+        assert.include(candidatesOf(browsed.result), "query_graph")
+        const loaded = yield* toolSearch.run({ query: "policy-handbook collection" }, { toolCallId: "2" })
+        assert.include(functionsOf(loaded.result), "rag_search")
+        assert.include(yield* TableOfContents.systemPrompt, "- query_graph (load first)")
+      })
+    ).pipe(
       Effect.provide(staged),
       Effect.provide(Visibility.layer({ resources: ["attached-docs", "attached-graph"], explore: true }))
     ))
@@ -193,40 +239,60 @@ describe("seed 003: a category filter that returns nothing", () => {
   const policy = Visibility.layer({ connected: ["news-mcp"], resources: ["attached-docs"] })
 
   it.effect("falls back to every category and says so", () =>
-    unitOver(harnessTools, Effect.gen(function*() {
-      const out = yield* call("search_tools", { query: "news articles", category: "media" })
-      assert.include(candidatesOf(out.result), "news_search")
-      assert.include((out.result as { note?: string }).note, "No tool in category 'media' matched")
-    })).pipe(Effect.provide(staged), Effect.provide(policy)))
+    unitOver(
+      harnessTools,
+      Effect.gen(function*() {
+        const out = yield* call("search_tools", { query: "news articles", category: "media" })
+        assert.include(candidatesOf(out.result), "news_search")
+        assert.include((out.result as { note?: string }).note, "No tool in category 'media' matched")
+      })
+    ).pipe(Effect.provide(staged), Effect.provide(policy)))
 
   it.effect("a category spelled differently is the tools' own category, with no note", () =>
-    unitOver(harnessTools, Effect.gen(function*() {
-      const out = yield* call("search_tools", { query: "search", category: " News " })
-      assert.deepStrictEqual(candidatesOf(out.result), ["news_search"])
-      assert.notProperty(out.result, "note")
-    })).pipe(Effect.provide(staged), Effect.provide(policy)))
+    unitOver(
+      harnessTools,
+      Effect.gen(function*() {
+        const out = yield* call("search_tools", { query: "search", category: " News " })
+        assert.deepStrictEqual(candidatesOf(out.result), ["news_search"])
+        assert.notProperty(out.result, "note")
+      })
+    ).pipe(Effect.provide(staged), Effect.provide(policy)))
 
   it.effect("the fallback stays inside the selection", () =>
-    unitOver([...harnessTools, ...newsTools.map((t) => ({ ...t, id: `copy_${t.name}`, source: "other-mcp" }))], Effect.gen(function*() {
-      const out = yield* call("search_tools", { query: "database rows news", category: "nothing-like-this", max_results: 20 })
-      const found = candidatesOf(out.result)
-      assert.isAbove(found.length, 0)
-      assert.notInclude(found, dbLoad.name)
-      assert.isTrue(found.every((n) => n === "rag_search" || n.startsWith("news_") || n.startsWith("news-mcp__")))
-    })).pipe(Effect.provide(staged), Effect.provide(policy)))
+    unitOver(
+      [...harnessTools, ...newsTools.map((t) => ({ ...t, id: `copy_${t.name}`, source: "other-mcp" }))],
+      Effect.gen(function*() {
+        const out = yield* call("search_tools", {
+          query: "database rows news",
+          category: "nothing-like-this",
+          max_results: 20
+        })
+        const found = candidatesOf(out.result)
+        assert.isAbove(found.length, 0)
+        assert.notInclude(found, dbLoad.name)
+        assert.isTrue(found.every((n) => n === "rag_search" || n.startsWith("news_") || n.startsWith("news-mcp__")))
+      })
+    ).pipe(Effect.provide(staged), Effect.provide(policy)))
 })
 
 describe("seed 003: three decisions, three mechanisms", () => {
   it.effect("listed by name, promoted, permitted: each can be refused on its own", () =>
     Effect.gen(function*() {
-      const program = unitOver(harnessTools, Effect.gen(function*() {
-        const prompt = yield* TableOfContents.systemPrompt
-        const before = yield* names
-        yield* call("ToolSearch", { query: "select:news_search" })
-        const after = yield* names
-        const run = yield* Effect.result(call("news_search", {}))
-        return { listed: prompt.includes("- news_search (load first)"), promoted: !before.includes("news_search") && after.includes("news_search"), permitted: run._tag === "Success" }
-      })).pipe(Effect.provide(staged), Effect.provide(Visibility.layer({ connected: ["news-mcp"] })))
+      const program = unitOver(
+        harnessTools,
+        Effect.gen(function*() {
+          const prompt = yield* TableOfContents.systemPrompt
+          const before = yield* names
+          yield* call("ToolSearch", { query: "select:news_search" })
+          const after = yield* names
+          const run = yield* Effect.result(call("news_search", {}))
+          return {
+            listed: prompt.includes("- news_search (load first)"),
+            promoted: !before.includes("news_search") && after.includes("news_search"),
+            permitted: run._tag === "Success"
+          }
+        })
+      ).pipe(Effect.provide(staged), Effect.provide(Visibility.layer({ connected: ["news-mcp"] })))
       assert.deepStrictEqual(yield* program, { listed: true, promoted: true, permitted: true })
       // permission refuses the run of a tool that is listed and promoted
       const denied = yield* program.pipe(

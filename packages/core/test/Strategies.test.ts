@@ -8,8 +8,7 @@ const tools = [
   CatalogTool.make({ name: "read_file", description: "Read a file from disk", category: "files" })
 ]
 
-const catalogWith = (name: Strategies.Name) =>
-  ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer(name)))
+const catalogWith = (name: Strategies.Name) => ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer(name)))
 
 describe("built-in strategies", () => {
   it("bm25f is the default, and every name resolves to a layer", () => {
@@ -20,13 +19,15 @@ describe("built-in strategies", () => {
   })
 
   for (const name of ["bm25f", "keyword"] as const) {
-    describe(name, () => {
+    describe(`${name}`, () => {
       it.effect("live index: a tool registered after the first search is found by the next", () =>
         Effect.gen(function*() {
           const catalog = yield* ToolCatalog.ToolCatalog
           yield* catalog.register(tools)
           assert.deepStrictEqual(yield* catalog.search(Query.keywords("calendar event"), { limit: 3 }), [])
-          yield* catalog.register(CatalogTool.make({ name: "calendar_create_event", description: "Create a calendar event" }))
+          yield* catalog.register(
+            CatalogTool.make({ name: "calendar_create_event", description: "Create a calendar event" })
+          )
           const hits = yield* catalog.search(Query.keywords("calendar event"), { limit: 3 })
           assert.strictEqual(hits[0]?.tool.name, "calendar_create_event")
           yield* catalog.unregister("calendar_create_event")

@@ -7,48 +7,68 @@ import { call, unitOver } from "./harness.js"
 const staged = Disclosure.layer({ mode: "staged" })
 const prompt = TableOfContents.systemPrompt
 
-const connectedServer = Array.from({ length: 15 }, (_, i) =>
-  tool(`crm_op_${String(i).padStart(2, "0")}`, `CRM operation ${i}. More text.`, { category: "crm", source: "crm-mcp" }))
+const connectedServer = Array.from(
+  { length: 15 },
+  (_, i) =>
+    tool(`crm_op_${String(i).padStart(2, "0")}`, `CRM operation ${i}. More text.`, {
+      category: "crm",
+      source: "crm-mcp"
+    })
+)
 
 describe("TableOfContents", () => {
   it.effect("caps the names per connected source and counts the rest in the category", () =>
-    unitOver(connectedServer, Effect.gen(function*() {
-      const text = yield* prompt
-      assert.include(text, "[crm]\n- crm_op_00 (load first) — CRM operation 0.")
-      assert.include(text, "- crm_op_09 (load first)")
-      assert.notInclude(text, "crm_op_10")
-      assert.include(text, "- crm_op_09 (load first) — CRM operation 9.\n- (5 more tools, hidden)")
-    })).pipe(Effect.provide(staged), Effect.provide(Visibility.layer({ connected: ["crm-mcp"] }))))
+    unitOver(
+      connectedServer,
+      Effect.gen(function*() {
+        const text = yield* prompt
+        assert.include(text, "[crm]\n- crm_op_00 (load first) — CRM operation 0.")
+        assert.include(text, "- crm_op_09 (load first)")
+        assert.notInclude(text, "crm_op_10")
+        assert.include(text, "- crm_op_09 (load first) — CRM operation 9.\n- (5 more tools, hidden)")
+      })
+    ).pipe(Effect.provide(staged), Effect.provide(Visibility.layer({ connected: ["crm-mcp"] }))))
 
   it.effect("the cap is a setting, and explicitly named tools are never folded", () =>
-    unitOver(connectedServer, Effect.gen(function*() {
-      const view = yield* ToolView.ToolView
-      const contents = yield* TableOfContents.ofView(view, { ...TableOfContents.defaults, namesPerSource: 2 })
-      const crm = contents.groups[0]
-      assert.deepStrictEqual(crm?.named.map((n) => n.name), ["crm_op_00", "crm_op_01", "crm_op_14"])
-      assert.strictEqual(crm?.hidden, 12)
-    })).pipe(Effect.provide(staged), Effect.provide(Visibility.layer({ connected: ["crm-mcp"], select: ["crm_op_14"] }))))
+    unitOver(
+      connectedServer,
+      Effect.gen(function*() {
+        const view = yield* ToolView.ToolView
+        const contents = yield* TableOfContents.ofView(view, { ...TableOfContents.defaults, namesPerSource: 2 })
+        const crm = contents.groups[0]
+        assert.deepStrictEqual(crm?.named.map((n) => n.name), ["crm_op_00", "crm_op_01", "crm_op_14"])
+        assert.strictEqual(crm?.hidden, 12)
+      })
+    ).pipe(Effect.provide(staged), Effect.provide(Visibility.layer({ connected: ["crm-mcp"], select: ["crm_op_14"] }))))
 
   it.effect("named groups come first in catalog order; count-only groups follow, largest first", () =>
-    unitOver([
-      tool("w1", "Web one.", { category: "web", source: "p" }),
-      tool("f1", "File one.", { category: "files", source: "p" }),
-      tool("f2", "File two.", { category: "files", source: "p" }),
-      tool("n1", "News one.", { category: "news", source: "c" }),
-      tool("u1", "Uncategorized one.", { source: "c" })
-    ], Effect.gen(function*() {
-      assert.strictEqual(
-        TableOfContents.render(TableOfContents.build(yield* (yield* ToolView.ToolView).searchable, Visibility.make({ connected: ["c"], explore: true }))),
-        [
-          "[news]",
-          "- n1 (load first) — News one.",
-          "[other]",
-          "- u1 (load first) — Uncategorized one.",
-          "[files] (2 more tools, hidden)",
-          "[web] (1 more tool, hidden)"
-        ].join("\n")
-      )
-    })).pipe(Effect.provide(Visibility.layer({ connected: ["c"], explore: true }))))
+    unitOver(
+      [
+        tool("w1", "Web one.", { category: "web", source: "p" }),
+        tool("f1", "File one.", { category: "files", source: "p" }),
+        tool("f2", "File two.", { category: "files", source: "p" }),
+        tool("n1", "News one.", { category: "news", source: "c" }),
+        tool("u1", "Uncategorized one.", { source: "c" })
+      ],
+      Effect.gen(function*() {
+        assert.strictEqual(
+          TableOfContents.render(
+            TableOfContents.build(
+              yield* (yield* ToolView.ToolView).searchable,
+              Visibility.make({ connected: ["c"], explore: true })
+            )
+          ),
+          [
+            "[news]",
+            "- n1 (load first) — News one.",
+            "[other]",
+            "- u1 (load first) — Uncategorized one.",
+            "[files] (2 more tools, hidden)",
+            "[web] (1 more tool, hidden)"
+          ].join("\n")
+        )
+      })
+    ).pipe(Effect.provide(Visibility.layer({ connected: ["c"], explore: true }))))
 
   it("folds count-only categories beyond the limit into one line", () => {
     const entries = Array.from({ length: 5 }, (_, i) => ({
@@ -78,7 +98,10 @@ describe("TableOfContents", () => {
       const policy = Visibility.layer({ connected: ["crm-mcp"] })
       assert.strictEqual(yield* unitOver(connectedServer, prompt).pipe(Effect.provide(policy)), "")
       assert.strictEqual(
-        yield* unitOver(connectedServer, prompt).pipe(Effect.provide(policy), Effect.provide(Disclosure.layer({ mode: "catalog" }))),
+        yield* unitOver(connectedServer, prompt).pipe(
+          Effect.provide(policy),
+          Effect.provide(Disclosure.layer({ mode: "catalog" }))
+        ),
         ""
       )
       const eagerOnly = [tool("only", "Eager.", { loading: "eager", source: "crm-mcp" })]
@@ -107,11 +130,14 @@ describe("TableOfContents", () => {
     }))
 
   it.effect("the prompt does not change when tools are activated during the turn", () =>
-    unitOver(connectedServer, Effect.gen(function*() {
-      const before = yield* prompt
-      yield* call("ToolSearch", { query: "select:crm_op_00,crm_op_12" })
-      assert.strictEqual(yield* prompt, before)
-    })).pipe(Effect.provide(staged), Effect.provide(Visibility.layer({ connected: ["crm-mcp"] }))))
+    unitOver(
+      connectedServer,
+      Effect.gen(function*() {
+        const before = yield* prompt
+        yield* call("ToolSearch", { query: "select:crm_op_00,crm_op_12" })
+        assert.strictEqual(yield* prompt, before)
+      })
+    ).pipe(Effect.provide(staged), Effect.provide(Visibility.layer({ connected: ["crm-mcp"] }))))
 
   it("a category is one line however it is written", () => {
     const entries = [{ ...tool("a", "A.", { source: "c", category: "  two\nlines " }), modelName: "a" }]

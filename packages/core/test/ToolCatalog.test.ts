@@ -47,7 +47,10 @@ describe("ToolCatalog", () => {
       assert.strictEqual(inBatch._tag, "DuplicateTool")
       assert.isTrue(Option.isNone(yield* c.findByName("x1")))
       yield* c.register(tool("Grep", "a better grep"), { replace: true })
-      assert.strictEqual((yield* c.get("Grep")).pipe(Option.map((t) => t.description), Option.getOrUndefined), "a better grep")
+      assert.strictEqual(
+        (yield* c.get("Grep")).pipe(Option.map((t) => t.description), Option.getOrUndefined),
+        "a better grep"
+      )
     }).pipe(Effect.provide(CatalogLive)))
 
   it.effect("rejects non-object parameter schemas and reserved names", () =>
@@ -71,7 +74,9 @@ describe("ToolCatalog", () => {
       assert.strictEqual(Option.getOrThrow(yield* c.get("fs-local/write_file")).modelName, "write_file")
       const changes = yield* c.changes.pipe(Stream.take(1), Stream.runCollect, Effect.forkChild)
       yield* Effect.yieldNow
-      yield* c.register(tool("write_file", "Write a file (remote)", { id: "fs-remote/write_file", source: "fs-remote" }))
+      yield* c.register(
+        tool("write_file", "Write a file (remote)", { id: "fs-remote/write_file", source: "fs-remote" })
+      )
       const names = (yield* c.all).map((t) => t.modelName)
       assert.deepStrictEqual(names, ["fs-local__write_file", "read_file", "fs-remote__write_file"])
       assert.strictEqual(Option.getOrThrow(yield* c.findByName("fs-remote__write_file")).id, "fs-remote/write_file")
@@ -140,7 +145,10 @@ describe("ToolCatalog", () => {
       assert.deepStrictEqual(ids(slack), ["slack_send_message", "slack_react"])
       const bad = yield* Effect.flip(c.replaceSource("slack", [tool("no good", "x")]))
       assert.strictEqual(bad._tag, "InvalidTool")
-      assert.deepStrictEqual(ids((yield* c.all).filter((t) => t.source === "slack")), ["slack_send_message", "slack_react"])
+      assert.deepStrictEqual(ids((yield* c.all).filter((t) => t.source === "slack")), [
+        "slack_send_message",
+        "slack_react"
+      ])
     }).pipe(Effect.provide(CatalogLive)))
 
   it.effect("is safe under concurrent writers and readers", () =>
@@ -207,4 +215,3 @@ describe("CatalogTool", () => {
     assert.isTrue(CatalogTool.isValidName(a) && CatalogTool.isValidName(b))
   })
 })
-

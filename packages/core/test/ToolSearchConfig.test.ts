@@ -2,20 +2,11 @@ import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Result } from "effect"
 import * as fc from "fast-check"
 import { readFileSync } from "node:fs"
-import {
-  Disclosure,
-  SearchStrategy,
-  Strategies,
-  TableOfContents,
-  ToolSearchConfig,
-  Visibility
-} from "../src/index.js"
+import { Disclosure, SearchStrategy, Strategies, TableOfContents, ToolSearchConfig, Visibility } from "../src/index.js"
 
-const load = (env: Record<string, string>) =>
-  ToolSearchConfig.config.parse(ConfigProvider.fromEnv({ env }))
+const load = (env: Record<string, string>) => ToolSearchConfig.config.parse(ConfigProvider.fromEnv({ env }))
 
-const failure = (env: Record<string, string>) =>
-  Effect.map(Effect.flip(load(env)), (e) => e.message)
+const failure = (env: Record<string, string>) => Effect.map(Effect.flip(load(env)), (e) => e.message)
 
 describe("ToolSearchConfig.config", () => {
   it.effect("no variable set gives the defaults: search mode, strict, no exploration", () =>
@@ -125,7 +116,8 @@ describe("ToolSearchConfig.config", () => {
     Effect.gen(function*() {
       assert.strictEqual((yield* load({ TOOL_SEARCH_DISCOVERY_FIRST: "true" })).disclosure.searchTools, true)
       assert.strictEqual(
-        (yield* load({ TOOL_SEARCH_DISCOVERY_FIRST: "true", TOOL_SEARCH_SEARCH_TOOLS: "false" })).disclosure.searchTools,
+        (yield* load({ TOOL_SEARCH_DISCOVERY_FIRST: "true", TOOL_SEARCH_SEARCH_TOOLS: "false" })).disclosure
+          .searchTools,
         false
       )
       assert.strictEqual((yield* load({})).disclosure.searchTools, "auto")
@@ -138,7 +130,9 @@ describe("ToolSearchConfig.parseEviction", () => {
     assert.deepStrictEqual(ToolSearchConfig.parseEviction("ALWAYS"), Result.succeed({ _tag: "Always" }))
     assert.deepStrictEqual(ToolSearchConfig.parseEviction("lru:50"), Result.succeed({ _tag: "Lru", maxSessions: 50 }))
     const ttl = ToolSearchConfig.parseEviction("ttl:2 hours")
-    assert.isTrue(Result.isSuccess(ttl) && ttl.success._tag === "Ttl" && Duration.toMillis(ttl.success.ttl) === 7_200_000)
+    assert.isTrue(
+      Result.isSuccess(ttl) && ttl.success._tag === "Ttl" && Duration.toMillis(ttl.success.ttl) === 7_200_000
+    )
     const both = ToolSearchConfig.parseEviction("lru:5,ttl:1 minute")
     assert.isTrue(Result.isSuccess(both) && both.success._tag === "Composite" && both.success.strategies.length === 2)
   })
@@ -148,22 +142,25 @@ describe("ToolSearchConfig.parseEviction", () => {
       const parsed = ToolSearchConfig.parseEviction(s)
       return Result.isFailure(parsed) ? parsed.failure : "parsed"
     }
-    assert.include((reason("ttl:soon")), "positive duration")
-    assert.include((reason("ttl:0 seconds")), "positive duration")
-    assert.include((reason("ttl:Infinity")), "positive duration")
-    assert.include((reason("never,lru:5")), "cannot be combined")
-    assert.include((reason("fifo")), "expected never, always")
-    assert.include((reason("lru:5,fifo")), "'fifo': expected never")
-    assert.include((reason(" , ")), "expected never")
+    assert.include(reason("ttl:soon"), "positive duration")
+    assert.include(reason("ttl:0 seconds"), "positive duration")
+    assert.include(reason("ttl:Infinity"), "positive duration")
+    assert.include(reason("never,lru:5"), "cannot be combined")
+    assert.include(reason("fifo"), "expected never, always")
+    assert.include(reason("lru:5,fifo"), "'fifo': expected never")
+    assert.include(reason(" , "), "expected never")
   })
 
   it("round-trips every lru size and ttl in minutes, alone or combined", () =>
-    fc.assert(fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 100_000 }), (size, minutes) => {
-      const parsed = ToolSearchConfig.parseEviction(`lru:${size} , ttl:${minutes} minutes`)
-      if (Result.isFailure(parsed) || parsed.success._tag !== "Composite") return false
-      const [lru, ttl] = parsed.success.strategies
-      return lru?._tag === "Lru" && lru.maxSessions === size && ttl?._tag === "Ttl" && Duration.toMillis(ttl.ttl) === minutes * 60_000
-    })))
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 100_000 }), (size, minutes) => {
+        const parsed = ToolSearchConfig.parseEviction(`lru:${size} , ttl:${minutes} minutes`)
+        if (Result.isFailure(parsed) || parsed.success._tag !== "Composite") return false
+        const [lru, ttl] = parsed.success.strategies
+        return lru?._tag === "Lru" && lru.maxSessions === size && ttl?._tag === "Ttl" &&
+          Duration.toMillis(ttl.ttl) === minutes * 60_000
+      })
+    ))
 
   it("list parsing never throws and keeps every non-empty trimmed item", () =>
     fc.assert(fc.property(fc.array(fc.stringMatching(/^[a-z0-9_-]{1,10}$/), { maxLength: 6 }), (ids) => {
@@ -192,14 +189,17 @@ describe("ToolSearchConfig.layer", () => {
         ...s,
         visibility: { ...s.visibility, connected: [...s.visibility.connected, "extra"] }
       }))),
-      Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({
-        env: {
-          TOOL_SEARCH_MODE: "staged",
-          TOOL_SEARCH_CONNECTED: "news-mcp",
-          TOOL_SEARCH_TOC_NAMES_PER_SOURCE: "3",
-          TOOL_SEARCH_ACTIVATION: "session"
-        }
-      }))
+      Effect.provideService(
+        ConfigProvider.ConfigProvider,
+        ConfigProvider.fromEnv({
+          env: {
+            TOOL_SEARCH_MODE: "staged",
+            TOOL_SEARCH_CONNECTED: "news-mcp",
+            TOOL_SEARCH_TOC_NAMES_PER_SOURCE: "3",
+            TOOL_SEARCH_ACTIVATION: "session"
+          }
+        })
+      )
     ))
 
   it.effect("fails to build on an invalid variable", () =>
@@ -209,8 +209,16 @@ describe("ToolSearchConfig.layer", () => {
       })
       const error = yield* Effect.flip(Effect.provide(read, ToolSearchConfig.layer))
       assert.include(error.message, "TOOL_SEARCH_MODE=\"fast\"")
-      assert.strictEqual(ToolSearchConfig.explain(error), "TOOL_SEARCH_MODE=\"fast\": expected one of search, catalog, staged")
-    }).pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env: { TOOL_SEARCH_MODE: "fast" } }))))
+      assert.strictEqual(
+        ToolSearchConfig.explain(error),
+        "TOOL_SEARCH_MODE=\"fast\": expected one of search, catalog, staged"
+      )
+    }).pipe(
+      Effect.provideService(
+        ConfigProvider.ConfigProvider,
+        ConfigProvider.fromEnv({ env: { TOOL_SEARCH_MODE: "fast" } })
+      )
+    ))
 })
 
 describe("the documented table", () => {

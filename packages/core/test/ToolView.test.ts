@@ -4,7 +4,10 @@ import { Disclosure, Permission, Strategies, ToolCatalog, ToolView } from "../sr
 import { CatalogLive, EmptyCatalog, tool, visibleNames } from "./fixtures.js"
 
 const run = (name: string, params: unknown) =>
-  Effect.flatMap(ToolView.ToolView, (view) => Effect.flatMap(view.resolve(name), (t) => t.run(params, { toolCallId: "c1" })))
+  Effect.flatMap(
+    ToolView.ToolView,
+    (view) => Effect.flatMap(view.resolve(name), (t) => t.run(params, { toolCallId: "c1" }))
+  )
 
 const search = (query: string, max?: number) =>
   run("ToolSearch", max === undefined ? { query } : { query, max_results: max })
@@ -76,8 +79,9 @@ describe("ToolView: visible tools and activation", () => {
   it.effect("search is load: the answer carries full schemas", () =>
     unit(Effect.gen(function*() {
       const out = yield* search("slack message")
-      const fns = (out.result as { functions: ReadonlyArray<{ name: string; description: string; parameters: unknown }> })
-        .functions
+      const fns =
+        (out.result as { functions: ReadonlyArray<{ name: string; description: string; parameters: unknown }> })
+          .functions
       assert.strictEqual(fns[0]?.name, "slack_send_message")
       assert.strictEqual(fns[0]?.description, "Send a message to a Slack channel")
       assert.deepStrictEqual(fns[0]?.parameters, {
@@ -100,7 +104,9 @@ describe("ToolView: visible tools and activation", () => {
       const catalog = yield* ToolCatalog.ToolCatalog
       yield* catalog.register(many)
       const count = (max: unknown) =>
-        ToolView.withUnit(Effect.map(run("ToolSearch", { query: "file", max_results: max }), (o) => functionsOf(o.result).length))
+        ToolView.withUnit(
+          Effect.map(run("ToolSearch", { query: "file", max_results: max }), (o) => functionsOf(o.result).length)
+        )
       assert.strictEqual(yield* count(0), 1)
       assert.strictEqual(yield* count(-5), 1)
       assert.strictEqual(yield* count(100), 20)
@@ -190,7 +196,8 @@ describe("ToolView: resolve", () => {
 })
 
 describe("ToolView: the discovery tool (catalog mode)", () => {
-  const catalogMode = (detail: Disclosure.DescriptionDetail) => Disclosure.layer({ mode: "catalog", descriptionDetail: detail })
+  const catalogMode = (detail: Disclosure.DescriptionDetail) =>
+    Disclosure.layer({ mode: "catalog", descriptionDetail: detail })
 
   const discoveryDescription = Effect.flatMap(ToolView.ToolView, (v) => v.visible).pipe(
     Effect.map((ts) => ts.find((t) => t.name === "discover_tools")?.description ?? "")
@@ -223,7 +230,10 @@ describe("ToolView: the discovery tool (catalog mode)", () => {
   it.effect("answers schemas and per-name errors, and activates what it discovered", () =>
     unit(Effect.gen(function*() {
       const out = yield* run("discover_tools", { toolNames: ["Grep", "Grepp", "Read"] })
-      const answer = out.result as { tools: ReadonlyArray<{ name: string }>; errors: ReadonlyArray<{ name: string; error: string }> }
+      const answer = out.result as {
+        tools: ReadonlyArray<{ name: string }>
+        errors: ReadonlyArray<{ name: string; error: string }>
+      }
       assert.deepStrictEqual(answer.tools.map((t) => t.name), ["Read", "Grep"])
       assert.deepStrictEqual(answer.errors.map((e) => e.name), ["Grepp"])
       assert.include(answer.errors[0]?.error, "Did you mean: Grep?")
@@ -267,7 +277,6 @@ describe("ToolView: the discovery tool (catalog mode)", () => {
       assert.include(String(out.result), "toolNames")
     })).pipe(Effect.provide(catalogMode("none"))))
 })
-
 
 describe("ToolView: the ToolSearch description follows the strategy", () => {
   const description = Effect.flatMap(ToolView.ToolView, (v) => v.visible).pipe(

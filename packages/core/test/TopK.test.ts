@@ -4,7 +4,10 @@ import { SearchStrategy } from "../src/index.js"
 
 describe("TopK", () => {
   it("property: keeps exactly the best `limit` positive hits, best first, ties by id", () => {
-    const hit = fc.record({ id: fc.constantFrom("a", "b", "c", "d", "e", "f"), score: fc.constantFrom(-1, 0, 0.5, 1, 2, 3) })
+    const hit = fc.record({
+      id: fc.constantFrom("a", "b", "c", "d", "e", "f"),
+      score: fc.constantFrom(-1, 0, 0.5, 1, 2, 3)
+    })
     fc.assert(
       fc.property(fc.array(hit, { maxLength: 20 }), fc.integer({ min: 0, max: 6 }), (offers, limit) => {
         // one offer per id, as strategies make them

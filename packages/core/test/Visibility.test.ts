@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fc from "fast-check"
-import { Disclosure, TableOfContents, ToolCatalog, ToolView, Visibility } from "../src/index.js"
+import { Disclosure, TableOfContents, type ToolCatalog, ToolView, Visibility } from "../src/index.js"
 import { tool } from "./fixtures.js"
 import { unitOver } from "./harness.js"
 
@@ -123,8 +123,14 @@ describe("strict mode invariant", () => {
       assert.strictEqual(counted, s.tools.filter((t) => !t.eager && allowed.has(t.name)).length, "table counts")
       for (const words of s.queries) {
         const query = words.join(" ")
-        assert.deepStrictEqual(outside((yield* view.browse(query, { maxResults: 20 })).map((m) => m.tool.modelName)), [])
-        assert.deepStrictEqual(outside((yield* view.searchAndActivate(query, 20)).matches.map((m) => m.tool.modelName)), [])
+        assert.deepStrictEqual(
+          outside((yield* view.browse(query, { maxResults: 20 })).map((m) => m.tool.modelName)),
+          []
+        )
+        assert.deepStrictEqual(
+          outside((yield* view.searchAndActivate(query, 20)).matches.map((m) => m.tool.modelName)),
+          []
+        )
       }
       const everyName = s.tools.map((t) => t.name)
       assert.deepStrictEqual(outside((yield* view.discover(everyName)).tools.map((t) => t.name)), [], "discover")

@@ -21,16 +21,22 @@ export const newsTools = [
 ]
 
 /** A platform tool the user never approved for this agent. */
-export const dbLoad = tool("db_load_rows", "Load rows into a database table.", { category: "data", source: "platform-nodes" })
+export const dbLoad = tool("db_load_rows", "Load rows into a database table.", {
+  category: "data",
+  source: "platform-nodes"
+})
 
 const platformCategories = ["web", "files", "calendar", "crm", "devops", "finance"]
 
 /** 66 tools of the platform's MCP session, as in the seed's local stack. */
-export const platformTools: ReadonlyArray<CatalogTool.CatalogTool> = Array.from({ length: 66 }, (_, i) =>
-  tool(`mcp_tool_${i}`, `Platform operation number ${i} for ${platformCategories[i % 6]} work.`, {
-    category: platformCategories[i % 6] as string,
-    source: "mcp-session"
-  }))
+export const platformTools: ReadonlyArray<CatalogTool.CatalogTool> = Array.from(
+  { length: 66 },
+  (_, i) =>
+    tool(`mcp_tool_${i}`, `Platform operation number ${i} for ${platformCategories[i % 6]} work.`, {
+      category: platformCategories[i % 6] as string,
+      source: "mcp-session"
+    })
+)
 
 /** The harness catalog: resource, connected, and platform tools, plus one eager platform tool. */
 export const harnessTools = [
@@ -53,7 +59,10 @@ export const unitOver = <A, E>(
 
 /** Calls a tool by name in the current view, as the executor would. */
 export const call = (name: string, params: unknown) =>
-  Effect.flatMap(ToolView.ToolView, (view) => Effect.flatMap(view.resolve(name), (t) => t.run(params, { toolCallId: "c" })))
+  Effect.flatMap(
+    ToolView.ToolView,
+    (view) => Effect.flatMap(view.resolve(name), (t) => t.run(params, { toolCallId: "c" }))
+  )
 
 /** Names in a `ToolSearch` answer. */
 export const functionsOf = (result: unknown): ReadonlyArray<string> =>

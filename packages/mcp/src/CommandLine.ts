@@ -37,8 +37,7 @@ export const split = (input: string): Result.Result<ReadonlyArray<string>, Inval
   let word = ""
   // A word exists once any part of it was read, even an empty quoted one: `''` is a word.
   let inWord = false
-  const fail = (position: number, reason: string) =>
-    Result.fail(new InvalidCommandLine({ input, position, reason }))
+  const fail = (position: number, reason: string) => Result.fail(new InvalidCommandLine({ input, position, reason }))
   let i = 0
   while (i < input.length) {
     const c = input[i] as string // i < input.length

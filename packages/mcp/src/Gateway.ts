@@ -28,8 +28,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
 import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import {
-  type CallToolResult as SdkCallToolResult,
   CallToolRequestSchema,
+  type CallToolResult as SdkCallToolResult,
   ListToolsRequestSchema,
   type ListToolsResult as SdkListToolsResult
 } from "@modelcontextprotocol/sdk/types.js"
@@ -202,7 +202,12 @@ export const open = (
           if (outcome._tag === "Success") return { _tag: "Result", result: outcome.success } satisfies Answer
           const e = outcome.failure
           return e._tag === "UpstreamError"
-            ? { _tag: "Error", code: e.code, message: e.reason, ...(e.data === undefined ? {} : { data: e.data }) } satisfies Answer
+            ? {
+              _tag: "Error",
+              code: e.code,
+              message: e.reason,
+              ...(e.data === undefined ? {} : { data: e.data })
+            } satisfies Answer
             : { _tag: "Result", result: textResult(e.message, true) } satisfies Answer
         }
         const output = yield* Effect.result(tool.run(args, { toolCallId: requestId }))
@@ -235,11 +240,13 @@ export const open = (
       })
 
     server.setRequestHandler(ListToolsRequestSchema, () =>
-      run(lock.withPermits(1)(Effect.map(listed, (tools) => {
-        known = JSON.stringify(tools)
-        // Plain JSON built by `McpTool.toListed`: names, descriptions and object schemas.
-        return { tools } as unknown as SdkListToolsResult
-      }))))
+      run(
+        lock.withPermits(1)(Effect.map(listed, (tools) => {
+          known = JSON.stringify(tools)
+          // Plain JSON built by `McpTool.toListed`: names, descriptions and object schemas.
+          return { tools } as unknown as SdkListToolsResult
+        }))
+      ))
 
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const answer = await run(
@@ -308,7 +315,10 @@ export const serveHttp = (
     const path = options.path ?? "/mcp"
     const scope = yield* Scope.Scope
     const run = yield* FiberSet.makeRuntimePromise<ToolCatalog.ToolCatalog>()
-    const sessions = new Map<string, { readonly transport: StreamableHTTPServerTransport; readonly scope: Scope.Closeable }>()
+    const sessions = new Map<
+      string,
+      { readonly transport: StreamableHTTPServerTransport; readonly scope: Scope.Closeable }
+    >()
     let allowedHosts: Array<string> | undefined
 
     /** Opens a session for an `initialize` request; the session closes itself when its client goes away. */

@@ -18,7 +18,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { ErrorCode, McpError as SdkMcpError, ResultSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
+import {
+  ErrorCode,
+  McpError as SdkMcpError,
+  ResultSchema,
+  ToolListChangedNotificationSchema
+} from "@modelcontextprotocol/sdk/types.js"
 import { Deferred, Duration, Effect, Exit, Queue, Schema, type Scope, Stream } from "effect"
 import {
   type CallError,
@@ -30,7 +35,7 @@ import {
   UpstreamError
 } from "./McpError.js"
 import * as McpTool from "./McpTool.js"
-import * as Upstream from "./Upstream.js"
+import type * as Upstream from "./Upstream.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -44,7 +49,10 @@ export interface McpConnection {
   /** Every tool, all pages, raw (decode each with `McpTool`), within the list timeout. */
   readonly listTools: Effect.Effect<ReadonlyArray<unknown>, ConnectError>
   /** Calls a tool by its MCP name; the result as received. Interrupting the effect cancels the call upstream. */
-  readonly callTool: (tool: string, args: Readonly<Record<string, unknown>>) => Effect.Effect<McpTool.CallToolResult, CallError>
+  readonly callTool: (
+    tool: string,
+    args: Readonly<Record<string, unknown>>
+  ) => Effect.Effect<McpTool.CallToolResult, CallError>
   /** One element per `notifications/tools/list_changed` (several may be merged). */
   readonly toolsChanged: Stream.Stream<void>
   /** Fails when the connection is lost; never succeeds while it is open. */
@@ -111,7 +119,9 @@ export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, C
       Effect.timeoutOrElse({
         duration: config.listTimeout,
         orElse: () =>
-          Effect.fail(new ServerTimeout({ server, operation: "tools/list", millis: Duration.toMillis(config.listTimeout) }))
+          Effect.fail(
+            new ServerTimeout({ server, operation: "tools/list", millis: Duration.toMillis(config.listTimeout) })
+          )
       })
     )
 
@@ -177,9 +187,10 @@ const makeTransport = (
       })
     case "Http":
       return Effect.sync(() =>
-        new StreamableHTTPClientTransport(new URL(transport.url), {
-          ...(transport.headers === undefined ? {} : { requestInit: { headers: { ...transport.headers } } })
-        })
+        new StreamableHTTPClientTransport(
+          new URL(transport.url),
+          transport.headers === undefined ? {} : { requestInit: { headers: { ...transport.headers } } }
+        )
       )
     case "Custom":
       return transport.make
@@ -195,7 +206,8 @@ const listAll = (client: Client, server: string): Effect.Effect<ReadonlyArray<un
     for (let page = 0; page < MAX_PAGES; page++) {
       const params = cursor === undefined ? {} : { cursor }
       const raw = yield* Effect.tryPromise({
-        try: (signal) => client.request({ method: "tools/list", params }, ResultSchema, { signal, timeout: NO_SDK_TIMEOUT }),
+        try: (signal) =>
+          client.request({ method: "tools/list", params }, ResultSchema, { signal, timeout: NO_SDK_TIMEOUT }),
         catch: (cause) => listFailure(server, cause)
       })
       const result = yield* Schema.decodeUnknownEffect(McpTool.ListToolsPage)(raw).pipe(
@@ -205,7 +217,10 @@ const listAll = (client: Client, server: string): Effect.Effect<ReadonlyArray<un
       const next = result.nextCursor
       if (next === undefined || next === null) return tools
       if (seen.has(next)) {
-        return yield* new ServerProtocolError({ server, reason: `tools/list repeated the cursor ${JSON.stringify(next)}` })
+        return yield* new ServerProtocolError({
+          server,
+          reason: `tools/list repeated the cursor ${JSON.stringify(next)}`
+        })
       }
       seen.add(next)
       cursor = next

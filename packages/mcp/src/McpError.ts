@@ -106,7 +106,13 @@ export class UnknownServer extends Schema.TaggedError<UnknownServer>()("UnknownS
 export type ConnectError = ServerStartFailed | ServerTimeout | ServerProtocolError | ConnectionLost
 
 /** Why a tool call failed without a result from the tool. */
-export type CallError = ServerUnavailable | ConnectionLost | ServerTimeout | ServerProtocolError | UpstreamError | UnknownServer
+export type CallError =
+  | ServerUnavailable
+  | ConnectionLost
+  | ServerTimeout
+  | ServerProtocolError
+  | UpstreamError
+  | UnknownServer
 
 /** Anything the import reports about a server. */
 export type McpError = ConnectError | CallError | InvalidServerTool

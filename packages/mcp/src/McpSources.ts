@@ -15,17 +15,7 @@
  * @since 0.1.0
  */
 import { CatalogTool, ToolCatalog, type Visibility } from "@tool-search/core"
-import {
-  Context,
-  Deferred,
-  Effect,
-  Exit,
-  Layer,
-  Option,
-  Scope,
-  Stream,
-  SubscriptionRef
-} from "effect"
+import { Context, Deferred, Effect, Exit, Layer, Option, Scope, Stream, SubscriptionRef } from "effect"
 import * as McpConnection from "./McpConnection.js"
 import {
   type CallError,
@@ -145,7 +135,8 @@ export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.I
   )
   const updateStatus = (server: string, f: (s: ServerStatus) => ServerStatus) =>
     SubscriptionRef.update(statusRef, (all) => all.map((s) => s.name === server ? f(s) : s))
-  const statusOf = (server: string) => Effect.map(SubscriptionRef.get(statusRef), (all) => all.find((s) => s.name === server))
+  const statusOf = (server: string) =>
+    Effect.map(SubscriptionRef.get(statusRef), (all) => all.find((s) => s.name === server))
 
   const connections = new Map<string, McpConnection.McpConnection>()
   const origins = new Map<string, McpTool.Origin>()
@@ -171,7 +162,9 @@ export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.I
     Effect.gen(function*() {
       const args = params === undefined || params === null ? {} : params
       if (typeof args !== "object" || Array.isArray(args)) {
-        return yield* Effect.fail(`arguments must be a JSON object, not ${Array.isArray(args) ? "an array" : typeof args}`)
+        return yield* Effect.fail(
+          `arguments must be a JSON object, not ${Array.isArray(args) ? "an array" : typeof args}`
+        )
       }
       const result = yield* call(origin.server, origin.tool, args as Record<string, unknown>).pipe(
         Effect.mapError((e) => e.message)
@@ -214,7 +207,9 @@ export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.I
             Effect.catch((e) => Effect.succeed(e))
           )
           if (refused === undefined) return { tools, invalid }
-          const culprit = tools.find((t) => refused._tag === "DuplicateTool" ? t.id === refused.id : t.name === refused.tool)
+          const culprit = tools.find((t) =>
+            refused._tag === "DuplicateTool" ? t.id === refused.id : t.name === refused.tool
+          )
           if (culprit === undefined) {
             // Not attributable to one tool: register nothing rather than a partial, wrong source.
             yield* catalog.replaceSource(name, []).pipe(Effect.ignore)
@@ -222,7 +217,9 @@ export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.I
             return { tools: [], invalid }
           }
           tools = tools.filter((t) => t !== culprit)
-          invalid.push(new InvalidServerTool({ server: name, tool: culprit.aliases[0] ?? culprit.name, reason: refused.message }))
+          invalid.push(
+            new InvalidServerTool({ server: name, tool: culprit.aliases[0] ?? culprit.name, reason: refused.message })
+          )
         }
       })
 
@@ -258,7 +255,9 @@ export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.I
           ...(connection.serverInfo === undefined ? {} : { serverInfo: connection.serverInfo })
         }))
         const tools = (yield* statusOf(server))?.tools ?? 0
-        yield* Effect.logInfo(`MCP server '${server}' is ready with ${tools} tools (${Upstream.describe(config.transport)})`)
+        yield* Effect.logInfo(
+          `MCP server '${server}' is ready with ${tools} tools (${Upstream.describe(config.transport)})`
+        )
         yield* Deferred.succeed(firstAttempt, undefined)
         const follow = connection.toolsChanged.pipe(Stream.runForEach(() => sync(connection)))
         return yield* Effect.raceFirst(connection.lost, Effect.andThen(follow, Effect.never))

@@ -145,7 +145,9 @@ export const importAll = (raws: ReadonlyArray<unknown>, options: ImportOptions):
         invalid.push(result.failure)
       } else if (ids.has(result.success.id)) {
         const tool = result.success.aliases[0] ?? result.success.name
-        invalid.push(new InvalidServerTool({ server: options.server, tool, reason: "the server lists this name twice" }))
+        invalid.push(
+          new InvalidServerTool({ server: options.server, tool, reason: "the server lists this name twice" })
+        )
       } else {
         ids.add(result.success.id)
         tools.push(result.success)

@@ -135,7 +135,11 @@ export const make = (input: Input): Effect.Effect<Config, InvalidUpstream> =>
     )
 
 /** A server started as a command. */
-export const stdio = (command: string, args: ReadonlyArray<string> = [], options: Omit<Stdio, "_tag" | "command" | "args"> = {}): Stdio => ({
+export const stdio = (
+  command: string,
+  args: ReadonlyArray<string> = [],
+  options: Omit<Stdio, "_tag" | "command" | "args"> = {}
+): Stdio => ({
   _tag: "Stdio",
   command,
   args,
@@ -154,9 +158,13 @@ export const http = (url: string, headers?: Readonly<Record<string, string>>): H
  * everything before the first `=`, and a command line is split as a shell would split it
  * (see `CommandLine`).
  */
-export const parse = (spec: string): Result.Result<{ readonly name: string; readonly transport: Stdio | Http }, InvalidUpstream> => {
+export const parse = (
+  spec: string
+): Result.Result<{ readonly name: string; readonly transport: Stdio | Http }, InvalidUpstream> => {
   const at = spec.indexOf("=")
-  if (at < 0) return Result.fail(new InvalidUpstream({ spec, reason: "expected <name>=<command line> or <name>=<url>" }))
+  if (at < 0) {
+    return Result.fail(new InvalidUpstream({ spec, reason: "expected <name>=<command line> or <name>=<url>" }))
+  }
   const name = spec.slice(0, at).trim()
   const rest = spec.slice(at + 1).trim()
   if (!NAME_PATTERN.test(name)) {
@@ -171,7 +179,9 @@ export const parse = (spec: string): Result.Result<{ readonly name: string; read
   const words = CommandLine.split(rest)
   if (Result.isFailure(words)) return Result.fail(new InvalidUpstream({ spec, reason: words.failure.message }))
   const [command, ...args] = words.success
-  if (command === undefined || command === "") return Result.fail(new InvalidUpstream({ spec, reason: "empty command" }))
+  if (command === undefined || command === "") {
+    return Result.fail(new InvalidUpstream({ spec, reason: "empty command" }))
+  }
   return Result.succeed({ name, transport: stdio(command, args) })
 }
 

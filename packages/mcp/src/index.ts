@@ -26,7 +26,6 @@ export * as Gateway from "./Gateway.js"
 
 // Errors, also at the top level so declaration files of dependent code can name them.
 export { InvalidCommandLine } from "./CommandLine.js"
-export { InvalidUpstream } from "./Upstream.js"
 export { GatewayError } from "./Gateway.js"
 export {
   ConnectionLost,
@@ -38,3 +37,4 @@ export {
   UnknownServer,
   UpstreamError
 } from "./McpError.js"
+export { InvalidUpstream } from "./Upstream.js"

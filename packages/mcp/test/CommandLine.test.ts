@@ -35,7 +35,10 @@ describe("CommandLine.split", () => {
   })
 
   it("rejects what it cannot split faithfully, naming the offset", () => {
-    assert.strictEqual(error("node 'server.js").message, `Invalid command line "node 'server.js" at offset 5: unterminated single quote`)
+    assert.strictEqual(
+      error("node 'server.js").message,
+      `Invalid command line "node 'server.js" at offset 5: unterminated single quote`
+    )
     assert.strictEqual(error(`a "b`).position, 2)
     assert.match(error("x \\").reason, /backslash at the end/)
     assert.match(error("a | b").reason, /shell operator '\|' is not supported/)
@@ -43,8 +46,11 @@ describe("CommandLine.split", () => {
     assert.match(error("a > out").reason, /'>'/)
   })
 
-  it.effect.prop("join then split gives back any list of words", [Schema.Array(Schema.String)], ([ws]) =>
-    Effect.sync(() => assert.deepStrictEqual(words(CommandLine.join(ws)), ws)))
+  it.effect.prop(
+    "join then split gives back any list of words",
+    [Schema.Array(Schema.String)],
+    ([ws]) => Effect.sync(() => assert.deepStrictEqual(words(CommandLine.join(ws)), ws))
+  )
 
   it.effect.prop(
     "double-quoting each word also round-trips",

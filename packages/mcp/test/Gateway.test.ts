@@ -1,12 +1,12 @@
 // The gateway over in-memory transports: official SDK clients on one side, fake upstream servers
 // on the other, everything in one process.
+import { assert, describe, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { McpError as SdkMcpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
-import { assert, describe, it } from "@effect/vitest"
 import { Keyword, ToolCatalog } from "@tool-search/core"
 import { Gateway, McpSources, type Upstream } from "@tool-search/mcp"
-import { Context, Effect, Fiber, Layer, Logger } from "effect"
+import { type Context, Effect, Fiber, Layer, Logger } from "effect"
 import * as Fake from "./fixtures/FakeServer.js"
 
 const Catalog = ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))
@@ -23,7 +23,10 @@ interface Session {
 }
 
 /** Connects an SDK client to a new gateway session over an in-memory pair. */
-const connect = (context: Context.Context<ToolCatalog.ToolCatalog | McpSources.McpSources>, options: Partial<Gateway.Options> = {}) =>
+const connect = (
+  context: Context.Context<ToolCatalog.ToolCatalog | McpSources.McpSources>,
+  options: Partial<Gateway.Options> = {}
+) =>
   Effect.gen(function*() {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
     yield* Effect.forkScoped(Gateway.serve(serverSide, options).pipe(Effect.provideContext(context)))
@@ -68,7 +71,10 @@ describe("Gateway", () => {
   it.effect("a client sees the search tools first; a search loads tools for it and announces the change", () =>
     Effect.gen(function*() {
       const { files, mail } = servers()
-      const context = yield* upstreams([{ name: "files", transport: files.transport }, { name: "mail", transport: mail.transport }])
+      const context = yield* upstreams([{ name: "files", transport: files.transport }, {
+        name: "mail",
+        transport: mail.transport
+      }])
       const session = yield* connect(context)
       assert.deepStrictEqual(yield* Effect.promise(session.names), ["ToolSearch", "call_tool"])
 
@@ -82,7 +88,10 @@ describe("Gateway", () => {
       assert.deepStrictEqual(listed.tools[2]?.annotations, { readOnlyHint: true })
 
       const result = yield* call(session, "read_file", { text: "a.txt" })
-      assert.deepStrictEqual(result, { content: [{ type: "text", text: "read_file:a.txt" }], structuredContent: { ok: true } })
+      assert.deepStrictEqual(result, {
+        content: [{ type: "text", text: "read_file:a.txt" }],
+        structuredContent: { ok: true }
+      })
       assert.deepStrictEqual(files.calls, [{ name: "read_file", args: { text: "a.txt" } }])
 
       // the same search again changes nothing, so nothing is announced
@@ -93,14 +102,20 @@ describe("Gateway", () => {
   it.effect("call_tool runs a loaded tool for clients that do not refresh their list", () =>
     Effect.gen(function*() {
       const { files, mail } = servers()
-      const context = yield* upstreams([{ name: "files", transport: files.transport }, { name: "mail", transport: mail.transport }])
+      const context = yield* upstreams([{ name: "files", transport: files.transport }, {
+        name: "mail",
+        transport: mail.transport
+      }])
       const session = yield* connect(context)
       const before = yield* call(session, "call_tool", { name: "send_email", arguments: { text: "hi" } })
       assert.strictEqual(before.isError, true)
       assert.match(text(before), /Call ToolSearch with \{"query": "select:send_email"\}/)
       yield* call(session, "ToolSearch", { query: "send email" })
       const after = yield* call(session, "call_tool", { name: "send_email", arguments: { text: "hi" } })
-      assert.deepStrictEqual(after.content, [{ type: "text", text: JSON.stringify({ name: "send_email", args: { text: "hi" } }) }])
+      assert.deepStrictEqual(after.content, [{
+        type: "text",
+        text: JSON.stringify({ name: "send_email", args: { text: "hi" } })
+      }])
       const bad = yield* call(session, "call_tool", { tool: "send_email" })
       assert.strictEqual(bad.isError, true)
       assert.match(text(bad), /call_tool needs/)
@@ -109,7 +124,10 @@ describe("Gateway", () => {
   it.effect("two sessions are isolated: what one loads the other neither sees nor can call", () =>
     Effect.gen(function*() {
       const { files, mail } = servers()
-      const context = yield* upstreams([{ name: "files", transport: files.transport }, { name: "mail", transport: mail.transport }])
+      const context = yield* upstreams([{ name: "files", transport: files.transport }, {
+        name: "mail",
+        transport: mail.transport
+      }])
       const a = yield* connect(context)
       const b = yield* connect(context)
       yield* Effect.promise(a.names)
@@ -133,7 +151,9 @@ describe("Gateway", () => {
       const context = yield* upstreams([{ name: "files", transport: files.transport }])
       const session = yield* connect(context)
       yield* call(session, "ToolSearch", { query: "select:read_file" })
-      const error = yield* Effect.flip(Effect.tryPromise(() => session.client.callTool({ name: "read_file", arguments: {} })))
+      const error = yield* Effect.flip(
+        Effect.tryPromise(() => session.client.callTool({ name: "read_file", arguments: {} }))
+      )
       const cause = error.cause
       assert.instanceOf(cause, SdkMcpError)
       if (!(cause instanceof SdkMcpError)) return
@@ -182,7 +202,10 @@ describe("Gateway", () => {
       yield* settle
       assert.strictEqual(session.changes(), announced + 1)
       const listed = yield* Effect.promise(() => session.client.listTools())
-      assert.strictEqual(listed.tools.find((t) => t.name === "read_file")?.description, "Read a file, now with line ranges")
+      assert.strictEqual(
+        listed.tools.find((t) => t.name === "read_file")?.description,
+        "Read a file, now with line ranges"
+      )
     }))
 
   it.effect("without call_tool the client sees ToolSearch alone", () =>

@@ -63,7 +63,10 @@ describe("McpSources: import", () => {
       assert.deepStrictEqual(read?.aliases, ["files.read"])
       assert.deepStrictEqual(read?.annotations, { title: "Read", readOnly: true })
       assert.deepStrictEqual(all[1]?.annotations, { destructive: true })
-      assert.deepStrictEqual(sources.servers, [{ name: "files", kind: "connected" }, { name: "mail", kind: "platform" }])
+      assert.deepStrictEqual(sources.servers, [{ name: "files", kind: "connected" }, {
+        name: "mail",
+        kind: "platform"
+      }])
       assert.deepStrictEqual(sources.origin("files/files.read"), { server: "files", tool: "files.read" })
       assert.strictEqual((yield* statusOf(sources, "files")).state, "ready")
     }))
@@ -73,7 +76,11 @@ describe("McpSources: import", () => {
       const files = Fake.make([Fake.echoTool("files.read")])
       files.onCall = async (name, args) =>
         name === "files.read"
-          ? { content: [{ type: "text", text: `read ${String(args["path"])}` }], structuredContent: { n: 1 }, _meta: { x: 1 } }
+          ? {
+            content: [{ type: "text", text: `read ${String(args["path"])}` }],
+            structuredContent: { n: 1 },
+            _meta: { x: 1 }
+          }
           : { content: [{ type: "text", text: "no" }], isError: true }
       const { catalog } = yield* start([{ name: "files", transport: files.transport }])
       const output = yield* ToolView.withUnit(Effect.gen(function*() {
@@ -111,7 +118,10 @@ describe("McpSources: import", () => {
         ["files", "good"],
         ["files", "task_only"]
       ])
-      assert.match(status.invalidTools[0]?.message ?? "", /MCP server 'files' declares an unusable tool 'scalar': .*object/)
+      assert.match(
+        status.invalidTools[0]?.message ?? "",
+        /MCP server 'files' declares an unusable tool 'scalar': .*object/
+      )
       assert.match(status.invalidTools[3]?.reason ?? "", /twice/)
     }))
 
@@ -169,7 +179,10 @@ describe("McpSources: failures", () => {
       assert.strictEqual(ok.isError, undefined)
       const unavailable = yield* Effect.flip(sources.call("broken", "later", {}))
       assert.strictEqual(unavailable._tag, "ServerUnavailable")
-      assert.match(unavailable.message, /'broken' is not available to call 'later': it is reconnecting after: MCP server 'broken' failed to start/)
+      assert.match(
+        unavailable.message,
+        /'broken' is not available to call 'later': it is reconnecting after: MCP server 'broken' failed to start/
+      )
 
       broken.startup = "ok"
       yield* TestClock.adjust("9 seconds")
@@ -188,7 +201,12 @@ describe("McpSources: failures", () => {
       const stuck = Fake.make([Fake.echoTool("x")])
       stuck.startup = "hang"
       const fiber = yield* Effect.forkChild(start([
-        { name: "stuck", transport: stuck.transport, connectTimeout: "5 seconds", reconnect: Schedule.spaced("1 minute") }
+        {
+          name: "stuck",
+          transport: stuck.transport,
+          connectTimeout: "5 seconds",
+          reconnect: Schedule.spaced("1 minute")
+        }
       ]))
       yield* settle
       yield* TestClock.adjust("5 seconds")
@@ -208,7 +226,10 @@ describe("McpSources: failures", () => {
       yield* settle
       yield* TestClock.adjust("3 seconds")
       const { sources } = yield* Fiber.join(fiber)
-      assert.strictEqual((yield* statusOf(sources, "stuck")).error?.message, "MCP server 'stuck' did not answer tools/list within 3000 ms")
+      assert.strictEqual(
+        (yield* statusOf(sources, "stuck")).error?.message,
+        "MCP server 'stuck' did not answer tools/list within 3000 ms"
+      )
     }))
 
   it.effect("a hung call times out naming server and tool, and the request is cancelled upstream", () =>
@@ -255,7 +276,10 @@ describe("McpSources: failures", () => {
       const { sources } = yield* start([{ name: "remote", transport: remote.transport, restartDelay: "1 second" }])
       remote.sever()
       const error = yield* Effect.flip(sources.call("remote", "ping", {}))
-      assert.strictEqual(error.message, "MCP server 'remote' lost its connection during the call to 'ping': fetch failed; it is being restarted")
+      assert.strictEqual(
+        error.message,
+        "MCP server 'remote' lost its connection during the call to 'ping': fetch failed; it is being restarted"
+      )
       yield* settle
       assert.strictEqual((yield* statusOf(sources, "remote")).state, "reconnecting")
       yield* TestClock.adjust("1 second")
@@ -305,7 +329,10 @@ describe("McpSources.visibilityOf", () => {
     ])
     assert.deepStrictEqual(options, { connected: ["news", "files"] })
     const policy = Visibility.make({ ...options, strict: true, explore: true, allow: [] })
-    const entry = (source: string) => ({ ...CatalogTool.make({ name: `${source}_tool`, source }), modelName: `${source}_tool` })
+    const entry = (source: string) => ({
+      ...CatalogTool.make({ name: `${source}_tool`, source }),
+      modelName: `${source}_tool`
+    })
     assert.isTrue(policy.includes(entry("news")))
     assert.isFalse(policy.includes(entry("warehouse")))
   })

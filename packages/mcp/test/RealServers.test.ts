@@ -1,10 +1,10 @@
 // The gateway in front of real MCP servers from npm (server-memory, server-filesystem on a temp
 // folder, server-everything over stdio and over Streamable HTTP), driven by the official SDK
 // client over Streamable HTTP. Everything runs locally and offline.
+import { assert, layer } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
-import { assert, layer } from "@effect/vitest"
 import { Keyword, ToolCatalog } from "@tool-search/core"
 import { CommandLine, Gateway, McpSources, Upstream } from "@tool-search/mcp"
 import { Context, Effect, Fiber, Layer, Logger } from "effect"
@@ -42,7 +42,12 @@ const freePort = Effect.promise(() =>
 const everythingOverHttp = Effect.gen(function*() {
   const port = yield* freePort
   const child = yield* Effect.acquireRelease(
-    Effect.sync(() => spawn(node, [everything, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] })),
+    Effect.sync(() =>
+      spawn(node, [everything, "streamableHttp"], {
+        env: { ...process.env, PORT: String(port) },
+        stdio: ["ignore", "ignore", "pipe"]
+      })
+    ),
     (child: ChildProcess) => Effect.sync(() => child.kill("SIGKILL"))
   )
   yield* Effect.promise(() =>
@@ -71,19 +76,26 @@ class Setup extends Context.Service<Setup, {
       writeFileSync(join(files, "note.txt"), "hello from a real file\n")
       const httpUrl = yield* everythingOverHttp
       // Written as a user would on the command line: the shell-like splitter gives `sh` its script.
-      const everythingLine = `sh -c ${CommandLine.quote(`echo $$ > ${CommandLine.quote(pidFile)}; exec ${node} ${everything} stdio`)}`
+      const everythingLine = `sh -c ${
+        CommandLine.quote(`echo $$ > ${CommandLine.quote(pidFile)}; exec ${node} ${everything} stdio`)
+      }`
       const parsed = Upstream.parse(`everything=${everythingLine}`)
       if (parsed._tag === "Failure") throw new Error(parsed.failure.message)
       const servers: ReadonlyArray<Upstream.Input> = [
-        { name: "memory", transport: Upstream.stdio(node, [memory], { env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } }) },
+        {
+          name: "memory",
+          transport: Upstream.stdio(node, [memory], { env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } })
+        },
         { name: "fs", transport: Upstream.stdio(node, [filesystem, files]) },
         { name: "everything", transport: parsed.success.transport, restartDelay: "100 millis" },
         { name: "everythingHttp", transport: Upstream.http(httpUrl) }
       ]
       // Built in this layer's scope: the servers live as long as the tests that share them.
-      const upstreams = yield* Layer.build(McpSources.McpSources.layer(servers).pipe(
-        Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer)))
-      ))
+      const upstreams = yield* Layer.build(
+        McpSources.McpSources.layer(servers).pipe(
+          Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer)))
+        )
+      )
       const address = yield* Gateway.serveHttp({ port: 0 }).pipe(Effect.provideContext(upstreams))
       return { url: address.url, dir: files, pidFile }
     })
@@ -107,10 +119,11 @@ const session = Effect.gen(function*() {
   })
   yield* Effect.acquireRelease(
     Effect.promise(() => client.connect(transport)),
-    () => Effect.promise(async () => {
-      await transport.terminateSession().catch(() => undefined)
-      await client.close()
-    })
+    () =>
+      Effect.promise(async () => {
+        await transport.terminateSession().catch(() => undefined)
+        await client.close()
+      })
   )
   return {
     client,
@@ -187,15 +200,22 @@ layer(Setup.layer, { timeout: 60_000, excludeTestServices: true })("the gateway 
   it.effect("an upstream killed mid-call gives an error result; the others keep serving; it is restarted", () =>
     Effect.gen(function*() {
       const s = yield* session
-      yield* call(s, "ToolSearch", { query: "select:everything__trigger-long-running-operation,everything__echo,read_graph" })
+      yield* call(s, "ToolSearch", {
+        query: "select:everything__trigger-long-running-operation,everything__echo,read_graph"
+      })
       const { pidFile } = yield* Setup
       const pid = Number(readFileSync(pidFile, "utf8"))
-      const pending = yield* Effect.forkChild(call(s, "everything__trigger-long-running-operation", { duration: 30, steps: 30 }))
+      const pending = yield* Effect.forkChild(
+        call(s, "everything__trigger-long-running-operation", { duration: 30, steps: 30 })
+      )
       yield* Effect.sleep("300 millis")
       process.kill(pid, "SIGKILL")
       const result = yield* Fiber.join(pending)
       assert.strictEqual(result.isError, true)
-      assert.match(text(result), /^MCP server 'everything' lost its connection during the call to 'trigger-long-running-operation'/)
+      assert.match(
+        text(result),
+        /^MCP server 'everything' lost its connection during the call to 'trigger-long-running-operation'/
+      )
 
       const other = yield* call(s, "read_graph")
       assert.strictEqual(other.isError, undefined)

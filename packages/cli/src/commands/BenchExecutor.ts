@@ -12,8 +12,8 @@
 import { Executor, ScriptedModel, TokenCounter } from "@tool-search/agent"
 import { CatalogTool, Strategies, ToolCatalog } from "@tool-search/core"
 import { Console, Effect, Layer } from "effect"
-import { Command, Flag } from "effect/cli"
 import { LanguageModel } from "effect/ai"
+import { Command, Flag } from "effect/cli"
 
 const VERBS = ["create", "list", "get", "update", "delete", "search", "send", "archive"] as const
 const NOUNS = ["invoice", "ticket", "message", "event", "file", "user", "report", "alert", "order", "page"] as const
@@ -63,7 +63,10 @@ const timedModel = (clock: { spent: number }) =>
       generateText: ((options: Parameters<typeof model.generateText>[0]) =>
         Effect.suspend(() => {
           const start = performance.now()
-          return Effect.ensuring(model.generateText(options), Effect.sync(() => (clock.spent += performance.now() - start)))
+          return Effect.ensuring(
+            model.generateText(options),
+            Effect.sync(() => (clock.spent += performance.now() - start))
+          )
         })) as typeof model.generateText
     }))
   ).pipe(Layer.provide(ScriptedModel.layer({ policy: "capable" })))
@@ -115,8 +118,12 @@ export const command = Command.make("bench-executor", {
   Effect.gen(function*() {
     const r = yield* measure(Math.max(1, tools), Math.max(1, turns))
     if (json) return yield* Console.log(JSON.stringify(r))
-    yield* Console.log(`executor overhead, scripted model, ${r.tools} tools, ${r.turns} turns (${r.iterations} iterations)`)
+    yield* Console.log(
+      `executor overhead, scripted model, ${r.tools} tools, ${r.turns} turns (${r.iterations} iterations)`
+    )
     yield* Console.log(`  per iteration, total                 ${r.usPerIteration.toFixed(1)} µs`)
     yield* Console.log(`  in generateText (script + effect/ai) ${r.modelUsPerIteration.toFixed(1)} µs`)
-    yield* Console.log(`  the executor's own                   ${r.executorUsPerIteration.toFixed(1)} µs  (target < 200 µs)`)
+    yield* Console.log(
+      `  the executor's own                   ${r.executorUsPerIteration.toFixed(1)} µs  (target < 200 µs)`
+    )
   })).pipe(Command.withDescription("measure the executor's overhead per loop iteration"))

@@ -10,8 +10,8 @@
 import { Executor, ScriptedModel, TokenCounter, type TurnEvent } from "@tool-search/agent"
 import { Strategies, ToolCatalog } from "@tool-search/core"
 import { Console, Effect, Layer, Stream } from "effect"
-import { Command, Flag } from "effect/cli"
 import type { Prompt } from "effect/ai"
+import { Command, Flag } from "effect/cli"
 import * as Conversation from "../demo/Conversation.js"
 import * as Services from "../demo/Services.js"
 
@@ -92,21 +92,32 @@ const short = (value: unknown, max = 110): string => {
 }
 
 /** Prints one event for people; returns nothing for events not worth a line. */
-const render = (event: TurnEvent.TurnEvent, previousTools: Map<string, ReadonlyArray<string>>): ReadonlyArray<string> => {
+const render = (
+  event: TurnEvent.TurnEvent,
+  previousTools: Map<string, ReadonlyArray<string>>
+): ReadonlyArray<string> => {
   const indent = event.path.length === 0 ? "  " : `  ${"  ".repeat(event.path.length)}[${event.path.join("/")}] `
   switch (event.type) {
     case "turn-started":
       if (event.path.length > 0) return [`${indent}sub-agent started (fresh activation)`]
-      return [`${indent}carried over from earlier turns: ${event.carried.length === 0 ? "nothing" : event.carried.join(", ")}`]
+      return [
+        `${indent}carried over from earlier turns: ${event.carried.length === 0 ? "nothing" : event.carried.join(", ")}`
+      ]
     case "model-request": {
       const key = event.path.join("/")
       const before = previousTools.get(key) ?? []
       previousTools.set(key, event.tools)
       const added = event.tools.filter((t) => !before.includes(t))
-      const shown = before.length === 0 ? event.tools.join(", ") : added.length === 0 ? "same tools" : `+ ${added.join(", ")}`
+      const shown = before.length === 0
+        ? event.tools.join(", ")
+        : added.length === 0
+        ? "same tools"
+        : `+ ${added.join(", ")}`
       const forced = event.toolChoice === "auto" ? "" : ` · forced to ${event.toolChoice}`
       return [
-        `${indent}request ${event.iteration} · ${event.tools.length} tools · ${fmt(event.toolTokens)} tokens (all ${fmt(event.eagerToolTokens)})${forced}`,
+        `${indent}request ${event.iteration} · ${event.tools.length} tools · ${fmt(event.toolTokens)} tokens (all ${
+          fmt(event.eagerToolTokens)
+        })${forced}`,
         `${indent}  sees: ${shown}`
       ]
     }
@@ -140,7 +151,14 @@ const table = (rows: ReadonlyArray<TurnSummary>): ReadonlyArray<string> => {
   return [
     line(["turn", "requests", "max tools", "tool tokens", "eager tokens", "saved"]),
     ...rows.map((r) =>
-      line([String(r.turn), String(r.requests), String(r.maxToolsSent), fmt(r.toolTokens), fmt(r.eagerToolTokens), saved(r.toolTokens, r.eagerToolTokens)])
+      line([
+        String(r.turn),
+        String(r.requests),
+        String(r.maxToolsSent),
+        fmt(r.toolTokens),
+        fmt(r.eagerToolTokens),
+        saved(r.toolTokens, r.eagerToolTokens)
+      ])
     ),
     line(["total", String(total.requests), "", fmt(total.tool), fmt(total.eager), saved(total.tool, total.eager)])
   ]
@@ -164,11 +182,20 @@ const human = Effect.gen(function*() {
   const counter = yield* TokenCounter.TokenCounter
   const all = yield* catalog.all
   const eager = yield* catalog.eager
-  const eagerTokens = all.reduce((s, t) => s + counter.definition({ name: t.modelName, description: t.description, parameters: t.parameters }), 0)
-  yield* Console.log(`tool-search demo — an agent with ${all.length} tools from ${Services.services.length} services, offline, scripted model`)
+  const eagerTokens = all.reduce(
+    (s, t) => s + counter.definition({ name: t.modelName, description: t.description, parameters: t.parameters }),
+    0
+  )
+  yield* Console.log(
+    `tool-search demo — an agent with ${all.length} tools from ${Services.services.length} services, offline, scripted model`
+  )
   yield* Console.log(`  eager (always sent): ${eager.map((t) => t.modelName).join(", ")} + ToolSearch`)
-  yield* Console.log(`  deferred: ${all.length - eager.length} tools, found through ToolSearch (strategy: ${catalog.strategy})`)
-  yield* Console.log(`  sending every definition would cost ${fmt(eagerTokens)} tokens per request (${counter.encoding})`)
+  yield* Console.log(
+    `  deferred: ${all.length - eager.length} tools, found through ToolSearch (strategy: ${catalog.strategy})`
+  )
+  yield* Console.log(
+    `  sending every definition would cost ${fmt(eagerTokens)} tokens per request (${counter.encoding})`
+  )
   const seen = new Map<string, ReadonlyArray<string>>()
   let currentTurn = 0
   const rows = yield* run((turn, event) =>
@@ -186,7 +213,11 @@ const human = Effect.gen(function*() {
   yield* Console.log("\nsummary")
   for (const line of table(rows)) yield* Console.log(`  ${line}`)
   const s = summaryJson(rows)
-  yield* Console.log(`\n  ${(s.saved * 100).toFixed(1)}% fewer tool-definition tokens than sending the whole catalog on every request (target: at least 90%)`)
+  yield* Console.log(
+    `\n  ${
+      (s.saved * 100).toFixed(1)
+    }% fewer tool-definition tokens than sending the whole catalog on every request (target: at least 90%)`
+  )
 })
 
 const json = Effect.gen(function*() {
@@ -196,7 +227,10 @@ const json = Effect.gen(function*() {
 
 /** The `demo` command. */
 export const command = Command.make("demo", {
-  json: Flag.Boolean("json").pipe(Flag.withDescription("print the event stream, one JSON object per line"), Flag.withDefault(false))
+  json: Flag.Boolean("json").pipe(
+    Flag.withDescription("print the event stream, one JSON object per line"),
+    Flag.withDefault(false)
+  )
 }, ({ json: asJson }) => (asJson ? json : human).pipe(Effect.provide(Agent), Effect.orDie)).pipe(
   Command.withDescription("an offline agent with 300 tools: progressive disclosure, step by step")
 )

@@ -31,41 +31,55 @@ export interface JsonResult {
 }
 
 /** The `search` command. */
-export const command = Command.make("search", {
-  query: Argument.String("query").pipe(Argument.withDescription("keywords, select:A,B or +part words")),
-  catalog: Flag.String("catalog").pipe(Flag.withDescription("catalog file: JSONL, JSON array or MCP tools/list")),
-  strategy: strategyFlag,
-  max: Flag.Int("max").pipe(Flag.withDescription("how many results (1-20)"), Flag.withDefault(5)),
-  json: Flag.Boolean("json").pipe(Flag.withDescription("print one JSON object"), Flag.withDefault(false)),
-  sanitizeNames: sanitizeFlag
-}, ({ catalog, json, max, query, sanitizeNames, strategy }): Effect.Effect<void, UsageError, FileSystem.FileSystem> =>
-  Effect.gen(function*() {
-    const tools = yield* Catalogs.load(catalog, { names: sanitizeNames ? "sanitize" : "strict" })
-    const parsed = Query.parse(query)
-    if (Result.isFailure(parsed)) return yield* new UsageError({ reason: `invalid query: ${parsed.failure.message}` })
-    const matches = yield* Effect.gen(function*() {
-      const cat = yield* ToolCatalog.ToolCatalog
-      yield* cat.register(tools)
-      return yield* ToolView.withUnit(Effect.flatMap(ToolView.ToolView, (view) =>
-        view.browse(query, { maxResults: Math.min(20, Math.max(1, max)) })))
-    }).pipe(
-      Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer(strategy)))),
-      Effect.mapError((e) => new UsageError({ reason: e.message }))
-    )
-    const results: ReadonlyArray<JsonResult> = matches.map((m) => ({
-      id: m.tool.id,
-      name: m.tool.modelName,
-      score: round(m.score),
-      description: m.tool.description
-    }))
-    if (json) {
-      return yield* Console.log(JSON.stringify({ query, mode: Query.mode(parsed.success), results }))
-    }
-    if (results.length === 0) return yield* Console.log(`no match for "${query}" (${tools.length} tools, ${strategy})`)
-    const width = Math.max(...results.map((r) => r.name.length))
-    for (const [i, r] of results.entries()) {
-      yield* Console.log(`${String(i + 1).padStart(2)}. ${r.name.padEnd(width)}  ${r.score.toFixed(3)}  ${CatalogTool.firstSentence(r.description).slice(0, 100)}`)
-    }
-  }).pipe(report)).pipe(Command.withDescription("search a catalog file as the model's search tool would"))
+export const command = Command.make(
+  "search",
+  {
+    query: Argument.String("query").pipe(Argument.withDescription("keywords, select:A,B or +part words")),
+    catalog: Flag.String("catalog").pipe(Flag.withDescription("catalog file: JSONL, JSON array or MCP tools/list")),
+    strategy: strategyFlag,
+    max: Flag.Int("max").pipe(Flag.withDescription("how many results (1-20)"), Flag.withDefault(5)),
+    json: Flag.Boolean("json").pipe(Flag.withDescription("print one JSON object"), Flag.withDefault(false)),
+    sanitizeNames: sanitizeFlag
+  },
+  ({ catalog, json, max, query, sanitizeNames, strategy }): Effect.Effect<void, UsageError, FileSystem.FileSystem> =>
+    Effect.gen(function*() {
+      const tools = yield* Catalogs.load(catalog, { names: sanitizeNames ? "sanitize" : "strict" })
+      const parsed = Query.parse(query)
+      if (Result.isFailure(parsed)) return yield* new UsageError({ reason: `invalid query: ${parsed.failure.message}` })
+      const matches = yield* Effect.gen(function*() {
+        const cat = yield* ToolCatalog.ToolCatalog
+        yield* cat.register(tools)
+        return yield* ToolView.withUnit(
+          Effect.flatMap(
+            ToolView.ToolView,
+            (view) => view.browse(query, { maxResults: Math.min(20, Math.max(1, max)) })
+          )
+        )
+      }).pipe(
+        Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer(strategy)))),
+        Effect.mapError((e) => new UsageError({ reason: e.message }))
+      )
+      const results: ReadonlyArray<JsonResult> = matches.map((m) => ({
+        id: m.tool.id,
+        name: m.tool.modelName,
+        score: round(m.score),
+        description: m.tool.description
+      }))
+      if (json) {
+        return yield* Console.log(JSON.stringify({ query, mode: Query.mode(parsed.success), results }))
+      }
+      if (results.length === 0) {
+        return yield* Console.log(`no match for "${query}" (${tools.length} tools, ${strategy})`)
+      }
+      const width = Math.max(...results.map((r) => r.name.length))
+      for (const [i, r] of results.entries()) {
+        yield* Console.log(
+          `${String(i + 1).padStart(2)}. ${r.name.padEnd(width)}  ${r.score.toFixed(3)}  ${
+            CatalogTool.firstSentence(r.description).slice(0, 100)
+          }`
+        )
+      }
+    }).pipe(report)
+).pipe(Command.withDescription("search a catalog file as the model's search tool would"))
 
 const round = (x: number): number => Math.round(x * 1e6) / 1e6

@@ -33,7 +33,9 @@ export const upstreams = (
 ): Effect.Effect<ReadonlyArray<Upstream.Input>, UsageError> =>
   Effect.forEach(specs, (spec) => {
     const parsed = Upstream.parse(spec)
-    if (Result.isFailure(parsed)) return Effect.fail(new UsageError({ reason: `--upstream: ${parsed.failure.message}` }))
+    if (Result.isFailure(parsed)) {
+      return Effect.fail(new UsageError({ reason: `--upstream: ${parsed.failure.message}` }))
+    }
     const { name, transport } = parsed.success
     return Effect.succeed<Upstream.Input>({
       name,
@@ -78,7 +80,10 @@ export const command = Command.make("serve", {
     Flag.withDescription("an upstream MCP server, \"<name>=<command line>\" or \"<name>=<url>\"; repeat for more"),
     Flag.atLeast(1)
   ),
-  http: Flag.Int("http").pipe(Flag.withDescription("serve Streamable HTTP on this port instead of stdio"), Flag.optional),
+  http: Flag.Int("http").pipe(
+    Flag.withDescription("serve Streamable HTTP on this port instead of stdio"),
+    Flag.optional
+  ),
   host: Flag.String("host").pipe(Flag.withDescription("the address --http binds to"), Flag.withDefault("127.0.0.1")),
   strategy: strategyFlag,
   callTimeout: Flag.Int("call-timeout").pipe(

@@ -27,8 +27,7 @@ export interface JsonOutput {
   readonly searchable: ReadonlyArray<string>
 }
 
-const list = (name: string) =>
-  Flag.String(name).pipe(Flag.optional)
+const list = (name: string) => Flag.String(name).pipe(Flag.optional)
 
 /** The `toc` command. */
 export const command = Command.make("toc", {
@@ -39,7 +38,9 @@ export const command = Command.make("toc", {
   ),
   select: list("select").pipe(Flag.withDescription("tools the agent names explicitly (comma-separated)")),
   strict: Flag.Boolean("strict").pipe(
-    Flag.withDescription("nothing outside the selection exists (default; --no-strict makes the whole catalog searchable)"),
+    Flag.withDescription(
+      "nothing outside the selection exists (default; --no-strict makes the whole catalog searchable)"
+    ),
     Flag.optional
   ),
   json: Flag.Boolean("json").pipe(Flag.withDescription("print one JSON object"), Flag.withDefault(false)),
@@ -64,7 +65,9 @@ export const command = Command.make("toc", {
       Effect.mapError((e) => new UsageError({ reason: e.message }))
     )
     if (flags.json) return yield* Console.log(JSON.stringify(output))
-    yield* Console.log(output.toc === "" ? "(no table of contents: no deferred tool exists for this agent)" : output.toc)
+    yield* Console.log(
+      output.toc === "" ? "(no table of contents: no deferred tool exists for this agent)" : output.toc
+    )
     yield* Console.log("")
     yield* Console.log(`tools at the first request (${output.visible.length}): ${output.visible.join(", ")}`)
     yield* Console.log(`searchable (${output.searchable.length}): ${output.searchable.join(", ")}`)
@@ -89,7 +92,8 @@ const settingsFor = (flags: {
         onSome: (raw) =>
           Result.match(parse(raw), {
             onSuccess: (a) => Effect.succeed(Option.some(a)),
-            onFailure: (reason) => Effect.fail(new UsageError({ reason: `--${name} ${JSON.stringify(raw)}: ${reason}` }))
+            onFailure: (reason) =>
+              Effect.fail(new UsageError({ reason: `--${name} ${JSON.stringify(raw)}: ${reason}` }))
           })
       })
     const connected = yield* flag("connected", flags.connected, ToolSearchConfig.parseList)

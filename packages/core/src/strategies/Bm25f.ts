@@ -294,7 +294,13 @@ export const makeIndexWith = (parameters: Parameters): Index => {
     if (id === undefined) {
       id = postings.length
       termIds.set(term, id)
-      postings.push({ slots: new Int32Array(4), tfs: new Int32Array(4), size: 0, impacts: undefined, impactVersion: -1 })
+      postings.push({
+        slots: new Int32Array(4),
+        tfs: new Int32Array(4),
+        size: 0,
+        impacts: undefined,
+        impactVersion: -1
+      })
     }
     return id
   }
@@ -429,8 +435,21 @@ export const makeIndexWith = (parameters: Parameters): Index => {
       count = mask === 0 && clauseCount === 0
         ? addPostings(p.slots, p.tfs, impacts, weight, p.size, stamps, stamp, scores, nameHits, touched, count)
         : addClausePostings(
-          p.slots, p.tfs, impacts, weight, p.size, stamps, stamp, scores, nameHits, touched, count,
-          mask, clauseScores, clauseNameHits, slotMasks
+          p.slots,
+          p.tfs,
+          impacts,
+          weight,
+          p.size,
+          stamps,
+          stamp,
+          scores,
+          nameHits,
+          touched,
+          count,
+          mask,
+          clauseScores,
+          clauseNameHits,
+          slotMasks
         )
     }
     return count
@@ -547,7 +566,9 @@ export const makeIndexWith = (parameters: Parameters): Index => {
       if (!(score > 0)) continue
       if (n === limit) {
         const last = topScores[n - 1] as number
-        if (score < last || (score === last && (ids[slot] as string) >= (ids[topSlots[n - 1] as number] as string))) continue
+        if (score < last || (score === last && (ids[slot] as string) >= (ids[topSlots[n - 1] as number] as string))) {
+          continue
+        }
       }
       if (!accept(ids[slot] as string)) continue
       let at = n === limit ? n - 1 : n++
@@ -591,9 +612,17 @@ export const makeIndexWith = (parameters: Parameters): Index => {
 
 /** Adds one term's postings to the scores; returns the new count of touched slots. */
 const addPostings = (
-  slots: Int32Array, tfs: Int32Array, impacts: Float32Array, weight: number, df: number,
-  stamps: Uint32Array, stamp: number, scores: Float64Array, nameHits: Float64Array,
-  touched: Int32Array, count: number
+  slots: Int32Array,
+  tfs: Int32Array,
+  impacts: Float32Array,
+  weight: number,
+  df: number,
+  stamps: Uint32Array,
+  stamp: number,
+  scores: Float64Array,
+  nameHits: Float64Array,
+  touched: Int32Array,
+  count: number
 ): number => {
   for (let i = 0; i < df; i++) {
     const slot = slots[i] as number
@@ -614,10 +643,21 @@ const addPostings = (
 
 /** `addPostings` that also adds to the clauses in `mask`. */
 const addClausePostings = (
-  slots: Int32Array, tfs: Int32Array, impacts: Float32Array, weight: number, df: number,
-  stamps: Uint32Array, stamp: number, scores: Float64Array, nameHits: Float64Array,
-  touched: Int32Array, count: number,
-  mask: number, clauseScores: Float64Array, clauseNameHits: Float64Array, slotMasks: Int32Array
+  slots: Int32Array,
+  tfs: Int32Array,
+  impacts: Float32Array,
+  weight: number,
+  df: number,
+  stamps: Uint32Array,
+  stamp: number,
+  scores: Float64Array,
+  nameHits: Float64Array,
+  touched: Int32Array,
+  count: number,
+  mask: number,
+  clauseScores: Float64Array,
+  clauseNameHits: Float64Array,
+  slotMasks: Int32Array
 ): number => {
   for (let i = 0; i < df; i++) {
     const slot = slots[i] as number

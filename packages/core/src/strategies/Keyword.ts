@@ -21,8 +21,9 @@ export const WEIGHTS = { name: 0.5, description: 0.35, parameters: 0.15 } as con
 export const normalize = (text: string): string => text.toLowerCase().replace(/[_-]+/g, " ")
 
 /** The keywords of a query text. */
-export const keywordsOf = (text: string): ReadonlyArray<string> =>
-  [...new Set(normalize(text).split(/\s+/).filter((k) => k.length > 0))]
+export const keywordsOf = (
+  text: string
+): ReadonlyArray<string> => [...new Set(normalize(text).split(/\s+/).filter((k) => k.length > 0))]
 
 interface Entry {
   readonly name: string

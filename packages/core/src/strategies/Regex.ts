@@ -31,13 +31,19 @@ export type Pattern = RE2JS
 export const compile = (pattern: string): Result.Result<Pattern, InvalidQuery> => {
   const source = pattern.trim()
   if (source.length === 0) {
-    return Result.fail(new InvalidQuery({ query: pattern, reason: "The regular expression is empty: give a pattern such as 'slack.*send'" }))
+    return Result.fail(
+      new InvalidQuery({
+        query: pattern,
+        reason: "The regular expression is empty: give a pattern such as 'slack.*send'"
+      })
+    )
   }
   if (source.length > MAX_PATTERN_LENGTH) {
     return Result.fail(
       new InvalidQuery({
         query: source.slice(0, 80),
-        reason: `The regular expression is too long (${source.length} characters; at most ${MAX_PATTERN_LENGTH}). Use a shorter pattern.`
+        reason:
+          `The regular expression is too long (${source.length} characters; at most ${MAX_PATTERN_LENGTH}). Use a shorter pattern.`
       })
     )
   }
@@ -48,7 +54,8 @@ export const compile = (pattern: string): Result.Result<Pattern, InvalidQuery> =
     return Result.fail(
       new InvalidQuery({
         query: source,
-        reason: `Invalid regular expression '${source}': ${detail}. Patterns use RE2 syntax: no look-around, no back-references.`
+        reason:
+          `Invalid regular expression '${source}': ${detail}. Patterns use RE2 syntax: no look-around, no back-references.`
       })
     )
   }

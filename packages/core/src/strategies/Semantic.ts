@@ -18,7 +18,14 @@ import { Effect, Layer, Semaphore } from "effect"
 import { EmbeddingModel } from "effect/ai"
 import * as Analyzer from "../Analyzer.js"
 import type { SearchDocument } from "../SearchDocument.js"
-import { type Hit, SearchFailed, type SearchIndex, type SearchRequest, SearchStrategy, TopK } from "../SearchStrategy.js"
+import {
+  type Hit,
+  SearchFailed,
+  type SearchIndex,
+  type SearchRequest,
+  SearchStrategy,
+  TopK
+} from "../SearchStrategy.js"
 import * as VectorCache from "../VectorCache.js"
 
 // -----------------------------------------------------------------------------
@@ -78,7 +85,7 @@ export const normalize = (values: ReadonlyArray<number>): Float32Array => {
   let norm = 0
   for (let i = 0; i < v.length; i++) norm += (v[i] as number) * (v[i] as number)
   norm = Math.sqrt(norm)
-  if (norm > 0) for (let i = 0; i < v.length; i++) v[i] = (v[i] as number) / norm
+  if (norm > 0) { for (let i = 0; i < v.length; i++) v[i] = (v[i] as number) / norm }
   return v
 }
 
