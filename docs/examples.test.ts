@@ -1,12 +1,14 @@
 // Every example in docs/ runs here, so the guides cannot drift from the code.
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { readFileSync } from "node:fs"
 import * as AgentExample from "./examples/agent.js"
 import * as McpGateway from "./examples/mcp-gateway.js"
 import * as McpImport from "./examples/mcp-import.js"
 import * as Quickstart from "./examples/quickstart.js"
 import * as Search from "./examples/search.js"
 import * as VisibilityExample from "./examples/visibility.js"
+import * as Settings from "./settings.js"
 
 describe("docs examples", () => {
   it.effect("quickstart: a search activates the tool for this turn", () =>
@@ -74,4 +76,11 @@ describe("docs examples", () => {
 
   it.effect("search: semantic over a custom EmbeddingModel", () =>
     Effect.map(Search.semantic, (r) => assert.deepStrictEqual(r, ["github_create_issue"])))
+})
+
+describe("docs/configuration.md", () => {
+  it("lists every setting of every package, exactly as the tables declare them", () => {
+    const text = readFileSync(new URL("configuration.md", import.meta.url), "utf8")
+    assert.strictEqual(Settings.current(text), Settings.section(), "run npm run docs:settings")
+  })
 })

@@ -10,17 +10,17 @@
  *
  * @since 0.1.0
  */
-import { Disclosure, type ToolCatalog, type ToolSearchConfig } from "@tool-search/core"
+import { Disclosure, type ToolCatalog } from "@tool-search/core"
 import { Effect, Option, Schema } from "effect"
 import type { Prompt } from "effect/ai"
 import type { SessionStore } from "./SessionStore.js"
 import * as Session from "./SessionStore.js"
 
-/** An activation policy, as `TOOL_SEARCH_ACTIVATION` names it. */
-export type Policy = ToolSearchConfig.ActivationPolicy
+/** All policies, in documentation order. */
+export const policies = ["turn", "session", "latest", "history"] as const
 
-/** All policies, for configuration. */
-export const policies: ReadonlyArray<Policy> = ["turn", "session", "latest", "history"]
+/** An activation policy, as `TOOL_SEARCH_ACTIVATION` names it. */
+export type Policy = typeof policies[number]
 
 /** What a turn carried over and what it did, to be recorded. */
 export interface TurnRecord {

@@ -10,11 +10,20 @@
  *
  * @since 0.1.0
  */
-import type { ToolSearchConfig } from "@tool-search/core"
-import { Duration } from "effect"
+import { Duration, Effect, Option, Schema, SchemaGetter, SchemaIssue } from "effect"
 
-/** An eviction strategy: data, as `TOOL_SEARCH_EVICTION` describes it. */
-export type Strategy = ToolSearchConfig.Eviction
+/**
+ * An eviction strategy: data, as `TOOL_SEARCH_EVICTION` describes it. `Never` keeps a session until
+ * it is evicted explicitly, `Always` drops it before every access, `Lru` keeps the `maxSessions`
+ * most recently used, `Ttl` drops sessions idle for longer than `ttl`, `Composite` drops a session
+ * when any of `strategies` would.
+ */
+export type Strategy =
+  | { readonly _tag: "Never" }
+  | { readonly _tag: "Always" }
+  | { readonly _tag: "Lru"; readonly maxSessions: number }
+  | { readonly _tag: "Ttl"; readonly ttl: Duration.Duration }
+  | { readonly _tag: "Composite"; readonly strategies: ReadonlyArray<Strategy> }
 
 /** What a strategy sees of one session. */
 export interface Entry {
@@ -85,5 +94,79 @@ export const describe = (strategy: Strategy): string => {
       return "always"
     case "Composite":
       return `composite(${strategy.strategies.map(describe).join(", ")})`
+  }
+}
+
+// -----------------------------------------------------------------------------
+// The written form
+// -----------------------------------------------------------------------------
+
+/**
+ * A strategy as written in `TOOL_SEARCH_EVICTION`: `never`, `always`, `lru:<sessions>` (a positive
+ * integer), `ttl:<duration>` (e.g. `30 minutes`), or several `lru`/`ttl` joined by `,` (a session is
+ * dropped as soon as one of them would drop it).
+ */
+export const FromString: Schema.Codec<Strategy, string> = Schema.String.pipe(
+  Schema.decodeTo(Schema.Any as Schema.Codec<Strategy>, {
+    decode: SchemaGetter.transformEffect((raw: string) => {
+      const parsed = parse(raw)
+      return typeof parsed === "string"
+        ? Effect.fail(new SchemaIssue.InvalidValue({ message: parsed }))
+        : Effect.succeed(parsed)
+    }),
+    encode: SchemaGetter.transform((strategy: Strategy) => format(strategy))
+  })
+)
+
+/** Parses the written form; a string is the reason it was refused. */
+export const parse = (raw: string): Strategy | string => {
+  const parts = raw.split(",").map((p) => p.trim()).filter((p) => p !== "")
+  if (parts.length === 0) return "expected never, always, lru:<sessions> or ttl:<duration>"
+  if (parts.length === 1) return parseOne(parts[0] as string) // length checked above
+  const strategies: Array<Strategy> = []
+  for (const part of parts) {
+    const one = parseOne(part)
+    if (typeof one === "string") return `'${part}': ${one}`
+    if (one._tag === "Never" || one._tag === "Always") {
+      return `'${part}' cannot be combined; combine lru:<sessions> and ttl:<duration>`
+    }
+    strategies.push(one)
+  }
+  return { _tag: "Composite", strategies }
+}
+
+const parseOne = (part: string): Strategy | string => {
+  const lower = part.toLowerCase()
+  if (lower === "never") return never
+  if (lower === "always") return always
+  if (lower.startsWith("lru:")) {
+    const size = part.slice(4).trim()
+    const n = /^\d+$/.test(size) ? Number(size) : Number.NaN
+    return Number.isSafeInteger(n) && n >= 1
+      ? { _tag: "Lru", maxSessions: n }
+      : "the LRU size must be a positive number of sessions, e.g. lru:200"
+  }
+  if (lower.startsWith("ttl:")) {
+    const ttl = Schema.decodeUnknownOption(Schema.DurationFromString)(part.slice(4).trim())
+    return Option.isSome(ttl) && Duration.isFinite(ttl.value) && Duration.toMillis(ttl.value) > 0
+      ? { _tag: "Ttl", ttl: ttl.value }
+      : "the TTL must be a positive duration, e.g. ttl:30 minutes"
+  }
+  return "expected never, always, lru:<sessions> or ttl:<duration>, or lru and ttl joined by ','"
+}
+
+/** The written form of a strategy (what `parse` reads back). */
+export const format = (strategy: Strategy): string => {
+  switch (strategy._tag) {
+    case "Never":
+      return "never"
+    case "Always":
+      return "always"
+    case "Lru":
+      return `lru:${strategy.maxSessions}`
+    case "Ttl":
+      return `ttl:${Duration.toMillis(strategy.ttl)} millis`
+    case "Composite":
+      return strategy.strategies.map(format).join(",")
   }
 }

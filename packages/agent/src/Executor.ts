@@ -27,10 +27,11 @@ import {
   ToolView,
   Visibility
 } from "@tool-search/core"
-import { Context, Effect, Fiber, Layer, Option, Queue, Ref, Result, Stream } from "effect"
+import { type Config, Context, Effect, Fiber, Layer, Option, Queue, Ref, Result, Stream } from "effect"
 import type { JsonSchema } from "effect"
 import { type AiError, LanguageModel, Prompt, type Response, Tool, Toolkit } from "effect/ai"
 import * as ActivationPolicy from "./ActivationPolicy.js"
+import * as AgentConfig from "./AgentConfig.js"
 import * as Approval from "./Approval.js"
 import * as Eviction from "./Eviction.js"
 import { makeMemory, SessionStore } from "./SessionStore.js"
@@ -146,19 +147,27 @@ export class Executor extends Context.Service<Executor, {
     Layer.effect(Executor, make({ ...defaults, ...options }))
 
   /**
-   * An executor configured by `ToolSearchConfig` (the environment's `TOOL_SEARCH_*` variables,
-   * through `ToolSearchConfig.layer`): discovery-first, the activation policy, and an in-memory
-   * session store with the configured eviction. `options` set what the environment does not.
+   * An executor configured by the settings: discovery-first from the core settings in context
+   * (`ToolSearchConfig.layer`), the activation policy and an in-memory session store with the
+   * configured eviction from `AgentConfig` (the `ConfigProvider` in context, the environment by
+   * default). `options` set what the settings do not.
    */
   static readonly layerConfig = (
     options: Partial<Options> = {}
-  ): Layer.Layer<Executor, never, LanguageModel.LanguageModel | ToolCatalog.ToolCatalog | TokenCounter> =>
+  ): Layer.Layer<
+    Executor,
+    Config.ConfigError,
+    LanguageModel.LanguageModel | ToolCatalog.ToolCatalog | TokenCounter
+  > =>
     Layer.unwrap(
-      Effect.map(Effect.service(ToolSearchConfig.ToolSearchConfig), (settings) =>
-        Executor.layer({ ...options, discoveryFirst: settings.discoveryFirst, activationPolicy: settings.activation })
-          .pipe(
-            Layer.provide(SessionStore.memory(settings.eviction))
-          ))
+      Effect.map(
+        Effect.all([Effect.service(ToolSearchConfig.ToolSearchConfig), AgentConfig.config]),
+        ([core, settings]) =>
+          Executor.layer({ ...options, discoveryFirst: core.discoveryFirst, activationPolicy: settings.activation })
+            .pipe(
+              Layer.provide(SessionStore.memory(settings.eviction))
+            )
+      )
     )
 }
 

@@ -14,6 +14,8 @@ export * as TurnEvent from "./TurnEvent.js"
 export * as ActivationPolicy from "./ActivationPolicy.js"
 /** Where activation survives between turns. */
 export * as SessionStore from "./SessionStore.js"
+/** The agent's settings: activation across turns, eviction. */
+export * as AgentConfig from "./AgentConfig.js"
 /** When a session's state is dropped. */
 export * as Eviction from "./Eviction.js"
 /** Approval of individual tool calls. */

@@ -10,10 +10,12 @@ const configured = (env: Record<string, string>, policy: ScriptedModel.Policy) =
     Effect.map(ToolSearchConfig.config.parse(ConfigProvider.fromEnv({ env })), ToolSearchConfig.layerFrom)
   )
   return Executor.Executor.layerConfig({ maxIterations: 8 }).pipe(
+    Layer.orDie,
     Layer.provideMerge(ScriptedModel.layer({ policy, plan: (text) => plans[text] })),
     Layer.provideMerge(CatalogLive),
     Layer.provide(TokenCounter.TokenCounter.approximate),
-    Layer.provide(Layer.orDie(settings))
+    Layer.provide(Layer.orDie(settings)),
+    Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env })))
   )
 }
 

@@ -120,12 +120,12 @@ describe("tool-search toc", () => {
       assert.strictEqual(badFlag.exit._tag, "Failure")
       assert.strictEqual(
         badFlag.err,
-        "tool-search: --allow \"*,nodes\": '*' stands alone: either '*' or a list of source ids"
+        "tool-search: invalid configuration: --allow=\"*,nodes\": '*' stands alone: either '*' or a list"
       )
       const badEnv = yield* run(["toc", "--catalog", catalog], { TOOL_SEARCH_STRICT: "perhaps" })
       assert.strictEqual(
         badEnv.err,
-        "tool-search: invalid configuration: TOOL_SEARCH_STRICT=\"perhaps\": expected true or false"
+        "tool-search: invalid configuration: TOOL_SEARCH_STRICT: Expected true or false (yes/no, on/off, 1/0 also work)"
       )
     }))
 })

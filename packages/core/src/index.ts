@@ -55,7 +55,9 @@ export * as SearchToolkit from "./SearchToolkit.js"
 export * as MetaTools from "./MetaTools.js"
 /** The table of contents of staged disclosure and the system-prompt section around it. */
 export * as TableOfContents from "./TableOfContents.js"
-/** Every setting from the environment through Effect `Config`, and the layer built from it. */
+/** One setting declared once: variable, flag, schema, default, docs; one precedence for every source. */
+export * as Setting from "./Setting.js"
+/** Every core setting from the environment through Effect `Config`, and the layer built from it. */
 export * as ToolSearchConfig from "./ToolSearchConfig.js"
 
 // Errors, also at the top level so declaration files of dependent code can name them.

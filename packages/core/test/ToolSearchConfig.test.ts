@@ -1,12 +1,19 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Result } from "effect"
+import { ConfigProvider, Effect, Result, Schema } from "effect"
 import * as fc from "fast-check"
-import { readFileSync } from "node:fs"
-import { Disclosure, SearchStrategy, Strategies, TableOfContents, ToolSearchConfig, Visibility } from "../src/index.js"
+import {
+  Disclosure,
+  SearchStrategy,
+  Setting,
+  Strategies,
+  TableOfContents,
+  ToolSearchConfig,
+  Visibility
+} from "../src/index.js"
 
 const load = (env: Record<string, string>) => ToolSearchConfig.config.parse(ConfigProvider.fromEnv({ env }))
 
-const failure = (env: Record<string, string>) => Effect.map(Effect.flip(load(env)), (e) => e.message)
+const failure = (env: Record<string, string>) => Effect.map(Effect.flip(load(env)), Setting.explain)
 
 describe("ToolSearchConfig.config", () => {
   it.effect("no variable set gives the defaults: search mode, strict, no exploration", () =>
@@ -36,9 +43,7 @@ describe("ToolSearchConfig.config", () => {
         TOOL_SEARCH_PLATFORM_SOURCES: "nodes,workflows",
         TOOL_SEARCH_TOC_NAMES_PER_SOURCE: "4",
         TOOL_SEARCH_TOC_DETAIL: "none",
-        TOOL_SEARCH_DISCOVERY_FIRST: "1",
-        TOOL_SEARCH_ACTIVATION: "latest",
-        TOOL_SEARCH_EVICTION: "lru:50, ttl:30 minutes"
+        TOOL_SEARCH_DISCOVERY_FIRST: "1"
       })
       assert.deepStrictEqual(settings.disclosure, {
         mode: "staged",
@@ -58,38 +63,34 @@ describe("ToolSearchConfig.config", () => {
       })
       assert.deepStrictEqual(settings.tableOfContents, { namesPerSource: 4, detail: "none" })
       assert.isTrue(settings.discoveryFirst)
-      assert.strictEqual(settings.activation, "latest")
-      assert.strictEqual(settings.eviction._tag, "Composite")
       assert.strictEqual(settings.strategy, Strategies.names[Strategies.names.length - 1])
     }))
 
-  it.effect("an invalid value fails naming the variable, quoting the value and saying what was expected", () =>
+  it.effect("an invalid value fails naming the variable and saying what was expected", () =>
     Effect.gen(function*() {
       const cases: ReadonlyArray<readonly [string, string, string]> = [
-        ["TOOL_SEARCH_STRATEGY", "bm99", `expected one of ${Strategies.names.join(", ")}`],
-        ["TOOL_SEARCH_MAX_RESULTS", "0", "expected an integer of at least 1"],
-        ["TOOL_SEARCH_MAX_RESULTS_LIMIT", "lots", "expected an integer of at least 1"],
-        ["TOOL_SEARCH_MODE", "stagd", "expected one of search, catalog, staged"],
-        ["TOOL_SEARCH_DESCRIPTION_DETAIL", "short", "expected one of none, first-sentence, full"],
-        ["TOOL_SEARCH_SEARCH_TOOLS", "sometimes", "expected auto, true or false"],
-        ["TOOL_SEARCH_SEARCH_TOOLS_THRESHOLD", "-1", "expected an integer of at least 0"],
-        ["TOOL_SEARCH_STRICT", "maybe", "expected true or false"],
-        ["TOOL_SEARCH_SELECT", "a,*", "'*' is only accepted by TOOL_SEARCH_PLATFORM_SOURCES"],
-        ["TOOL_SEARCH_CONNECTED", "*", "'*' is only accepted by TOOL_SEARCH_PLATFORM_SOURCES"],
-        ["TOOL_SEARCH_RESOURCES", "*,docs", "'*' is only accepted by TOOL_SEARCH_PLATFORM_SOURCES"],
-        ["TOOL_SEARCH_EXPLORE", "2", "expected true or false"],
+        ["TOOL_SEARCH_STRATEGY", "bm99", `Expected ${Strategies.names.map((n) => `"${n}"`).join(" | ")}`],
+        ["TOOL_SEARCH_MAX_RESULTS", "0", "Expected a value greater than or equal to 1"],
+        ["TOOL_SEARCH_MAX_RESULTS_LIMIT", "lots", "Expected a string representing a finite number"],
+        ["TOOL_SEARCH_MODE", "stagd", `Expected "search" | "catalog" | "staged"`],
+        ["TOOL_SEARCH_DESCRIPTION_DETAIL", "short", `Expected "none" | "first-sentence" | "full"`],
+        ["TOOL_SEARCH_SEARCH_TOOLS", "sometimes", "Expected auto, true or false"],
+        ["TOOL_SEARCH_SEARCH_TOOLS_THRESHOLD", "-1", "Expected a value greater than or equal to 0"],
+        ["TOOL_SEARCH_STRICT", "maybe", "Expected true or false"],
+        ["TOOL_SEARCH_SELECT", "a,*", "'*' is not a name here"],
+        ["TOOL_SEARCH_CONNECTED", "*", "'*' is not a name here"],
+        ["TOOL_SEARCH_RESOURCES", "*,docs", "'*' is not a name here"],
+        ["TOOL_SEARCH_EXPLORE", "2", "Expected true or false"],
         ["TOOL_SEARCH_PLATFORM_SOURCES", "*,nodes", "'*' stands alone"],
-        ["TOOL_SEARCH_TOC_NAMES_PER_SOURCE", "1.5", "expected an integer of at least 0"],
-        ["TOOL_SEARCH_TOC_DETAIL", "all", "expected one of none, first-sentence, full"],
-        ["TOOL_SEARCH_DISCOVERY_FIRST", "sure", "expected true or false"],
-        ["TOOL_SEARCH_ACTIVATION", "forever", "expected one of turn, session, latest, history"],
-        ["TOOL_SEARCH_EVICTION", "lru:0", "the LRU size must be a positive number of sessions"]
+        ["TOOL_SEARCH_TOC_NAMES_PER_SOURCE", "1.5", "Expected an integer"],
+        ["TOOL_SEARCH_TOC_DETAIL", "all", `Expected "none" | "first-sentence" | "full"`],
+        ["TOOL_SEARCH_DISCOVERY_FIRST", "sure", "Expected true or false"]
       ]
       // every variable has a case here
-      assert.sameMembers(cases.map(([name]) => name), ToolSearchConfig.variables.map((v) => v.name))
+      assert.sameMembers(cases.map(([name]) => name), Object.values(ToolSearchConfig.settings).map((s) => s.env))
       for (const [name, value, expected] of cases) {
         const message = yield* failure({ [name]: value })
-        assert.include(message, `${name}=${JSON.stringify(value)}`, name)
+        assert.isTrue(message.startsWith(`${name}: `), `${name}: ${message}`)
         assert.include(message, expected, name)
       }
     }))
@@ -97,7 +98,7 @@ describe("ToolSearchConfig.config", () => {
   it.effect("max results above the limit is an error naming both variables", () =>
     Effect.gen(function*() {
       const message = yield* failure({ TOOL_SEARCH_MAX_RESULTS: "9", TOOL_SEARCH_MAX_RESULTS_LIMIT: "6" })
-      assert.include(message, "TOOL_SEARCH_MAX_RESULTS=\"9\": exceeds TOOL_SEARCH_MAX_RESULTS_LIMIT (6)")
+      assert.include(message, "TOOL_SEARCH_MAX_RESULTS: 9 exceeds TOOL_SEARCH_MAX_RESULTS_LIMIT (6)")
       // a limit below the default max lowers the default instead of failing
       assert.strictEqual((yield* load({ TOOL_SEARCH_MAX_RESULTS_LIMIT: "3" })).disclosure.defaultMaxResults, 3)
     }))
@@ -124,49 +125,44 @@ describe("ToolSearchConfig.config", () => {
     }))
 })
 
-describe("ToolSearchConfig.parseEviction", () => {
-  it("reads each form", () => {
-    assert.deepStrictEqual(ToolSearchConfig.parseEviction("never"), Result.succeed({ _tag: "Never" }))
-    assert.deepStrictEqual(ToolSearchConfig.parseEviction("ALWAYS"), Result.succeed({ _tag: "Always" }))
-    assert.deepStrictEqual(ToolSearchConfig.parseEviction("lru:50"), Result.succeed({ _tag: "Lru", maxSessions: 50 }))
-    const ttl = ToolSearchConfig.parseEviction("ttl:2 hours")
-    assert.isTrue(
-      Result.isSuccess(ttl) && ttl.success._tag === "Ttl" && Duration.toMillis(ttl.success.ttl) === 7_200_000
-    )
-    const both = ToolSearchConfig.parseEviction("lru:5,ttl:1 minute")
-    assert.isTrue(Result.isSuccess(both) && both.success._tag === "Composite" && both.success.strategies.length === 2)
-  })
-
-  it("refuses what it cannot honour, saying why", () => {
-    const reason = (s: string) => {
-      const parsed = ToolSearchConfig.parseEviction(s)
-      return Result.isFailure(parsed) ? parsed.failure : "parsed"
-    }
-    assert.include(reason("ttl:soon"), "positive duration")
-    assert.include(reason("ttl:0 seconds"), "positive duration")
-    assert.include(reason("ttl:Infinity"), "positive duration")
-    assert.include(reason("never,lru:5"), "cannot be combined")
-    assert.include(reason("fifo"), "expected never, always")
-    assert.include(reason("lru:5,fifo"), "'fifo': expected never")
-    assert.include(reason(" , "), "expected never")
-  })
-
-  it("round-trips every lru size and ttl in minutes, alone or combined", () =>
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 100_000 }), (size, minutes) => {
-        const parsed = ToolSearchConfig.parseEviction(`lru:${size} , ttl:${minutes} minutes`)
-        if (Result.isFailure(parsed) || parsed.success._tag !== "Composite") return false
-        const [lru, ttl] = parsed.success.strategies
-        return lru?._tag === "Lru" && lru.maxSessions === size && ttl?._tag === "Ttl" &&
-          Duration.toMillis(ttl.ttl) === minutes * 60_000
-      })
-    ))
-
-  it("list parsing never throws and keeps every non-empty trimmed item", () =>
+describe("Setting", () => {
+  it("list parsing keeps every non-empty trimmed item", () =>
     fc.assert(fc.property(fc.array(fc.stringMatching(/^[a-z0-9_-]{1,10}$/), { maxLength: 6 }), (ids) => {
-      const parsed = ToolSearchConfig.parseList(` ${ids.join(" , ")} ,`)
+      const parsed = Schema.decodeUnknownResult(Setting.List)(` ${ids.join(" , ")} ,`)
       return Result.isSuccess(parsed) && JSON.stringify(parsed.success) === JSON.stringify(ids)
     })))
+
+  it.effect("precedence: flags, then the config file, then the environment, then the default", () =>
+    Effect.gen(function*() {
+      const tables = [ToolSearchConfig.settings]
+      const read = (sources: Parameters<typeof Setting.provider>[1]) =>
+        Effect.map(Setting.read(ToolSearchConfig.config, tables, sources), (s) => s.disclosure.mode)
+      const environment = { TOOL_SEARCH_MODE: "catalog" }
+      assert.strictEqual(yield* read({}), "search")
+      assert.strictEqual(yield* read({ environment }), "catalog")
+      assert.strictEqual(yield* read({ environment, file: { mode: "staged" } }), "staged")
+      assert.strictEqual(yield* read({ environment, file: { mode: "staged" }, flags: { mode: "search" } }), "search")
+      // a JSON config file may give typed values
+      const typed = yield* Setting.read(ToolSearchConfig.config, tables, {
+        environment: {},
+        file: { maxResults: 7, strict: false, select: ["a", "b"] }
+      })
+      assert.deepStrictEqual(
+        [typed.disclosure.defaultMaxResults, typed.visibility.strict, typed.visibility.select],
+        [7, false, ["a", "b"]]
+      )
+    }))
+
+  it.effect("a source's own values are checked under its own spelling", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(
+        Setting.check([ToolSearchConfig.settings], { maxResults: 0 }, (s) => `gateway.json: ${s.key}`)
+      )
+      assert.include(Setting.explain(error), "gateway.json: maxResults=0")
+      assert.deepStrictEqual(Setting.unknownKeys([ToolSearchConfig.settings], { maxResult: 1, mode: "x" }), [
+        "maxResult"
+      ])
+    }))
 })
 
 describe("ToolSearchConfig.layer", () => {
@@ -183,7 +179,7 @@ describe("ToolSearchConfig.layer", () => {
       assert.isTrue(visibility.options.strict)
       assert.strictEqual(toc.namesPerSource, 3)
       assert.strictEqual(toc.template, TableOfContents.defaultTemplate)
-      assert.strictEqual(settings.activation, "session")
+      assert.isFalse(settings.discoveryFirst)
     }).pipe(
       Effect.provide(ToolSearchConfig.layerWith((s) => ({
         ...s,
@@ -195,8 +191,7 @@ describe("ToolSearchConfig.layer", () => {
           env: {
             TOOL_SEARCH_MODE: "staged",
             TOOL_SEARCH_CONNECTED: "news-mcp",
-            TOOL_SEARCH_TOC_NAMES_PER_SOURCE: "3",
-            TOOL_SEARCH_ACTIVATION: "session"
+            TOOL_SEARCH_TOC_NAMES_PER_SOURCE: "3"
           }
         })
       )
@@ -208,10 +203,9 @@ describe("ToolSearchConfig.layer", () => {
         return yield* Disclosure.Disclosure
       })
       const error = yield* Effect.flip(Effect.provide(read, ToolSearchConfig.layer))
-      assert.include(error.message, "TOOL_SEARCH_MODE=\"fast\"")
       assert.strictEqual(
-        ToolSearchConfig.explain(error),
-        "TOOL_SEARCH_MODE=\"fast\": expected one of search, catalog, staged"
+        Setting.explain(error),
+        `TOOL_SEARCH_MODE: Expected "search" | "catalog" | "staged"`
       )
     }).pipe(
       Effect.provideService(
@@ -219,15 +213,4 @@ describe("ToolSearchConfig.layer", () => {
         ConfigProvider.fromEnv({ env: { TOOL_SEARCH_MODE: "fast" } })
       )
     ))
-})
-
-describe("the documented table", () => {
-  it("docs/visibility.md lists every variable with its default", () => {
-    const doc = readFileSync(new URL("../../../docs/visibility.md", import.meta.url), "utf8")
-    for (const v of ToolSearchConfig.variables) {
-      const row = doc.split("\n").find((line) => line.startsWith(`| \`${v.name}\``))
-      assert.isDefined(row, `${v.name} has a row`)
-      assert.include(row, v.default, `${v.name} default`)
-    }
-  })
 })

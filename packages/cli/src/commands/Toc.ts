@@ -10,8 +10,8 @@
  *
  * @since 0.1.0
  */
-import { TableOfContents, ToolCatalog, ToolSearchConfig, ToolView } from "@tool-search/core"
-import { Console, Effect, type FileSystem, Layer, Option, Result } from "effect"
+import { Setting, TableOfContents, ToolCatalog, ToolSearchConfig, ToolView } from "@tool-search/core"
+import { Console, Effect, type FileSystem, Layer, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Catalogs from "../Catalogs.js"
 import { report, UsageError } from "../CliError.js"
@@ -75,41 +75,31 @@ export const command = Command.make("toc", {
     Command.withDescription("print the table of contents and the tools a model would get (staged mode)")
   )
 
-/** The environment's settings, in `staged` mode, with the visibility flags applied. */
+/**
+ * The settings in `staged` mode: the visibility flags, then the `TOOL_SEARCH_*` environment, then
+ * the defaults. A bad flag value is an error naming the flag; a bad variable names the variable.
+ */
 const settingsFor = (flags: {
   readonly connected: Option.Option<string>
   readonly allow: Option.Option<string>
   readonly select: Option.Option<string>
   readonly strict: Option.Option<boolean>
-}): Effect.Effect<ToolSearchConfig.Settings, UsageError> =>
-  Effect.gen(function*() {
-    const env = yield* ToolSearchConfig.config.pipe(
-      Effect.mapError((e) => new UsageError({ reason: `invalid configuration: ${ToolSearchConfig.explain(e)}` }))
-    )
-    const flag = <A>(name: string, value: Option.Option<string>, parse: (raw: string) => Result.Result<A, string>) =>
-      Option.match(value, {
-        onNone: () => Effect.succeed(Option.none<A>()),
-        onSome: (raw) =>
-          Result.match(parse(raw), {
-            onSuccess: (a) => Effect.succeed(Option.some(a)),
-            onFailure: (reason) =>
-              Effect.fail(new UsageError({ reason: `--${name} ${JSON.stringify(raw)}: ${reason}` }))
-          })
+}): Effect.Effect<ToolSearchConfig.Settings, UsageError> => {
+  const tables = [ToolSearchConfig.settings]
+  const given = {
+    connected: Option.getOrUndefined(flags.connected),
+    platformSources: Option.getOrUndefined(flags.allow),
+    select: Option.getOrUndefined(flags.select),
+    strict: Option.getOrUndefined(flags.strict)
+  }
+  const labels: Record<string, string> = { platformSources: "allow" }
+  return Setting.check(tables, given, (s) => `--${labels[s.key] ?? s.flag}`).pipe(
+    Effect.andThen(
+      Setting.read(ToolSearchConfig.config, tables, {
+        // --allow turns exploration on, whatever the environment says
+        flags: { ...given, mode: "staged", ...(given.platformSources === undefined ? {} : { explore: true }) }
       })
-    const connected = yield* flag("connected", flags.connected, ToolSearchConfig.parseList)
-    const allow = yield* flag("allow", flags.allow, ToolSearchConfig.parseSources)
-    const select = yield* flag("select", flags.select, ToolSearchConfig.parseList)
-    const v = env.visibility
-    return {
-      ...env,
-      disclosure: { ...env.disclosure, mode: "staged" },
-      visibility: {
-        ...v,
-        strict: Option.getOrElse(flags.strict, () => v.strict),
-        connected: Option.getOrElse(connected, () => v.connected),
-        select: Option.getOrElse(select, () => v.select),
-        explore: Option.isSome(allow) || v.explore,
-        allow: Option.getOrElse(allow, () => v.allow)
-      }
-    }
-  })
+    ),
+    Effect.mapError((e) => new UsageError({ reason: `invalid configuration: ${Setting.explain(e)}` }))
+  )
+}

@@ -1,0 +1,434 @@
+/**
+ * One setting of the library, declared once: its key, the environment variable and command-line
+ * flag derived from that key, the `Schema` its value decodes with, its default and its
+ * documentation.
+ *
+ * Each package declares its settings as a table (a record of `Setting`s). The same table gives the
+ * `Config` that reads them, the documentation table (`markdownTable`), the flags of a command and
+ * one precedence for every source: command-line flags, then a config file, then the environment,
+ * then the defaults (`provider`).
+ *
+ * Values are decoded with Effect's `Config.schema`, so `Schema.Int`, `Schema.Literals` or
+ * `Schema.BooleanLiterals`-style schemas read from strings and from JSON alike; an unset or empty
+ * variable takes its default; an invalid value is a `ConfigError` that `explain` turns into one line
+ * naming the variable, the value and what was expected.
+ *
+ * @since 0.2.0
+ */
+import { Config, ConfigProvider, Effect, Option, Result, Schema, SchemaGetter, SchemaIssue } from "effect"
+
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
+
+/**
+ * A setting.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Setting<A> {
+  /** The camelCase key, as a config file writes it (`maxResults`). */
+  readonly key: string
+  /** The environment variable (`TOOL_SEARCH_MAX_RESULTS`). */
+  readonly env: string
+  /** The command-line flag, without dashes (`max-results`). */
+  readonly flag: string
+  /** How a value decodes, from a string (environment, flag) or from JSON (config file). */
+  readonly schema: Schema.Codec<A, unknown>
+  /** The value when no source sets it. */
+  readonly default: A
+  /** The accepted values, for people. */
+  readonly values: string
+  /** The default, as people would write it (may say what it depends on). */
+  readonly defaultText: string
+  /** What the setting does, in a few words. */
+  readonly description: string
+  /** The setting as read from the `ConfigProvider` in context: `None` when no source sets it. */
+  readonly option: Config.Config<Option.Option<A>>
+  /** The setting with its default applied. */
+  readonly config: Config.Config<A>
+}
+
+/**
+ * A table of settings, keyed by their camelCase keys.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Table = Readonly<Record<string, Any>>
+
+/**
+ * What every setting has, whatever its type.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Any {
+  readonly schema: Schema.Codec<unknown, unknown> | Schema.Top
+  readonly key: string
+  readonly env: string
+  readonly flag: string
+  readonly values: string
+  readonly defaultText: string
+  readonly description: string
+  readonly default: unknown
+  readonly option: Config.Config<Option.Option<unknown>>
+  readonly config: Config.Config<unknown>
+}
+
+/**
+ * The values of a table, each `None` when no source set it.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Options<T extends Table> = { readonly [K in keyof T]: Option.Option<ValueOf<T[K]>> }
+
+/**
+ * The values of a table with every default applied.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Values<T extends Table> = { readonly [K in keyof T]: ValueOf<T[K]> }
+
+/**
+ * The type of a setting's value.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type ValueOf<S> = S extends Setting<infer A> ? A : never
+
+// -----------------------------------------------------------------------------
+// Constructors
+// -----------------------------------------------------------------------------
+
+/** The prefix of every environment variable. */
+const PREFIX = "TOOL_SEARCH_"
+
+/**
+ * Declares a setting. The environment variable is `TOOL_SEARCH_` plus the key in CONSTANT_CASE,
+ * the flag is the key in kebab-case.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const make = <A>(key: string, options: {
+  readonly schema: Schema.Codec<A, unknown>
+  readonly default: NoInfer<A>
+  readonly values: string
+  readonly defaultText?: string
+  readonly description: string
+}): Setting<A> => {
+  const env = PREFIX + words(key).map((w) => w.toUpperCase()).join("_")
+  const option = Config.option(Config.schema(options.schema, env))
+  return {
+    key,
+    env,
+    flag: words(key).join("-"),
+    schema: options.schema,
+    default: options.default,
+    values: options.values,
+    defaultText: options.defaultText ?? String(options.default),
+    description: options.description,
+    option,
+    config: Config.map(option, Option.getOrElse(() => options.default))
+  }
+}
+
+const words = (key: string): Array<string> => key.split(/(?=[A-Z])/).map((w) => w.toLowerCase())
+
+// -----------------------------------------------------------------------------
+// Internals
+// -----------------------------------------------------------------------------
+
+const TRUE = new Set(["true", "yes", "on", "1", "y"])
+const FALSE = new Set(["false", "no", "off", "0", "n"])
+
+// -----------------------------------------------------------------------------
+// Schemas for common values
+// -----------------------------------------------------------------------------
+
+/**
+ * A boolean: `true/false`, `yes/no`, `on/off`, `1/0`, any case.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const Boolean: Schema.Codec<boolean, unknown> = booleanOr([])
+
+/**
+ * A boolean, or one of `words` (e.g. `auto`).
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export function booleanOr<const W extends ReadonlyArray<string>>(words: W): Schema.Codec<boolean | W[number], unknown> {
+  type Value = boolean | W[number]
+  const expected = `Expected ${[...words, "true", "false"].join(", ").replace(/, (?=[^,]*$)/, " or ")}`
+  return fromString<Value>(
+    Schema.Union([Schema.Boolean, ...words.map((w) => Schema.Literal(w))]) as unknown as Schema.Codec<Value>,
+    (raw) => {
+      const v = raw.trim().toLowerCase()
+      const word = words.find((w) => w === v)
+      if (word !== undefined) return Result.succeed(word)
+      if (TRUE.has(v)) return Result.succeed(true)
+      if (FALSE.has(v)) return Result.succeed(false)
+      return Result.fail(`${expected} (yes/no, on/off, 1/0 also work)`)
+    },
+    String
+  )
+}
+
+/**
+ * An integer of at least `min`.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const IntAtLeast = (min: number): Schema.Codec<number, unknown> =>
+  Schema.Int.check(Schema.isGreaterThanOrEqualTo(min)) as unknown as Schema.Codec<number, unknown>
+
+/**
+ * One of `choices`.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const Choice = <const L extends ReadonlyArray<string>>(choices: L): Schema.Codec<L[number], unknown> =>
+  Schema.Literals(choices) as unknown as Schema.Codec<L[number], unknown>
+
+/**
+ * A list: comma-separated, items trimmed, empty items dropped. `*` is refused: list the names.
+ * (A config file's JSON array reaches it joined by commas, see `provider`.)
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const List: Schema.Codec<ReadonlyArray<string>, unknown> = fromString<ReadonlyArray<string>>(
+  Schema.Array(Schema.String) as unknown as Schema.Codec<ReadonlyArray<string>>,
+  (raw) => {
+    const items = splitList(raw)
+    return items.includes("*") ? Result.fail("'*' is not a name here: list the names") : Result.succeed(items)
+  },
+  (items) => items.join(",")
+)
+
+/**
+ * `*` alone (everything), or a list as `List` reads it.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const ListOrAll: Schema.Codec<ReadonlyArray<string> | "*", unknown> = fromString<ReadonlyArray<string> | "*">(
+  Schema.Union([Schema.Literal("*"), Schema.Array(Schema.String)]) as unknown as Schema.Codec<
+    ReadonlyArray<string> | "*"
+  >,
+  (raw): Result.Result<ReadonlyArray<string> | "*", string> => {
+    const items = splitList(raw)
+    if (items.length === 1 && items[0] === "*") return Result.succeed("*")
+    return items.includes("*") ? Result.fail("'*' stands alone: either '*' or a list") : Result.succeed(items)
+  },
+  (value) => value === "*" ? "*" : value.join(",")
+)
+
+/**
+ * A value read from its written form by `parse` (the value, or the reason it was refused) and
+ * written back by `format`.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export function fromString<A>(
+  to: Schema.Codec<A>,
+  parse: (raw: string) => Result.Result<A, string>,
+  format: (value: A) => string
+): Schema.Codec<A, unknown> {
+  return Schema.String.pipe(
+    Schema.decodeTo(to, {
+      decode: SchemaGetter.transformEffect((raw: string): Effect.Effect<A, SchemaIssue.Issue> =>
+        Result.match(parse(raw), {
+          onSuccess: Effect.succeed,
+          onFailure: (message) => Effect.fail(new SchemaIssue.InvalidValue({ message }))
+        })
+      ),
+      encode: SchemaGetter.transform(format)
+    })
+  ) as unknown as Schema.Codec<A, unknown>
+}
+
+const splitList = (raw: string): Array<string> => raw.split(",").map((s) => s.trim()).filter((s) => s !== "")
+
+// -----------------------------------------------------------------------------
+// Reading
+// -----------------------------------------------------------------------------
+
+/**
+ * Every setting of a table, `None` when unset: the input of a package's own defaults and checks
+ * across settings.
+ *
+ * @since 0.2.0
+ * @category reading
+ */
+export const options = <T extends Table>(table: T): Config.Config<Options<T>> =>
+  Config.all(Object.fromEntries(Object.entries(table).map(([k, s]) => [k, s.option]))) as unknown as Config.Config<
+    Options<T>
+  >
+
+/**
+ * Every setting of a table with its default applied.
+ *
+ * @since 0.2.0
+ * @category reading
+ */
+export const values = <T extends Table>(table: T): Config.Config<Values<T>> =>
+  Config.all(Object.fromEntries(Object.entries(table).map(([k, s]) => [k, s.config]))) as unknown as Config.Config<
+    Values<T>
+  >
+
+/**
+ * The one precedence of every source: `flags`, then `file`, then the environment (the
+ * `ConfigProvider` in context, or `environment` when given), then the defaults (which the settings
+ * apply). `flags` and `file` are keyed by setting key (`maxResults`); absent or `undefined` entries
+ * fall through to the next source, while an explicit empty string is a value (`--allow ""`).
+ *
+ * @since 0.2.0
+ * @category reading
+ */
+export const provider = (
+  tables: ReadonlyArray<Table>,
+  sources: {
+    readonly flags?: Readonly<Record<string, unknown>>
+    readonly file?: Readonly<Record<string, unknown>>
+    readonly environment?: Readonly<Record<string, string>>
+  }
+): Effect.Effect<ConfigProvider.ConfigProvider> =>
+  Effect.map(Effect.service(ConfigProvider.ConfigProvider), (current) => {
+    const byEnv = (values: Readonly<Record<string, unknown>> | undefined) => {
+      const out: Record<string, unknown> = {}
+      if (values === undefined) return out
+      for (const table of tables) {
+        for (const setting of Object.values(table)) {
+          const value = values[setting.key]
+          // every setting reads its written form: a JSON array is a comma-separated list
+          if (value !== undefined) out[setting.env] = Array.isArray(value) ? value.join(",") : value
+        }
+      }
+      return out
+    }
+    const explicit = (values: Readonly<Record<string, unknown>> | undefined) =>
+      ConfigProvider.fromUnknown(byEnv(values), { preserveEmptyStrings: true })
+    const env = sources.environment === undefined ? current : ConfigProvider.fromEnv({ env: sources.environment })
+    return explicit(sources.flags).pipe(
+      ConfigProvider.orElse(explicit(sources.file)),
+      ConfigProvider.orElse(env)
+    )
+  })
+
+/**
+ * Reads `config` from `sources` in the one precedence (`provider`).
+ *
+ * @since 0.2.0
+ * @category reading
+ */
+export const read = <A>(
+  config: Config.Config<A>,
+  tables: ReadonlyArray<Table>,
+  sources: Parameters<typeof provider>[1]
+): Effect.Effect<A, Config.ConfigError> => Effect.flatMap(provider(tables, sources), (p) => config.parse(p))
+
+/**
+ * Checks the values one source gives (flags, a config file) before they join the precedence, so
+ * that an error names the source's own spelling: `label(setting)` (e.g. `--max-results` or
+ * `gateway.json: maxResults`) instead of the environment variable.
+ *
+ * @since 0.2.0
+ * @category reading
+ */
+export const check = (
+  tables: ReadonlyArray<Table>,
+  values: Readonly<Record<string, unknown>>,
+  label: (setting: Any) => string
+): Effect.Effect<void, Config.ConfigError> =>
+  Effect.forEach(
+    tables.flatMap((t) => Object.values(t)),
+    (setting) => {
+      const raw = values[setting.key]
+      if (raw === undefined) return Effect.void
+      const value = Array.isArray(raw) ? raw.join(",") : raw
+      const shown = `${label(setting)}=${JSON.stringify(value)}`
+      return Config.schema(setting.schema as Schema.Codec<unknown, unknown>, shown).parse(
+        ConfigProvider.fromUnknown({ [shown]: value }, { preserveEmptyStrings: true })
+      ).pipe(Effect.asVoid)
+    },
+    { discard: true }
+  )
+
+/**
+ * Keys of `values` that no table declares (a config file's typos).
+ *
+ * @since 0.2.0
+ * @category reading
+ */
+export const unknownKeys = (tables: ReadonlyArray<Table>, values: Readonly<Record<string, unknown>>) => {
+  const known = new Set(tables.flatMap((t) => Object.values(t).map((s) => s.key)))
+  return Object.keys(values).filter((k) => !known.has(k))
+}
+
+// -----------------------------------------------------------------------------
+// Errors
+// -----------------------------------------------------------------------------
+
+/**
+ * A configuration error as one line for people: the variable (or key) and what was expected.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export const explain = (error: Config.ConfigError): string => {
+  const cause = error.cause
+  if (!Schema.isSchemaError(cause)) return error.message
+  const issue = cause.issue
+  if (issue._tag !== "Pointer") return firstLine(formatter(issue))
+  return `${issue.path.map(String).join(".")}: ${firstLine(formatter(issue.issue))}`
+}
+
+/**
+ * A `ConfigError` naming `name` with `reason`, for checks across settings.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export const invalid = (name: string, reason: string): Config.ConfigError =>
+  new Config.ConfigError(
+    new Schema.SchemaError(new SchemaIssue.Pointer([name], new SchemaIssue.InvalidValue({ message: reason })))
+  )
+
+const formatter = SchemaIssue.makeFormatterDefault()
+const firstLine = (text: string): string => text.split("\n")[0] ?? ""
+
+// -----------------------------------------------------------------------------
+// Documentation
+// -----------------------------------------------------------------------------
+
+/**
+ * The documentation table of settings, in Markdown: variable, flag, config-file key, values, default,
+ * description.
+ *
+ * @since 0.2.0
+ * @category documentation
+ */
+export const markdownTable = (tables: ReadonlyArray<Table>): string => {
+  const escape = (s: string) => s.replaceAll("|", "\\|")
+  const rows = tables.flatMap((t) => Object.values(t)).map((s) =>
+    `| \`${s.env}\` | \`--${s.flag}\` | \`${s.key}\` | ${escape(s.values)} | ${escape(s.defaultText)} | ${
+      escape(s.description)
+    } |`
+  )
+  return ["| variable | flag | file key | values | default | what it does |", "|---|---|---|---|---|---|", ...rows]
+    .join(
+      "\n"
+    )
+}
