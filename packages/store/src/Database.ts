@@ -1,0 +1,329 @@
+/**
+ * The database that holds tool-search's shared state, as an `effect/sql` `SqlClient`: PostgreSQL
+ * everywhere. A directory is an embedded PostgreSQL (PGlite, PostgreSQL compiled to WebAssembly,
+ * shipped on npm: no server, nothing to build or download); `postgres://…` is a PostgreSQL server,
+ * for several processes; `memory` is an embedded database that ends with the process. Both engines
+ * speak through the same driver (`@effect/sql-pg`), so there is one dialect, one set of migrations
+ * and one type mapping.
+ *
+ * `layer` opens the database, applies the migrations (`Migrations`) and provides `SqlClient` with
+ * the `Database` service, which names the database for messages. Opening fails with
+ * `DatabaseUnavailable`, which says which database and what to do.
+ *
+ * The embedded engine belongs to one process at a time: a lock file in the directory refuses a
+ * second process (PGlite would let both write and lose one's writes), and a lock left by a killed
+ * process is taken over.
+ *
+ * @since 0.2.0
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Context, Duration, Effect, Layer, Redacted, Schema } from "effect"
+import type { SqlClient } from "effect/sql/SqlClient"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import * as LockFile from "./internal/lockFile.js"
+import * as WireBridge from "./internal/wireBridge.js"
+import * as Migrations from "./Migrations.js"
+
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
+
+/**
+ * Where the data lives: an embedded database in a directory, an embedded database in memory, or a
+ * PostgreSQL server.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Location =
+  | { readonly _tag: "Embedded"; readonly path: string }
+  | { readonly _tag: "Memory" }
+  | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string> }
+
+/**
+ * The open database: where it is and how long one operation may take.
+ *
+ * @since 0.2.0
+ * @category services
+ */
+export class Database extends Context.Service<Database, {
+  readonly location: Location
+  /** The database as messages name it (a URL's password hidden). */
+  readonly label: string
+  /** The longest one operation of a turn may wait for the database. */
+  readonly timeout: Duration.Duration
+}>()("@tool-search/store/Database") {}
+
+// -----------------------------------------------------------------------------
+// Errors
+// -----------------------------------------------------------------------------
+
+/**
+ * The database could not be opened: which one, why, and what to do about it.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class DatabaseUnavailable extends Schema.TaggedError<DatabaseUnavailable>()("DatabaseUnavailable", {
+  database: Schema.String,
+  reason: Schema.String,
+  hint: Schema.String
+}) {
+  override get message(): string {
+    return `Cannot open the database ${this.database}: ${this.reason}. ${this.hint}`
+  }
+}
+
+// -----------------------------------------------------------------------------
+// Locations
+// -----------------------------------------------------------------------------
+
+/**
+ * The default directory: `tool-search/database` under the user's data directory
+ * (`$XDG_DATA_HOME`, else `~/.local/share`; `~/Library/Application Support` on macOS,
+ * `%LOCALAPPDATA%` on Windows).
+ *
+ * @since 0.2.0
+ * @category locations
+ */
+export const defaultPath = (
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  platform: NodeJS.Platform = process.platform
+): string => {
+  const home = Os.homedir()
+  const dataHome = env.XDG_DATA_HOME !== undefined && env.XDG_DATA_HOME !== ""
+    ? env.XDG_DATA_HOME
+    : platform === "darwin"
+    ? Path.join(home, "Library", "Application Support")
+    : platform === "win32"
+    ? env.LOCALAPPDATA ?? Path.join(home, "AppData", "Local")
+    : Path.join(home, ".local", "share")
+  return Path.join(dataHome, "tool-search", "database")
+}
+
+/**
+ * Reads a location as `TOOL_SEARCH_DATABASE` writes it: `memory`, a `postgres://` (or
+ * `postgresql://`) URL, or a directory (`~/` is the home directory; relative paths are resolved
+ * against the working directory). A string is the reason it was refused.
+ *
+ * @since 0.2.0
+ * @category locations
+ */
+export const parse = (raw: string): Location | string => {
+  const text = raw.trim()
+  if (text === "") return "expected a directory, memory or a postgres:// URL"
+  if (text === "memory" || text === ":memory:") return { _tag: "Memory" }
+  if (/^postgres(ql)?:\/\//i.test(text)) {
+    try {
+      const url = new URL(text)
+      if (url.hostname === "" && !url.searchParams.has("host")) return "the PostgreSQL URL names no host"
+      return { _tag: "Postgres", url: Redacted.make(text) }
+    } catch {
+      return "not a valid PostgreSQL URL (postgres://user:password@host:5432/database)"
+    }
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return "only postgres:// URLs are supported; a directory needs no scheme"
+  const expanded = text === "~" || text.startsWith("~/") ? Path.join(Os.homedir(), text.slice(1)) : text
+  return { _tag: "Embedded", path: Path.resolve(expanded) }
+}
+
+/**
+ * The written form of a location (what `parse` reads back); a URL keeps its password.
+ *
+ * @since 0.2.0
+ * @category locations
+ */
+export const format = (location: Location): string => {
+  switch (location._tag) {
+    case "Embedded":
+      return location.path
+    case "Memory":
+      return "memory"
+    case "Postgres":
+      return Redacted.value(location.url)
+  }
+}
+
+/**
+ * The location for people and logs: a URL's password is hidden.
+ *
+ * @since 0.2.0
+ * @category locations
+ */
+export const describe = (location: Location): string => {
+  switch (location._tag) {
+    case "Embedded":
+      return `'${location.path}' (embedded)`
+    case "Memory":
+      return "in memory (embedded)"
+    case "Postgres": {
+      try {
+        const url = new URL(Redacted.value(location.url))
+        if (url.password !== "") url.password = "***"
+        return `'${url.toString()}'`
+      } catch {
+        return "'postgres://…'"
+      }
+    }
+  }
+}
+
+// -----------------------------------------------------------------------------
+// Layers
+// -----------------------------------------------------------------------------
+
+/**
+ * Options of `layer`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Options {
+  /** The longest one operation may wait (also the connect timeout); default 5 seconds. */
+  readonly timeout?: Duration.Input
+  /** Connections to a PostgreSQL server; default 10. The embedded engine has one. */
+  readonly maxConnections?: number
+}
+
+/**
+ * Opens the database at `location`, applies the migrations, and provides `SqlClient` and
+ * `Database`; closes it with the layer.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layer = (
+  location: Location,
+  options: Options = {}
+): Layer.Layer<Database | SqlClient, DatabaseUnavailable> => {
+  const timeout = Duration.fromInputUnsafe(options.timeout ?? "5 seconds")
+  const label = describe(location)
+  const unavailable = (reason: string, hint: string) => new DatabaseUnavailable({ database: label, reason, hint })
+  const client = location._tag === "Postgres"
+    ? PgClient.make({
+      url: location.url,
+      maxConnections: options.maxConnections ?? 10,
+      connectTimeout: timeout,
+      applicationName: "tool-search"
+    })
+    : Effect.flatMap(embedded(location, unavailable), (backend) =>
+      PgClient.make({
+        stream: () => WireBridge.connect(backend),
+        ssl: false,
+        username: "postgres",
+        database: "postgres",
+        maxConnections: 1,
+        applicationName: "tool-search"
+      }))
+  const open = client.pipe(
+    Effect.mapError((e) =>
+      e._tag === "DatabaseUnavailable" ? e : unavailable(
+        sqlReason(e),
+        location._tag === "Postgres"
+          ? "Is the server running and reachable, and are the user and password right? " +
+            "TOOL_SEARCH_DATABASE (or --database) sets the URL"
+          : "TOOL_SEARCH_DATABASE (or --database) chooses another directory"
+      )
+    )
+  )
+  const sqlLayer = PgClient.layerFrom(open)
+  const migrated = Layer.effectDiscard(
+    Migrations.run.pipe(
+      Effect.mapError((e) =>
+        e._tag === "SchemaTooNew"
+          ? unavailable(e.message, "Upgrade tool-search on this instance: another one has migrated the database")
+          : unavailable(
+            `applying its migrations failed: ${e._tag === "SqlError" ? sqlReason(e) : e.message}`,
+            location._tag === "Postgres"
+              ? "Check that the user may create tables in this database"
+              : "Check that the directory is writable"
+          )
+      )
+    )
+  )
+  return Layer.mergeAll(
+    migrated,
+    Layer.succeed(Database, Database.of({ location, label, timeout }))
+  ).pipe(Layer.provideMerge(sqlLayer))
+}
+
+// -----------------------------------------------------------------------------
+// Internals
+// -----------------------------------------------------------------------------
+
+type Unavailable = (reason: string, hint: string) => DatabaseUnavailable
+
+/** Opens PGlite (in a locked directory, or in memory); closes it and releases the lock with the scope. */
+const embedded = (location: Exclude<Location, { _tag: "Postgres" }>, unavailable: Unavailable) =>
+  Effect.gen(function*() {
+    if (location._tag === "Embedded") {
+      yield* checkDirectory(location.path, unavailable)
+      yield* Effect.acquireRelease(
+        Effect.suspend(() => {
+          const lock = LockFile.acquire(location.path)
+          if ("release" in lock) return Effect.succeed(lock)
+          return Effect.fail(
+            lock._tag === "Held"
+              ? unavailable(
+                `it is in use by process ${lock.pid} (lock file ${lock.path})`,
+                "An embedded database serves one process at a time: stop that process, or use a PostgreSQL " +
+                  "server (TOOL_SEARCH_DATABASE=postgres://…) for several"
+              )
+              : unavailable(`its lock file ${lock.path} cannot be written: ${lock.message}`, "Check the permissions")
+          )
+        }),
+        (lock) => Effect.sync(() => lock.release())
+      )
+    }
+    const db = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: async () => {
+          const { PGlite } = await import("@electric-sql/pglite")
+          return PGlite.create(location._tag === "Embedded" ? { dataDir: location.path } : {})
+        },
+        catch: (e) =>
+          unavailable(
+            `the embedded PostgreSQL could not start: ${e instanceof Error ? e.message : String(e)}`,
+            "Check that the directory holds a tool-search database and is writable; TOOL_SEARCH_DATABASE " +
+              "(or --database) chooses another"
+          )
+      }),
+      (db) => Effect.promise(() => db.close().catch(() => undefined))
+    )
+    return WireBridge.backend(db)
+  })
+
+/** Refuses a path that is a file, or a non-empty directory that is not a PostgreSQL data directory. */
+const checkDirectory = (path: string, unavailable: Unavailable) =>
+  Effect.suspend(() => {
+    let entries: ReadonlyArray<string>
+    try {
+      if (!Fs.statSync(path).isDirectory()) {
+        return Effect.fail(unavailable("it is a file, not a directory", "The embedded database is a directory"))
+      }
+      entries = Fs.readdirSync(path)
+    } catch {
+      return Effect.void // missing: created by the lock
+    }
+    const foreign = entries.length > 0 && !entries.includes("PG_VERSION") &&
+      entries.some((e) => e !== LockFile.LOCK_FILE)
+    return foreign
+      ? Effect.fail(
+        unavailable(
+          "the directory is not empty and holds no database",
+          "Choose an empty or new directory for TOOL_SEARCH_DATABASE (or --database)"
+        )
+      )
+      : Effect.void
+  })
+
+const sqlReason = (e: { readonly message: string; readonly cause?: unknown }): string => {
+  const cause = e.cause
+  const inner = typeof cause === "object" && cause !== null && "cause" in cause ? cause.cause : undefined
+  const detail = inner instanceof Error && inner.message !== "" && !e.message.includes(inner.message)
+    ? `: ${inner.message}`
+    : ""
+  return `${e.message}${detail}`
+}

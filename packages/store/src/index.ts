@@ -1,0 +1,12 @@
+/**
+ * tool-search store: state shared by processes and kept across restarts, in PostgreSQL through
+ * `effect/sql` — an embedded engine by default (PGlite, no server), a PostgreSQL server for several
+ * instances. Session activations, the audit trail, search feedback.
+ *
+ * @since 0.2.0
+ */
+
+/** The database: where it is, opening it, its errors. */
+export * as Database from "./Database.js"
+/** The schema, as versioned migrations. */
+export * as Migrations from "./Migrations.js"
