@@ -19,10 +19,11 @@
 import { PgClient } from "@effect/sql-pg"
 import { Context, Duration, Effect, Layer, Redacted, Schema } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
-import * as Fs from "node:fs"
+import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import * as LockFile from "./internal/lockFile.js"
+import type { Duplex } from "node:stream"
+import * as Embedded from "./internal/embedded.js"
 import * as WireBridge from "./internal/wireBridge.js"
 import * as Migrations from "./Migrations.js"
 
@@ -185,6 +186,11 @@ export interface Options {
   readonly timeout?: Duration.Input
   /** Connections to a PostgreSQL server; default 10. The embedded engine has one. */
   readonly maxConnections?: number
+  /**
+   * Wraps each connection's byte stream (a tunnel, a proxy, or a test that cuts the connection):
+   * `connect` opens the real one.
+   */
+  readonly wrapConnection?: (connect: () => Duplex) => Duplex
 }
 
 /**
@@ -201,16 +207,18 @@ export const layer = (
   const timeout = Duration.fromInputUnsafe(options.timeout ?? "5 seconds")
   const label = describe(location)
   const unavailable = (reason: string, hint: string) => new DatabaseUnavailable({ database: label, reason, hint })
+  const wrap = options.wrapConnection
   const client = location._tag === "Postgres"
     ? PgClient.make({
       url: location.url,
       maxConnections: options.maxConnections ?? 10,
       connectTimeout: timeout,
-      applicationName: "tool-search"
+      applicationName: "tool-search",
+      ...(wrap === undefined ? {} : { stream: () => wrap(socketOf(location.url)) })
     })
-    : Effect.flatMap(embedded(location, unavailable), (backend) =>
+    : Effect.flatMap(Embedded.open(location, unavailable), (backend) =>
       PgClient.make({
-        stream: () => WireBridge.connect(backend),
+        stream: () => wrap === undefined ? WireBridge.connect(backend) : wrap(() => WireBridge.connect(backend)),
         ssl: false,
         username: "postgres",
         database: "postgres",
@@ -253,71 +261,15 @@ export const layer = (
 // Internals
 // -----------------------------------------------------------------------------
 
-type Unavailable = (reason: string, hint: string) => DatabaseUnavailable
-
-/** Opens PGlite (in a locked directory, or in memory); closes it and releases the lock with the scope. */
-const embedded = (location: Exclude<Location, { _tag: "Postgres" }>, unavailable: Unavailable) =>
-  Effect.gen(function*() {
-    if (location._tag === "Embedded") {
-      yield* checkDirectory(location.path, unavailable)
-      yield* Effect.acquireRelease(
-        Effect.suspend(() => {
-          const lock = LockFile.acquire(location.path)
-          if ("release" in lock) return Effect.succeed(lock)
-          return Effect.fail(
-            lock._tag === "Held"
-              ? unavailable(
-                `it is in use by process ${lock.pid} (lock file ${lock.path})`,
-                "An embedded database serves one process at a time: stop that process, or use a PostgreSQL " +
-                  "server (TOOL_SEARCH_DATABASE=postgres://…) for several"
-              )
-              : unavailable(`its lock file ${lock.path} cannot be written: ${lock.message}`, "Check the permissions")
-          )
-        }),
-        (lock) => Effect.sync(() => lock.release())
-      )
-    }
-    const db = yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: async () => {
-          const { PGlite } = await import("@electric-sql/pglite")
-          return PGlite.create(location._tag === "Embedded" ? { dataDir: location.path } : {})
-        },
-        catch: (e) =>
-          unavailable(
-            `the embedded PostgreSQL could not start: ${e instanceof Error ? e.message : String(e)}`,
-            "Check that the directory holds a tool-search database and is writable; TOOL_SEARCH_DATABASE " +
-              "(or --database) chooses another"
-          )
-      }),
-      (db) => Effect.promise(() => db.close().catch(() => undefined))
-    )
-    return WireBridge.backend(db)
-  })
-
-/** Refuses a path that is a file, or a non-empty directory that is not a PostgreSQL data directory. */
-const checkDirectory = (path: string, unavailable: Unavailable) =>
-  Effect.suspend(() => {
-    let entries: ReadonlyArray<string>
-    try {
-      if (!Fs.statSync(path).isDirectory()) {
-        return Effect.fail(unavailable("it is a file, not a directory", "The embedded database is a directory"))
-      }
-      entries = Fs.readdirSync(path)
-    } catch {
-      return Effect.void // missing: created by the lock
-    }
-    const foreign = entries.length > 0 && !entries.includes("PG_VERSION") &&
-      entries.some((e) => e !== LockFile.LOCK_FILE)
-    return foreign
-      ? Effect.fail(
-        unavailable(
-          "the directory is not empty and holds no database",
-          "Choose an empty or new directory for TOOL_SEARCH_DATABASE (or --database)"
-        )
-      )
-      : Effect.void
-  })
+/** Opens the socket a PostgreSQL URL names (TCP, or a Unix socket directory in `?host=`). */
+const socketOf = (url: Redacted.Redacted<string>) => (): Duplex => {
+  const parsed = new URL(Redacted.value(url))
+  const port = Number(parsed.port === "" ? 5432 : parsed.port)
+  const socketDir = parsed.searchParams.get("host")
+  return socketDir !== null && socketDir.startsWith("/")
+    ? Net.connect({ path: Path.join(socketDir, `.s.PGSQL.${port}`) })
+    : Net.connect({ host: decodeURIComponent(parsed.hostname.replace(/^\[|\]$/g, "")), port })
+}
 
 const sqlReason = (e: { readonly message: string; readonly cause?: unknown }): string => {
   const cause = e.cause

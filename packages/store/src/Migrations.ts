@@ -8,7 +8,8 @@
  * Every table is prefixed `tool_search_`, so the store can share a database with other data.
  *
  * - `tool_search_sessions`: what a session carries over (`session` / `latest` policies), per
- *   namespace (the agent, the gateway), with its last access for eviction.
+ *   namespace (the agent, the gateway), with its last access (for TTL eviction) and a sequence
+ *   number of accesses across every instance (for LRU eviction; clocks may tie or drift).
  * - `tool_search_audit_reveals`, `tool_search_audit_calls`: the audit trail, append-only (an
  *   `UPDATE` is refused by a trigger; only retention deletes).
  * - `tool_search_audit_gaps`: audit entries that could not be written (the database was down for
@@ -53,9 +54,12 @@ export const migrations = {
       version bigint NOT NULL DEFAULT 1,
       created_at timestamptz NOT NULL,
       last_access timestamptz NOT NULL,
+      access_seq bigint NOT NULL,
       PRIMARY KEY (namespace, session_id)
     )`,
-    `CREATE INDEX tool_search_sessions_last_access ON tool_search_sessions (namespace, last_access)`
+    `CREATE SEQUENCE tool_search_sessions_access`,
+    `CREATE INDEX tool_search_sessions_last_access ON tool_search_sessions (namespace, last_access)`,
+    `CREATE INDEX tool_search_sessions_recency ON tool_search_sessions (namespace, access_seq)`
   ),
   "2_audit": statements(
     `CREATE TABLE tool_search_audit_reveals (

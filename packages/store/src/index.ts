@@ -10,3 +10,13 @@
 export * as Database from "./Database.js"
 /** The schema, as versioned migrations. */
 export * as Migrations from "./Migrations.js"
+/** The store's settings. */
+export * as StoreConfig from "./StoreConfig.js"
+/** Errors of a running store. */
+export * as StoreError from "./StoreError.js"
+/** The agent's SessionStore in the database. */
+export * as Sessions from "./Sessions.js"
+/** The audit trail: reveals and calls, append-only. */
+export * as Audit from "./Audit.js"
+/** Records the audit trail from the executor's event stream. */
+export * as AuditRecorder from "./AuditRecorder.js"

@@ -26,7 +26,7 @@ describe("Database", () => {
         assert.strictEqual(first, Migrations.latest)
         const rows = yield* Effect.gen(function*() {
           const sql = yield* SqlClient
-          return yield* sql<{ count: string }>`SELECT count(*)::int AS count FROM tool_search_feedback`
+          return yield* sql<{ count: number }>`SELECT count(*)::int AS count FROM tool_search_feedback`
         }).pipe(Effect.provide(Database.layer(location)))
         assert.deepStrictEqual(rows, [{ count: 1 }])
       }),

@@ -1,0 +1,498 @@
+/**
+ * The audit trail: an append-only record, in the database, of what the model revealed and what it
+ * called — so an operator can answer "which tools did the model reveal and call in session X, and
+ * when".
+ *
+ * - A **reveal** is one search: the session, the execution unit, the search tool, the query, what
+ *   it found and what it activated.
+ * - A **call** is one tool call: the tool as the model named it, its catalog id and source, the
+ *   outcome (`ok`, or why it failed: `not-active`, `unknown`, `not-permitted`, `not-approved`,
+ *   `failed`, `defect`) and its duration. Arguments and results only when `payloads` is on
+ *   (`TOOL_SEARCH_AUDIT_PAYLOADS`), since they can hold secrets; each is bounded (16 KiB of JSON,
+ *   beyond that a truncated preview).
+ *
+ * Recording never fails a turn: an entry the database does not take is held in memory (at most
+ * `pendingLimit`) and written back when the database answers again. Entries that could not be
+ * held are counted, and the count is written as a **gap** (from, until, how many), so a hole in the
+ * trail is visible. The tables refuse `UPDATE` (a trigger); entries older than the retention
+ * (`TOOL_SEARCH_AUDIT_RETENTION`) are deleted when the audit starts and every hour.
+ *
+ * `AuditRecorder` records from the executor's `TurnEvent` stream.
+ *
+ * @since 0.2.0
+ */
+import { Clock, Context, Duration, Effect, Layer, Queue, Ref, Result, Schedule } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
+import { Database } from "./Database.js"
+import * as Reachability from "./internal/reachability.js"
+import { guard, type StoreUnavailable } from "./StoreError.js"
+
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
+
+/**
+ * What identifies the turn an entry belongs to.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Origin {
+  /** Epoch milliseconds. */
+  readonly at: number
+  /** One turn of the executor (a fork's entries carry its turn's id). */
+  readonly turnId: string
+  readonly sessionId: string | null
+  /** The execution unit: empty for the turn, `["fork-1"]` for a sub-agent. */
+  readonly path: ReadonlyArray<string>
+}
+
+/**
+ * One search: what it found and what it activated.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Reveal extends Origin {
+  readonly _tag: "Reveal"
+  /** The search tool (`ToolSearch`, `discover_tools`, `search_tools`). */
+  readonly tool: string
+  readonly query: string
+  /** Tool names found, in rank order. */
+  readonly found: ReadonlyArray<string>
+  /** Tool names activated by this search. */
+  readonly activated: ReadonlyArray<string>
+}
+
+/**
+ * One tool call and its outcome.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Call extends Origin {
+  readonly _tag: "Call"
+  readonly callId: string
+  /** The tool as the model named it. */
+  readonly toolName: string
+  /** The catalog id, when the name resolved to a catalog tool. */
+  readonly toolId: string | null
+  readonly source: string | null
+  /** `ok`, or the failure: `not-active`, `unknown`, `not-permitted`, `not-approved`, `failed`, `defect`. */
+  readonly outcome: string
+  readonly durationMs: number
+  /** Recorded only with payloads on. */
+  readonly arguments?: unknown
+  /** Recorded only with payloads on. */
+  readonly result?: unknown
+}
+
+/**
+ * Entries that were lost: the database was away and more entries came than the memory holds.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Gap {
+  readonly _tag: "Gap"
+  /** When the gap was written. */
+  readonly at: number
+  readonly lostFrom: number
+  readonly lostUntil: number
+  readonly entries: number
+  readonly reason: string
+}
+
+/**
+ * An entry of the trail.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Entry = Reveal | Call | Gap
+
+/**
+ * Which entries to read.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Filter {
+  readonly sessionId?: string
+  /** Epoch milliseconds: entries at or after it, oldest first. Without it: the most recent entries. */
+  readonly since?: number
+  /** At most this many entries (default 1,000). */
+  readonly limit?: number
+}
+
+/**
+ * Options of the audit.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Options {
+  /** Record arguments and results (default false). */
+  readonly payloads?: boolean
+  /** How long entries are kept (default 90 days; `Duration.infinity` keeps them). */
+  readonly retention?: Duration.Input
+  /** Entries that may wait in memory while the database is away (default 10,000). */
+  readonly pendingLimit?: number
+}
+
+/**
+ * The audit trail.
+ *
+ * @since 0.2.0
+ * @category services
+ */
+export class Audit extends Context.Service<Audit, {
+  /** Appends an entry; never fails (see the module documentation). */
+  readonly record: (entry: Reveal | Call) => Effect.Effect<void>
+  /** Reads entries, oldest first. */
+  readonly entries: (filter?: Filter) => Effect.Effect<ReadonlyArray<Entry>, StoreUnavailable>
+  /** Deletes the entries older than the retention; returns how many. */
+  readonly prune: Effect.Effect<number, StoreUnavailable>
+  /** Entries held in memory, waiting for the database. */
+  readonly pending: Effect.Effect<number>
+  /** Writes the held entries now. */
+  readonly flush: Effect.Effect<void, StoreUnavailable>
+  /** Whether arguments and results are recorded. */
+  readonly payloads: boolean
+}>()("@tool-search/store/Audit") {
+  /** The audit in the database in context. */
+  static readonly layer = (options: Options = {}): Layer.Layer<Audit, never, Database | SqlClient> =>
+    Layer.effect(Audit, make(options))
+}
+
+// -----------------------------------------------------------------------------
+// Bounds
+// -----------------------------------------------------------------------------
+
+/**
+ * The largest payload kept whole, in characters of JSON; a larger one keeps a preview.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const MAX_PAYLOAD = 16_384
+
+const MAX_TEXT = 4_096
+const MAX_NAMES = 1_000
+
+/** Text PostgreSQL can hold (no NUL), bounded. */
+const text = (value: string, max = MAX_TEXT): string => {
+  const clean = value.includes("\0") ? value.replaceAll("\0", "\uFFFD") : value
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean
+}
+
+const names = (values: ReadonlyArray<string>): ReadonlyArray<string> => values.slice(0, MAX_NAMES).map((v) => text(v))
+
+/** A payload as JSON text for `jsonb`: bounded, and with no `\u0000` (which `jsonb` refuses). */
+export const payload = (value: unknown): string | null => {
+  if (value === undefined) return null
+  let json: string
+  try {
+    json = JSON.stringify(value) ?? "null"
+  } catch {
+    json = JSON.stringify(String(value))
+  }
+  json = json.replaceAll("\\u0000", "\\ufffd")
+  return json.length <= MAX_PAYLOAD
+    ? json
+    : JSON.stringify({ truncated: true, characters: json.length, preview: text(json, 1_024) })
+}
+
+// -----------------------------------------------------------------------------
+// Implementation
+// -----------------------------------------------------------------------------
+
+const defaultRetry = Schedule.min([Schedule.exponential("100 millis"), Schedule.spaced("30 seconds")])
+
+interface Lost {
+  readonly from: number
+  readonly until: number
+  readonly entries: number
+}
+
+/**
+ * Builds the audit; its write-back and retention fibers belong to the scope.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const make = (options: Options = {}) =>
+  Effect.gen(function*() {
+    const database = yield* Database
+    const sql = yield* SqlClient
+    const payloads = options.payloads ?? false
+    const retention = Duration.fromInputUnsafe(options.retention ?? Duration.days(90))
+    const limit = Math.max(1, options.pendingLimit ?? 10_000)
+    const held = yield* Ref.make<ReadonlyArray<Reveal | Call>>([])
+    const lostEntries = yield* Ref.make<Lost | undefined>(undefined)
+    const wake = yield* Queue.sliding<void>(1)
+    const { back, lost } = yield* Reachability.make(
+      "Audit",
+      database.label,
+      "Entries are held in memory and written when the database answers"
+    )
+
+    const insert = (entry: Reveal | Call): Effect.Effect<void, SqlError> => {
+      const origin = {
+        at: new Date(entry.at),
+        turn_id: text(entry.turnId),
+        session_id: entry.sessionId === null ? null : text(entry.sessionId),
+        unit_path: text(entry.path.join("/"))
+      }
+      if (entry._tag === "Reveal") {
+        return sql`INSERT INTO tool_search_audit_reveals
+          (at, turn_id, session_id, unit_path, tool, query, found, activated)
+          VALUES (${origin.at}, ${origin.turn_id}, ${origin.session_id}, ${origin.unit_path}, ${text(entry.tool)},
+            ${text(entry.query)}, ${[...names(entry.found)]}::text[], ${[...names(entry.activated)]}::text[])`
+          .pipe(Effect.asVoid)
+      }
+      return sql`INSERT INTO tool_search_audit_calls
+        (at, turn_id, session_id, unit_path, call_id, tool_name, tool_id, source, outcome, duration_ms, arguments, result)
+        VALUES (${origin.at}, ${origin.turn_id}, ${origin.session_id}, ${origin.unit_path}, ${text(entry.callId)},
+          ${text(entry.toolName)}, ${entry.toolId === null ? null : text(entry.toolId)},
+          ${entry.source === null ? null : text(entry.source)}, ${text(entry.outcome)},
+          ${Number.isFinite(entry.durationMs) ? Math.max(0, entry.durationMs) : 0},
+          ${payloads ? payload(entry.arguments) : null}::jsonb, ${payloads ? payload(entry.result) : null}::jsonb)`
+        .pipe(Effect.asVoid)
+    }
+
+    /** Counts entries that could not be kept; the count becomes a gap row. */
+    const drop = (entries: ReadonlyArray<Reveal | Call>) =>
+      entries.length === 0 ? Effect.void : Ref.update(lostEntries, (l) => ({
+        from: Math.min(l?.from ?? Infinity, ...entries.map((e) => e.at)),
+        until: Math.max(l?.until ?? -Infinity, ...entries.map((e) => e.at)),
+        entries: (l?.entries ?? 0) + entries.length
+      }))
+
+    const hold = (entry: Reveal | Call) =>
+      Effect.gen(function*() {
+        const over = yield* Ref.modify(
+          held,
+          (list): readonly [ReadonlyArray<Reveal | Call>, ReadonlyArray<Reveal | Call>] => {
+            const next = [...list, entry]
+            const excess = Math.max(0, next.length - limit)
+            return [next.slice(0, excess), next.slice(excess)]
+          }
+        )
+        yield* drop(over)
+        yield* Queue.offer(wake, undefined)
+      })
+
+    const writeGap = Effect.gen(function*() {
+      const gap = yield* Ref.get(lostEntries)
+      if (gap === undefined) return
+      const now = yield* Clock.currentTimeMillis
+      yield* guard(database, "writing an audit gap")(
+        sql`INSERT INTO tool_search_audit_gaps (at, lost_from, lost_until, entries, reason)
+          VALUES (${new Date(now)}, ${new Date(gap.from)}, ${new Date(gap.until)}, ${gap.entries},
+            ${"the database was unreachable and more entries came than the memory holds"})`
+      )
+      yield* Ref.update(lostEntries, (l) => l === gap ? undefined : l)
+    })
+
+    const flush: Effect.Effect<void, StoreUnavailable> = Effect.gen(function*() {
+      for (;;) {
+        const batch = (yield* Ref.get(held)).slice(0, 100)
+        if (batch.length === 0) break
+        const written = yield* guard(database, "writing held audit entries")(
+          sql.withTransaction(Effect.forEach(batch, insert, { discard: true }))
+        ).pipe(
+          Effect.as(true),
+          // A batch the database refuses (not an outage) is written one by one; the refused are lost.
+          Effect.catchIf((e) => !e.retryable, () =>
+            Effect.forEach(batch, (entry) =>
+              guard(database, "writing an audit entry")(insert(entry)).pipe(
+                Effect.catchIf((e) =>
+                  !e.retryable, (e) =>
+                  Effect.andThen(
+                    Effect.logError(`Audit: ${e.message}; the entry is lost and counted as a gap`),
+                    drop([entry])
+                  ))
+              ), { discard: true }).pipe(Effect.as(true)))
+        )
+        if (written) {
+          yield* Ref.update(held, (list) =>
+            list.slice(batch.length))
+        }
+      }
+      yield* writeGap
+    })
+
+    yield* Effect.forkScoped(Effect.forever(
+      Queue.take(wake).pipe(
+        Effect.andThen(flush.pipe(Effect.tapError(lost), Effect.retry(defaultRetry))),
+        Effect.andThen(back),
+        Effect.catch((e) => Effect.logError(`Audit: giving up on held entries: ${e.message}`))
+      )
+    ))
+    yield* Effect.addFinalizer(() =>
+      Effect.gen(function*() {
+        const before = (yield* Ref.get(held)).length
+        if (before === 0 && (yield* Ref.get(lostEntries)) === undefined) return
+        const result = yield* Effect.result(flush)
+        if (Result.isFailure(result)) {
+          yield* Effect.logError(
+            `Audit: closing with ${(yield* Ref.get(held)).length} entries not written to ${database.label} ` +
+              `(${result.failure.reason})`
+          )
+        }
+      })
+    )
+
+    const record = (entry: Reveal | Call): Effect.Effect<void> =>
+      Effect.gen(function*() {
+        if ((yield* Ref.get(held)).length > 0) return yield* hold(entry) // keep the order: behind the held ones
+        const result = yield* Effect.result(guard(database, "writing an audit entry")(insert(entry)))
+        if (Result.isSuccess(result)) return yield* back
+        if (!result.failure.retryable) {
+          yield* Effect.logError(`Audit: ${result.failure.message}; the entry is lost and counted as a gap`)
+          yield* drop([entry])
+          return yield* Queue.offer(wake, undefined)
+        }
+        yield* lost(result.failure)
+        yield* hold(entry)
+      })
+
+    const prune = Effect.gen(function*() {
+      if (!Duration.isFinite(retention)) return 0
+      const now = yield* Clock.currentTimeMillis
+      const cutoff = new Date(now - Duration.toMillis(retention))
+      return yield* guard(database, "deleting expired audit entries")(sql.withTransaction(Effect.gen(function*() {
+        let deleted = 0
+        for (const table of ["tool_search_audit_reveals", "tool_search_audit_calls", "tool_search_audit_gaps"]) {
+          const rows = yield* sql<{ readonly n: number }>`
+            WITH gone AS (DELETE FROM ${
+            sql(table)
+          } WHERE at < ${cutoff} RETURNING 1) SELECT count(*)::int AS n FROM gone`
+          deleted += rows[0]?.n ?? 0
+        }
+        return deleted
+      })))
+    })
+
+    // Retention: at start and every hour.
+    if (Duration.isFinite(retention)) {
+      yield* Effect.forkScoped(
+        prune.pipe(
+          Effect.catch((e) => Effect.logWarning(`Audit: retention: ${e.message}`)),
+          Effect.repeat(Schedule.spaced("1 hour"))
+        )
+      )
+    }
+
+    const entries = (filter: Filter = {}) => guard(database, "reading the audit trail")(read(sql, filter))
+
+    return Audit.of({
+      record,
+      entries,
+      prune,
+      pending: Effect.map(Ref.get(held), (list) => list.length),
+      flush,
+      payloads
+    })
+  })
+
+// -----------------------------------------------------------------------------
+// Reading
+// -----------------------------------------------------------------------------
+
+interface OriginRow {
+  readonly id: string
+  readonly at: Date
+  readonly turn_id: string
+  readonly session_id: string | null
+  readonly unit_path: string
+}
+
+const origin = (row: OriginRow): Origin => ({
+  at: row.at.getTime(),
+  turnId: row.turn_id,
+  sessionId: row.session_id,
+  path: row.unit_path === "" ? [] : row.unit_path.split("/")
+})
+
+const read = (sql: SqlClient, filter: Filter) =>
+  Effect.gen(function*() {
+    const limit = Math.min(100_000, Math.max(1, Math.floor(filter.limit ?? 1_000)))
+    const ascending = filter.since !== undefined
+    const where = (hasSession: boolean) =>
+      sql.and([
+        ...(filter.since !== undefined ? [sql`at >= ${new Date(filter.since)}`] : []),
+        ...(hasSession && filter.sessionId !== undefined ? [sql`session_id = ${filter.sessionId}`] : [])
+      ])
+    const order = ascending ? sql`ORDER BY at ASC, id ASC` : sql`ORDER BY at DESC, id DESC`
+    const reveals = yield* sql<
+      OriginRow & { tool: string; query: string; found: ReadonlyArray<string>; activated: ReadonlyArray<string> }
+    >`SELECT id::text AS id, at, turn_id, session_id, unit_path, tool, query, found, activated
+      FROM tool_search_audit_reveals WHERE ${where(true)} ${order} LIMIT ${limit}`
+    const calls = yield* sql<
+      OriginRow & {
+        call_id: string
+        tool_name: string
+        tool_id: string | null
+        source: string | null
+        outcome: string
+        duration_ms: number
+        arguments: unknown
+        result: unknown
+      }
+    >`SELECT id::text AS id, at, turn_id, session_id, unit_path, call_id, tool_name, tool_id, source, outcome,
+        duration_ms, arguments, result
+      FROM tool_search_audit_calls WHERE ${where(true)} ${order} LIMIT ${limit}`
+    // Gaps belong to no session: shown with every filter, since any session may have lost entries.
+    const gaps = yield* sql<
+      { id: string; at: Date; lost_from: Date; lost_until: Date; entries: string | number; reason: string }
+    >`SELECT id::text AS id, at, lost_from, lost_until, entries, reason
+      FROM tool_search_audit_gaps WHERE ${where(false)} ${order} LIMIT ${limit}`
+    const all: Array<{ readonly kind: number; readonly id: bigint; readonly entry: Entry }> = [
+      ...reveals.map((r) => ({
+        kind: 0,
+        id: BigInt(r.id),
+        entry: {
+          _tag: "Reveal" as const,
+          ...origin(r),
+          tool: r.tool,
+          query: r.query,
+          found: r.found,
+          activated: r.activated
+        }
+      })),
+      ...calls.map((c) => ({
+        kind: 1,
+        id: BigInt(c.id),
+        entry: {
+          _tag: "Call" as const,
+          ...origin(c),
+          callId: c.call_id,
+          toolName: c.tool_name,
+          toolId: c.tool_id,
+          source: c.source,
+          outcome: c.outcome,
+          durationMs: c.duration_ms,
+          ...(c.arguments === null ? {} : { arguments: c.arguments }),
+          ...(c.result === null ? {} : { result: c.result })
+        }
+      })),
+      ...gaps.map((g) => ({
+        kind: 2,
+        id: BigInt(g.id),
+        entry: {
+          _tag: "Gap" as const,
+          at: g.at.getTime(),
+          lostFrom: g.lost_from.getTime(),
+          lostUntil: g.lost_until.getTime(),
+          entries: Number(g.entries),
+          reason: g.reason
+        }
+      }))
+    ]
+    all.sort((a, b) => a.entry.at - b.entry.at || a.kind - b.kind || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    const kept = ascending ? all.slice(0, limit) : all.slice(Math.max(0, all.length - limit))
+    return kept.map((x) => x.entry)
+  })

@@ -1,0 +1,50 @@
+/**
+ * A database operation that did not complete while the store was running: the database went away,
+ * refused, or did not answer within `TOOL_SEARCH_DATABASE_TIMEOUT`. Opening the database has its
+ * own error, `Database.DatabaseUnavailable`.
+ *
+ * @since 0.2.0
+ */
+import { Effect, Schema } from "effect"
+import type { SqlError } from "effect/sql/SqlError"
+import type { Database } from "./Database.js"
+
+/**
+ * An operation on the database failed or timed out.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()("StoreUnavailable", {
+  database: Schema.String,
+  operation: Schema.String,
+  reason: Schema.String,
+  /** Whether trying again may succeed (the connection, a timeout); false for a refused statement. */
+  retryable: Schema.Boolean
+}) {
+  override get message(): string {
+    return `The database ${this.database} did not complete ${this.operation}: ${this.reason}`
+  }
+}
+
+/**
+ * Bounds `effect` by the database's timeout and turns its SQL errors and the timeout into
+ * `StoreUnavailable` for `operation`.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const guard =
+  (database: Database["Service"], operation: string) =>
+  <A, R>(effect: Effect.Effect<A, SqlError, R>): Effect.Effect<A, StoreUnavailable, R> =>
+    effect.pipe(
+      Effect.timeout(database.timeout),
+      Effect.mapError((e) =>
+        new StoreUnavailable({
+          database: database.label,
+          operation,
+          reason: e._tag === "TimeoutError" ? "no answer within the timeout" : e.message,
+          retryable: e._tag === "TimeoutError" || e.isRetryable
+        })
+      )
+    )
