@@ -25,6 +25,7 @@ import { Clock, Context, Duration, Effect, Layer, Queue, Ref, Result, Schedule }
 import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { Database } from "./Database.js"
+import * as AuditTable from "./internal/auditTable.js"
 import * as Reachability from "./internal/reachability.js"
 import { guard, type StoreUnavailable } from "./StoreError.js"
 
@@ -386,7 +387,7 @@ export const make = (options: Options = {}) =>
       )
     }
 
-    const entries = (filter: Filter = {}) => guard(database, "reading the audit trail")(read(sql, filter))
+    const entries = (filter: Filter = {}) => guard(database, "reading the audit trail")(AuditTable.read(sql, filter))
 
     return Audit.of({
       record,
@@ -396,103 +397,4 @@ export const make = (options: Options = {}) =>
       flush,
       payloads
     })
-  })
-
-// -----------------------------------------------------------------------------
-// Reading
-// -----------------------------------------------------------------------------
-
-interface OriginRow {
-  readonly id: string
-  readonly at: Date
-  readonly turn_id: string
-  readonly session_id: string | null
-  readonly unit_path: string
-}
-
-const origin = (row: OriginRow): Origin => ({
-  at: row.at.getTime(),
-  turnId: row.turn_id,
-  sessionId: row.session_id,
-  path: row.unit_path === "" ? [] : row.unit_path.split("/")
-})
-
-const read = (sql: SqlClient, filter: Filter) =>
-  Effect.gen(function*() {
-    const limit = Math.min(100_000, Math.max(1, Math.floor(filter.limit ?? 1_000)))
-    const ascending = filter.since !== undefined
-    const where = (hasSession: boolean) =>
-      sql.and([
-        ...(filter.since !== undefined ? [sql`at >= ${new Date(filter.since)}`] : []),
-        ...(hasSession && filter.sessionId !== undefined ? [sql`session_id = ${filter.sessionId}`] : [])
-      ])
-    const order = ascending ? sql`ORDER BY at ASC, id ASC` : sql`ORDER BY at DESC, id DESC`
-    const reveals = yield* sql<
-      OriginRow & { tool: string; query: string; found: ReadonlyArray<string>; activated: ReadonlyArray<string> }
-    >`SELECT id::text AS id, at, turn_id, session_id, unit_path, tool, query, found, activated
-      FROM tool_search_audit_reveals WHERE ${where(true)} ${order} LIMIT ${limit}`
-    const calls = yield* sql<
-      OriginRow & {
-        call_id: string
-        tool_name: string
-        tool_id: string | null
-        source: string | null
-        outcome: string
-        duration_ms: number
-        arguments: unknown
-        result: unknown
-      }
-    >`SELECT id::text AS id, at, turn_id, session_id, unit_path, call_id, tool_name, tool_id, source, outcome,
-        duration_ms, arguments, result
-      FROM tool_search_audit_calls WHERE ${where(true)} ${order} LIMIT ${limit}`
-    // Gaps belong to no session: shown with every filter, since any session may have lost entries.
-    const gaps = yield* sql<
-      { id: string; at: Date; lost_from: Date; lost_until: Date; entries: string | number; reason: string }
-    >`SELECT id::text AS id, at, lost_from, lost_until, entries, reason
-      FROM tool_search_audit_gaps WHERE ${where(false)} ${order} LIMIT ${limit}`
-    const all: Array<{ readonly kind: number; readonly id: bigint; readonly entry: Entry }> = [
-      ...reveals.map((r) => ({
-        kind: 0,
-        id: BigInt(r.id),
-        entry: {
-          _tag: "Reveal" as const,
-          ...origin(r),
-          tool: r.tool,
-          query: r.query,
-          found: r.found,
-          activated: r.activated
-        }
-      })),
-      ...calls.map((c) => ({
-        kind: 1,
-        id: BigInt(c.id),
-        entry: {
-          _tag: "Call" as const,
-          ...origin(c),
-          callId: c.call_id,
-          toolName: c.tool_name,
-          toolId: c.tool_id,
-          source: c.source,
-          outcome: c.outcome,
-          durationMs: c.duration_ms,
-          ...(c.arguments === null ? {} : { arguments: c.arguments }),
-          ...(c.result === null ? {} : { result: c.result })
-        }
-      })),
-      ...gaps.map((g) => ({
-        kind: 2,
-        id: BigInt(g.id),
-        entry: {
-          _tag: "Gap" as const,
-          at: g.at.getTime(),
-          lostFrom: g.lost_from.getTime(),
-          lostUntil: g.lost_until.getTime(),
-          entries: Number(g.entries),
-          reason: g.reason
-        }
-      }))
-    ]
-    all.sort((a, b) => a.entry.at - b.entry.at || a.kind - b.kind || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    const kept = ascending ? all.slice(0, limit) : all.slice(Math.max(0, all.length - limit))
-    return kept.map((x) => x.entry)
   })

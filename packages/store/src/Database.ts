@@ -26,6 +26,7 @@ import type { Duplex } from "node:stream"
 import * as Embedded from "./internal/embedded.js"
 import * as WireBridge from "./internal/wireBridge.js"
 import * as Migrations from "./Migrations.js"
+import { describeSqlError } from "./StoreError.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -228,7 +229,7 @@ export const layer = (
   const open = client.pipe(
     Effect.mapError((e) =>
       e._tag === "DatabaseUnavailable" ? e : unavailable(
-        sqlReason(e),
+        describeSqlError(e),
         location._tag === "Postgres"
           ? "Is the server running and reachable, and are the user and password right? " +
             "TOOL_SEARCH_DATABASE (or --database) sets the URL"
@@ -243,7 +244,7 @@ export const layer = (
         e._tag === "SchemaTooNew"
           ? unavailable(e.message, "Upgrade tool-search on this instance: another one has migrated the database")
           : unavailable(
-            `applying its migrations failed: ${e._tag === "SqlError" ? sqlReason(e) : e.message}`,
+            `applying its migrations failed: ${e._tag === "SqlError" ? describeSqlError(e) : e.message}`,
             location._tag === "Postgres"
               ? "Check that the user may create tables in this database"
               : "Check that the directory is writable"
@@ -269,13 +270,4 @@ const socketOf = (url: Redacted.Redacted<string>) => (): Duplex => {
   return socketDir !== null && socketDir.startsWith("/")
     ? Net.connect({ path: Path.join(socketDir, `.s.PGSQL.${port}`) })
     : Net.connect({ host: decodeURIComponent(parsed.hostname.replace(/^\[|\]$/g, "")), port })
-}
-
-const sqlReason = (e: { readonly message: string; readonly cause?: unknown }): string => {
-  const cause = e.cause
-  const inner = typeof cause === "object" && cause !== null && "cause" in cause ? cause.cause : undefined
-  const detail = inner instanceof Error && inner.message !== "" && !e.message.includes(inner.message)
-    ? `: ${inner.message}`
-    : ""
-  return `${e.message}${detail}`
 }

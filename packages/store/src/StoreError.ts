@@ -43,8 +43,23 @@ export const guard =
         new StoreUnavailable({
           database: database.label,
           operation,
-          reason: e._tag === "TimeoutError" ? "no answer within the timeout" : e.message,
+          reason: e._tag === "TimeoutError" ? "no answer within the timeout" : describeSqlError(e),
           retryable: e._tag === "TimeoutError" || e.isRetryable
         })
       )
     )
+
+/**
+ * A SQL error as one line: the driver's message and, when the database said more, what it said
+ * (`PgConnection: Query failed: division by zero`).
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export const describeSqlError = (error: SqlError): string => {
+  const cause: unknown = error.reason.cause
+  const detail = cause instanceof Error ? cause.message : undefined
+  return detail === undefined || detail === "" || error.message.includes(detail)
+    ? error.message
+    : `${error.message}: ${detail}`
+}
