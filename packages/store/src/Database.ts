@@ -226,7 +226,10 @@ export const layer = (
         maxConnections: 1,
         applicationName: "tool-search"
       }))
+  // The driver connects on first use: one round trip now, so a server that is not there is
+  // reported as such rather than as a failed migration.
   const open = client.pipe(
+    Effect.tap((pg) => pg`SELECT 1`),
     Effect.mapError((e) =>
       e._tag === "DatabaseUnavailable" ? e : unavailable(
         describeSqlError(e),

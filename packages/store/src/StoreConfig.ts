@@ -4,9 +4,13 @@
  *
  * @since 0.2.0
  */
+import { AgentConfig, type SessionStore } from "@tool-search/agent"
 import { Setting } from "@tool-search/core"
-import { type Config, Duration, Option, Result, Schema } from "effect"
+import { type Config, Duration, Effect, Layer, Option, Result, Schema } from "effect"
+import type { SqlClient } from "effect/sql/SqlClient"
+import { Audit } from "./Audit.js"
 import * as Database from "./Database.js"
+import { Sessions } from "./Sessions.js"
 
 // -----------------------------------------------------------------------------
 // Schemas
@@ -105,3 +109,29 @@ export type Settings = Setting.Values<typeof settings>
  * @category settings
  */
 export const config: Config.Config<Settings> = Setting.values(settings)
+
+/**
+ * The whole store from the settings (the `ConfigProvider` in context, the environment by default):
+ * the database (`TOOL_SEARCH_DATABASE`, migrated), the session store with the agent's eviction
+ * (`TOOL_SEARCH_EVICTION`) — which `Executor.layer` picks up as its `SessionStore` — and the audit.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layer = (
+  options: { readonly namespace?: string } = {}
+): Layer.Layer<
+  Database.Database | SqlClient | Sessions | SessionStore.SessionStore | Audit,
+  Database.DatabaseUnavailable | Config.ConfigError
+> =>
+  Layer.unwrap(Effect.map(
+    Effect.all([config, AgentConfig.config]),
+    ([store, agent]) =>
+      Layer.mergeAll(
+        Sessions.layer({
+          eviction: agent.eviction,
+          ...(options.namespace === undefined ? {} : { namespace: options.namespace })
+        }),
+        Audit.layer({ payloads: store.auditPayloads, retention: store.auditRetention })
+      ).pipe(Layer.provideMerge(Database.layer(store.database, { timeout: store.databaseTimeout })))
+  ))
