@@ -1,9 +1,10 @@
 /**
- * The `tool-search` command line: `search`, `toc`, `serve`, `demo`, `bench`, `bench-executor`.
+ * The `tool-search` command line: `search`, `toc`, `serve`, `demo`, `bench`, `bench-executor`, `audit`.
  *
  * @since 0.1.0
  */
 import { Command } from "effect/cli"
+import * as Audit from "./commands/Audit.js"
 import * as Bench from "./commands/Bench.js"
 import * as BenchExecutor from "./commands/BenchExecutor.js"
 import * as Demo from "./commands/Demo.js"
@@ -23,7 +24,8 @@ export const cli = Command.make("tool-search").pipe(
     Serve.command,
     Demo.command,
     Bench.command,
-    BenchExecutor.command
+    BenchExecutor.command,
+    Audit.command
   ])
 )
 

@@ -62,8 +62,10 @@ export const migrations = {
     `CREATE INDEX tool_search_sessions_recency ON tool_search_sessions (namespace, access_seq)`
   ),
   "2_audit": statements(
+    // one sequence for every audit table: ids order entries across tables as they were written
+    `CREATE SEQUENCE tool_search_audit_ids`,
     `CREATE TABLE tool_search_audit_reveals (
-      id bigserial PRIMARY KEY,
+      id bigint PRIMARY KEY DEFAULT nextval('tool_search_audit_ids'),
       at timestamptz NOT NULL,
       turn_id text NOT NULL,
       session_id text,
@@ -76,7 +78,7 @@ export const migrations = {
     `CREATE INDEX tool_search_audit_reveals_at ON tool_search_audit_reveals (at)`,
     `CREATE INDEX tool_search_audit_reveals_session ON tool_search_audit_reveals (session_id, at)`,
     `CREATE TABLE tool_search_audit_calls (
-      id bigserial PRIMARY KEY,
+      id bigint PRIMARY KEY DEFAULT nextval('tool_search_audit_ids'),
       at timestamptz NOT NULL,
       turn_id text NOT NULL,
       session_id text,
@@ -93,7 +95,7 @@ export const migrations = {
     `CREATE INDEX tool_search_audit_calls_at ON tool_search_audit_calls (at)`,
     `CREATE INDEX tool_search_audit_calls_session ON tool_search_audit_calls (session_id, at)`,
     `CREATE TABLE tool_search_audit_gaps (
-      id bigserial PRIMARY KEY,
+      id bigint PRIMARY KEY DEFAULT nextval('tool_search_audit_ids'),
       at timestamptz NOT NULL,
       lost_from timestamptz NOT NULL,
       lost_until timestamptz NOT NULL,

@@ -3,17 +3,20 @@
  * with a scripted model, offline, and every disclosure step is printed — what the model sees, what
  * it searched, what was activated, what ran, and the tool-definition tokens against sending the
  * whole catalog. It ends with a summary table. `--json` prints the event stream instead, one JSON
- * object per line, then a summary object.
+ * object per line, then a summary object. `--database` keeps the demo's sessions and audit trail in
+ * a database, for `tool-search audit`.
  *
  * @since 0.1.0
  */
 import { Executor, ScriptedModel, TokenCounter, type TurnEvent } from "@tool-search/agent"
 import { Strategies, ToolCatalog } from "@tool-search/core"
-import { Console, Effect, Layer, Stream } from "effect"
+import { Console, Effect, Layer, Option, Stream } from "effect"
 import type { Prompt } from "effect/ai"
 import { Command, Flag } from "effect/cli"
+import { report, UsageError } from "../CliError.js"
 import * as Conversation from "../demo/Conversation.js"
 import * as Services from "../demo/Services.js"
+import * as AuditCommand from "./Audit.js"
 
 // -----------------------------------------------------------------------------
 // The agent
@@ -61,6 +64,7 @@ export const run = (onEvent: (turn: number, event: TurnEvent.TurnEvent) => Effec
       const requests: Array<TurnEvent.ModelRequest> = []
       let finished: TurnEvent.TurnFinished | undefined
       yield* executor.stream({ sessionId: "demo", prompt }).pipe(
+        AuditCommand.recorded,
         Stream.runForEach((event) => {
           if (event.type === "model-request") requests.push(event)
           if (event.type === "turn-finished" && event.path.length === 0) finished = event
@@ -225,12 +229,22 @@ const json = Effect.gen(function*() {
   yield* Console.log(JSON.stringify(summaryJson(rows)))
 })
 
-/** The `demo` command. */
+/** The `demo` command; with `--database`, its sessions and audit trail are kept there (`tool-search audit`). */
 export const command = Command.make("demo", {
   json: Flag.Boolean("json").pipe(
     Flag.withDescription("print the event stream, one JSON object per line"),
     Flag.withDefault(false)
+  ),
+  database: AuditCommand.databaseFlag
+}, ({ database, json: asJson }) =>
+  (asJson ? json : human).pipe(
+    Effect.provide(Option.match(database, {
+      onNone: () => Agent,
+      onSome: (d) => Agent.pipe(Layer.provideMerge(AuditCommand.demoStore(d)))
+    })),
+    Effect.catchTag("DatabaseUnavailable", (e) => Effect.fail(new UsageError({ reason: e.message }))),
+    Effect.catchIf((e) => !(e instanceof UsageError), Effect.die),
+    report
+  )).pipe(
+    Command.withDescription("an offline agent with 300 tools: progressive disclosure, step by step")
   )
-}, ({ json: asJson }) => (asJson ? json : human).pipe(Effect.provide(Agent), Effect.orDie)).pipe(
-  Command.withDescription("an offline agent with 300 tools: progressive disclosure, step by step")
-)

@@ -56,9 +56,8 @@ export const read = (sql: SqlClient, filter: Filter) =>
       { id: string; at: Date; lost_from: Date; lost_until: Date; entries: string | number; reason: string }
     >`SELECT id::text AS id, at, lost_from, lost_until, entries, reason
       FROM tool_search_audit_gaps WHERE ${where(false)} ${order} LIMIT ${limit}`
-    const all: Array<{ readonly kind: number; readonly id: bigint; readonly entry: Entry }> = [
+    const all: Array<{ readonly id: bigint; readonly entry: Entry }> = [
       ...reveals.map((r) => ({
-        kind: 0,
         id: BigInt(r.id),
         entry: {
           _tag: "Reveal" as const,
@@ -70,7 +69,6 @@ export const read = (sql: SqlClient, filter: Filter) =>
         }
       })),
       ...calls.map((c) => ({
-        kind: 1,
         id: BigInt(c.id),
         entry: {
           _tag: "Call" as const,
@@ -86,7 +84,6 @@ export const read = (sql: SqlClient, filter: Filter) =>
         }
       })),
       ...gaps.map((g) => ({
-        kind: 2,
         id: BigInt(g.id),
         entry: {
           _tag: "Gap" as const,
@@ -98,7 +95,8 @@ export const read = (sql: SqlClient, filter: Filter) =>
         }
       }))
     ]
-    all.sort((a, b) => a.entry.at - b.entry.at || a.kind - b.kind || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    // by time, then by id: one sequence numbers every audit table, so ties keep the order of writing
+    all.sort((a, b) => a.entry.at - b.entry.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     const kept = ascending ? all.slice(0, limit) : all.slice(Math.max(0, all.length - limit))
     return kept.map((x) => x.entry)
   })

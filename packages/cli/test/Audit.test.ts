@@ -1,0 +1,72 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Exit } from "effect"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { parseSince } from "../src/commands/Audit.js"
+import { runCli } from "./runCli.js"
+
+const tempDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "tool-search-audit-"))
+
+describe("tool-search audit", () => {
+  it.effect("shows the demo's reveals and calls when the demo ran with a database", () =>
+    Effect.gen(function*() {
+      const database = Path.join(tempDir(), "db")
+      const demo = yield* runCli(["demo", "--json", "--database", database])
+      assert.isTrue(Exit.isSuccess(demo.exit), demo.err)
+      const events = demo.out.split("\n").map((l) => JSON.parse(l))
+      const searches = events.filter((e) => e.type === "search")
+      const calls = events.filter((e) => e.type === "tool-result")
+
+      const json = yield* runCli(["audit", "--json", "--session", "demo"], { TOOL_SEARCH_DATABASE: database })
+      assert.isTrue(Exit.isSuccess(json.exit), json.err)
+      const entries = json.out.split("\n").map((l) => JSON.parse(l))
+      const reveals = entries.filter((e) => e.type === "reveal")
+      const recorded = entries.filter((e) => e.type === "call")
+      // every search and every call of the demo, nothing else
+      assert.deepStrictEqual(
+        reveals.map((r) => r.query).sort(),
+        searches.map((s) => s.query).sort()
+      )
+      assert.strictEqual(recorded.length, calls.length)
+      assert.deepStrictEqual(
+        recorded.map((c) => `${c.tool}:${c.outcome}`).sort(),
+        calls.map((c) => `${c.name}:${c.failure ?? "ok"}`).sort()
+      )
+      assert.isTrue(recorded.some((c) => c.outcome === "not-active"))
+      assert.isTrue(recorded.some((c) => c.path.length > 0)) // the forks' calls
+      for (const c of recorded) assert.notProperty(c, "arguments") // payloads are off by default
+      assert.strictEqual(new Set(entries.map((e) => e.turn)).size, 4)
+
+      const human = yield* runCli(["audit", "--database", database, "--since", "1 hour", "--limit", "5"])
+      assert.isTrue(Exit.isSuccess(human.exit), human.err)
+      const lines = human.out.split("\n")
+      assert.strictEqual(lines.length, 5)
+      assert.match(lines[0]!, /^\d{4}-\d{2}-\d{2} [\d:.]+ {2}session demo · turn [0-9a-f]{8}/)
+      assert.isTrue(lines.some((l) => / reveal {2}ToolSearch "/.test(l)))
+    }), 120_000)
+
+  it.effect("refuses what it cannot read, in one line", () =>
+    Effect.gen(function*() {
+      const missing = Path.join(tempDir(), "never-written")
+      const none = yield* runCli(["audit", "--database", missing])
+      assert.isTrue(Exit.isFailure(none.exit))
+      assert.include(none.err, `no database at ${missing} yet`)
+      assert.isFalse(Fs.existsSync(missing)) // reading creates nothing
+      const memory = yield* runCli(["audit"], { TOOL_SEARCH_DATABASE: "memory" })
+      assert.include(memory.err, "an in-memory database ends with its process")
+      const scheme = yield* runCli(["audit", "--database", "mysql://db/x"])
+      assert.include(scheme.err, "--database")
+      assert.include(scheme.err, "only postgres:// URLs are supported")
+      const since = yield* runCli(["audit", "--database", tempDir(), "--since", "yesterday-ish"])
+      assert.include(since.err, "--since: expected a time")
+    }))
+
+  it("--since reads times and durations back from now", () => {
+    const now = Date.parse("2026-11-30T12:00:00Z")
+    assert.strictEqual(parseSince("2 hours", now), now - 2 * 3_600_000)
+    assert.strictEqual(parseSince("2026-11-30T10:00:00Z", now), Date.parse("2026-11-30T10:00:00Z"))
+    assert.strictEqual(parseSince("2026-11-29", now), Date.parse("2026-11-29"))
+    assert.isString(parseSince("soon", now))
+  })
+})
