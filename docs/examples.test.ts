@@ -1,10 +1,15 @@
 // Every example in docs/ runs here, so the guides cannot drift from the code.
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { readFileSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { mkdtempSync, readFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import * as AgentExample from "./examples/agent.js"
 import * as McpGateway from "./examples/mcp-gateway.js"
 import * as McpImport from "./examples/mcp-import.js"
+import type * as Persistence from "./examples/persistence.js"
 import * as Quickstart from "./examples/quickstart.js"
 import * as Search from "./examples/search.js"
 import * as VisibilityExample from "./examples/visibility.js"
@@ -83,4 +88,49 @@ describe("docs/configuration.md", () => {
     const text = readFileSync(new URL("configuration.md", import.meta.url), "utf8")
     assert.strictEqual(Settings.current(text), Settings.section(), "run npm run docs:settings")
   })
+})
+
+describe("docs examples: persistence", () => {
+  // The compiled example, run as real processes (npm test builds it first).
+  const script = fileURLToPath(new URL("../dist/docs/examples/persistence.js", import.meta.url))
+  const run = (database: string, session: string, message: string): Persistence.Summary => {
+    const result = spawnSync(process.execPath, [script, session, message], {
+      env: { ...process.env, TOOL_SEARCH_DATABASE: database },
+      encoding: "utf8",
+      timeout: 60_000
+    })
+    assert.strictEqual(result.status, 0, result.stderr)
+    return JSON.parse(result.stdout) as Persistence.Summary
+  }
+  const expectTwoProcesses = (database: string) => {
+    const session = `docs-${process.pid}-${Date.now()}`
+    const first = run(database, session, "tell #ops the deploy is done")
+    assert.deepStrictEqual(first, {
+      carried: [],
+      firstRequest: ["read_file", "ToolSearch"],
+      searches: 1,
+      calls: ["ToolSearch", "chat_send"]
+    })
+    // a later process on the same database: the model sees chat_send at once and does not search
+    const second = run(database, session, "post the release notes to #ops")
+    assert.deepStrictEqual(second, {
+      carried: ["chat_send"],
+      firstRequest: ["read_file", "ToolSearch", "chat_send"],
+      searches: 0,
+      calls: ["chat_send"]
+    })
+    // another session on the same database starts clean
+    assert.deepStrictEqual(run(database, `${session}-other`, "post the release notes to #ops").carried, [])
+  }
+
+  it("two processes on the embedded database: the second sees what the first found", { timeout: 180_000 }, () => {
+    expectTwoProcesses(join(mkdtempSync(join(tmpdir(), "tool-search-docs-")), "db"))
+  })
+
+  const postgres = process.env.TOOL_SEARCH_TEST_POSTGRES || undefined
+  it.skipIf(postgres === undefined)(
+    `two processes on PostgreSQL${postgres === undefined ? " (skipped: TOOL_SEARCH_TEST_POSTGRES is not set)" : ""}`,
+    { timeout: 180_000 },
+    () => expectTwoProcesses(postgres ?? "")
+  )
 })
