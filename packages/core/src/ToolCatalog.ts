@@ -242,23 +242,36 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     return { added: additions.map((t) => t.id), removed, renamed, version }
   }
 
-  /** Gives every tool of the touched name groups an unambiguous model name. */
+  /**
+   * Gives every tool of the touched name groups an unambiguous model name. A name alone in its
+   * group is used as is. In a collision, a rewritten name (`originalName` set) takes a suffix and
+   * leaves the plain name to the one tool that declared it as is; several tools declaring the same
+   * name as is are each qualified by source.
+   */
   const assignModelNames = (names: ReadonlySet<string>, fresh: ReadonlySet<string>): Array<string> => {
     const renamed: Array<string> = []
     for (const name of names) {
       const ids = [...(idsByName.get(name) ?? [])].sort()
+      let declaredAsIs = 0
       for (const id of ids) {
         const entry = byId.get(id)
         if (entry === undefined) continue
+        if (entry.originalName === undefined) declaredAsIs++
         if (idByModelName.get(entry.modelName) === id) idByModelName.delete(entry.modelName)
       }
       for (const id of ids) {
         const entry = byId.get(id)
         if (entry === undefined) continue
-        const wanted = ids.length === 1 ? entry.name : qualifiedName(entry)
+        const wanted = ids.length === 1
+          ? entry.name
+          : entry.originalName !== undefined
+          ? suffixed(entry.name, id)
+          : declaredAsIs === 1
+          ? entry.name
+          : qualifiedName(entry)
         let modelName = wanted
         if (idByModelName.has(modelName)) {
-          modelName = CatalogTool.sanitizeName(`${wanted.slice(0, 56)}_${CatalogTool.hash(id).slice(0, 6)}`)
+          modelName = suffixed(wanted, id)
         }
         idByModelName.set(modelName, id)
         if (modelName !== entry.modelName) {
@@ -403,6 +416,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
 
 const isTool = (u: CatalogTool.CatalogTool | Iterable<CatalogTool.CatalogTool>): u is CatalogTool.CatalogTool =>
   typeof (u as CatalogTool.CatalogTool).name === "string" && typeof (u as CatalogTool.CatalogTool).id === "string"
+
+/** `name_<hash of the id>`, valid for providers. */
+const suffixed = (name: string, id: string): string =>
+  CatalogTool.sanitizeName(`${name.slice(0, 56)}_${CatalogTool.hash(id).slice(0, 6)}`)
 
 /** `source__name`, valid for providers; tools without a source are qualified by their id. */
 const qualifiedName = (tool: CatalogTool.CatalogTool): string =>

@@ -109,12 +109,15 @@ describe("McpSources: import", () => {
         { name: "task_only", inputSchema: { type: "object" }, execution: { taskSupport: "required" } }
       ])
       const { catalog, sources } = yield* start([{ name: "files", transport: files.transport }])
-      assert.deepStrictEqual((yield* catalog.all).map((t) => t.id), ["files/good"])
+      // a reserved name is qualified by its server, like a collision, rather than left out
+      assert.deepStrictEqual((yield* catalog.all).map((t) => [t.id, t.modelName]), [
+        ["files/good", "good"],
+        ["files/ToolSearch", "files__ToolSearch"]
+      ])
       const status = yield* statusOf(sources, "files")
       assert.deepStrictEqual(status.invalidTools.map((e) => [e.server, e.tool]), [
         ["files", "scalar"],
         ["files", "no_schema"],
-        ["files", "ToolSearch"],
         ["files", "good"],
         ["files", "task_only"]
       ])
@@ -122,7 +125,7 @@ describe("McpSources: import", () => {
         status.invalidTools[0]?.message ?? "",
         /MCP server 'files' declares an unusable tool 'scalar': .*object/
       )
-      assert.match(status.invalidTools[3]?.reason ?? "", /twice/)
+      assert.match(status.invalidTools[2]?.reason ?? "", /twice/)
     }))
 
   it.effect("follows notifications/tools/list_changed: added and removed tools, in one atomic step", () =>
