@@ -21,6 +21,8 @@ export * as McpTool from "./McpTool.js"
 export * as McpConnection from "./McpConnection.js"
 /** Supervised MCP servers as catalog sources. */
 export * as McpSources from "./McpSources.js"
+/** The gateway's settings: listening, authentication, sessions and the bounds on every input. */
+export * as GatewayConfig from "./GatewayConfig.js"
 /** The MCP gateway: progressive disclosure for any MCP client, one activation per session. */
 export * as Gateway from "./Gateway.js"
 
