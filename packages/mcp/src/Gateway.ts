@@ -265,9 +265,10 @@ export const open = (
     server.onclose = () => {
       Deferred.doneUnsafe(closed, Exit.void)
     }
+    // Started at once: every catalog change after the session opened reaches it.
     yield* catalog.changes.pipe(
       Stream.runForEach(() => announce(() => server.sendToolListChanged())),
-      Effect.forkScoped
+      Effect.forkScoped({ startImmediately: true })
     )
     yield* Effect.addFinalizer(() => Effect.promise(() => server.close().catch(() => undefined)))
     yield* Effect.promise(() => server.connect(transport))

@@ -32,6 +32,7 @@ export { GatewayError } from "./Gateway.js"
 export {
   ConnectionLost,
   InvalidServerTool,
+  RequestFailed,
   ServerProtocolError,
   ServerStartFailed,
   ServerTimeout,
