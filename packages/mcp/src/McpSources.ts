@@ -221,10 +221,16 @@ export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.I
     }
     const annotate = Effect.annotateLogs({ server })
 
+    // The last listing registered, to skip a re-listing that changed nothing.
+    let lastListing: string | undefined
+
     /** Lists and registers the tools of an open connection: one atomic catalog step. */
     const sync = (connection: McpConnection.McpConnection) =>
       Effect.gen(function*() {
         const raws = yield* connection.listTools
+        const listing = JSON.stringify(raws)
+        if (listing === lastListing) return
+        lastListing = listing
         const imported = yield* McpTool.importAll(raws, importOptions)
         const { invalid, tools } = yield* register(server, imported)
         for (const [id, origin] of origins) if (origin.server === server) origins.delete(id)
@@ -275,6 +281,7 @@ export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.I
 
     /** One connection attempt, in its own scope: closed at once if the attempt fails. */
     const open = Effect.gen(function*() {
+      lastListing = undefined
       const scope = yield* Scope.make()
       const connection = yield* Effect.gen(function*() {
         const connection = yield* McpConnection.connect(config)
@@ -312,7 +319,10 @@ export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.I
               : Effect.andThen(updateStatus(server, (s) => ({ ...s, error })), Effect.logWarning(error.message))
           )
         )
-        const follow = connection.toolsChanged.pipe(Stream.runForEach(() => relist))
+        // a burst of notifications waits in the queue during the delay: one re-listing per window
+        const follow = connection.toolsChanged.pipe(
+          Stream.runForEachArray(() => Effect.andThen(relist, Effect.sleep(config.listChangedDelay)))
+        )
         return yield* Effect.raceFirst(connection.lost, Effect.andThen(follow, Effect.never))
       }).pipe(
         Effect.ensuring(Effect.andThen(Effect.sync(() => connections.delete(server)), Scope.close(scope, Exit.void))),

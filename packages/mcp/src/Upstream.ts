@@ -83,6 +83,8 @@ export interface Config {
   readonly prefix?: string
   /** Its tools loaded eagerly, by MCP name, whatever `loading` says. */
   readonly alwaysLoad: ReadonlyArray<string>
+  /** After a re-listing, wait this long before the next: a burst of `list_changed` is one re-listing. */
+  readonly listChangedDelay: Duration.Duration
 }
 
 /** Which tools of a server join the catalog (see `McpTool.Filter`). */
@@ -108,6 +110,7 @@ export interface Input {
   readonly filter?: McpToolFilter
   readonly prefix?: string
   readonly alwaysLoad?: ReadonlyArray<string>
+  readonly listChangedDelay?: Duration.Input
 }
 
 /** An upstream description that cannot be used; names the offending text. */
@@ -154,6 +157,7 @@ export const make = (input: Input): Effect.Effect<Config, InvalidUpstream> =>
       attempts: input.attempts ?? 5,
       maxMessageBytes: input.maxMessageBytes ?? 16 * 1024 * 1024,
       alwaysLoad: input.alwaysLoad ?? [],
+      listChangedDelay: Duration.fromInputUnsafe(input.listChangedDelay ?? "250 millis"),
       ...(input.filter === undefined ? {} : { filter: input.filter }),
       ...(input.prefix === undefined ? {} : { prefix: input.prefix })
     })

@@ -25,6 +25,12 @@ export * as McpSources from "./McpSources.js"
 export * as GatewayConfig from "./GatewayConfig.js"
 /** The MCP gateway: progressive disclosure for any MCP client, one activation per session. */
 export * as Gateway from "./Gateway.js"
+/** HTTP sessions as records: admission, binding to a credential, expiry. */
+export * as SessionRegistry from "./SessionRegistry.js"
+/** The gateway over Streamable HTTP: authentication, origins, sessions, health and readiness. */
+export * as HttpGateway from "./HttpGateway.js"
+/** Spans, metrics and their OTLP export. */
+export * as Telemetry from "./Telemetry.js"
 
 // Errors, also at the top level so declaration files of dependent code can name them.
 export { InvalidCommandLine } from "./CommandLine.js"

@@ -1,71 +1,12 @@
 // The gateway over in-memory transports: official SDK clients on one side, fake upstream servers
 // on the other, everything in one process.
 import { assert, describe, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
-import { McpError as SdkMcpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
-import { Keyword, ToolCatalog } from "@tool-search/core"
-import { Gateway, McpSources, type Upstream } from "@tool-search/mcp"
-import { type Context, Effect, Fiber, Layer, Logger } from "effect"
+import { McpError as SdkMcpError } from "@modelcontextprotocol/sdk/types.js"
+import { ToolCatalog } from "@tool-search/core"
+import { McpSources } from "@tool-search/mcp"
+import { Effect, Fiber, Queue } from "effect"
 import * as Fake from "./fixtures/FakeServer.js"
-
-const Catalog = ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))
-
-/** The gateway's services over fresh sources, in the test's scope. */
-const upstreams = (servers: ReadonlyArray<Upstream.Input>) =>
-  Layer.build(McpSources.McpSources.layer(servers).pipe(Layer.provideMerge(Catalog), Layer.provide(Logger.layer([]))))
-
-interface Session {
-  readonly client: Client
-  /** How many `tools/list_changed` notifications the client received. */
-  readonly changes: () => number
-  readonly names: () => Promise<ReadonlyArray<string>>
-}
-
-/** Connects an SDK client to a new gateway session over an in-memory pair. */
-const connect = (
-  context: Context.Context<ToolCatalog.ToolCatalog | McpSources.McpSources>,
-  options: Partial<Gateway.Options> = {}
-) =>
-  Effect.gen(function*() {
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    yield* Effect.forkScoped(Gateway.serve(serverSide, options).pipe(Effect.provideContext(context)))
-    const client = new Client({ name: "test", version: "1" })
-    let changes = 0
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      changes++
-    })
-    yield* Effect.promise(() => client.connect(clientSide))
-    yield* Effect.addFinalizer(() => Effect.promise(() => client.close()))
-    return {
-      client,
-      changes: () => changes,
-      names: async () => (await client.listTools()).tools.map((t) => t.name)
-    } satisfies Session
-  })
-
-const text = (result: unknown): string => {
-  const content = (result as { content: ReadonlyArray<{ type: string; text?: string }> }).content
-  return content.filter((c) => c.type === "text").map((c) => c.text).join("\n")
-}
-
-const call = (session: Session, name: string, args: Record<string, unknown> = {}) =>
-  Effect.promise(() => session.client.callTool({ name, arguments: args }))
-
-const settle = Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 10)))
-
-const servers = () => {
-  const files = Fake.make([
-    Fake.echoTool("read_file", "Read a file from disk", { annotations: { readOnlyHint: true } }),
-    Fake.echoTool("write_file", "Write a file to disk", { annotations: { destructiveHint: true } })
-  ])
-  files.onCall = async (name, args) => ({
-    content: [{ type: "text", text: `${name}:${String(args["text"])}` }],
-    structuredContent: { ok: true }
-  })
-  const mail = Fake.make([Fake.echoTool("send_email", "Send an email message")])
-  return { files, mail }
-}
+import { call, connect, servers, settle, text, upstreams } from "./fixtures/Sessions.js"
 
 describe("Gateway", () => {
   it.effect("a client sees the search tools first; a search loads tools for it and announces the change", () =>
@@ -227,7 +168,10 @@ describe("Gateway", () => {
       const announced = session.changes()
       files.tools = [Fake.echoTool("read_file", "Read a file, now with line ranges")]
       yield* Effect.promise(() => files.listChanged())
-      yield* settle
+      console.log("A")
+      yield* McpSources.awaitStatus("files", (s) => s.tools === 1).pipe(Effect.provideContext(context))
+      console.log("B")
+      yield* Queue.take(session.notified)
       assert.strictEqual(session.changes(), announced + 1)
       const listed = yield* Effect.promise(() => session.client.listTools())
       assert.strictEqual(

@@ -10,7 +10,7 @@
  * @since 0.1.0
  */
 import { Strategies, ToolCatalog } from "@tool-search/core"
-import { Gateway, McpSources, Upstream } from "@tool-search/mcp"
+import { Gateway, HttpGateway, McpSources, Upstream } from "@tool-search/mcp"
 import { Console, Effect, Layer, Logger, Option, Result } from "effect"
 import { Command, Flag } from "effect/cli"
 import { report, UsageError } from "../CliError.js"
@@ -59,7 +59,7 @@ export const serve = (options: ServeOptions): Effect.Effect<void, UsageError> =>
       onNone: () => Gateway.serveStdio(),
       onSome: (port) =>
         Effect.gen(function*() {
-          const address = yield* Gateway.serveHttp({ port, host: options.host }).pipe(
+          const address = yield* HttpGateway.serve({ port, host: options.host }).pipe(
             Effect.mapError((e) => new UsageError({ reason: e.message }))
           )
           yield* Console.error(`tool-search: MCP gateway listening on ${address.url}`)
