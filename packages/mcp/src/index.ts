@@ -23,6 +23,8 @@ export * as McpConnection from "./McpConnection.js"
 export * as McpSources from "./McpSources.js"
 /** The gateway's settings: listening, authentication, sessions and the bounds on every input. */
 export * as GatewayConfig from "./GatewayConfig.js"
+/** The config file: MCP clients' `mcpServers`, per-server options and the global settings. */
+export * as GatewayFile from "./GatewayFile.js"
 /** The MCP gateway: progressive disclosure for any MCP client, one activation per session. */
 export * as Gateway from "./Gateway.js"
 /** HTTP sessions as records: admission, binding to a credential, expiry. */
@@ -35,6 +37,7 @@ export * as Telemetry from "./Telemetry.js"
 // Errors, also at the top level so declaration files of dependent code can name them.
 export { InvalidCommandLine } from "./CommandLine.js"
 export { GatewayError } from "./Gateway.js"
+export { InvalidGatewayFile } from "./GatewayFile.js"
 export {
   ConnectionLost,
   InvalidServerTool,
