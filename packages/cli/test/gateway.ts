@@ -38,10 +38,11 @@ const watch = (stream: { on(event: "data", listener: (chunk: Buffer) => void): u
   const waiting: Array<{ readonly pattern: RegExp; readonly resolve: (m: RegExpExecArray) => void }> = []
   stream?.on("data", (chunk: Buffer) => {
     seen += chunk.toString()
-    for (const w of [...waiting]) {
+    for (let i = waiting.length - 1; i >= 0; i--) {
+      const w = waiting[i] as (typeof waiting)[number] // i < length
       const match = w.pattern.exec(seen)
       if (match !== null) {
-        waiting.splice(waiting.indexOf(w), 1)
+        waiting.splice(i, 1)
         w.resolve(match)
       }
     }
