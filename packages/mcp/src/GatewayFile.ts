@@ -24,7 +24,7 @@
  *
  * @since 0.2.0
  */
-import { type Setting, ToolSearchConfig } from "@tool-search/core"
+import { type Setting, ToolSearchConfig, ToolView } from "@tool-search/core"
 import { Result, Schema, SchemaIssue } from "effect"
 import * as GatewayConfig from "./GatewayConfig.js"
 import * as Upstream from "./Upstream.js"
@@ -112,21 +112,20 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 
-/** The first issue of a decoding failure, as `path: message`. */
-const firstIssue = (prefix: string, issue: SchemaIssue.Issue): string => {
+/** The first issue of decoding `raw`, as `path: message, got <value>`. */
+const firstIssue = (prefix: string, raw: unknown, issue: SchemaIssue.Issue): string => {
   const first = formatter(issue).issues[0]
   if (first === undefined) return prefix
-  const path = (first.path ?? []).map((p) => typeof p === "object" && p !== null && "key" in p ? p.key : p)
-    .map((p) => typeof p === "number" ? `[${p}]` : `.${String(p)}`).join("")
-  return `${prefix}${path}: ${first.message}`
+  const keys = (first.path ?? []).map((p) => typeof p === "object" && p !== null && "key" in p ? p.key : p)
+  const path = keys.map((p) => typeof p === "number" ? `[${p}]` : `.${String(p)}`).join("")
+  let value: unknown = raw
+  for (const key of keys) value = isRecord(value) || Array.isArray(value) ? (value as never)[key as never] : undefined
+  const got = value === undefined ? "" : `, got ${JSON.stringify(value)?.slice(0, 60)}`
+  return `${prefix}${path}: ${first.message}${got}`
 }
 
 /** The closest key to `key` among `known`, for "did you mean". */
-const closest = (key: string, known: ReadonlyArray<string>): string | undefined => {
-  const lower = key.toLowerCase()
-  return known.find((k) => k.toLowerCase() === lower) ??
-    known.find((k) => k.toLowerCase().startsWith(lower.slice(0, 4)) && lower.length >= 4)
-}
+const closest = (key: string, known: ReadonlyArray<string>): string | undefined => ToolView.suggest(key, known)[0]
 
 /** One entry as an upstream; `undefined` for a disabled one. */
 const toUpstream = (
@@ -220,14 +219,14 @@ export const parse = (file: string, text: string): Result.Result<GatewayFile, In
       const guess = closest(extra, entryKeys)
       return Result.fail(
         fail(
-          `${at}: unknown key "${extra}"${guess === undefined ? "" : ` (did you mean "${guess}"?)`}; a server takes ${
-            entryKeys.join(", ")
+          `${at}: unknown key "${extra}"${
+            guess === undefined ? `; a server takes ${entryKeys.join(", ")}` : ` (did you mean "${guess}"?)`
           }`
         )
       )
     }
     const decoded = Schema.decodeUnknownResult(ServerEntry)(raw)
-    if (Result.isFailure(decoded)) return Result.fail(fail(firstIssue(at, decoded.failure.issue)))
+    if (Result.isFailure(decoded)) return Result.fail(fail(firstIssue(at, raw, decoded.failure.issue)))
     const upstream = toUpstream(name, decoded.success, fail)
     if (Result.isFailure(upstream)) return Result.fail(upstream.failure)
     if (upstream.success !== undefined) servers.push(upstream.success)
