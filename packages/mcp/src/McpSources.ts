@@ -21,7 +21,7 @@
  * @since 0.1.0
  */
 import { CatalogTool, ToolCatalog, type Visibility } from "@tool-search/core"
-import { Context, Deferred, Effect, Exit, Layer, Option, Scope, Stream, SubscriptionRef } from "effect"
+import { Context, Deferred, Effect, Exit, Layer, Metric, Option, Scope, Stream, SubscriptionRef } from "effect"
 import * as McpConnection from "./McpConnection.js"
 import {
   type CallError,
@@ -32,6 +32,7 @@ import {
   UnknownServer
 } from "./McpError.js"
 import * as McpTool from "./McpTool.js"
+import * as Telemetry from "./Telemetry.js"
 import * as Upstream from "./Upstream.js"
 
 // -----------------------------------------------------------------------------
@@ -304,7 +305,9 @@ export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.I
           connections: s.connections + 1,
           ...(connection.serverInfo === undefined ? {} : { serverInfo: connection.serverInfo })
         }))
-        const tools = (yield* statusOf(server))?.tools ?? 0
+        const now = yield* statusOf(server)
+        if ((now?.connections ?? 0) > 1) yield* Metric.update(Telemetry.upstreamRestarts, 1)
+        const tools = now?.tools ?? 0
         yield* Effect.logInfo(
           `MCP server '${server}' is ready with ${tools} tools (${Upstream.describe(config.transport)})`
         )
