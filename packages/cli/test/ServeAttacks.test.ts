@@ -39,9 +39,11 @@ describe("tool-search serve under attack", () => {
         )
         gateway.child.stdin.write(`${initialize(10)}\n`)
         const [parse, noMethod, badMethod, batch, big, init] = await answers(6)
+        const errorOf = (answer: Record<string, unknown> | undefined) =>
+          (answer?.["error"] ?? { code: 0, message: "" }) as { code: number; message: string }
         assert.deepInclude(parse, { id: null })
-        assert.strictEqual((parse?.["error"] as { code: number }).code, -32700)
-        assert.match((parse?.["error"] as { message: string }).message, /^Parse error: /)
+        assert.strictEqual(errorOf(parse).code, -32700)
+        assert.match(errorOf(parse).message, /^Parse error: /)
         assert.deepStrictEqual(noMethod?.["error"], {
           code: -32600,
           message:
@@ -53,12 +55,12 @@ describe("tool-search serve under attack", () => {
           error: { code: -32600, message: "Invalid Request: \"method\" must be a string" }
         })
         assert.strictEqual(
-          (batch?.["error"] as { message: string }).message,
+          errorOf(batch).message,
           "Invalid Request: batches are not supported: send one message per line"
         )
         assert.strictEqual(big?.["id"], 9)
         assert.match(
-          (big?.["error"] as { message: string }).message,
+          errorOf(big).message,
           /^Invalid Request: the message is 110000\d\d bytes, over the limit of 4194304 bytes \(maxMessageBytes\)$/
         )
         assert.strictEqual(init?.["id"], 10)
