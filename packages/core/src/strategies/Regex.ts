@@ -79,10 +79,11 @@ export const scoreName = (pattern: Pattern, name: string): number => {
 }
 
 /**
- * Default bound on the steps of one search: room for ordinary patterns (15–40 instructions) over
- * 100k names of 60 characters, about a second of the worst patterns' matching.
+ * Default bound on the steps of one search: room for ordinary patterns (15–45 instructions) over
+ * 100k names of about 28 characters (at most 124 million steps), and about a second of the worst
+ * patterns' matching (`npm run bench:gateway`).
  */
-export const MAX_STEPS = 250_000_000
+export const MAX_STEPS = 150_000_000
 
 /** Default number of names matched between two yields. */
 export const YIELD_EVERY = 512
