@@ -76,7 +76,7 @@ export const settings = {
     default: "",
     values: "a file path",
     defaultText: "(none)",
-    description: "a file holding the HTTP bearer token (first line), instead of the variable"
+    description: "a file of HTTP bearer tokens, one per line (one per client or team), besides the variable"
   }),
   allowedOrigins: Setting.make("allowedOrigins", {
     schema: Setting.List,
