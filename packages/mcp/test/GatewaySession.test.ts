@@ -3,9 +3,9 @@
 // servers that are not up yet, and the log line each search and call leaves.
 import { assert, describe, it } from "@effect/vitest"
 import { type McpError as SdkMcpError, ResultSchema } from "@modelcontextprotocol/sdk/types.js"
-import { CatalogTool, ToolCatalog } from "@tool-search/core"
+import { CatalogTool, Regex, SearchStrategy, ToolCatalog } from "@tool-search/core"
 import { Gateway, McpSources } from "@tool-search/mcp"
-import { Effect, Logger, Queue, References } from "effect"
+import { Effect, Fiber, Layer, Logger, Queue, References } from "effect"
 import { TestClock } from "effect/testing"
 import * as Fake from "./fixtures/FakeServer.js"
 import { call, connect, servers, type Session, text, upstreams } from "./fixtures/Sessions.js"
@@ -157,6 +157,53 @@ describe("Gateway session: what gets loaded", () => {
       assert.match(text(found), /Not searched: github: still starting\./)
       const other = yield* call(session, "ToolSearch", { query: "create file" })
       assert.match(text(other), /"name":"create_file"/)
+    }))
+})
+
+describe("Gateway session: an expensive search", () => {
+  it.live("a regex search past its budget answers 'too expensive'; while one runs, another session is answered", () =>
+    Effect.gen(function*() {
+      const started = yield* Queue.unbounded<void>()
+      const order: Array<string> = []
+      // the regex strategy, telling the test when a search has started and when it has finished
+      const Signalling = Layer.effect(
+        SearchStrategy.SearchStrategy,
+        Effect.gen(function*() {
+          const regex = yield* SearchStrategy.SearchStrategy
+          return {
+            name: regex.name,
+            makeIndex: Effect.map(regex.makeIndex, (index) => ({
+              ...index,
+              search: (request: SearchStrategy.SearchRequest) =>
+                Effect.andThen(Queue.offer(started, undefined), index.search(request)).pipe(
+                  Effect.ensuring(Effect.sync(() => order.push("search finished")))
+                )
+            }))
+          }
+        })
+      ).pipe(Layer.provide(Regex.layerWith({ maxSteps: 20_000_000 })))
+      const context = yield* Layer.build(
+        ToolCatalog.ToolCatalog.layerOf(
+          Array.from({ length: 20_000 }, (_, i) => CatalogTool.make({ name: `tool_${i}_send_message_to_channel` }))
+        ).pipe(Layer.provide(Signalling), Layer.orDie)
+      )
+      const a = yield* connect(context as never)
+      const b = yield* connect(context as never)
+      const expensive = yield* call(a, "ToolSearch", { query: "(.{0,30}){10}x" })
+      yield* Queue.take(started)
+      assert.match(
+        text(expensive),
+        /too expensive for this catalog: .* stopped after \d+ steps \(the limit is 20000000\)/
+      )
+      // a search within the budget, and a ping from another session sent once it has started: the
+      // ping is answered while the search still runs (it yields), not after it
+      order.length = 0
+      const search = yield* Effect.forkChild(call(a, "ToolSearch", { query: "send.*channel" }))
+      yield* Queue.take(started)
+      yield* Effect.promise(() => b.client.ping())
+      order.push("ping answered")
+      assert.match(text(yield* Fiber.join(search)), /tool_/)
+      assert.deepStrictEqual(order, ["ping answered", "search finished"])
     }))
 })
 
