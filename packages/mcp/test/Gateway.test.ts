@@ -6,7 +6,7 @@ import { ToolCatalog } from "@tool-search/core"
 import { McpSources } from "@tool-search/mcp"
 import { Effect, Fiber, Queue } from "effect"
 import * as Fake from "./fixtures/FakeServer.js"
-import { call, connect, servers, settle, text, upstreams } from "./fixtures/Sessions.js"
+import { call, connect, servers, text, upstreams } from "./fixtures/Sessions.js"
 
 describe("Gateway", () => {
   it.effect("a client sees the search tools first; a search loads tools for it and announces the change", () =>
@@ -143,7 +143,7 @@ describe("Gateway", () => {
       const session = yield* connect(context)
       yield* call(session, "ToolSearch", { query: "select:send_email,read_file" })
       const pending = yield* Effect.forkChild(call(session, "send_email", { text: "x" }))
-      yield* settle
+      yield* Effect.promise(() => mail.received(1))
       yield* Effect.promise(() => mail.kill())
       const result = yield* Fiber.join(pending)
       assert.strictEqual(result.isError, true)
