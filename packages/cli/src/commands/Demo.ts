@@ -11,9 +11,10 @@ import { Executor, ScriptedModel, TokenCounter, type TurnEvent } from "@tool-sea
 import { Strategies, ToolCatalog } from "@tool-search/core"
 import { Console, Effect, Layer, Stream } from "effect"
 import type { Prompt } from "effect/ai"
-import { Command, Flag } from "effect/cli"
+import { Command } from "effect/cli"
 import * as Conversation from "../demo/Conversation.js"
 import * as Services from "../demo/Services.js"
+import * as Flags from "../Flags.js"
 
 // -----------------------------------------------------------------------------
 // The agent
@@ -227,10 +228,7 @@ const json = Effect.gen(function*() {
 
 /** The `demo` command. */
 export const command = Command.make("demo", {
-  json: Flag.Boolean("json").pipe(
-    Flag.withDescription("print the event stream, one JSON object per line"),
-    Flag.withDefault(false)
-  )
+  json: Flags.toggle("json", "print the event stream, one JSON object per line")
 }, ({ json: asJson }) => (asJson ? json : human).pipe(Effect.provide(Agent), Effect.orDie)).pipe(
   Command.withDescription("an offline agent with 300 tools: progressive disclosure, step by step")
 )
