@@ -4,7 +4,9 @@
  *
  * Read top to bottom: the data (`CatalogTool`, `Query`), the agent-lifetime services
  * (`ToolCatalog`, `SearchStrategy`), the unit-lifetime ones (`Activation`, `ToolView`), the
- * policies (`Disclosure`, `Visibility`, `Permission`), and what the model sees (`MetaTools`).
+ * policies (`Disclosure`, `Visibility`, `Permission`), what the model sees (`MetaTools`), and
+ * resources disclosed in levels (`Resource`, `ResourceCatalog`, `RevealedResources`,
+ * `ResourceView`, `ResourceTools`).
  *
  * @since 0.1.0
  */
@@ -53,6 +55,10 @@ export * as Permission from "./Permission.js"
 export * as SearchToolkit from "./SearchToolkit.js"
 /** The search and discovery tools the model uses. */
 export * as MetaTools from "./MetaTools.js"
+/** A resource: a document, collection, policy, graph or prompt the model reads, and its reader. */
+export * as Resource from "./Resource.js"
+/** The agent-lifetime resource catalog, with live metadata and passage indexes. */
+export * as ResourceCatalog from "./ResourceCatalog.js"
 /** The table of contents of staged disclosure and the system-prompt section around it. */
 export * as TableOfContents from "./TableOfContents.js"
 /** One setting declared once: variable, flag, schema, default, docs; one precedence for every source. */
@@ -66,6 +72,8 @@ export { CatalogFileError } from "./CatalogFile.js"
 export { InvalidTool, ToolExecutionError } from "./CatalogTool.js"
 export { ToolNotPermitted } from "./Permission.js"
 export { InvalidQuery } from "./Query.js"
+export { InvalidResource, ResourceReadError } from "./Resource.js"
+export { DuplicateResource } from "./ResourceCatalog.js"
 export { SearchFailed } from "./SearchStrategy.js"
 export { DuplicateTool } from "./ToolCatalog.js"
 export { ToolNotActive, UnknownTool } from "./ToolView.js"
