@@ -59,6 +59,14 @@ export * as MetaTools from "./MetaTools.js"
 export * as Resource from "./Resource.js"
 /** The agent-lifetime resource catalog, with live metadata and passage indexes. */
 export * as ResourceCatalog from "./ResourceCatalog.js"
+/** The per-unit set of revealed resources. */
+export * as RevealedResources from "./RevealedResources.js"
+/** The per-unit resource view: sample, search, read, get_prompt, and the resource tools. */
+export * as ResourceView from "./ResourceView.js"
+/** What the resource tools show and read: result counts, snippet and read lengths. */
+export * as ResourceDisclosure from "./ResourceDisclosure.js"
+/** The resource tools the model uses: descriptions, schemas, answers, corrective messages. */
+export * as ResourceTools from "./ResourceTools.js"
 /** The table of contents of staged disclosure and the system-prompt section around it. */
 export * as TableOfContents from "./TableOfContents.js"
 /** One setting declared once: variable, flag, schema, default, docs; one precedence for every source. */
@@ -74,6 +82,8 @@ export { ToolNotPermitted } from "./Permission.js"
 export { InvalidQuery } from "./Query.js"
 export { InvalidResource, ResourceReadError } from "./Resource.js"
 export { DuplicateResource } from "./ResourceCatalog.js"
+export { InvalidResourceRequest, ResourceNotPermitted, ResourceNotRevealed, UnknownResource } from "./ResourceView.js"
+export { RevealedResourcesClosed } from "./RevealedResources.js"
 export { SearchFailed } from "./SearchStrategy.js"
 export { DuplicateTool } from "./ToolCatalog.js"
 export { ToolNotActive, UnknownTool } from "./ToolView.js"
