@@ -57,6 +57,8 @@ export * as SearchToolkit from "./SearchToolkit.js"
 export * as MetaTools from "./MetaTools.js"
 /** A resource: a document, collection, policy, graph or prompt the model reads, and its reader. */
 export * as Resource from "./Resource.js"
+/** Resource files: JSON Lines or a JSON array of resources, bodies inline or in files beside it. */
+export * as ResourceFile from "./ResourceFile.js"
 /** The agent-lifetime resource catalog, with live metadata and passage indexes. */
 export * as ResourceCatalog from "./ResourceCatalog.js"
 /** The per-unit set of revealed resources. */
@@ -67,6 +69,8 @@ export * as ResourceView from "./ResourceView.js"
 export * as ResourceDisclosure from "./ResourceDisclosure.js"
 /** The resource tools the model uses: descriptions, schemas, answers, corrective messages. */
 export * as ResourceTools from "./ResourceTools.js"
+/** The resource settings, declared once as a `Setting` table. */
+export * as ResourceConfig from "./ResourceConfig.js"
 /** The table of contents of staged disclosure and the system-prompt section around it. */
 export * as TableOfContents from "./TableOfContents.js"
 /** One setting declared once: variable, flag, schema, default, docs; one precedence for every source. */
@@ -82,6 +86,7 @@ export { ToolNotPermitted } from "./Permission.js"
 export { InvalidQuery } from "./Query.js"
 export { InvalidResource, ResourceReadError } from "./Resource.js"
 export { DuplicateResource } from "./ResourceCatalog.js"
+export { ResourceFileError } from "./ResourceFile.js"
 export { InvalidResourceRequest, ResourceNotPermitted, ResourceNotRevealed, UnknownResource } from "./ResourceView.js"
 export { RevealedResourcesClosed } from "./RevealedResources.js"
 export { SearchFailed } from "./SearchStrategy.js"
