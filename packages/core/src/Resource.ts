@@ -21,6 +21,7 @@
  * @since 0.2.0
  */
 import { Effect, Schema } from "effect"
+import * as UriTemplate from "./internal/uriTemplate.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -225,7 +226,8 @@ const CONTROL = /[\u0000-\u001f\u007f]/
 /**
  * Checks what every resource must satisfy before a model may see it: a URI with a scheme, a
  * single-line name and kind within bounds, a MIME type of the form `type/subtype`, a size that is
- * a non-negative integer, exactly one of a reader and a prompt, and unique prompt argument names.
+ * a non-negative integer, exactly one of a reader and a prompt, unique prompt argument names, and
+ * a URI template exactly when the resource is declared a template.
  * Names and kinds are trimmed; an empty kind becomes `document`.
  *
  * @since 0.2.0
@@ -269,6 +271,12 @@ export const validate = (resource: Resource): Effect.Effect<Resource, InvalidRes
     return fail("a resource has either a reader (a body) or a prompt, not both and not neither")
   }
   if (resource.template && resource.prompt !== undefined) return fail("a prompt cannot be a URI template")
+  if (resource.template) {
+    const compiled = UriTemplate.compile(resource.uri)
+    if (typeof compiled === "string") return fail(`bad URI template: ${compiled}`)
+  } else if (resource.prompt === undefined && UriTemplate.isTemplate(resource.uri)) {
+    return fail("the URI holds a '{...}' expression: declare the resource as a template")
+  }
   if (resource.prompt !== undefined) {
     const args = resource.prompt.arguments
     if (args.length > limits.promptArguments) return fail(`a prompt takes at most ${limits.promptArguments} arguments`)

@@ -286,17 +286,6 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       const valid: Array<Resource.Resource> = []
       for (const resource of resources) {
         const checked = yield* Resource.validate(resource)
-        if (checked.template) {
-          const compiled = UriTemplate.compile(checked.uri)
-          if (typeof compiled === "string") {
-            return yield* new Resource.InvalidResource({ uri: checked.uri, reason: `bad URI template: ${compiled}` })
-          }
-        } else if (UriTemplate.isTemplate(checked.uri) && checked.prompt === undefined) {
-          return yield* new Resource.InvalidResource({
-            uri: checked.uri,
-            reason: "the URI holds a '{...}' expression: declare the resource as a template"
-          })
-        }
         if (seen.has(checked.uri)) return yield* new DuplicateResource({ uri: checked.uri })
         seen.add(checked.uri)
         valid.push(checked)
