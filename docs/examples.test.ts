@@ -6,6 +6,7 @@ import * as AgentExample from "./examples/agent.js"
 import * as McpGateway from "./examples/mcp-gateway.js"
 import * as McpImport from "./examples/mcp-import.js"
 import * as Quickstart from "./examples/quickstart.js"
+import * as Resources from "./examples/resources.js"
 import * as Search from "./examples/search.js"
 import * as VisibilityExample from "./examples/visibility.js"
 import * as Settings from "./settings.js"
@@ -57,6 +58,24 @@ describe("docs examples", () => {
           after: ["ToolSearch", "call_tool", "read_graph"],
           graphIsError: false
         })),
+    30_000
+  )
+
+  it.effect(
+    "resources: the policy is found through L1-L3 and only the slice that answers is read",
+    () =>
+      Effect.map(Resources.program, (r) => {
+        assert.include(
+          r.tableOfContents,
+          "[policy · policies]\n- Customer policy handbook <policy://acme/customer-handbook> (load first)"
+        )
+        assert.include(r.tableOfContents, "[document · wiki] (40 more resources, hidden)")
+        assert.deepStrictEqual(r.steps.map((s) => s.tool), ["sample_resources", "search_resources", "read_resource"])
+        assert.include(r.answer, "Opened laptops can be returned within 14 days of delivery.")
+        assert.include(r.answer, "A 15% restocking fee applies to opened laptops")
+        assert.isBelow(r.readTokens * 10, r.documentTokens)
+        assert.isBelow((r.readTokens + r.tableOfContentsTokens + r.definitionTokens) * 5, r.documentTokens)
+      }),
     30_000
   )
 
