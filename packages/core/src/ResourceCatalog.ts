@@ -19,10 +19,10 @@
  */
 import { Context, type Duration, Effect, Layer, Option, PubSub, Schema, Semaphore, Stream } from "effect"
 import * as Passages from "./internal/passages.js"
+import * as Index from "./internal/resourceIndex.js"
 import * as UriTemplate from "./internal/uriTemplate.js"
-import { InvalidQuery, MAX_LENGTH } from "./Query.js"
+import type { InvalidQuery } from "./Query.js"
 import * as Resource from "./Resource.js"
-import type { SearchDocument } from "./SearchDocument.js"
 import { type Hit, SearchFailed, type SearchIndex, SearchStrategy } from "./SearchStrategy.js"
 
 // -----------------------------------------------------------------------------
@@ -110,6 +110,8 @@ export interface Change {
 export interface SearchOptions {
   readonly limit: number
   readonly accept: (resource: Entry) => boolean
+  /** For `sample`: resources whose passages may rank them (default all); a view passes those it may read. */
+  readonly acceptBody?: (resource: Entry) => boolean
 }
 
 /**
@@ -188,7 +190,7 @@ export class ResourceCatalog extends Context.Service<ResourceCatalog, {
   /** The resource of a URI: registered under it, or the first template matching it. */
   readonly resolve: (uri: string) => Effect.Effect<Option.Option<Entry>>
   /** The passages of a resource, in order. */
-  readonly passagesOf: (uri: string) => ReadonlyArray<Passage>
+  readonly passages: (uri: string) => Effect.Effect<ReadonlyArray<Passage>>
   /** Ranks resources by metadata and body, fused. Pure: reveals nothing. */
   readonly sample: (
     query: string,
@@ -203,6 +205,7 @@ export class ResourceCatalog extends Context.Service<ResourceCatalog, {
   readonly unsafe: {
     readonly get: (uri: string) => Entry | undefined
     readonly resolve: (uri: string) => Entry | undefined
+    readonly passages: (uri: string) => ReadonlyArray<Passage>
     readonly version: () => number
   }
   /** Increases with every write. */
@@ -239,15 +242,6 @@ export class ResourceCatalog extends Context.Service<ResourceCatalog, {
 // Implementation
 // -----------------------------------------------------------------------------
 
-/** A validated resource with its body split, ready to commit. */
-interface Prepared {
-  readonly entry: Entry
-  readonly passages: ReadonlyArray<Passage>
-}
-
-/** Rank fusion constant (reciprocal rank fusion). */
-const RRF_K = 60
-
 /**
  * Builds a catalog; its change stream ends with the enclosing scope.
  *
@@ -260,7 +254,6 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const bodies: SearchIndex = yield* strategy.makeIndex
   const pubsub = yield* Effect.acquireRelease(PubSub.unbounded<Change>(), PubSub.shutdown)
   const writeLock = yield* Semaphore.make(1)
-  const sizes = { target: options.passageTarget, max: options.passageMax }
 
   // The state. Mutated only inside `commit`, one synchronous step under `writeLock`.
   const byUri = new Map<string, Entry>()
@@ -269,6 +262,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const passageById = new Map<string, Passage>()
   let nextPassage = 0
   let version = 0
+
+  const passagesOf = (uri: string): ReadonlyArray<Passage> => (passagesByUri.get(uri) ?? []).map((p) => p.passage)
 
   const resolveUnsafe = (uri: string): Entry | undefined => {
     const exact = byUri.get(uri)
@@ -282,75 +277,19 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   /** Validates a batch against itself (not against the state: `commit` does, under the lock). */
   const validate = (resources: ReadonlyArray<Resource.Resource>) =>
     Effect.gen(function*() {
-      const seen = new Set<string>()
-      const valid: Array<Resource.Resource> = []
+      const valid = new Map<string, Resource.Resource>()
       for (const resource of resources) {
         const checked = yield* Resource.validate(resource)
-        if (seen.has(checked.uri)) return yield* new DuplicateResource({ uri: checked.uri })
-        seen.add(checked.uri)
-        valid.push(checked)
+        if (valid.has(checked.uri)) return yield* new DuplicateResource({ uri: checked.uri })
+        valid.set(checked.uri, checked)
       }
-      return valid
+      return [...valid.values()]
     })
 
-  /** Reads and splits the body of a valid resource. Never fails: an unreadable body is recorded. */
-  const prepare = (resource: Resource.Resource): Effect.Effect<Prepared> => {
-    const entry = (extra: Partial<Entry>): Entry => ({
-      ...resource,
-      id: resource.uri,
-      modelName: resource.name,
-      passages: 0,
-      truncated: false,
-      ...extra
-    })
-    if (resource.prompt !== undefined) {
-      return Effect.succeed({ entry: entry({ unsearchable: "it is a prompt" }), passages: [] })
-    }
-    const read = resource.read
-    if (resource.template || read === undefined) {
-      return Effect.succeed({
-        entry: entry({ unsearchable: "it is a URI template: each concrete URI is read on its own" }),
-        passages: []
-      })
-    }
-    const unreadable = (error: unknown): Prepared => ({
-      entry: entry({ unsearchable: `its body could not be read (${causeMessage(error)})` }),
-      passages: []
-    })
-    return Effect.suspend(() => read({ uri: resource.uri, offset: 0, length: options.maxIndexedChars })).pipe(
-      Effect.timeout(options.indexTimeout),
-      Effect.map((slice): Prepared => {
-        if (slice.content._tag === "Bytes") {
-          return {
-            entry: entry({ size: slice.total, unsearchable: "its body is binary" }),
-            passages: []
-          }
-        }
-        const text = slice.content.text.slice(0, options.maxIndexedChars)
-        const passages = Passages.split(text, sizes).map((span, index): Passage => ({
-          uri: resource.uri,
-          index,
-          offset: span.offset,
-          length: span.length,
-          heading: span.heading,
-          text: text.slice(span.offset, span.offset + span.length)
-        }))
-        const total = Math.max(slice.total, text.length)
-        return {
-          entry: entry({ size: total, passages: passages.length, truncated: total > text.length }),
-          passages
-        }
-      }),
-      // a failing or crashing reader costs its own body's search, never the registration
-      Effect.catch((error) =>
-        Effect.succeed(unreadable(error._tag === "TimeoutError" ? "it took longer than the index timeout" : error))
-      ),
-      Effect.catchDefect((defect) => Effect.succeed(unreadable(defect)))
-    )
-  }
+  const prepare = (resource: Resource.Resource) => Index.prepare(resource, options)
 
   /** Applies removals then additions in one synchronous step. */
-  const commit = (removals: ReadonlyArray<string>, additions: ReadonlyArray<Prepared>): Change => {
+  const commit = (removals: ReadonlyArray<string>, additions: ReadonlyArray<Index.Prepared>): Change => {
     const removed: Array<string> = []
     const dropPassages = (uri: string) => {
       const old = passagesByUri.get(uri)
@@ -379,9 +318,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       const ids = passages.map((passage) => ({ id: `p${nextPassage++}`, passage }))
       for (const { id, passage } of ids) passageById.set(id, passage)
       passagesByUri.set(entry.uri, ids)
-      bodies.add(ids.map(({ id, passage }) => passageDocument(id, passage, entry)))
+      bodies.add(ids.map(({ id, passage }) => Index.passageDocument(id, passage, entry)))
     }
-    if (additions.length > 0) metadata.add(additions.map(({ entry }) => metadataDocument(entry)))
+    if (additions.length > 0) metadata.add(additions.map(({ entry }) => Index.metadataDocument(entry)))
     version++
     return { added: additions.map(({ entry }) => entry.uri), removed, version }
   }
@@ -437,23 +376,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   // Search
   // ---------------------------------------------------------------------------
 
-  const checkQuery = (query: string): Effect.Effect<string, InvalidQuery> => {
-    const text = query.trim()
-    if (text.length === 0) {
-      return Effect.fail(new InvalidQuery({ query, reason: "The query is empty: give a few words" }))
-    }
-    if (text.length > MAX_LENGTH) {
-      return Effect.fail(
-        new InvalidQuery({ query: text.slice(0, 80), reason: `The query is longer than ${MAX_LENGTH} characters` })
-      )
-    }
-    return Effect.succeed(text)
-  }
-
   const run = (index: SearchIndex, text: string, limit: number, accept: (id: string) => boolean) =>
     index.search({ text, limit, accept }).pipe(
       Effect.catchDefect((defect) =>
-        Effect.fail(new SearchFailed({ strategy: strategy.name, reason: causeMessage(defect) }))
+        Effect.fail(new SearchFailed({ strategy: strategy.name, reason: Index.causeMessage(defect) }))
       )
     )
 
@@ -473,11 +399,11 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     )
 
   const searchPassages = (query: string, opts: SearchOptions) =>
-    Effect.flatMap(checkQuery(query), (text) => passageHits(text, Math.max(0, opts.limit), opts.accept))
+    Effect.flatMap(Index.queryText(query), (text) => passageHits(text, Math.max(0, opts.limit), opts.accept))
 
   const sample = (query: string, opts: SearchOptions) =>
     Effect.gen(function*() {
-      const text = yield* checkQuery(query)
+      const text = yield* Index.queryText(query)
       const limit = Math.max(0, opts.limit)
       const pool = Math.min(100, Math.max(limit * 5, 20))
       const [byMetadata, byBody] = yield* Effect.all([
@@ -485,25 +411,12 @@ export const make = Effect.fnUntraced(function*(options: Options) {
           const entry = byUri.get(uri)
           return entry !== undefined && opts.accept(entry)
         }),
-        passageHits(text, pool, opts.accept)
+        passageHits(text, pool, (e) => opts.accept(e) && (opts.acceptBody?.(e) ?? true))
       ])
-      // reciprocal rank fusion of the metadata ranking and the best passage of each resource
-      const fused = new Map<string, { score: number; passage?: Passage }>()
-      byMetadata.forEach((hit, rank) => fused.set(hit.id, { score: 1 / (RRF_K + rank + 1) }))
-      let rank = 0
-      for (const hit of byBody) {
-        const uri = hit.resource.uri
-        const current = fused.get(uri)
-        if (current?.passage !== undefined) continue // a better passage of this resource came first
-        fused.set(uri, { score: (current?.score ?? 0) + 1 / (RRF_K + ++rank), passage: hit.passage })
-      }
-      return [...fused.entries()]
-        .sort(([a, x], [b, y]) => y.score - x.score || (a < b ? -1 : a > b ? 1 : 0))
-        .slice(0, limit)
-        .flatMap(([uri, { passage, score }]): ReadonlyArray<Match> => {
-          const resource = byUri.get(uri)
-          return resource === undefined ? [] : [{ resource, score, ...(passage === undefined ? {} : { passage }) }]
-        })
+      return Index.fuse(byMetadata, byBody, limit).flatMap(({ passage, score, uri }): ReadonlyArray<Match> => {
+        const resource = byUri.get(uri)
+        return resource === undefined ? [] : [{ resource, score, ...(passage === undefined ? {} : { passage }) }]
+      })
     })
 
   return ResourceCatalog.of({
@@ -519,59 +432,15 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     all: Effect.sync(() => [...byUri.values()]),
     get: (uri) => Effect.sync(() => Option.fromUndefinedOr(byUri.get(uri))),
     resolve: (uri) => Effect.sync(() => Option.fromUndefinedOr(resolveUnsafe(uri))),
-    passagesOf: (uri) => (passagesByUri.get(uri) ?? []).map((p) => p.passage),
+    passages: (uri) => Effect.sync(() => passagesOf(uri)),
     sample,
     searchPassages,
-    unsafe: { get: (uri) => byUri.get(uri), resolve: resolveUnsafe, version: () => version },
+    unsafe: { get: (uri) => byUri.get(uri), resolve: resolveUnsafe, passages: passagesOf, version: () => version },
     version: Effect.sync(() => version),
     changes: Stream.fromPubSub(pubsub),
     strategy: strategy.name
   })
 })
 
-// -----------------------------------------------------------------------------
-// Index documents
-// -----------------------------------------------------------------------------
-
-/** The metadata of a resource as the strategies index it. */
-const metadataDocument = (entry: Entry): SearchDocument => ({
-  id: entry.uri,
-  name: entry.name,
-  description: entry.description,
-  parameterNames: entry.prompt?.arguments.map((a) => a.name) ?? [],
-  parameterDescriptions: entry.prompt?.arguments.flatMap((a) => a.description ?? []) ?? [],
-  category: entry.kind,
-  aliases: [...(entry.title === undefined ? [] : [entry.title]), lastSegment(entry.uri)]
-})
-
-/** A passage as the strategies index it: its headings weigh like a name, its resource's name like an alias. */
-const passageDocument = (id: string, passage: Passage, entry: Entry): SearchDocument => ({
-  id,
-  name: passage.heading === "" ? entry.name : passage.heading,
-  description: passage.text,
-  parameterNames: [],
-  parameterDescriptions: [],
-  category: entry.kind,
-  aliases: [entry.title ?? entry.name]
-})
-
-/** The last path segment of a URI, decoded when possible (`refund-policy.md`). */
-const lastSegment = (uri: string): string => {
-  const path = uri.replace(/[?#].*$/, "").replace(/\/+$/, "")
-  const segment = path.slice(path.lastIndexOf("/") + 1)
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return segment
-  }
-}
-
 const isResource = (u: Resource.Resource | Iterable<Resource.Resource>): u is Resource.Resource =>
   typeof (u as Resource.Resource).uri === "string"
-
-const causeMessage = (cause: unknown): string => {
-  if (typeof cause === "object" && cause !== null && "message" in cause && typeof cause.message === "string") {
-    return cause.message.slice(0, 300)
-  }
-  return String(cause).slice(0, 300)
-}

@@ -23,102 +23,26 @@
  *
  * @since 0.2.0
  */
-import { Context, Effect, Layer, Option, Schema } from "effect"
-import { Base64 } from "effect/encoding"
+import { Context, Effect, Layer, Option } from "effect"
 import { stripFunctionsPrefix } from "./CatalogTool.js"
 import * as Excerpt from "./internal/excerpt.js"
+import * as Answers from "./internal/resourceAnswers.js"
 import { bindTools } from "./internal/resourceToolkit.js"
 import * as Permission from "./Permission.js"
-import type { InvalidQuery } from "./Query.js"
 import * as Resource from "./Resource.js"
 import { type Entry, type Passage, ResourceCatalog } from "./ResourceCatalog.js"
 import * as ResourceDisclosure from "./ResourceDisclosure.js"
+import {
+  InvalidResourceRequest,
+  type ResourceError,
+  ResourceNotPermitted,
+  ResourceNotRevealed,
+  UnknownResource
+} from "./ResourceError.js"
 import * as ResourceTools from "./ResourceTools.js"
 import { RevealedResources } from "./RevealedResources.js"
-import type { SearchFailed } from "./SearchStrategy.js"
 import { type ModelTool, suggest, type ToolView } from "./ToolView.js"
 import * as Visibility from "./Visibility.js"
-
-// -----------------------------------------------------------------------------
-// Errors
-// -----------------------------------------------------------------------------
-
-/**
- * No resource of that URI (or prompt of that name) exists for this agent. Carries up to three
- * "did you mean" names.
- *
- * @since 0.2.0
- * @category errors
- */
-export class UnknownResource extends Schema.TaggedError<UnknownResource>()("UnknownResource", {
-  uri: Schema.String,
-  suggestions: Schema.Array(Schema.String),
-  hint: Schema.String
-}) {
-  override get message(): string {
-    return this.hint
-  }
-}
-
-/**
- * The resource exists but was not revealed in this unit. The message names the revealing call.
- *
- * @since 0.2.0
- * @category errors
- */
-export class ResourceNotRevealed extends Schema.TaggedError<ResourceNotRevealed>()("ResourceNotRevealed", {
-  uri: Schema.String,
-  hint: Schema.String
-}) {
-  override get message(): string {
-    return this.hint
-  }
-}
-
-/**
- * Reading the resource's content is not allowed for this agent.
- *
- * @since 0.2.0
- * @category errors
- */
-export class ResourceNotPermitted extends Schema.TaggedError<ResourceNotPermitted>()("ResourceNotPermitted", {
-  uri: Schema.String
-}) {
-  override get message(): string {
-    return `Resource '${this.uri}' is not permitted for this agent.`
-  }
-}
-
-/**
- * A request that cannot be served as asked (a prompt passed to `read_resource`, a missing prompt
- * argument, an offset past the end). The message says what to call instead.
- *
- * @since 0.2.0
- * @category errors
- */
-export class InvalidResourceRequest extends Schema.TaggedError<InvalidResourceRequest>()("InvalidResourceRequest", {
-  tool: Schema.String,
-  reason: Schema.String
-}) {
-  override get message(): string {
-    return this.reason
-  }
-}
-
-/**
- * Why a resource operation refused or failed.
- *
- * @since 0.2.0
- * @category errors
- */
-export type ResourceError =
-  | UnknownResource
-  | ResourceNotRevealed
-  | ResourceNotPermitted
-  | InvalidResourceRequest
-  | Resource.ResourceReadError
-  | SearchFailed
-  | InvalidQuery
 
 // -----------------------------------------------------------------------------
 // Service
@@ -286,32 +210,9 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
 
     const snippetOf = (entry: Entry, passage: Passage | undefined, query: string | undefined): string => {
       if (!permitted(entry)) return "(content not permitted for this agent)"
-      const source = passage ?? catalog.passagesOf(entry.uri)[0]
+      const source = passage ?? catalog.unsafe.passages(entry.uri)[0]
       return source === undefined ? "" : Excerpt.excerpt(source.text, query, options.snippetLength)
     }
-
-    const summaryOf = (entry: Entry, snippet: string): ResourceTools.Summary => ({
-      uri: entry.uri,
-      name: entry.name,
-      ...(entry.title === undefined ? {} : { title: entry.title }),
-      kind: entry.kind,
-      source: entry.source ?? null,
-      mime_type: entry.mimeType ?? null,
-      size: entry.size ?? null,
-      description: entry.description,
-      snippet,
-      ...(entry.template ? { template: true as const } : {}),
-      ...(entry.prompt === undefined ? {} : {
-        arguments: entry.prompt.arguments.map((a) => ({
-          name: a.name,
-          ...(a.description === undefined ? {} : { description: a.description }),
-          required: a.required
-        }))
-      }),
-      ...(entry.unsearchable === undefined || entry.prompt !== undefined
-        ? {}
-        : { not_searchable: entry.unsearchable })
-    })
 
     const sample = (input: { readonly query?: string; readonly uri?: string; readonly max?: number }) =>
       Effect.gen(function*() {
@@ -322,7 +223,7 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
             ? undefined
             : (yield* catalog.searchPassages(query, { limit: 1, accept: (e) => e.uri === entry.uri }))[0]?.passage
           yield* revealed.reveal([entry.uri])
-          return { resources: [summaryOf(entry, snippetOf(entry, passage, query))] }
+          return { resources: [Answers.summaryOf(entry, snippetOf(entry, passage, query))] }
         }
         if (query === undefined) {
           return yield* new InvalidResourceRequest({
@@ -331,9 +232,10 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
           })
         }
         const limit = ResourceDisclosure.clampMax(input.max, options)
-        const matches = yield* catalog.sample(query, { limit, accept: exists })
+        // a resource this agent may not read is found by its metadata only, never by its content
+        const matches = yield* catalog.sample(query, { limit, accept: exists, acceptBody: permitted })
         yield* revealed.reveal(matches.map((m) => m.resource.uri))
-        const resources = matches.map((m) => summaryOf(m.resource, snippetOf(m.resource, m.passage, query)))
+        const resources = matches.map((m) => Answers.summaryOf(m.resource, snippetOf(m.resource, m.passage, query)))
         return resources.length > 0 ? { resources } : { resources, note: `No resource matched '${query}'.` }
       }).pipe(Effect.withSpan("tool-search.resources.sample", undefined, { captureStackTrace: false }))
 
@@ -396,33 +298,8 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
           Math.max(1, Math.floor(input.length ?? options.defaultReadLength))
         )
         const slice = yield* withTimeout(input.uri, reader({ uri: input.uri, offset, length }))
-        const total = Number.isSafeInteger(slice.total) && slice.total >= 0 ? slice.total : undefined
-        if (total !== undefined && offset > total) {
-          return yield* new InvalidResourceRequest({
-            tool,
-            reason: `Offset ${offset} is past the end of '${input.uri}' (${total} in all). Call ${tool} with ${
-              JSON.stringify({ uri: input.uri, offset: 0 })
-            } to read from the start.`
-          })
-        }
-        // a reader may not return more than asked: cut what a misbehaving one sends
-        const start = slice.offset !== undefined && slice.offset >= offset ? slice.offset : offset
-        const content = slice.content
-        const body = content._tag === "Text"
-          ? { text: content.text.slice(0, length) }
-          : { base64: Base64.encode(content.bytes.subarray(0, length)) }
-        const got = content._tag === "Text" ? body.text?.length ?? 0 : Math.min(length, content.bytes.length)
-        const end = start + got
-        const all = total ?? end
-        return {
-          uri: input.uri,
-          mime_type: entry.mimeType ?? null,
-          offset: start,
-          length: got,
-          total: all,
-          next_offset: end < all && got > 0 ? end : null,
-          ...body
-        }
+        const answer = Answers.readAnswer(input.uri, entry, slice, offset, length)
+        return typeof answer === "string" ? yield* new InvalidResourceRequest({ tool, reason: answer }) : answer
       }).pipe(Effect.withSpan("tool-search.resources.read", undefined, { captureStackTrace: false }))
 
     const getPrompt = (input: { readonly name: string; readonly arguments?: Readonly<Record<string, string>> }) =>
@@ -439,52 +316,17 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
           return yield* unknown(input.name)(all.filter((e) => e.prompt !== undefined))
         }
         if (prompts.length > 1) {
-          return yield* new InvalidResourceRequest({
-            tool,
-            reason: `Several prompts are named '${input.name}'. Call ${tool} with one of these uris as name: ${
-              prompts.map((p) => p.uri).join(", ")
-            }.`
-          })
+          return yield* new InvalidResourceRequest({ tool, reason: Answers.ambiguousPrompt(input.name, prompts) })
         }
         const entry = prompts[0] as Entry // prompts.length === 1
         const prompt = entry.prompt as Resource.Prompt
         yield* requireRevealed(entry, input.name, tool)
         yield* requirePermission(entry, input.name)
         const args = input.arguments ?? {}
-        const declared = new Set(prompt.arguments.map((a) => a.name))
-        const listing = prompt.arguments.map((a) => a.required ? `${a.name} (required)` : a.name).join(", ") || "none"
-        const extra = Object.keys(args).filter((k) => !declared.has(k))
-        if (extra.length > 0) {
-          return yield* new InvalidResourceRequest({
-            tool,
-            reason: `Prompt '${entry.name}' has no argument ${
-              extra.map((k) => `'${k}'`).join(", ")
-            }; its arguments: ${listing}.`
-          })
-        }
-        const missing = prompt.arguments.filter((a) => a.required && (args[a.name] ?? "").trim() === "")
-        if (missing.length > 0) {
-          const example = Object.fromEntries(prompt.arguments.map((a) => [a.name, args[a.name] ?? "..."]))
-          return yield* new InvalidResourceRequest({
-            tool,
-            reason: `Prompt '${entry.name}' needs a value for ${
-              missing.map((a) => a.name).join(", ")
-            }. Call ${tool} with ${JSON.stringify({ name: input.name, arguments: example })}.`
-          })
-        }
+        const problem = Answers.argumentProblem(entry, prompt, input.name, args)
+        if (problem !== undefined) return yield* new InvalidResourceRequest({ tool, reason: problem })
         const rendered = yield* withTimeout(entry.uri, prompt.render(args))
-        let budget = options.maxReadLength
-        const messages = rendered.messages.flatMap((m) => {
-          if (budget <= 0) return []
-          const text = m.text.slice(0, budget)
-          budget -= text.length
-          return [{ role: m.role, text }]
-        })
-        return {
-          name: entry.name,
-          ...(rendered.description === undefined ? {} : { description: rendered.description }),
-          messages
-        }
+        return Answers.promptAnswer(entry, rendered, options.maxReadLength)
       }).pipe(Effect.withSpan("tool-search.resources.get-prompt", undefined, { captureStackTrace: false }))
 
     // -------------------------------------------------------------------------

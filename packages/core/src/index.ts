@@ -63,6 +63,8 @@ export * as ResourceFile from "./ResourceFile.js"
 export * as ResourceCatalog from "./ResourceCatalog.js"
 /** The per-unit set of revealed resources. */
 export * as RevealedResources from "./RevealedResources.js"
+/** What can go wrong reading resources, each error naming the call that fixes it. */
+export * as ResourceError from "./ResourceError.js"
 /** The per-unit resource view: sample, search, read, get_prompt, and the resource tools. */
 export * as ResourceView from "./ResourceView.js"
 /** What the resource tools show and read: result counts, snippet and read lengths. */
@@ -86,8 +88,8 @@ export { ToolNotPermitted } from "./Permission.js"
 export { InvalidQuery } from "./Query.js"
 export { InvalidResource, ResourceReadError } from "./Resource.js"
 export { DuplicateResource } from "./ResourceCatalog.js"
+export { InvalidResourceRequest, ResourceNotPermitted, ResourceNotRevealed, UnknownResource } from "./ResourceError.js"
 export { ResourceFileError } from "./ResourceFile.js"
-export { InvalidResourceRequest, ResourceNotPermitted, ResourceNotRevealed, UnknownResource } from "./ResourceView.js"
 export { RevealedResourcesClosed } from "./RevealedResources.js"
 export { SearchFailed } from "./SearchStrategy.js"
 export { DuplicateTool } from "./ToolCatalog.js"

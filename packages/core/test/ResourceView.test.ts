@@ -242,6 +242,9 @@ describe("ResourceView policies", () => {
         const shown = sampled.resources.find((r) => r.uri === handbook.uri)
         assert.strictEqual(shown?.snippet, "(content not permitted for this agent)")
         assert.isTrue((yield* view.search({ query: "restocking fee" })).passages.every((p) => p.uri !== handbook.uri))
+        // nor does its content rank it in a sample: only its metadata can
+        const byContent = yield* view.sample({ query: "restocking fee opened laptops" })
+        assert.isTrue(byContent.resources.every((r) => r.uri !== handbook.uri))
         assert.strictEqual((yield* Effect.flip(view.read({ uri: handbook.uri })))._tag, "ResourceNotPermitted")
         assert.strictEqual(
           (yield* Effect.flip(view.search({ query: "fee", uri: handbook.uri })))._tag,
