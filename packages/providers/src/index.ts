@@ -6,3 +6,5 @@
 
 /** OpenAI Chat Completions, which OpenAI and every OpenAI-compatible server speak. */
 export * as OpenAiLanguageModel from "./OpenAiLanguageModel.js"
+/** Anthropic Messages, with prompt-cache breakpoints. */
+export * as AnthropicLanguageModel from "./AnthropicLanguageModel.js"
