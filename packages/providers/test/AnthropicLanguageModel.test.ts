@@ -116,7 +116,7 @@ describe("Anthropic Messages (checks the wire, not a model)", () => {
       const [request] = yield* server.requests
       assert.notInclude(JSON.stringify(request?.body), "cache_control")
       assert.strictEqual(request?.headers["anthropic-beta"], "a-1,b-2")
-      assert.strictEqual((request?.body as { max_tokens: number }).max_tokens, 99)
+      assert.strictEqual((request?.body as { max_tokens: number } | undefined)?.max_tokens, 99)
     }))
 
   it("maps every toolChoice", () => {
