@@ -8,3 +8,9 @@
 export * as OpenAiLanguageModel from "./OpenAiLanguageModel.js"
 /** Anthropic Messages, with prompt-cache breakpoints. */
 export * as AnthropicLanguageModel from "./AnthropicLanguageModel.js"
+/** The OpenAI embeddings API, which OpenAI and OpenAI-compatible servers (Ollama, vLLM, TEI) speak. */
+export * as OpenAiEmbeddingModel from "./OpenAiEmbeddingModel.js"
+/** The providers' settings: model, server, keys, budgets, embeddings. */
+export * as ProviderConfig from "./ProviderConfig.js"
+/** Language and embedding models built from the settings. */
+export * as Providers from "./Providers.js"
