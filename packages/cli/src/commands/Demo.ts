@@ -92,7 +92,7 @@ const short = (value: unknown, max = 110): string => {
 }
 
 /** Prints one event for people; returns nothing for events not worth a line. */
-const render = (
+export const render = (
   event: TurnEvent.TurnEvent,
   previousTools: Map<string, ReadonlyArray<string>>
 ): ReadonlyArray<string> => {
