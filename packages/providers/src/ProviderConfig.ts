@@ -176,8 +176,16 @@ export const settings = {
     defaultText: "(none)",
     description: "the bearer key of an `openai-compatible` server (OpenRouter, a hosted vLLM)"
   }),
-  openaiApiKey: sharedSecret("openaiApiKey", "OPENAI_API_KEY", "the OpenAI key, for `openai:` models and embeddings"),
-  anthropicApiKey: sharedSecret("anthropicApiKey", "ANTHROPIC_API_KEY", "the Anthropic key, for `anthropic:` models"),
+  openaiApiKey: sharedSecret(
+    "openaiApiKey",
+    "OPENAI_API_KEY",
+    "the OpenAI key, for `openai:` models and embeddings (no command takes keys as flags)"
+  ),
+  anthropicApiKey: sharedSecret(
+    "anthropicApiKey",
+    "ANTHROPIC_API_KEY",
+    "the Anthropic key, for `anthropic:` models (no command takes keys as flags)"
+  ),
   maxOutputTokens: optional("maxOutputTokens", {
     schema: Setting.IntAtLeast(1),
     values: "integer ≥ 1",
