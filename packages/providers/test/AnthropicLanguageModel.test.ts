@@ -4,7 +4,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
 import { LanguageModel, type Prompt, Tool, Toolkit } from "effect/ai"
 import { FetchHttpClient } from "effect/http"
-import { AnthropicLanguageModel } from "../src/index.js"
+import { AnthropicLanguageModel, AnthropicMessages } from "../src/index.js"
 import * as WireServer from "./WireServer.js"
 
 const message = (content: ReadonlyArray<unknown>, extra: Record<string, unknown> = {}) => ({
@@ -120,15 +120,15 @@ describe("Anthropic Messages (checks the wire, not a model)", () => {
     }))
 
   it("maps every toolChoice", () => {
-    assert.deepStrictEqual(AnthropicLanguageModel.toToolChoice("auto"), { type: "auto" })
-    assert.deepStrictEqual(AnthropicLanguageModel.toToolChoice("none"), { type: "none" })
-    assert.deepStrictEqual(AnthropicLanguageModel.toToolChoice("required"), { type: "any" })
-    assert.deepStrictEqual(AnthropicLanguageModel.toToolChoice({ tool: "ToolSearch" }), {
+    assert.deepStrictEqual(AnthropicMessages.toToolChoice("auto"), { type: "auto" })
+    assert.deepStrictEqual(AnthropicMessages.toToolChoice("none"), { type: "none" })
+    assert.deepStrictEqual(AnthropicMessages.toToolChoice("required"), { type: "any" })
+    assert.deepStrictEqual(AnthropicMessages.toToolChoice({ tool: "ToolSearch" }), {
       type: "tool",
       name: "ToolSearch"
     })
-    assert.deepStrictEqual(AnthropicLanguageModel.toToolChoice({ oneOf: ["a"] }), { type: "auto" })
-    assert.deepStrictEqual(AnthropicLanguageModel.toToolChoice({ oneOf: ["a"], mode: "required" }), { type: "any" })
+    assert.deepStrictEqual(AnthropicMessages.toToolChoice({ oneOf: ["a"] }), { type: "auto" })
+    assert.deepStrictEqual(AnthropicMessages.toToolChoice({ oneOf: ["a"], mode: "required" }), { type: "any" })
   })
 
   it.effect("decodes text, tool_use and thinking; skips server-tool blocks; maps stop_reason", () =>

@@ -8,7 +8,7 @@ import { Executor, TokenCounter } from "@tool-search/agent"
 import { CatalogTool, Keyword, ToolCatalog, ToolSearchConfig } from "@tool-search/core"
 import { ConfigProvider, Effect, Layer, Stream } from "effect"
 import { FetchHttpClient } from "effect/http"
-import { type AnthropicLanguageModel, type OpenAiLanguageModel, Providers } from "../src/index.js"
+import { type AnthropicMessages, type OpenAiChatCompletions, Providers } from "../src/index.js"
 import * as WireServer from "./WireServer.js"
 
 // -----------------------------------------------------------------------------
@@ -86,8 +86,8 @@ interface Dialect {
   readonly results: (body: unknown) => ReadonlyArray<ToolResult>
 }
 
-const chat = (body: unknown) => body as OpenAiLanguageModel.ChatRequest
-const messages = (body: unknown) => body as AnthropicLanguageModel.MessagesRequest
+const chat = (body: unknown) => body as OpenAiChatCompletions.ChatRequest
+const messages = (body: unknown) => body as AnthropicMessages.MessagesRequest
 
 const chatCompletions = (name: string, env: (url: string) => Record<string, string>): Dialect => ({
   name,

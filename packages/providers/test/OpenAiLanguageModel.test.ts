@@ -5,7 +5,7 @@ import { Effect, Fiber, Layer, Redacted, Schema } from "effect"
 import { AiError, IdGenerator, LanguageModel, type Prompt, Tool, Toolkit } from "effect/ai"
 import { FetchHttpClient } from "effect/http"
 import { TestClock } from "effect/testing"
-import { OpenAiLanguageModel } from "../src/index.js"
+import { OpenAiChatCompletions, OpenAiLanguageModel } from "../src/index.js"
 import * as WireServer from "./WireServer.js"
 
 const completion = (message: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
@@ -113,8 +113,8 @@ describe("OpenAI Chat Completions (checks the wire, not a model)", () => {
           { type: "function", function: { name: "not_loaded", arguments: "{oops" } }
         ]
       })
-      const parts = yield* OpenAiLanguageModel.fromResponse(
-        Schema.decodeUnknownSync(OpenAiLanguageModel.ChatCompletion)(body)
+      const parts = yield* OpenAiChatCompletions.fromResponse(
+        Schema.decodeUnknownSync(OpenAiChatCompletions.ChatCompletion)(body)
       ).pipe(Effect.provideService(IdGenerator.IdGenerator, { generateId: () => Effect.succeed("generated") }))
       assert.deepStrictEqual(parts.map((p) => p.type), [
         "response-metadata",
@@ -140,15 +140,15 @@ describe("OpenAI Chat Completions (checks the wire, not a model)", () => {
     }))
 
   it("maps every toolChoice", () => {
-    assert.strictEqual(OpenAiLanguageModel.toToolChoice("auto"), "auto")
-    assert.strictEqual(OpenAiLanguageModel.toToolChoice("none"), "none")
-    assert.strictEqual(OpenAiLanguageModel.toToolChoice("required"), "required")
-    assert.deepStrictEqual(OpenAiLanguageModel.toToolChoice({ tool: "ToolSearch" }), {
+    assert.strictEqual(OpenAiChatCompletions.toToolChoice("auto"), "auto")
+    assert.strictEqual(OpenAiChatCompletions.toToolChoice("none"), "none")
+    assert.strictEqual(OpenAiChatCompletions.toToolChoice("required"), "required")
+    assert.deepStrictEqual(OpenAiChatCompletions.toToolChoice({ tool: "ToolSearch" }), {
       type: "function",
       function: { name: "ToolSearch" }
     })
-    assert.strictEqual(OpenAiLanguageModel.toToolChoice({ oneOf: ["a"] }), "auto")
-    assert.strictEqual(OpenAiLanguageModel.toToolChoice({ oneOf: ["a"], mode: "required" }), "required")
+    assert.strictEqual(OpenAiChatCompletions.toToolChoice({ oneOf: ["a"] }), "auto")
+    assert.strictEqual(OpenAiChatCompletions.toToolChoice({ oneOf: ["a"], mode: "required" }), "required")
   })
 
   it.effect("a oneOf sends only those tools; no tools means no tools and no tool_choice", () =>
