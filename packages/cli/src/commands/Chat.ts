@@ -45,7 +45,12 @@ const conversation = (json: boolean) =>
     )
   })
 
-/** The `chat` command. */
+/**
+ * The `chat` command.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
 export const command = Command.make(
   "chat",
   Agents.flags,

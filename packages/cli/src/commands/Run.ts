@@ -11,7 +11,12 @@ import { Console, Effect } from "effect"
 import { Argument, Command } from "effect/cli"
 import * as Agents from "../Agents.js"
 
-/** The `run` command. */
+/**
+ * The `run` command.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
 export const command = Command.make(
   "run",
   { task: Argument.String("task").pipe(Argument.withDescription("what the agent should do")), ...Agents.flags },
