@@ -22,22 +22,22 @@ import { Config, ConfigProvider, Effect, Option, Result, Schema, SchemaGetter, S
 // -----------------------------------------------------------------------------
 
 /**
- * A setting.
+ * What every setting has, whatever the type of its value.
  *
  * @since 0.2.0
  * @category models
  */
-export interface Setting<A> {
+export interface Any {
   /** The camelCase key, as a config file writes it (`maxResults`). */
   readonly key: string
   /** The environment variable (`TOOL_SEARCH_MAX_RESULTS`). */
   readonly env: string
   /** The command-line flag, without dashes (`max-results`). */
   readonly flag: string
-  /** How a value decodes, from a string (environment, flag) or from JSON (config file). */
-  readonly schema: Schema.Codec<A, unknown>
+  /** How a value decodes from its written form (environment, flag, config file). */
+  readonly schema: Schema.Top
   /** The value when no source sets it. */
-  readonly default: A
+  readonly default: unknown
   /** The accepted values, for people. */
   readonly values: string
   /** The default, as people would write it (may say what it depends on). */
@@ -45,8 +45,21 @@ export interface Setting<A> {
   /** What the setting does, in a few words. */
   readonly description: string
   /** The setting as read from the `ConfigProvider` in context: `None` when no source sets it. */
-  readonly option: Config.Config<Option.Option<A>>
+  readonly option: Config.Config<Option.Option<unknown>>
   /** The setting with its default applied. */
+  readonly config: Config.Config<unknown>
+}
+
+/**
+ * A setting whose value is an `A`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Setting<A> extends Any {
+  readonly schema: Schema.Codec<A, unknown>
+  readonly default: A
+  readonly option: Config.Config<Option.Option<A>>
   readonly config: Config.Config<A>
 }
 
@@ -57,25 +70,6 @@ export interface Setting<A> {
  * @category models
  */
 export type Table = Readonly<Record<string, Any>>
-
-/**
- * What every setting has, whatever its type.
- *
- * @since 0.2.0
- * @category models
- */
-export interface Any {
-  readonly schema: Schema.Codec<unknown, unknown> | Schema.Top
-  readonly key: string
-  readonly env: string
-  readonly flag: string
-  readonly values: string
-  readonly defaultText: string
-  readonly description: string
-  readonly default: unknown
-  readonly option: Config.Config<Option.Option<unknown>>
-  readonly config: Config.Config<unknown>
-}
 
 /**
  * The values of a table, each `None` when no source set it.
