@@ -235,9 +235,7 @@ export const withAgent = <A, E, R>(
       Layer.provideMerge(Tools),
       Layer.provide(TokenCounter.TokenCounter.o200k),
       Layer.provide(Policies),
-      Layer.provide(FetchHttpClient.layer),
-      // MCP servers log their state: keep stdout for the conversation
-      Layer.provide(Layer.succeed(Logger.LogToStderr, true))
+      Layer.provide(FetchHttpClient.layer)
     )
 
     // building the agent starts the MCP servers; a bad one, or a bad setting, is a usage error
@@ -253,7 +251,11 @@ export const withAgent = <A, E, R>(
       tools: all.length,
       deferred: all.length - eager.length
     }).pipe(Effect.provide(context))
-  }).pipe(Effect.scoped)
+  }).pipe(
+    Effect.scoped,
+    // MCP servers and failing tools log: stdout is for the conversation
+    Effect.provideService(Logger.LogToStderr, true)
+  )
 
 // -----------------------------------------------------------------------------
 // Turns
