@@ -22,7 +22,7 @@
  */
 import { Effect, Schema } from "effect"
 import { type AiError, IdGenerator, type LanguageModel, type Prompt, type Response } from "effect/ai"
-import { fileSource, functionTools, toolResultText, unsupported } from "./internal/parts.js"
+import { fileSource, functionTools, jsonText, toolResultText, unsupported } from "./internal/parts.js"
 
 /**
  * What the request needs besides the prompt.
@@ -235,7 +235,7 @@ const toMessages = (module: string, prompt: Prompt.Prompt) =>
         const text = message.content.flatMap((p) => p.type === "text" ? [p.text] : []).join("")
         const calls = message.content.flatMap((p): Array<WireToolCall> =>
           p.type === "tool-call" && !p.providerExecuted
-            ? [{ id: p.id, type: "function", function: { name: p.name, arguments: JSON.stringify(p.params ?? {}) } }]
+            ? [{ id: p.id, type: "function", function: { name: p.name, arguments: jsonText(p.params ?? {}) } }]
             : []
         )
         if (text === "" && calls.length === 0) return Effect.succeed([])

@@ -184,4 +184,41 @@ describe("Anthropic Messages (checks the wire, not a model)", () => {
       assert.strictEqual(error.reason._tag, "InternalProviderError")
       assert.include(error.message, "Overloaded (overloaded_error)")
     }))
+
+  it.effect("a redirect is an error, never followed: the key does not reach the other host", () =>
+    Effect.gen(function*() {
+      const elsewhere = yield* WireServer.make(() => ({ json: message([{ type: "text", text: "stolen" }]) }))
+      const server = yield* WireServer.make(() => ({
+        status: 307,
+        headers: { location: `${elsewhere.url}/v1/messages` }
+      }))
+      const error = yield* LanguageModel.generateText({ prompt: "go" }).pipe(
+        Effect.provide(model(server.url)),
+        Effect.flip
+      )
+      assert.strictEqual(error.module, "Anthropic")
+      assert.include(error.message, "307")
+      assert.deepStrictEqual(yield* elsewhere.requests, [])
+    }))
+
+  it.effect("a tool result JSON cannot hold is sent as its text; parameters it cannot hold are an error", () =>
+    Effect.gen(function*() {
+      const server = yield* WireServer.make(() => ({ json: message([{ type: "text", text: "ok" }]) }))
+      const cyclic: Record<string, unknown> = {}
+      cyclic["self"] = cyclic
+      yield* LanguageModel.generateText({
+        prompt: [
+          { role: "user", content: "go" },
+          { role: "assistant", content: [{ type: "tool-call", id: "t1", name: "x", params: {} }] },
+          { role: "tool", content: [{ type: "tool-result", id: "t1", name: "x", isFailure: false, result: 10n }] }
+        ]
+      }).pipe(Effect.provide(model(server.url)))
+      const [request] = yield* server.requests
+      assert.include(JSON.stringify(request?.body), "\"content\":\"10\"")
+      const error = yield* LanguageModel.generateText({
+        prompt: [{ role: "assistant", content: [{ type: "tool-call", id: "t2", name: "x", params: cyclic }] }]
+      }).pipe(Effect.provide(model(server.url)), Effect.flip)
+      assert.strictEqual(error.reason._tag, "NetworkError")
+      assert.include(error.message, "cannot be written as JSON")
+    }))
 })

@@ -6,12 +6,13 @@
  * not of the expected shape is an `InvalidResponseError`.
  *
  * Nothing from the server is trusted: the body is read up to `maxResponseBytes` and no further,
- * error messages are cut to a few hundred characters, and a request that takes longer than
- * `timeout` is interrupted (the fetch is aborted).
+ * error messages are cut to a few hundred characters, a request that takes longer than
+ * `timeout` is interrupted (the fetch is aborted), and a redirect is an error rather than a
+ * second request that would carry the key elsewhere.
  */
 import { Duration, Effect, Option, Redacted, Schema, Stream } from "effect"
 import { AiError } from "effect/ai"
-import { Headers, type HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import { FetchHttpClient, Headers, type HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
 
 /** Where and how a provider is called. */
 export interface Endpoint {
@@ -55,12 +56,23 @@ export const post = <A>(
   const headers = Object.fromEntries(
     Object.entries(endpoint.headers).map(([k, v]) => [k, Redacted.isRedacted(v) ? Redacted.value(v) : v])
   )
-  const httpRequest = HttpClientRequest.post(url).pipe(
+  return HttpClientRequest.post(url).pipe(
     HttpClientRequest.setHeaders(headers),
     HttpClientRequest.acceptJson,
-    HttpClientRequest.bodyJsonUnsafe(request.body)
-  )
-  return client.execute(httpRequest).pipe(
+    HttpClientRequest.bodyJson(request.body),
+    Effect.mapError((error) =>
+      AiError.make({
+        module: endpoint.module,
+        method: request.method,
+        reason: new AiError.NetworkError({
+          reason: "EncodeError",
+          method: "POST",
+          url,
+          description: `the request cannot be written as JSON: ${cut(String(error.cause))}`
+        })
+      })
+    ),
+    Effect.flatMap(client.execute),
     Effect.flatMap((response) =>
       response.status >= 200 && response.status < 300
         ? decodeSuccess(response, endpoint, request, fail)
@@ -91,7 +103,10 @@ export const post = <A>(
             description: `no answer within ${Duration.format(Duration.fromInputUnsafe(endpoint.timeout))}`
           })
         )
-    })
+    }),
+    // A redirect is an answer, never followed: following it could carry the key to another host
+    // (fetch drops `Authorization` across origins, but not `x-api-key`).
+    Effect.provideService(FetchHttpClient.RequestInit, { redirect: "manual" })
   )
 }
 

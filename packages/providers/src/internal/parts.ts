@@ -10,8 +10,16 @@ import { Base64 } from "effect/encoding"
 /** A tool result as the text the model reads: the tool's own text, or its value as JSON. */
 export const toolResultText = (part: Prompt.ToolResultPart): string => {
   if (part.modelOutput !== undefined) return Prompt.toolModelOutputToText(part.modelOutput)
-  if (typeof part.result === "string") return part.result
-  return JSON.stringify(part.result) ?? "null"
+  return typeof part.result === "string" ? part.result : jsonText(part.result)
+}
+
+/** A value as JSON text; a value JSON cannot hold (a cycle, a bigint) as its plain text instead. */
+export const jsonText = (value: unknown): string => {
+  try {
+    return JSON.stringify(value) ?? "null"
+  } catch {
+    return String(value)
+  }
 }
 
 /** A file's data as a URL (`https:` or `data:`), or its base64 and media type. */
