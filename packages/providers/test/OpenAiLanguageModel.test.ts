@@ -1,7 +1,7 @@
 // The Chat Completions mapping, checked on the wire against a local server with hand-written
 // answers: these tests check the wire format, not a model.
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Fiber, Layer, Redacted, Schema } from "effect"
+import { Effect, Fiber, Layer, Redacted, Schema, Stream } from "effect"
 import { AiError, IdGenerator, LanguageModel, type Prompt, Tool, Toolkit } from "effect/ai"
 import { FetchHttpClient } from "effect/http"
 import { TestClock } from "effect/testing"
@@ -137,6 +137,30 @@ describe("OpenAI Chat Completions (checks the wire, not a model)", () => {
       }).pipe(Effect.provide(model(server.url)))
       assert.deepStrictEqual(response.toolCalls.map((c) => c.name), ["weather_forecast", "not_loaded"])
       assert.strictEqual(response.reasoningText, "need the forecast")
+    }))
+
+  it.effect("streamText replays one buffered request as stream parts", () =>
+    Effect.gen(function*() {
+      const server = yield* WireServer.make(() => ({
+        json: completion({
+          content: "3 degrees",
+          tool_calls: [{ id: "call_s", type: "function", function: { name: "weather_forecast", arguments: "{}" } }]
+        })
+      }))
+      const parts = yield* LanguageModel.streamText({
+        prompt: "go",
+        toolkit: Toolkit.make(weather),
+        disableToolCallResolution: true
+      }).pipe(Stream.runCollect, Effect.provide(model(server.url)))
+      assert.deepStrictEqual(parts.map((p) => p.type), [
+        "response-metadata",
+        "text-start",
+        "text-delta",
+        "text-end",
+        "tool-call",
+        "finish"
+      ])
+      assert.strictEqual((yield* server.requests).length, 1)
     }))
 
   it("maps every toolChoice", () => {
