@@ -288,8 +288,9 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
             reason: `'${entry.uri}' is a URI template: read a concrete uri matching it.`
           })
         }
-        yield* requireRevealed(entry, input.uri, tool)
+        // permission first: revealing a resource this agent may not read would be a wasted call
         yield* requirePermission(entry, input.uri)
+        yield* requireRevealed(entry, input.uri, tool)
         const reader = entry.read
         if (reader === undefined) return yield* new InvalidResourceRequest({ tool, reason: "it has no body" })
         const offset = Math.max(0, Math.floor(input.offset ?? 0))
@@ -320,8 +321,8 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
         }
         const entry = prompts[0] as Entry // prompts.length === 1
         const prompt = entry.prompt as Resource.Prompt
-        yield* requireRevealed(entry, input.name, tool)
         yield* requirePermission(entry, input.name)
+        yield* requireRevealed(entry, input.name, tool)
         const args = input.arguments ?? {}
         const problem = Answers.argumentProblem(entry, prompt, input.name, args)
         if (problem !== undefined) return yield* new InvalidResourceRequest({ tool, reason: problem })
