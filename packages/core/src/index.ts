@@ -51,6 +51,8 @@ export * as Visibility from "./Visibility.js"
 export * as Permission from "./Permission.js"
 /** `ToolSearch` as an `effect/ai` tool for your own loop. */
 export * as SearchToolkit from "./SearchToolkit.js"
+/** A tool call's arguments, bounded and checked against the tool's JSON Schema before it runs. */
+export * as ToolArguments from "./ToolArguments.js"
 /** The search and discovery tools the model uses. */
 export * as MetaTools from "./MetaTools.js"
 /** The table of contents of staged disclosure and the system-prompt section around it. */
@@ -67,5 +69,6 @@ export { InvalidTool, ToolExecutionError } from "./CatalogTool.js"
 export { ToolNotPermitted } from "./Permission.js"
 export { InvalidQuery } from "./Query.js"
 export { SearchFailed } from "./SearchStrategy.js"
+export { InvalidArguments } from "./ToolArguments.js"
 export { DuplicateTool } from "./ToolCatalog.js"
 export { ToolNotActive, UnknownTool } from "./ToolView.js"
