@@ -21,6 +21,34 @@ import { Tool, type Toolkit } from "effect/ai"
 /** How a tool reaches the model: `eager` is always sent, `deferred` only once activated. */
 export type Loading = "eager" | "deferred"
 
+/**
+ * An `effect/ai` tool annotation: `true` defers the tool (the model finds it through the search
+ * tool), `false` keeps it eager. The counterpart of Anthropic's `defer_loading: true`, read by
+ * `fromToolkit` and `SearchToolkit.layerFromToolkit`; a tool without it takes their `loading` option.
+ *
+ * ```ts
+ * const GetWeather = Tool.make("get_weather", { parameters: Schema.Struct({ city: Schema.String }) })
+ *   .annotate(CatalogTool.Deferred, true)
+ * ```
+ *
+ * @since 0.2.0
+ * @category annotations
+ */
+export const Deferred = Context.Reference<boolean | undefined>("@tool-search/core/CatalogTool/Deferred", {
+  defaultValue: () => undefined
+})
+
+/**
+ * What the `Deferred` annotation of an `effect/ai` tool says, if anything.
+ *
+ * @since 0.2.0
+ * @category annotations
+ */
+export const loadingOf = (tool: Tool.Any): Loading | undefined => {
+  const deferred = Context.get(tool.annotations, Deferred)
+  return deferred === undefined ? undefined : deferred ? "deferred" : "eager"
+}
+
 /** Hints about a tool's behaviour, as MCP annotations and `effect/ai` tool annotations carry them. */
 export interface Annotations {
   readonly title?: string
@@ -201,9 +229,31 @@ export const make = (input: Input): CatalogTool => ({
   annotations: input.annotations ?? {},
   ...(input.category === undefined ? {} : { category: input.category }),
   ...(input.source === undefined ? {} : { source: input.source }),
-  ...(input.handler === undefined ? {} : { handler: input.handler }),
+  ...(input.handler === undefined ? {} : { handler: guard(input.name, input.handler) }),
   ...(input.needsApproval === undefined ? {} : { needsApproval: input.needsApproval })
 })
+
+/** Marks handlers already guarded, so a tool rebuilt from another keeps one wrapper. */
+const guarded = new WeakSet<Handler>()
+
+/**
+ * The handler boundary: a handler is user code, so a synchronous `throw` while building its effect,
+ * or a return value that is not an `Effect`, becomes a defect of the call — as `Effect.die` would —
+ * instead of escaping into the caller. The executor reports defects to the model as `crashed` and
+ * goes on with the turn.
+ */
+const guard = (name: string, handler: Handler): Handler => {
+  if (guarded.has(handler)) return handler
+  const safe: Handler = (params, context) =>
+    Effect.suspend(() => {
+      const effect: unknown = handler(params, context)
+      return Effect.isEffect(effect)
+        ? effect as ReturnType<Handler>
+        : Effect.die(new Error(`The handler of '${name}' returned ${typeof effect}, not an Effect`))
+    })
+  guarded.add(safe)
+  return safe
+}
 
 /** A handler from a function that returns the result value, or fails with a message for the model. */
 export const handler = <E>(
@@ -242,6 +292,7 @@ export type SelfContained<Tools extends Record<string, Tool.Any>> =
 
 /** Options shared by the constructors that take several tools at once. */
 export interface FromToolkitOptions {
+  /** The loading of tools without a `Deferred` annotation (default: `deferred`). */
   readonly loading?: Loading | ((name: string) => Loading)
   readonly category?: string
   readonly source?: string
@@ -250,7 +301,8 @@ export interface FromToolkitOptions {
 /**
  * Turns a `Toolkit` with handlers (`yield* MyToolkit` with its handler layer provided) into catalog
  * tools. Calls go through `Toolkit.handle`, so parameter decoding, failure modes and result encoding
- * are exactly `effect/ai`'s.
+ * are exactly `effect/ai`'s. A tool's `Deferred` annotation decides its loading; `options.loading`
+ * applies to the tools without one.
  */
 export const fromToolkit = <Tools extends Record<string, Tool.Any>>(
   toolkit: SelfContained<Tools>,
@@ -258,7 +310,8 @@ export const fromToolkit = <Tools extends Record<string, Tool.Any>>(
 ): ReadonlyArray<CatalogTool> =>
   Object.values(toolkit.tools).map((tool) => {
     const name = tool.name
-    const loading = typeof options.loading === "function" ? options.loading(name) : options.loading
+    const loading = loadingOf(tool) ??
+      (typeof options.loading === "function" ? options.loading(name) : options.loading)
     // `SelfContained` proved that the handlers need no services; the parameters are decoded by the tool.
     const handle = toolkit.handle as unknown as LooseHandle
     const run: Handler = (params, context) =>
