@@ -8,7 +8,8 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Clock, type Config, Context, Effect, Layer, Option } from "effect"
+import * as AgentConfig from "./AgentConfig.js"
 import * as Eviction from "./Eviction.js"
 
 /** What a session carries over. Tool ids, in activation order. */
@@ -37,6 +38,16 @@ export class SessionStore extends Context.Service<SessionStore, {
   /** An in-memory store with the given eviction strategy (default: LRU of 1,000 sessions). */
   static readonly memory = (strategy: Eviction.Strategy = Eviction.defaultStrategy): Layer.Layer<SessionStore> =>
     Layer.effect(SessionStore, makeMemory(strategy))
+
+  /**
+   * An in-memory store with the eviction `AgentConfig` reads (`TOOL_SEARCH_EVICTION` by default).
+   *
+   * @since 0.2.0
+   */
+  static readonly layerConfig: Layer.Layer<SessionStore, Config.ConfigError> = Layer.effect(
+    SessionStore,
+    Effect.flatMap(AgentConfig.config, (settings) => makeMemory(settings.eviction))
+  )
 }
 
 interface Held {

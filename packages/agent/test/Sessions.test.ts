@@ -4,7 +4,7 @@ import { Prompt } from "effect/ai"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
 import { Eviction, Executor, SessionStore } from "../src/index.js"
-import { agent } from "./fixtures.js"
+import { agent, agentWithoutStore } from "./fixtures.js"
 
 /** Runs a turn; returns what it carried over (from `turn-started`), what it found, and the result. */
 const turn = (sessionId: string | undefined, prompt: Prompt.RawInput) =>
@@ -13,13 +13,13 @@ const turn = (sessionId: string | undefined, prompt: Prompt.RawInput) =>
     const events = yield* Stream.runCollect(
       executor.stream({ ...(sessionId === undefined ? {} : { sessionId }), prompt })
     )
-    const started = events.find((e) => e.type === "turn-started")
-    const finished = events.find((e) => e.type === "turn-finished")
-    const found = events.flatMap((e) => e.type === "search" ? e.found : [])
+    const started = events.find((e) => e._tag === "TurnStarted")
+    const finished = events.find((e) => e._tag === "TurnFinished")
+    const found = events.flatMap((e) => e._tag === "Search" ? e.found : [])
     return {
-      carried: started?.type === "turn-started" ? started.carried : [],
+      carried: started?._tag === "TurnStarted" ? started.carried : [],
       found,
-      activated: finished?.type === "turn-finished" ? finished.activated : []
+      activated: finished?._tag === "TurnFinished" ? finished.activated : []
     }
   })
 const say = (sessionId: string, text: string) => turn(sessionId, [{ role: "user", content: text }])
@@ -133,7 +133,7 @@ describe("SessionStore eviction (lazy, on access)", () => {
       assert.deepStrictEqual((yield* say("s1", "open a ticket for the outage")).carried, [])
     }).pipe(
       Effect.provide(
-        agent("capable", { activationPolicy: "session" }).pipe(
+        agentWithoutStore("capable", { activationPolicy: "session" }).pipe(
           Layer.provide(SessionStore.SessionStore.memory(Eviction.always))
         )
       )
