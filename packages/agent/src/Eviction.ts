@@ -105,7 +105,12 @@ export const dropsOldest = (strategy: Strategy, oldest: Entry, size: number, now
   }
 }
 
-/** Whether the strategy forgets a session before every access (`always`, alone or in a composite). */
+/**
+ * Whether the strategy forgets a session before every access (`always`, alone or in a composite).
+ *
+ * @since 0.2.0
+ * @category eviction
+ */
 export const forgetsOnAccess = (strategy: Strategy): boolean =>
   strategy._tag === "Always" || (strategy._tag === "Composite" && strategy.strategies.some(forgetsOnAccess))
 

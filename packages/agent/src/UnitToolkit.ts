@@ -237,6 +237,14 @@ export const make = (options: Options = {}): Effect.Effect<UnitToolkit, never, T
       Effect.gen(function*() {
         if (observer.onCall !== undefined) yield* observer.onCall(call)
         const outcome = yield* execute(call)
+        // the span says how the call ended; a cut result's size is on it, the whole result in the outcome
+        yield* Effect.annotateCurrentSpan({
+          failure: outcome.failure ?? "none",
+          ...(outcome.truncated === null ? {} : {
+            "result.characters": outcome.truncated.totalCharacters,
+            "result.shownCharacters": outcome.truncated.shownCharacters
+          })
+        })
         if (observer.onOutcome !== undefined) yield* observer.onOutcome(outcome)
         return outcome
       }).pipe(Effect.withSpan("tool-search.tool-call", { attributes: { tool: call.name } }, Calls.noStackTrace))

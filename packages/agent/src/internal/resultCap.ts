@@ -15,8 +15,8 @@ export interface Capped {
 /** Caps `result` at `maxTokens` tokens of its text (a string as is, anything else as JSON). */
 export const cap = (result: unknown, maxTokens: number, counter: TokenCounter["Service"]): Capped => {
   const text = typeof result === "string" ? result : textOf(result)
-  // a token is at least one byte of UTF-8, and a UTF-16 unit at most three: no count needed
-  if (text.length * 3 <= maxTokens) return { result, truncated: null }
+  // a token is at least one byte of UTF-8: within the cap in bytes, no count is needed
+  if (withinBytes(text, maxTokens)) return { result, truncated: null }
   const kept = counter.truncate(text, maxTokens)
   if (kept.length === text.length) return { result, truncated: null }
   const cut = text.length - kept.length
@@ -26,6 +26,20 @@ export const cap = (result: unknown, maxTokens: number, counter: TokenCounter["S
     } characters not shown. Ask the tool for less (a narrower query, a page, a filter) to see the rest.]`,
     truncated: { maxTokens, shownCharacters: kept.length, totalCharacters: text.length, full: result }
   }
+}
+
+/** Whether `text` is at most `max` bytes of UTF-8; stops counting as soon as it is not. */
+const withinBytes = (text: string, max: number): boolean => {
+  if (text.length > max) return false
+  if (text.length * 3 <= max) return true
+  let bytes = 0
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i)
+    // a surrogate pair is 4 bytes in all, 2 per UTF-16 unit
+    bytes += unit < 0x80 ? 1 : unit < 0x800 ? 2 : unit >= 0xd800 && unit <= 0xdfff ? 2 : 3
+    if (bytes > max) return false
+  }
+  return true
 }
 
 const textOf = (value: unknown): string => {
