@@ -1,12 +1,14 @@
 /**
- * The `tool-search` command line: `search`, `toc`, `serve`, `demo`, `bench`, `bench-executor`.
+ * The `tool-search` command line: `search`, `toc`, `serve`, `demo`, `chat`, `run`, `bench`, `bench-executor`.
  *
  * @since 0.1.0
  */
 import { Command } from "effect/cli"
 import * as Bench from "./commands/Bench.js"
 import * as BenchExecutor from "./commands/BenchExecutor.js"
+import * as Chat from "./commands/Chat.js"
 import * as Demo from "./commands/Demo.js"
+import * as Run from "./commands/Run.js"
 import * as Search from "./commands/Search.js"
 import * as Serve from "./commands/Serve.js"
 import * as Toc from "./commands/Toc.js"
@@ -22,6 +24,8 @@ export const cli = Command.make("tool-search").pipe(
     Toc.command,
     Serve.command,
     Demo.command,
+    Chat.command,
+    Run.command,
     Bench.command,
     BenchExecutor.command
   ])

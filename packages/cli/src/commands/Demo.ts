@@ -91,8 +91,14 @@ const short = (value: unknown, max = 110): string => {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
 }
 
-/** Prints one event for people; returns nothing for events not worth a line. */
-const render = (
+/**
+ * Prints one event for people; returns nothing for events not worth a line (`chat` and `run`
+ * print their turns with it too).
+ *
+ * @since 0.2.0
+ * @category output
+ */
+export const render = (
   event: TurnEvent.TurnEvent,
   previousTools: Map<string, ReadonlyArray<string>>
 ): ReadonlyArray<string> => {

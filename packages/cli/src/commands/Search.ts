@@ -4,9 +4,11 @@
  *
  * @since 0.1.0
  */
-import { CatalogTool, Query, Strategies, ToolCatalog, ToolView } from "@tool-search/core"
+import { CatalogTool, Query, Setting, Strategies, ToolCatalog, ToolView } from "@tool-search/core"
+import { Providers } from "@tool-search/providers"
 import { Console, Effect, type FileSystem, Layer, Result } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
+import { FetchHttpClient } from "effect/http"
 import * as Catalogs from "../Catalogs.js"
 import { report, UsageError } from "../CliError.js"
 
@@ -56,8 +58,12 @@ export const command = Command.make(
           )
         )
       }).pipe(
-        Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer(strategy)))),
-        Effect.mapError((e) => new UsageError({ reason: e.message }))
+        // semantic and hybrid embed with TOOL_SEARCH_EMBEDDINGS when it is set (docs/providers.md)
+        Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(
+          Layer.provide(Providers.searchStrategy(strategy)),
+          Layer.provide(FetchHttpClient.layer)
+        )),
+        Effect.mapError((e) => new UsageError({ reason: e._tag === "ConfigError" ? Setting.explain(e) : e.message }))
       )
       const results: ReadonlyArray<JsonResult> = matches.map((m) => ({
         id: m.tool.id,
