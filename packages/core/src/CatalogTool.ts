@@ -13,6 +13,7 @@
 import { Context, Effect, Option, Schema, Stream } from "effect"
 import type { JsonSchema } from "effect"
 import { Tool, type Toolkit } from "effect/ai"
+import { annotationsOf, approvalOf, guard } from "./internal/handlers.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -233,28 +234,6 @@ export const make = (input: Input): CatalogTool => ({
   ...(input.needsApproval === undefined ? {} : { needsApproval: input.needsApproval })
 })
 
-/** Marks handlers already guarded, so a tool rebuilt from another keeps one wrapper. */
-const guarded = new WeakSet<Handler>()
-
-/**
- * The handler boundary: a handler is user code, so a synchronous `throw` while building its effect,
- * or a return value that is not an `Effect`, becomes a defect of the call — as `Effect.die` would —
- * instead of escaping into the caller. The executor reports defects to the model as `crashed` and
- * goes on with the turn.
- */
-const guard = (name: string, handler: Handler): Handler => {
-  if (guarded.has(handler)) return handler
-  const safe: Handler = (params, context) =>
-    Effect.suspend(() => {
-      const effect: unknown = handler(params, context)
-      return Effect.isEffect(effect)
-        ? effect as ReturnType<Handler>
-        : Effect.die(new Error(`The handler of '${name}' returned ${typeof effect}, not an Effect`))
-    })
-  guarded.add(safe)
-  return safe
-}
-
 /** A handler from a function that returns the result value, or fails with a message for the model. */
 export const handler = <E>(
   name: string,
@@ -340,33 +319,6 @@ export const fromToolkit = <Tools extends Record<string, Tool.Any>>(
       ...(options.source === undefined ? {} : { source: options.source })
     })
   })
-
-/**
- * `effect/ai`'s `needsApproval` on JSON parameters: a function gets the parameters decoded by the
- * tool's schema (parameters that do not decode need no approval — the call fails on them anyway).
- */
-const approvalOf = (tool: Tool.Any): NeedsApproval | undefined => {
-  const rule = tool.needsApproval
-  if (rule === undefined || rule === false) return undefined
-  if (rule === true) return () => Effect.succeed(true)
-  // `fromToolkit` accepts only `SelfContained` toolkits: decoding needs no services.
-  const decode = Schema.decodeUnknownEffect(tool.parametersSchema as Schema.Codec<unknown, unknown>)
-  return (params, context) =>
-    decode(params).pipe(
-      Effect.flatMap((decoded) => {
-        const answer = rule(decoded, { toolCallId: context.toolCallId, messages: [] })
-        return typeof answer === "boolean" ? Effect.succeed(answer) : answer
-      }),
-      Effect.catch(() => Effect.succeed(false))
-    )
-}
-
-const annotationsOf = (tool: Tool.Any): Annotations => ({
-  readOnly: Context.get(tool.annotations, Tool.Readonly),
-  destructive: Context.get(tool.annotations, Tool.Destructive),
-  idempotent: Context.get(tool.annotations, Tool.Idempotent),
-  openWorld: Context.get(tool.annotations, Tool.OpenWorld)
-})
 
 // -----------------------------------------------------------------------------
 // Decoding untrusted input
