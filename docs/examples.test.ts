@@ -1,6 +1,7 @@
 // Every example in docs/ runs here, so the guides cannot drift from the code.
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
+import { AiError, LanguageModel, Prompt, Toolkit } from "effect/ai"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -9,8 +10,10 @@ import { join } from "node:path"
 import * as AgentExample from "./examples/agent.js"
 import * as McpGateway from "./examples/mcp-gateway.js"
 import * as McpImport from "./examples/mcp-import.js"
+import * as OwnLoop from "./examples/own-loop.js"
 import * as ProvidersExample from "./examples/providers.js"
 import * as Quickstart from "./examples/quickstart.js"
+import * as Readme from "./examples/readme.js"
 import * as Resources from "./examples/resources.js"
 import * as Search from "./examples/search.js"
 import * as VisibilityExample from "./examples/visibility.js"
@@ -22,6 +25,38 @@ describe("docs examples", () => {
       Quickstart.program,
       (visible) => assert.deepStrictEqual(visible, ["read_file", "ToolSearch", "slack_send"])
     ))
+
+  it.effect("readme: one annotation per deferred tool, one layer; the found tool joins the next request", () =>
+    Effect.map(Readme.program, (r) =>
+      assert.deepStrictEqual(r, {
+        sent: [
+          ["read_file", "ToolSearch"],
+          ["read_file", "ToolSearch", "slack_send"],
+          ["read_file", "ToolSearch", "slack_send"]
+        ],
+        activated: ["slack_send"],
+        answer: "Done: slack_send returned true"
+      })))
+
+  it.effect("own-loop: a call to a deferred tool is corrected, then loaded and run, without any AiError", () =>
+    Effect.map(OwnLoop.program, (r) =>
+      assert.deepStrictEqual(r, {
+        steps: ["jira_create: not-active", "ToolSearch: ok", "jira_create: ok"],
+        answer: `Done: jira_create returned "OPS-1: outage"`
+      })))
+
+  it.effect("own-loop: the same model with a plain toolkit fails the request with an AiError", () =>
+    Effect.gen(function*() {
+      const error = yield* LanguageModel.generateText({
+        prompt: Prompt.make("open a ticket for the outage"),
+        toolkit: Toolkit.make(OwnLoop.MyToolkit.tools.read_file) // what the model sees before any search
+      }).pipe(Effect.flip)
+      assert.isTrue(AiError.isAiError(error))
+      assert.strictEqual(error.reason._tag, "InvalidOutputError")
+    }).pipe(Effect.provide(Layer.mergeAll(
+      OwnLoop.Model,
+      Toolkit.make(OwnLoop.MyToolkit.tools.read_file).toLayer({ read_file: () => Effect.succeed("") })
+    ))))
 
   it.effect("agent: the found tool is in the request after the search", () =>
     Effect.map(AgentExample.program, (requests) =>

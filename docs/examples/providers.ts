@@ -28,7 +28,7 @@ export const agent = (task: string, env?: Record<string, string>) =>
     return { answer: result.text, activated: result.activated, requests: result.requests }
   }).pipe(
     Effect.provide(
-      Executor.Executor.layer({ maxIterations: 8 }).pipe(
+      Executor.Executor.layerMemory({ maxIterations: 8 }).pipe(
         Layer.provide(Providers.languageModel), // fails with ModelNotConfigured when TOOL_SEARCH_MODEL is unset
         Layer.provide(ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Keyword.layer))),
         Layer.provide(TokenCounter.TokenCounter.o200k),

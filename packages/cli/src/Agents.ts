@@ -9,7 +9,7 @@
  *
  * @since 0.2.0
  */
-import { Executor, TokenCounter, type TurnEvent } from "@tool-search/agent"
+import { Executor, SessionStore, TokenCounter, TurnEvent } from "@tool-search/agent"
 import {
   type CatalogTool,
   Disclosure,
@@ -231,6 +231,7 @@ export const withAgent = <A, E, R>(
       Layer.succeed(ToolSearchConfig.ToolSearchConfig, { ...settings, visibility })
     )
     const Agent = Executor.Executor.layerConfig({ maxIterations: Math.max(1, flags.maxIterations) }).pipe(
+      Layer.provide(SessionStore.SessionStore.layerConfig),
       Layer.provide(Providers.languageModelOf(choice)),
       Layer.provideMerge(Tools),
       Layer.provide(TokenCounter.TokenCounter.o200k),
@@ -280,7 +281,7 @@ export const turn = (
       Stream.runForEach((event) => {
         events.push(event)
         return options.json
-          ? Console.log(JSON.stringify(event))
+          ? Console.log(JSON.stringify(TurnEvent.toJson(event)))
           : Effect.forEach(Demo.render(event, seen), (line) => Console.log(line), { discard: true })
       }),
       Effect.catch(turnFailed)
@@ -296,8 +297,8 @@ export const turn = (
  * @category turns
  */
 export const answerOf = (events: ReadonlyArray<TurnEvent.TurnEvent>): string => {
-  const finished = events.find((e) => e.type === "turn-finished" && e.path.length === 0)
-  return finished?.type === "turn-finished" ? finished.text : ""
+  const finished = events.find((e) => e._tag === "TurnFinished" && e.path.length === 0)
+  return finished?._tag === "TurnFinished" ? finished.text : ""
 }
 
 // -----------------------------------------------------------------------------
@@ -321,8 +322,8 @@ export const banner = (info: Info): string =>
  * @category output
  */
 export const turnSummary = (events: ReadonlyArray<TurnEvent.TurnEvent>): string => {
-  const requests = events.filter((e): e is TurnEvent.ModelRequest => e.type === "model-request" && e.path.length === 0)
-  const responses = events.filter((e): e is TurnEvent.ModelResponse => e.type === "model-response")
+  const requests = events.filter((e): e is TurnEvent.ModelRequest => e._tag === "ModelRequest" && e.path.length === 0)
+  const responses = events.filter((e): e is TurnEvent.ModelResponse => e._tag === "ModelResponse")
   const tool = requests.reduce((s, r) => s + r.toolTokens, 0)
   const eager = requests.reduce((s, r) => s + r.eagerToolTokens, 0)
   const input = responses.every((r) => r.inputTokens !== null)

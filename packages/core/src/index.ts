@@ -53,6 +53,8 @@ export * as Visibility from "./Visibility.js"
 export * as Permission from "./Permission.js"
 /** `ToolSearch` as an `effect/ai` tool for your own loop. */
 export * as SearchToolkit from "./SearchToolkit.js"
+/** A tool call's arguments, bounded and checked against the tool's JSON Schema before it runs. */
+export * as ToolArguments from "./ToolArguments.js"
 /** The search and discovery tools the model uses. */
 export * as MetaTools from "./MetaTools.js"
 /** A resource: a document, collection, policy, graph or prompt the model reads, and its reader. */
@@ -92,5 +94,6 @@ export { InvalidResourceRequest, ResourceNotPermitted, ResourceNotRevealed, Unkn
 export { ResourceFileError } from "./ResourceFile.js"
 export { RevealedResourcesClosed } from "./RevealedResources.js"
 export { SearchFailed } from "./SearchStrategy.js"
+export { InvalidArguments } from "./ToolArguments.js"
 export { DuplicateTool } from "./ToolCatalog.js"
 export { ToolNotActive, UnknownTool } from "./ToolView.js"

@@ -4,7 +4,7 @@
 // forced tool_choice of discovery-first, and one system prompt (with the table of contents) for
 // every request of the turn.
 import { assert, describe, it } from "@effect/vitest"
-import { Executor, TokenCounter } from "@tool-search/agent"
+import { Executor, SessionStore, TokenCounter } from "@tool-search/agent"
 import { CatalogTool, Keyword, ToolCatalog, ToolSearchConfig } from "@tool-search/core"
 import { ConfigProvider, Effect, Layer, Stream } from "effect"
 import { FetchHttpClient } from "effect/http"
@@ -47,6 +47,7 @@ const agent = (env: Record<string, string>) => {
   const provider = ConfigProvider.layer(ConfigProvider.fromEnv({ env: { ...agentSettings, ...env } }))
   const settings = Layer.unwrap(Effect.map(ToolSearchConfig.config, ToolSearchConfig.layerFrom))
   return Executor.Executor.layerConfig({ maxIterations: 8 }).pipe(
+    Layer.provide(SessionStore.SessionStore.layerConfig),
     Layer.provide(Providers.languageModel),
     Layer.provide(ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Keyword.layer))),
     Layer.provide(TokenCounter.TokenCounter.approximate),
@@ -226,9 +227,9 @@ describe.each(dialects)("the executor on the $name wire (checks the wire, not a 
       assert.include(systems[0], "weather_forecast (load first)")
       assert.deepStrictEqual(new Set(systems).size, 1)
 
-      const finished = events.find((e) => e.type === "turn-finished")
-      assert.strictEqual(finished?.type === "turn-finished" ? finished.text : "", "Oslo: 3 degrees.")
-      const usage = events.flatMap((e) => e.type === "model-response" ? [e.inputTokens] : [])
+      const finished = events.find((e) => e._tag === "TurnFinished")
+      assert.strictEqual(finished?._tag === "TurnFinished" ? finished.text : "", "Oslo: 3 degrees.")
+      const usage = events.flatMap((e) => e._tag === "ModelResponse" ? [e.inputTokens] : [])
       assert.deepStrictEqual(usage, [100, 100, 100, 100, 100])
     }))
 })
