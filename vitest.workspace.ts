@@ -3,6 +3,7 @@ export default [
   "packages/core",
   "packages/embeddings-offline",
   "packages/agent",
+  "packages/providers",
   "packages/mcp",
   "packages/cli",
   "docs"

@@ -1,5 +1,6 @@
 /**
- * The `tool-search` command line: `search`, `toc`, `serve`, `demo`, `bench`, `bench-executor`,
+ * The `tool-search` command line: `search`, `toc`, `serve`, `demo`, `chat`, `run`, `bench`,
+ * `bench-executor`,
  * and the conventions every command follows:
  *
  * - a usage error (unknown flag or command, bad value, missing flag or argument) is one short
@@ -16,7 +17,9 @@ import { readFileSync } from "node:fs"
 import { describe, helpHint, UsageError } from "./CliError.js"
 import * as Bench from "./commands/Bench.js"
 import * as BenchExecutor from "./commands/BenchExecutor.js"
+import * as Chat from "./commands/Chat.js"
 import * as Demo from "./commands/Demo.js"
+import * as Run from "./commands/Run.js"
 import * as Search from "./commands/Search.js"
 import * as Serve from "./commands/Serve.js"
 import * as Toc from "./commands/Toc.js"
@@ -49,6 +52,8 @@ export const cli = Command.make("tool-search").pipe(
     Toc.command,
     Serve.command,
     Demo.command,
+    Chat.command,
+    Run.command,
     Bench.command,
     BenchExecutor.command
   ])

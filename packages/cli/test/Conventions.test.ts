@@ -32,6 +32,8 @@ const cases: Readonly<
   toc: { badValue: ["toc", "--catalog", catalog, "--strict=maybe"], missing: ["toc"] },
   serve: { badValue: ["serve", "--upstream", "a=b", "--http", "eighty"], missing: ["serve"] },
   demo: { badValue: ["demo", "--json=maybe"] },
+  chat: { badValue: ["chat", "--max-iterations", "many"] },
+  run: { badValue: ["run", "a task", "--max-iterations", "many"], missing: ["run"] },
   bench: {
     badValue: ["bench", "--tools", catalog, "--queries", queries, "--k", "ten"],
     missing: ["bench", "--tools", catalog]
@@ -80,7 +82,7 @@ describe("tool-search conventions, through the binary", () => {
         assert.match(
           run.err,
           new RegExp(
-            `^tool-search ${command}: missing required flag --[a-z]+ \\(try 'tool-search ${command} --help'\\)$`
+            `^tool-search ${command}: missing (required flag --[a-z-]+|argument <[a-z]+>) \\(try 'tool-search ${command} --help'\\)$`
           )
         )
       }

@@ -99,7 +99,7 @@ export const measure = (toolCount: number, turns: number): Effect.Effect<Report>
     }
   }).pipe(
     Effect.provide(
-      Executor.Executor.layer({ maxIterations: 6 }).pipe(
+      Executor.Executor.layerMemory({ maxIterations: 6 }).pipe(
         Layer.provideMerge(timedModel(clock)),
         Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer(Strategies.defaultName)))),
         Layer.provide(TokenCounter.TokenCounter.o200k)

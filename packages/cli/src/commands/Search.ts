@@ -5,9 +5,11 @@
  *
  * @since 0.1.0
  */
-import { CatalogFile, CatalogTool, Query, Strategies, ToolCatalog, ToolView } from "@tool-search/core"
+import { CatalogFile, CatalogTool, Query, Setting, ToolCatalog, ToolView } from "@tool-search/core"
+import { Providers } from "@tool-search/providers"
 import { Console, Effect, type FileSystem, Layer, Result, type Stdio } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
+import { FetchHttpClient } from "effect/http"
 import * as Catalogs from "../Catalogs.js"
 import { badValue, report, UsageError } from "../CliError.js"
 import * as Flags from "../Flags.js"
@@ -51,12 +53,12 @@ export const command = Command.make(
               view.browse(query, { maxResults: max }))
           )
         }).pipe(
-          Effect.provide(
-            ToolCatalog.ToolCatalog.layer.pipe(
-              Layer.provide(Strategies.layer(strategy, { onProgress: progress.update }))
-            )
-          ),
-          Effect.mapError((e) => new UsageError({ reason: e.message }))
+          // semantic and hybrid embed with TOOL_SEARCH_EMBEDDINGS when it is set (docs/providers.md)
+          Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(
+            Layer.provide(Providers.searchStrategy(strategy, { onProgress: progress.update })),
+            Layer.provide(FetchHttpClient.layer)
+          )),
+          Effect.mapError((e) => new UsageError({ reason: e._tag === "ConfigError" ? Setting.explain(e) : e.message }))
         ))
       const results: ReadonlyArray<JsonResult> = matches.map((m) => ({
         id: m.tool.id,
