@@ -94,7 +94,7 @@ const compilerOptions = {
 /** The first `ts` block after the README's "## Example" heading. */
 const readmeExample = (): string => {
   const readme = readFileSync(join(root, "README.md"), "utf8")
-  const match = /## Example\s+```ts\n([\s\S]*?)```/.exec(readme)
+  const match = /\n## Example\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)
   if (match?.[1] === undefined) throw new Error("README.md has no ```ts block under ## Example")
   return match[1]
 }
