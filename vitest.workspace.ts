@@ -6,5 +6,6 @@ export default [
   "packages/providers",
   "packages/mcp",
   "packages/cli",
-  "docs"
+  "docs",
+  "consumer"
 ]

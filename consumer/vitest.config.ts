@@ -1,8 +1,5 @@
-// `npm run test:consumer`: the packages installed from their tarballs (consumer.test.ts). Kept out
-// of `npm test`: it uses the npm registry and takes about a minute.
-import { defineConfig } from "vitest/config"
-import "../vitest.config.js" // Node 20: the reporter's Map.groupBy
+// The `packages` project of `npm test`: the manifests of every package (manifests.test.ts). The
+// install from tarballs runs apart, with `npm run test:consumer` (vitest.consumer.config.ts).
+import { defineProject } from "vitest/config"
 
-export default defineConfig({
-  test: { include: ["consumer/**/*.test.ts"], testTimeout: 600_000, hookTimeout: 600_000 }
-})
+export default defineProject({ test: { name: "packages", include: ["manifests.test.ts"] } })
