@@ -11,7 +11,12 @@ import { Console, Effect, FileSystem, Stdio, Stream } from "effect"
 import { UsageError } from "./CliError.js"
 import * as Progress from "./Progress.js"
 
-/** What `load` takes: the decode options and `skipInvalid`. */
+/**
+ * What `load` takes: the decode options and `skipInvalid`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export type Options = Omit<CatalogFile.Options, "onProgress">
 
 /**

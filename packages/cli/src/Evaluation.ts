@@ -67,7 +67,12 @@ export interface Issue {
   readonly excluded: boolean
 }
 
-/** A query with the line of the file it was read from. */
+/**
+ * A query with the line of the file it was read from.
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Numbered {
   readonly line: number
   readonly spec: QuerySpec

@@ -32,7 +32,11 @@ const languageCode = (u: string): string => {
   return Object.entries(LANGUAGES).find(([code, name]) => code === lower || name.toLowerCase() === lower)?.[0] ?? lower
 }
 
-/** The hand-written answer of a tool, by its full name. */
+/**
+ * The hand-written answer of a tool, by its full name.
+ *
+ * @since 0.2.0
+ */
 export const answers: Readonly<Record<string, (p: Params) => unknown>> = {
   read_file: (p) => ({
     path: text(p, "path"),

@@ -204,6 +204,8 @@ const genericAnswer = (tool: string, op: string, item: string, params: Params): 
 /**
  * The handler of a demo tool: checks the parameters, then answers with `respond` when given, else
  * with the generic answer of the tool's verb. `op` is the tool name without its service prefix.
+ *
+ * @since 0.2.0
  */
 export const handler = (
   tool: string,
@@ -225,7 +227,11 @@ export const handler = (
   })
 }
 
-/** What a tool's verb says about it: read-only, destructive, idempotent. */
+/**
+ * What a tool's verb says about it: read-only, destructive, idempotent.
+ *
+ * @since 0.2.0
+ */
 export const annotations = (op: string): CatalogTool.Annotations => {
   const kind = VERBS[verbOf(op)] ?? "action"
   return {

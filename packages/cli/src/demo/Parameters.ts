@@ -8,7 +8,11 @@
 import { JsonSchema, Predicate, type Result, Schema, type SchemaAST, SchemaIssue, SchemaRepresentation } from "effect"
 import type { Params } from "./Stable.js"
 
-/** The object schema of a tool's parameters. */
+/**
+ * The object schema of a tool's parameters.
+ *
+ * @since 0.2.0
+ */
 export interface ObjectSchema {
   readonly properties: Readonly<Record<string, JsonSchema.JsonSchema>>
   readonly required?: ReadonlyArray<string>
@@ -51,6 +55,8 @@ const pathText = (path: ReadonlyArray<PropertyKey>): string =>
 /**
  * A checker for one tool: `undefined` when the parameters are valid, else what is wrong, written
  * for the model.
+ *
+ * @since 0.2.0
  */
 export const checker = (schema: ObjectSchema): (params: Params) => string | undefined => {
   // built at the first call: the demo has hundreds of tools and calls a few
