@@ -4,14 +4,17 @@
  * `npm run docs:settings` rewrites it.
  */
 import { AgentConfig } from "@tool-search/agent"
-import { Setting, ToolSearchConfig } from "@tool-search/core"
+import { ResourceConfig, Setting, ToolSearchConfig } from "@tool-search/core"
 import { GatewayConfig } from "@tool-search/mcp"
+import { ProviderConfig } from "@tool-search/providers"
 import { readFileSync, writeFileSync } from "node:fs"
 
 /** The settings tables of every package. */
 export const tables: ReadonlyArray<Setting.Table> = [
   ToolSearchConfig.settings,
+  ResourceConfig.settings,
   AgentConfig.settings,
+  ProviderConfig.settings,
   GatewayConfig.settings
 ]
 

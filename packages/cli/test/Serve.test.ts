@@ -133,13 +133,19 @@ describe("tool-search serve", () => {
     { timeout: 60_000 },
     () => {
       const cases: ReadonlyArray<readonly [ReadonlyArray<string>, RegExp]> = [
-        [["--http", "-1"], /--http="-1": Expected a port from 0 to 65535, or off/],
-        [["--http", "70000"], /--http="70000": Expected a port from 0 to 65535, or off/],
-        [["--call-timeout", "0"], /--call-timeout="0": Expected a value greater than or equal to 1/],
-        [["--call-timeout", "-5"], /--call-timeout="-5": Expected a value greater than or equal to 1/],
-        [["--connect-timeout", "0"], /--connect-timeout="0": Expected a value greater than or equal to 1/],
+        [["--http", "-1"], /invalid value for --http: '-1' \(expected a port from 0 to 65535, or off\)/],
+        [["--http", "70000"], /invalid value for --http: '70000' \(expected a port from 0 to 65535, or off\)/],
+        [
+          ["--call-timeout", "0"],
+          /invalid value for --call-timeout: '0' \(expected a value greater than or equal to 1\)/
+        ],
+        [
+          ["--call-timeout", "-5"],
+          /invalid value for --call-timeout: '-5' \(expected a value greater than or equal to 1\)/
+        ],
+        [["--connect-timeout", "0"], /invalid value for --connect-timeout: '0' \(expected a value greater than/],
         [["--max-results", "30"], /TOOL_SEARCH_MAX_RESULTS: 30 exceeds TOOL_SEARCH_MAX_RESULTS_LIMIT \(20\)/],
-        [["--mode", "stagd"], /--mode="stagd": Expected "search" \| "catalog" \| "staged"/],
+        [["--mode", "stagd"], /invalid value for --mode: 'stagd' \(expected "search" \| "catalog" \| "staged"\)/],
         [[], /no upstream server: give --upstream/]
       ]
       for (const [flags, expected] of cases) {
@@ -148,6 +154,7 @@ describe("tool-search serve", () => {
         assert.strictEqual(result.status, 2, `${flags.join(" ")}: ${result.stderr}`)
         assert.strictEqual(result.stderr.trim().split("\n").length, 1, result.stderr)
         assert.match(result.stderr, expected)
+        assert.match(result.stderr, /\(try 'tool-search serve --help'\)\n$/)
       }
     }
   )

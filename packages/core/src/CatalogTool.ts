@@ -13,7 +13,8 @@
 import { Context, Effect, Option, Schema, Stream } from "effect"
 import type { JsonSchema } from "effect"
 import { Tool, type Toolkit } from "effect/ai"
-import { transliterate } from "./internal/transliterate.js"
+import { annotationsOf, approvalOf, guard } from "./internal/handlers.js"
+import * as Names from "./internal/names.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -21,6 +22,34 @@ import { transliterate } from "./internal/transliterate.js"
 
 /** How a tool reaches the model: `eager` is always sent, `deferred` only once activated. */
 export type Loading = "eager" | "deferred"
+
+/**
+ * An `effect/ai` tool annotation: `true` defers the tool (the model finds it through the search
+ * tool), `false` keeps it eager. The counterpart of Anthropic's `defer_loading: true`, read by
+ * `fromToolkit` and `SearchToolkit.layerFromToolkit`; a tool without it takes their `loading` option.
+ *
+ * ```ts
+ * const GetWeather = Tool.make("get_weather", { parameters: Schema.Struct({ city: Schema.String }) })
+ *   .annotate(CatalogTool.Deferred, true)
+ * ```
+ *
+ * @since 0.2.0
+ * @category annotations
+ */
+export const Deferred = Context.Reference<boolean | undefined>("@tool-search/core/CatalogTool/Deferred", {
+  defaultValue: () => undefined
+})
+
+/**
+ * What the `Deferred` annotation of an `effect/ai` tool says, if anything.
+ *
+ * @since 0.2.0
+ * @category annotations
+ */
+export const loadingOf = (tool: Tool.Any): Loading | undefined => {
+  const deferred = Context.get(tool.annotations, Deferred)
+  return deferred === undefined ? undefined : deferred ? "deferred" : "eager"
+}
 
 /** Hints about a tool's behaviour, as MCP annotations and `effect/ai` tool annotations carry them. */
 export interface Annotations {
@@ -144,19 +173,8 @@ export const isValidName = (name: string): boolean => NAME_PATTERN.test(name)
  * @since 0.1.0
  * @category validation
  */
-export const sanitizeName = (name: string, options: { readonly stem?: string } = {}): string => {
-  if (isValidName(name)) return name
-  const { ascii, lost } = transliterate(name)
-  const readable = ascii.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "")
-  const stem = readable === "" ? stemOf(options.stem ?? "") || "tool" : readable
-  const suffix = lost > 0 || readable === "" ? `_${hash(name).slice(0, 6)}` : ""
-  if (stem.length + suffix.length <= 64) return stem + suffix
-  return `${stem.slice(0, 55)}_${hash(name).slice(0, 8)}`
-}
-
-/** The first few ASCII words of `text`, lower case, joined by `_`: a stem for a name with no readable part. */
-const stemOf = (text: string): string =>
-  (transliterate(text).ascii.toLowerCase().match(/[a-z0-9]+/g) ?? []).slice(0, 3).join("_").slice(0, 40)
+export const sanitizeName = (name: string, options: { readonly stem?: string } = {}): string =>
+  isValidName(name) ? name : Names.rewrite(name, options.stem ?? "")
 
 const FUNCTIONS_PREFIX = "functions."
 
@@ -168,14 +186,7 @@ export const stripFunctionsPrefix = (name: string): string =>
   name.startsWith(FUNCTIONS_PREFIX) ? name.slice(FUNCTIONS_PREFIX.length) : name
 
 /** A short stable hash (FNV-1a, 32 bit, hex), for names and cache keys. */
-export const hash = (text: string): string => {
-  let h = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
-  return (h >>> 0).toString(16).padStart(8, "0")
-}
+export const hash: (text: string) => string = Names.hash
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
@@ -230,7 +241,7 @@ export const make = (input: Input): CatalogTool => ({
   annotations: input.annotations ?? {},
   ...(input.category === undefined ? {} : { category: input.category }),
   ...(input.source === undefined ? {} : { source: input.source }),
-  ...(input.handler === undefined ? {} : { handler: input.handler }),
+  ...(input.handler === undefined ? {} : { handler: guard(input.name, input.handler) }),
   ...(input.needsApproval === undefined ? {} : { needsApproval: input.needsApproval })
 })
 
@@ -271,6 +282,7 @@ export type SelfContained<Tools extends Record<string, Tool.Any>> =
 
 /** Options shared by the constructors that take several tools at once. */
 export interface FromToolkitOptions {
+  /** The loading of tools without a `Deferred` annotation (default: `deferred`). */
   readonly loading?: Loading | ((name: string) => Loading)
   readonly category?: string
   readonly source?: string
@@ -279,7 +291,8 @@ export interface FromToolkitOptions {
 /**
  * Turns a `Toolkit` with handlers (`yield* MyToolkit` with its handler layer provided) into catalog
  * tools. Calls go through `Toolkit.handle`, so parameter decoding, failure modes and result encoding
- * are exactly `effect/ai`'s.
+ * are exactly `effect/ai`'s. A tool's `Deferred` annotation decides its loading; `options.loading`
+ * applies to the tools without one.
  */
 export const fromToolkit = <Tools extends Record<string, Tool.Any>>(
   toolkit: SelfContained<Tools>,
@@ -287,7 +300,8 @@ export const fromToolkit = <Tools extends Record<string, Tool.Any>>(
 ): ReadonlyArray<CatalogTool> =>
   Object.values(toolkit.tools).map((tool) => {
     const name = tool.name
-    const loading = typeof options.loading === "function" ? options.loading(name) : options.loading
+    const loading = loadingOf(tool) ??
+      (typeof options.loading === "function" ? options.loading(name) : options.loading)
     // `SelfContained` proved that the handlers need no services; the parameters are decoded by the tool.
     const handle = toolkit.handle as unknown as LooseHandle
     const run: Handler = (params, context) =>
@@ -316,33 +330,6 @@ export const fromToolkit = <Tools extends Record<string, Tool.Any>>(
       ...(options.source === undefined ? {} : { source: options.source })
     })
   })
-
-/**
- * `effect/ai`'s `needsApproval` on JSON parameters: a function gets the parameters decoded by the
- * tool's schema (parameters that do not decode need no approval — the call fails on them anyway).
- */
-const approvalOf = (tool: Tool.Any): NeedsApproval | undefined => {
-  const rule = tool.needsApproval
-  if (rule === undefined || rule === false) return undefined
-  if (rule === true) return () => Effect.succeed(true)
-  // `fromToolkit` accepts only `SelfContained` toolkits: decoding needs no services.
-  const decode = Schema.decodeUnknownEffect(tool.parametersSchema as Schema.Codec<unknown, unknown>)
-  return (params, context) =>
-    decode(params).pipe(
-      Effect.flatMap((decoded) => {
-        const answer = rule(decoded, { toolCallId: context.toolCallId, messages: [] })
-        return typeof answer === "boolean" ? Effect.succeed(answer) : answer
-      }),
-      Effect.catch(() => Effect.succeed(false))
-    )
-}
-
-const annotationsOf = (tool: Tool.Any): Annotations => ({
-  readOnly: Context.get(tool.annotations, Tool.Readonly),
-  destructive: Context.get(tool.annotations, Tool.Destructive),
-  idempotent: Context.get(tool.annotations, Tool.Idempotent),
-  openWorld: Context.get(tool.annotations, Tool.OpenWorld)
-})
 
 // -----------------------------------------------------------------------------
 // Decoding untrusted input

@@ -33,7 +33,7 @@ import {
   ListToolsRequestSchema,
   type ListToolsResult as SdkListToolsResult
 } from "@modelcontextprotocol/sdk/types.js"
-import { Activation, Disclosure, MetaTools, Query, ToolCatalog, ToolView } from "@tool-search/core"
+import { Activation, Disclosure, ToolCatalog, ToolView } from "@tool-search/core"
 import {
   Clock,
   Context,
@@ -54,10 +54,11 @@ import {
 import type { Readable, Writable } from "node:stream"
 import * as GatewayConfig from "./GatewayConfig.js"
 import * as BoundedActivation from "./internal/BoundedActivation.js"
-import * as JsonBounds from "./internal/JsonBounds.js"
+import { type Answer, checkParams, invalidParams, JsonRpcError, result, textResult } from "./internal/Calls.js"
 import * as ResultCap from "./internal/ResultCap.js"
+import * as Search from "./internal/Search.js"
 import { StdioServer } from "./internal/StdioServer.js"
-import { McpSources, type ServerStatus } from "./McpSources.js"
+import { McpSources } from "./McpSources.js"
 import * as McpTool from "./McpTool.js"
 import * as Telemetry from "./Telemetry.js"
 
@@ -107,7 +108,7 @@ export class GatewayError extends Schema.TaggedError<GatewayError>()("GatewayErr
 }
 
 /** The name of the meta tool that calls a found tool by name. */
-export const CALL_TOOL = "call_tool"
+export const CALL_TOOL = McpTool.CALL_TOOL
 
 /** The default instructions sent at `initialize`. */
 export const defaultInstructions = [
@@ -169,65 +170,6 @@ const CallToolInput = Schema.Struct({
 // -----------------------------------------------------------------------------
 // Sessions
 // -----------------------------------------------------------------------------
-
-/** What a call handler answers: a result, or a JSON-RPC error to send as is. */
-type Answer =
-  | { readonly _tag: "Result"; readonly result: McpTool.CallToolResult }
-  | { readonly _tag: "Error"; readonly code: number; readonly message: string; readonly data?: unknown }
-
-/** A JSON-RPC error with an exact message: the SDK sends `code`, `message` and `data` as they are. */
-class JsonRpcError extends Error {
-  constructor(readonly code: number, message: string, readonly data: unknown) {
-    super(message)
-  }
-}
-
-const text = (value: string) => ({ type: "text", text: value })
-
-const textResult = (value: string, isError: boolean): McpTool.CallToolResult => ({
-  content: [text(value)],
-  ...(isError ? { isError: true } : {})
-})
-
-const result = (value: McpTool.CallToolResult): Answer => ({ _tag: "Result", result: value })
-
-const invalidParams = (message: string): Answer => ({ _tag: "Error", code: ErrorCode.InvalidParams, message })
-
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-
-/** Checks `tools/call` params, bounds first: the reason is one line naming what and which limit. */
-const checkParams = (
-  params: unknown,
-  limits: Limits
-): { readonly name: string; readonly args: Record<string, unknown> } | string => {
-  if (!isRecord(params)) return "tools/call needs params {\"name\": \"<tool>\", \"arguments\": {...}}"
-  const name = params["name"]
-  if (typeof name !== "string" || name === "") return "tools/call: \"name\" must be a non-empty string"
-  const args = params["arguments"] ?? {}
-  if (!isRecord(args)) {
-    return `tools/call: "arguments" must be a JSON object, not ${Array.isArray(args) ? "an array" : typeof args}`
-  }
-  const exceeded = JsonBounds.exceeds(args, { maxBytes: limits.maxArgumentBytes, maxDepth: limits.maxArgumentDepth })
-  if (exceeded?._tag === "Depth") {
-    return `tools/call: "arguments" nest deeper than ${exceeded.maxDepth} levels (maxArgumentDepth)`
-  }
-  if (exceeded?._tag === "Bytes") {
-    return `tools/call: "arguments" are larger than ${exceeded.maxBytes} bytes (maxArgumentBytes)`
-  }
-  return { name, args }
-}
-
-/** How an unavailable server is described in a search answer. */
-const availability = (status: ServerStatus): string =>
-  status.state === "starting"
-    ? "still starting"
-    : `unavailable (${status.error?.message ?? status.state})`
-
-/** Whether `query` names `server` as a word. */
-const mentions = (query: string, server: string): boolean =>
-  new RegExp(`(^|[^a-z0-9])${server.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^a-z0-9])`).test(
-    query.toLowerCase()
-  )
 
 /**
  * Opens one client session on an SDK transport, in the current scope: a fresh bounded activation,
@@ -303,67 +245,7 @@ export const open = (
         })
       )
 
-    /** `ToolSearch`: rank, keep the hits near the best one, load them, say which servers could not be searched. */
-    const search = (params: Record<string, unknown>) => {
-      const input = Option.getOrUndefined(Schema.decodeUnknownOption(MetaTools.ToolSearchInput)(params))
-      const query = input?.query
-      if (typeof query !== "string" || query.trim() === "") {
-        return Effect.succeed(result(textResult("Query cannot be empty", true)))
-      }
-      const max = Disclosure.clampMaxResults(input?.max_results, view.disclosure)
-      const work = Effect.gen(function*() {
-        const ranked = yield* Effect.result(view.browse(query, { maxResults: max }))
-        if (ranked._tag === "Failure") return { answer: result(textResult(ranked.failure.message, true)), loaded: 0 }
-        const best = ranked.success[0]?.score ?? 0
-        let kept = ranked.success.filter((m) =>
-          m.score >= settings.minScore && m.score >= best * settings.minRelativeScore
-        )
-        const down = sources === undefined ? [] : (yield* sources.status).filter((s) => s.state !== "ready")
-        const named = down.filter((s) => mentions(query, s.name))
-        // The query is about servers that cannot answer: say so rather than load unrelated tools.
-        const namesAvailable = sources?.servers.some((s) =>
-          !named.some((d) => d.name === s.name) && mentions(query, s.name)
-        )
-        if (named.length > 0 && namesAvailable !== true) kept = []
-        const before = new Set(yield* bounded.activation.ids)
-        const found = kept.length === 0
-          ? []
-          : (yield* view.searchAndActivate(Query.select(kept.map((m) => m.tool.modelName)), kept.length).pipe(
-            Effect.orElseSucceed(() => ({ matches: [] }))
-          )).matches.map((m) => m.tool)
-        const after = yield* bounded.activation.ids
-        const loaded = found.filter((t) => !before.has(t.id)).map((t) => t.modelName)
-        const unloaded = [...before].filter((id) => !after.includes(id)).flatMap((id) =>
-          catalog.unsafe.get(id)?.modelName ?? []
-        )
-        const unsearched = found.length === 0 ? down : named
-        const notes = [
-          ...(loaded.length > 0 && settings.callTool
-            ? [
-              `Loaded for this session: ${loaded.join(", ")}. Call them directly, or with ${CALL_TOOL} ` +
-              `({"name": "${loaded[0]}", "arguments": {...}}) if they are not in your tool list yet.`
-            ]
-            : []),
-          ...(unloaded.length > 0
-            ? [`Unloaded to keep at most ${settings.maxLoadedTools} tools loaded: ${unloaded.join(", ")}.`]
-            : []),
-          ...(unsearched.length > 0
-            ? [`Not searched: ${unsearched.map((s) => `${s.name}: ${availability(s)}`).join("; ")}.`]
-            : [])
-        ]
-        yield* Metric.update(Telemetry.searches, 1)
-        if (found.length === 0) yield* Metric.update(Telemetry.misses, 1)
-        yield* Metric.update(Telemetry.activations, loaded.length)
-        const content = [text(JSON.stringify(MetaTools.renderFunctions(found))), ...notes.map(text)]
-        return { answer: result({ content }), loaded: loaded.length, found: found.length }
-      })
-      return observed(
-        "search",
-        { query },
-        work,
-        (r) => ({ results: "found" in r ? r.found : 0, loaded: r.loaded })
-      ).pipe(Effect.map((r) => r.answer))
-    }
+    const search = Search.make({ view, catalog, sources, bounded, settings, observed })
 
     /** A call of a tool by the name the model sees. */
     const callNamed = (name: string, args: Record<string, unknown>, requestId: string): Effect.Effect<Answer> =>

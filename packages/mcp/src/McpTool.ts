@@ -106,11 +106,14 @@ export const passes = (filter: Filter | undefined, name: string): boolean => {
 const globToRegExp = (pattern: string): RegExp =>
   new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "s")
 
+/** The name of the gateway's meta tool that calls a loaded tool by name (`result` delivery's dispatcher). */
+export const CALL_TOOL = "call_tool"
+
 /**
  * Names a server's tool may not take as is, because the search tools or the gateway's dispatcher
  * answer to them: such a tool is qualified by its server (`evil__call_tool`), like any collision.
  */
-export const RESERVED_NAMES: ReadonlySet<string> = new Set([...Disclosure.META_TOOL_NAMES, "call_tool"])
+export const RESERVED_NAMES: ReadonlySet<string> = new Set([...Disclosure.META_TOOL_NAMES, CALL_TOOL])
 
 /**
  * The catalog name of a server's tool: its MCP name when providers accept it and nothing reserves

@@ -21,7 +21,7 @@ import { Setting, ToolCatalog, ToolSearchConfig } from "@tool-search/core"
 import { Gateway, GatewayConfig, GatewayFile, HttpGateway, McpSources, Telemetry, Upstream } from "@tool-search/mcp"
 import { Config, Console, Effect, FileSystem, Layer, Logger, Option, Redacted, Result } from "effect"
 import { Command, Flag } from "effect/cli"
-import { report, UsageError } from "../CliError.js"
+import { badValue, report, type UsageError } from "../CliError.js"
 
 // -----------------------------------------------------------------------------
 // Settings
@@ -32,14 +32,21 @@ export const tables: ReadonlyArray<Setting.Table> = GatewayFile.tables
 
 const allSettings = tables.flatMap((t) => Object.values(t))
 
-/** One flag per setting: booleans are switches (`--strict`, `--strict=false`), the rest text the setting reads. */
+/**
+ * One flag per setting: booleans are switches (`--strict`, `--strict=false`), the rest text the
+ * setting reads. A flag has no default of its own: an absent flag leaves the value to the config
+ * file, the environment, then the setting's default, which its help line shows.
+ */
 const settingFlags = Object.fromEntries(
-  allSettings.map((s) => [
-    s.key,
-    s.schema === Setting.Boolean
-      ? Flag.Boolean(s.flag).pipe(Flag.withDescription(s.description), Flag.optional)
-      : Flag.String(s.flag).pipe(Flag.withDescription(`${s.description} (${s.values})`), Flag.optional)
-  ])
+  allSettings.map((s) => {
+    const help = (text: string) => Flag.withDescription(`${text} (default: ${s.defaultText})`)
+    return [
+      s.key,
+      s.schema === Setting.Boolean
+        ? Flag.Boolean(s.flag).pipe(help(s.description), Flag.optional)
+        : Flag.String(s.flag).pipe(help(`${s.description}; ${s.values}`), Flag.optional)
+    ]
+  })
 ) as Readonly<Record<string, Flag.Flag<Option.Option<string | boolean>>>>
 
 /** What `serve` was given: the servers, the config file, and a value per setting flag. */
@@ -57,9 +64,25 @@ export interface Plan {
   readonly tokens: ReadonlyArray<Redacted.Redacted<string>>
 }
 
-const usage = (reason: string) => new UsageError({ reason })
+/** A usage error of `serve`: one line ending with the hint to its help. */
+const usage = (reason: string) => badValue("serve", reason)
 
 const configError = (e: Config.ConfigError) => usage(`invalid configuration: ${Setting.explain(e)}`)
+
+/**
+ * A flag's bad value in the words of the other commands' parse errors:
+ * `invalid value for --http: '-1' (expected a port from 0 to 65535, or off)`.
+ */
+const flagError = (e: Config.ConfigError) => {
+  const explained = Setting.explain(e)
+  const match = /^(--[a-z-]+)=("(?:[^"\\]|\\.)*"|[^:]*): (.*)$/.exec(explained)
+  if (match === null) return configError(e)
+  const [, flag, raw, expected] = match as unknown as [string, string, string, string]
+  const value = raw.startsWith("\"") ? String(JSON.parse(raw)) : raw
+  return usage(
+    `invalid value for ${flag}: '${value.slice(0, 80)}' (${expected.charAt(0).toLowerCase()}${expected.slice(1)})`
+  )
+}
 
 /** Reads the config file: the servers and the global settings, each checked with its own spelling. */
 const readFile = (path: string) =>
@@ -99,14 +122,33 @@ const environment = (gateway: GatewayConfig.Settings): Record<string, string> =>
     Object.entries(process.env).flatMap(([k, v]) => v === undefined || k === gateway.authTokenEnv ? [] : [[k, v]])
   )
 
-/** Turns `--upstream` values into server descriptions; the first bad one is a usage error. */
-export const upstreams = (specs: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<Upstream.Input>, UsageError> =>
+/** Parses `--upstream` values as given; the first bad one is a usage error. */
+const parseSpecs = (specs: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<Upstream.Input>, UsageError> =>
   Effect.forEach(specs, (spec) => {
     const parsed = Upstream.parse(spec)
     return Result.isFailure(parsed)
       ? Effect.fail(usage(`--upstream: ${parsed.failure.message}`))
       : Effect.succeed<Upstream.Input>(parsed.success)
   })
+
+/**
+ * Turns `--upstream` values into server descriptions for a command that starts them (`chat`,
+ * `run`): the servers get this process's environment (without the gateway's bearer token) and
+ * its stderr, and the given timeouts in seconds.
+ */
+export const upstreams = (
+  specs: ReadonlyArray<string>,
+  options: { readonly callTimeout: number; readonly connectTimeout: number }
+): Effect.Effect<ReadonlyArray<Upstream.Input>, UsageError> =>
+  Effect.map(parseSpecs(specs), (inputs) =>
+    inputs.map((s) => ({
+      ...s,
+      transport: s.transport._tag === "Stdio"
+        ? { ...s.transport, env: environment(GatewayConfig.defaults), stderr: "inherit" as const }
+        : s.transport,
+      callTimeout: `${options.callTimeout} seconds`,
+      connectTimeout: `${options.connectTimeout} seconds`
+    })))
 
 /**
  * Checks everything `serve` was given, in the one precedence, before anything starts.
@@ -116,12 +158,12 @@ export const plan = (input: Input): Effect.Effect<Plan, UsageError, FileSystem.F
     const flags = Object.fromEntries(
       Object.entries(input.settings).flatMap(([key, value]) => Option.isSome(value) ? [[key, value.value]] : [])
     )
-    yield* Setting.check(tables, flags, (s) => `--${s.flag}`).pipe(Effect.mapError(configError))
+    yield* Setting.check(tables, flags, (s) => `--${s.flag}`).pipe(Effect.mapError(flagError))
     const file = Option.isSome(input.config) ? yield* readFile(input.config.value) : undefined
     const sources = { flags, ...(file === undefined ? {} : { file: file.settings }) }
     const core = yield* Setting.read(ToolSearchConfig.config, tables, sources).pipe(Effect.mapError(configError))
     const gateway = yield* Setting.read(GatewayConfig.config, tables, sources).pipe(Effect.mapError(configError))
-    const given = [...(file?.servers ?? []), ...(yield* upstreams(input.upstreams))]
+    const given = [...(file?.servers ?? []), ...(yield* parseSpecs(input.upstreams))]
     if (given.length === 0) {
       return yield* usage("no upstream server: give --upstream <name>=<command line>, or --config with \"mcpServers\"")
     }

@@ -1,6 +1,6 @@
 /**
- * Letters of other scripts written with ASCII letters, so that a rewritten tool name stays
- * recognisable: accents are dropped (`café` → `cafe`), Hangul syllables are romanized letter by
+ * Rewriting names providers reject into names they accept, recognisably. Letters of other scripts
+ * are written with ASCII letters: accents are dropped (`café` → `cafe`), Hangul syllables are romanized letter by
  * letter (Revised Romanization's transliteration, `읽기` → `ilggi`), Cyrillic and Greek letters
  * follow the usual one-to-one tables. Characters of other scripts (CJK ideographs, Arabic, ...)
  * have no short table: they come back in `lost`, and the caller keeps the name distinct with a
@@ -180,4 +180,28 @@ export const transliterate = (text: string): Transliteration => {
     }
   }
   return { ascii, lost }
+}
+
+/** A short stable hash (FNV-1a, 32 bit, hex), for names and cache keys. */
+export const hash = (text: string): string => {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return (h >>> 0).toString(16).padStart(8, "0")
+}
+
+/** The first few ASCII words of `text`, lower case, joined by `_`: a stem for a name with no readable part. */
+const stemOf = (text: string): string =>
+  (transliterate(text).ascii.toLowerCase().match(/[a-z0-9]+/g) ?? []).slice(0, 3).join("_").slice(0, 40)
+
+/** `name` (not a valid tool name) rewritten into a valid one: see `CatalogTool.sanitizeName`. */
+export const rewrite = (name: string, stemSource: string): string => {
+  const { ascii, lost } = transliterate(name)
+  const readable = ascii.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "")
+  const stem = readable === "" ? stemOf(stemSource) || "tool" : readable
+  const suffix = lost > 0 || readable === "" ? `_${hash(name).slice(0, 6)}` : ""
+  if (stem.length + suffix.length <= 64) return stem + suffix
+  return `${stem.slice(0, 55)}_${hash(name).slice(0, 8)}`
 }
