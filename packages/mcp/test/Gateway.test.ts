@@ -168,9 +168,7 @@ describe("Gateway", () => {
       const announced = session.changes()
       files.tools = [Fake.echoTool("read_file", "Read a file, now with line ranges")]
       yield* Effect.promise(() => files.listChanged())
-      console.log("A")
       yield* McpSources.awaitStatus("files", (s) => s.tools === 1).pipe(Effect.provideContext(context))
-      console.log("B")
       yield* Queue.take(session.notified)
       assert.strictEqual(session.changes(), announced + 1)
       const listed = yield* Effect.promise(() => session.client.listTools())
