@@ -19,7 +19,8 @@
  * (name length + 1) × instructions steps, the search adds up that bound as it goes, and stops with
  * an `InvalidQuery` saying the pattern is too expensive once the total passes `maxSteps` (default
  * `MAX_STEPS`). And the scan yields to other fibers (and, through the scheduler, to the event loop)
- * every `yieldEvery` names, so one client's search never holds up another's request.
+ * every `yieldEvery` names or `yieldSteps` steps, so one client's search never holds up another's
+ * request for more than a few milliseconds.
  *
  * @since 0.1.0
  */
@@ -88,6 +89,9 @@ export const MAX_STEPS = 150_000_000
 /** Default number of names matched between two yields. */
 export const YIELD_EVERY = 512
 
+/** Default number of steps between two yields: a few milliseconds of matching. */
+export const YIELD_STEPS = 1_000_000
+
 /**
  * How much work one search may do.
  *
@@ -99,6 +103,8 @@ export interface Budget {
   readonly maxSteps: number
   /** Names matched between two yields to other fibers. */
   readonly yieldEvery: number
+  /** Steps between two yields, whichever of the two comes first. */
+  readonly yieldSteps: number
 }
 
 /**
@@ -129,6 +135,7 @@ export const makeIndexWith = (budget: Partial<Budget> = {}): Effect.Effect<Searc
   Effect.sync(() => {
     const maxSteps = budget.maxSteps ?? MAX_STEPS
     const yieldEvery = Math.max(1, budget.yieldEvery ?? YIELD_EVERY)
+    const yieldSteps = Math.max(1, budget.yieldSteps ?? YIELD_STEPS)
     const names = new Map<string, ReadonlyArray<string>>()
     return {
       add: (docs: ReadonlyArray<SearchDocument>) =>
@@ -143,10 +150,12 @@ export const makeIndexWith = (budget: Partial<Budget> = {}): Effect.Effect<Searc
           const top = new TopK(request.limit)
           let steps = 0
           let sinceYield = 0
+          let yieldedAt = 0
           // a Map iterator stays valid when the catalog changes while this search yields
           for (const [id, candidates] of names) {
-            if (++sinceYield >= yieldEvery) {
+            if (++sinceYield >= yieldEvery || steps - yieldedAt >= yieldSteps) {
               sinceYield = 0
+              yieldedAt = steps
               yield* Effect.yieldNow
             }
             let best = 0
