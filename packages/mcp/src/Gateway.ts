@@ -78,7 +78,12 @@ export interface Limits {
   readonly maxResultChars: number
 }
 
-/** The gateway settings. */
+/**
+ * The gateway settings.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Options {
   /** The server name announced to clients. */
   readonly name: string

@@ -97,6 +97,9 @@ export class UpstreamError extends Schema.TaggedError<UpstreamError>()("Upstream
  * A request to the server failed without reaching it or without breaking the connection: the
  * gateway could not send it as asked (an HTTP answer such as 413), or failed itself. The server
  * keeps running and is not restarted: only a transport failure restarts a server.
+ *
+ * @since 0.2.0
+ * @category errors
  */
 export class RequestFailed extends Schema.TaggedError<RequestFailed>()("RequestFailed", {
   server: Schema.String,

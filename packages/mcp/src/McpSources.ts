@@ -112,13 +112,23 @@ export class McpSources extends Context.Service<McpSources, {
     Layer.effect(McpSources, Effect.suspend(() => make(servers, options)))
 }
 
-/** How the servers start. */
+/**
+ * How the servers start.
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Options {
   /** `wait` (default) for each server's first attempt before the layer is ready, or start in the `background`. */
   readonly start?: "wait" | "background"
 }
 
-/** Whether another attempt, after a backoff, may fix this failure without anything changing. */
+/**
+ * Whether another attempt, after a backoff, may fix this failure without anything changing.
+ *
+ * @since 0.2.0
+ * @category failures
+ */
 export const isTransient = (error: McpError, transport: Upstream.Transport): boolean => {
   switch (error._tag) {
     case "ConnectionLost":

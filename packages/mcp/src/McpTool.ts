@@ -90,13 +90,21 @@ export interface ImportOptions {
  * Which tools of a server join the catalog, by MCP name: `allow` (default: every tool) then
  * `deny`. A pattern is a name, or a name with `*` standing for any run of characters
  * (`delete_*`).
+ *
+ * @since 0.2.0
+ * @category models
  */
 export interface Filter {
   readonly allow?: ReadonlyArray<string>
   readonly deny?: ReadonlyArray<string>
 }
 
-/** Whether a filter lets `name` through. */
+/**
+ * Whether a filter lets `name` through.
+ *
+ * @since 0.2.0
+ * @category import
+ */
 export const passes = (filter: Filter | undefined, name: string): boolean => {
   if (filter === undefined) return true
   const matches = (patterns: ReadonlyArray<string>) => patterns.some((p) => globToRegExp(p).test(name))
@@ -106,12 +114,20 @@ export const passes = (filter: Filter | undefined, name: string): boolean => {
 const globToRegExp = (pattern: string): RegExp =>
   new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "s")
 
-/** The name of the gateway's meta tool that calls a loaded tool by name (`result` delivery's dispatcher). */
+/**
+ * The name of the gateway's meta tool that calls a loaded tool by name (`result` delivery's dispatcher).
+ *
+ * @since 0.2.0
+ * @category import
+ */
 export const CALL_TOOL = "call_tool"
 
 /**
  * Names a server's tool may not take as is, because the search tools or the gateway's dispatcher
  * answer to them: such a tool is qualified by its server (`evil__call_tool`), like any collision.
+ *
+ * @since 0.2.0
+ * @category import
  */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set([...Disclosure.META_TOOL_NAMES, CALL_TOOL])
 
@@ -119,6 +135,9 @@ export const RESERVED_NAMES: ReadonlySet<string> = new Set([...Disclosure.META_T
  * The catalog name of a server's tool: its MCP name when providers accept it and nothing reserves
  * it; a reserved name qualified by the server; any other name sanitized (`CatalogTool.sanitizeName`,
  * its stem from the description when nothing of the name is readable). `prefix` comes first.
+ *
+ * @since 0.2.0
+ * @category import
  */
 export const catalogName = (
   tool: { readonly name: string; readonly description?: string | null | undefined },

@@ -87,7 +87,12 @@ export interface Config {
   readonly listChangedDelay: Duration.Duration
 }
 
-/** Which tools of a server join the catalog (see `McpTool.Filter`). */
+/**
+ * Which tools of a server join the catalog (see `McpTool.Filter`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface McpToolFilter {
   readonly allow?: ReadonlyArray<string>
   readonly deny?: ReadonlyArray<string>

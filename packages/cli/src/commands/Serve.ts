@@ -27,7 +27,12 @@ import { badValue, report, type UsageError } from "../CliError.js"
 // Settings
 // -----------------------------------------------------------------------------
 
-/** Every table `serve` reads, in the order the policy line shows them. */
+/**
+ * Every table `serve` reads, in the order the policy line shows them.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
 export const tables: ReadonlyArray<Setting.Table> = GatewayFile.tables
 
 const allSettings = tables.flatMap((t) => Object.values(t))
@@ -49,14 +54,24 @@ const settingFlags = Object.fromEntries(
   })
 ) as Readonly<Record<string, Flag.Flag<Option.Option<string | boolean>>>>
 
-/** What `serve` was given: the servers, the config file, and a value per setting flag. */
+/**
+ * What `serve` was given: the servers, the config file, and a value per setting flag.
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Input {
   readonly upstreams: ReadonlyArray<string>
   readonly config: Option.Option<string>
   readonly settings: Readonly<Record<string, Option.Option<string | boolean>>>
 }
 
-/** The checked configuration a gateway runs with. */
+/**
+ * The checked configuration a gateway runs with.
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface Plan {
   readonly core: ToolSearchConfig.Settings
   readonly gateway: GatewayConfig.Settings
@@ -152,6 +167,9 @@ export const upstreams = (
 
 /**
  * Checks everything `serve` was given, in the one precedence, before anything starts.
+ *
+ * @since 0.2.0
+ * @category running
  */
 export const plan = (input: Input): Effect.Effect<Plan, UsageError, FileSystem.FileSystem> =>
   Effect.gen(function*() {
