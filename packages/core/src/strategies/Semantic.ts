@@ -17,15 +17,9 @@
 import { Effect, Layer, Semaphore } from "effect"
 import { EmbeddingModel } from "effect/ai"
 import * as Analyzer from "../Analyzer.js"
+import { TopK } from "../internal/TopK.js"
 import type { SearchDocument } from "../SearchDocument.js"
-import {
-  type Hit,
-  SearchFailed,
-  type SearchIndex,
-  type SearchRequest,
-  SearchStrategy,
-  TopK
-} from "../SearchStrategy.js"
+import { type Hit, SearchFailed, type SearchIndex, type SearchRequest, SearchStrategy } from "../SearchStrategy.js"
 import * as VectorCache from "../VectorCache.js"
 
 // -----------------------------------------------------------------------------
