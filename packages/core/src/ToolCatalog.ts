@@ -327,7 +327,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
           return out.slice(0, limit)
         })
       case "Required": {
-        const terms = query.required
+        const terms = query.required.filter((t) => t.length > 0)
+        // an empty requirement would match every name: it is no requirement
+        if (terms.length === 0) return query.text.trim() === "" ? Effect.succeed([]) : ranked(query.text, limit, accept)
         const named = (e: Entry) => {
           const lower = e.modelName.toLowerCase()
           return terms.every((t) => lower.includes(t)) && accept(e)

@@ -53,6 +53,8 @@ export interface SearchResult {
   readonly matches: ReadonlyArray<Match>
   /** Ids that this search activated and that were not active before. */
   readonly newlyActivated: ReadonlyArray<string>
+  /** Names of a `select:` that were not loaded, and why (empty for other queries). */
+  readonly notLoaded: ReadonlyArray<MetaTools.NotLoaded>
 }
 
 /** A deferred tool was called before being activated. The message tells the model the fixing call. */
@@ -171,11 +173,26 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
   const searchAndActivate = (input: string | Query.Query, maxResults?: number) =>
     Effect.gen(function*() {
       const query = typeof input === "string" ? yield* Effect.fromResult(Query.parse(input)) : input
-      const limit = maxResults ?? disclosure.defaultMaxResults
+      // explicit names are all honoured up to the hard cap, whatever max_results says
+      const limit = query._tag === "Select"
+        ? Math.max(maxResults ?? 0, disclosure.maxResultsLimit)
+        : maxResults ?? disclosure.defaultMaxResults
       const matches = yield* catalog.search(query, { limit, candidates: isSearchable })
       const newlyActivated = yield* activation.activate(matches.map((m) => m.tool.id))
-      return { query, matches, newlyActivated } satisfies SearchResult
+      const notLoaded = query._tag === "Select" ? notLoadedOf(query.names, matches) : []
+      return { query, matches, newlyActivated, notLoaded } satisfies SearchResult
     }).pipe(Effect.withSpan("tool-search.search", undefined, { captureStackTrace: false }))
+
+  /** The selected names a search did not load: unknown here, eager (visible already), or over the limit. */
+  const notLoadedOf = (names: ReadonlyArray<string>, matches: ReadonlyArray<Match>): Array<MetaTools.NotLoaded> => {
+    const loaded = new Set(matches.map((m) => m.tool.id))
+    return names.flatMap((name): Array<MetaTools.NotLoaded> => {
+      const tool = catalog.unsafe.findByName(name)
+      if (tool === undefined || !exists(tool)) return [{ name, reason: "unknown" }]
+      if (loaded.has(tool.id)) return []
+      return [{ name, reason: tool.loading === "eager" ? "eager" : "over-limit" }]
+    })
+  }
 
   const discover = (names: ReadonlyArray<string>) =>
     Effect.gen(function*() {
@@ -246,9 +263,10 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
         Effect.map((r): MetaOutput => {
           const tools = r.matches.map((m) => m.tool)
           const added = new Set(r.newlyActivated)
+          const note = r.notLoaded.length > 0 ? MetaTools.notLoadedNote(r.notLoaded, limit) : undefined
           return {
             isFailure: false,
-            result: MetaTools.renderFunctions(tools),
+            result: MetaTools.renderFunctions(tools, note),
             found: tools.map((t) => t.modelName),
             activated: tools.filter((t) => added.has(t.id)).map((t) => t.modelName)
           }

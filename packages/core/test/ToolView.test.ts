@@ -26,11 +26,41 @@ describe("ToolView: seed 000's error and empty-result table", () => {
       assert.deepStrictEqual(out.result, { functions: [] })
     })))
 
-  it.effect("select: with every name absent is an empty result", () =>
+  it.effect("select: with every name absent is an empty result that names them", () =>
     unit(Effect.gen(function*() {
       const out = yield* search("select:Nope,Nothing")
       assert.isFalse(out.isFailure)
-      assert.deepStrictEqual(out.result, { functions: [] })
+      assert.deepStrictEqual(out.result, { functions: [], note: "No tool is named Nope, Nothing." })
+    })))
+
+  it.effect("select: honours every explicit name up to the hard cap, whatever max_results says", () =>
+    Effect.gen(function*() {
+      const many = Array.from({ length: 25 }, (_, i) => tool(`t${String(i).padStart(2, "0")}`, `Tool ${i}`))
+      const names = many.map((t) => t.name)
+      const out = yield* ToolView.withUnit(search(`select:${names.slice(0, 11).join(",")}`, 5)).pipe(
+        Effect.provide(ToolCatalog.ToolCatalog.layerOf(many).pipe(Layer.provide(Strategies.layer("keyword"))))
+      )
+      assert.deepStrictEqual(functionsOf(out.result), names.slice(0, 11), "11 names with max_results 5: all 11")
+      const capped = yield* ToolView.withUnit(search(`select:${names.join(",")},Nope`)).pipe(
+        Effect.provide(ToolCatalog.ToolCatalog.layerOf(many).pipe(Layer.provide(Strategies.layer("keyword"))))
+      )
+      assert.deepStrictEqual(functionsOf(capped.result), names.slice(0, 20), "at most the hard cap (20)")
+      const note = (capped.result as { note?: string }).note ?? ""
+      assert.include(note, "No tool is named Nope.")
+      assert.include(note, `at most 20 tools: ${names.slice(20).join(", ")}`)
+      assert.include(note, `'select:${names.slice(20).join(",")}'`, "the call that loads the rest")
+    }))
+
+  it.effect("a bare '+' is no requirement: '+ + +' is an invalid query, '+ slack' ranks by 'slack'", () =>
+    unit(Effect.gen(function*() {
+      const bare = yield* search("+ + +")
+      assert.isTrue(bare.isFailure)
+      assert.include(String(bare.result), "A bare '+' requires nothing")
+      const view = yield* ToolView.ToolView
+      assert.deepStrictEqual(yield* view.activated, [], "nothing was loaded")
+      const ranked = yield* search("+ slack")
+      assert.isFalse(ranked.isFailure)
+      assert.isTrue(functionsOf(ranked.result).every((n) => n.startsWith("slack_")))
     })))
 
   it.effect("select: with some names present returns only those", () =>
@@ -64,6 +94,7 @@ describe("ToolView: seed 000's error and empty-result table", () => {
     unit(Effect.gen(function*() {
       const out = yield* search("select:Read,Grep")
       assert.deepStrictEqual(functionsOf(out.result), ["Grep"])
+      assert.strictEqual((out.result as { note?: string }).note, "Already available, call directly: Read.")
     })))
 })
 
