@@ -71,7 +71,7 @@ export interface Options {
  */
 export const defaults: Options = {
   camelCase: true,
-  compounds: false,
+  compounds: true,
   snakeCase: true,
   nfkc: true,
   stopWords: true,

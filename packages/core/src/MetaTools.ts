@@ -103,6 +103,13 @@ export const renderFunctions = (
   ...(note === undefined ? {} : { note })
 })
 
+/** The note of a `ToolSearch` answer that left weak matches out ("no good match"). */
+export const weakMatchesNote = (kept: number, weak: ReadonlyArray<string>): string =>
+  kept === 0
+    ? `No good match: the closest tools (${weak.join(", ")}) match these words weakly and were not loaded. ` +
+      `Try other words, or load one by name with 'select:${weak[0] ?? "name"}'.`
+    : `Only ${kept} tool${kept === 1 ? "" : "s"} matched well; weaker matches were not loaded: ${weak.join(", ")}.`
+
 /** A name of a `select:` that was not loaded, and why. */
 export interface NotLoaded {
   readonly name: string

@@ -20,7 +20,14 @@ import type { SearchDocument } from "./SearchDocument.js"
 /** One ranked result. */
 export interface Hit {
   readonly id: string
+  /** The strategy's own score: comparable within one strategy's answers only. */
   readonly score: number
+  /**
+   * How well the hit matches on an absolute scale, 0 to 1, comparable across queries: for BM25F
+   * the share of the query's term weight (idf) the tool matches, saturated. Strategies that cannot
+   * say leave it out. `ToolSearch` reads it to answer "no good match" (`minScore`).
+   */
+  readonly strength?: number
 }
 
 /** What a strategy is asked. */

@@ -16,6 +16,7 @@ import * as CatalogTool from "./CatalogTool.js"
 import { META_TOOL_NAMES } from "./Disclosure.js"
 import type * as Query from "./Query.js"
 import * as SearchDocument from "./SearchDocument.js"
+import * as SearchFeedback from "./SearchFeedback.js"
 import { SearchFailed, type SearchIndex, SearchStrategy } from "./SearchStrategy.js"
 
 // -----------------------------------------------------------------------------
@@ -42,6 +43,8 @@ export interface Change {
 export interface Match {
   readonly tool: Entry
   readonly score: number
+  /** How well it matches on an absolute scale, when the strategy says (`SearchStrategy.Hit`). */
+  readonly strength?: number
 }
 
 /** How a catalog search is run. */
@@ -73,10 +76,12 @@ export interface Options {
    * can never hide a real tool.
    */
   readonly stripFunctionsPrefix: boolean
+  /** Names the catalog in `SearchFeedback`: catalogs sharing a feedback store need different names. */
+  readonly name: string
 }
 
 /** Default settings. */
-export const defaultOptions: Options = { stripFunctionsPrefix: true }
+export const defaultOptions: Options = { stripFunctionsPrefix: true, name: "default" }
 
 // -----------------------------------------------------------------------------
 // Service
@@ -122,6 +127,8 @@ export class ToolCatalog extends Context.Service<ToolCatalog, {
   readonly changes: Stream.Stream<Change>
   /** The strategy ranking this catalog. */
   readonly strategy: string
+  /** The catalog's name in `SearchFeedback`. */
+  readonly name: string
 }>()("@tool-search/core/ToolCatalog") {
   /** A catalog ranking with the `SearchStrategy` in context. */
   static readonly layer: Layer.Layer<ToolCatalog, never, SearchStrategy> = Layer.effect(
@@ -151,8 +158,10 @@ export class ToolCatalog extends Context.Service<ToolCatalog, {
 // -----------------------------------------------------------------------------
 
 /** Builds a catalog; its change stream ends with the enclosing scope. */
-export const make = Effect.fnUntraced(function*(options: Options) {
+export const make = Effect.fnUntraced(function*(partial: Partial<Options> = {}) {
+  const options: Options = { ...defaultOptions, ...partial }
   const strategy = yield* SearchStrategy
+  const feedback = yield* SearchFeedback.SearchFeedback
   const index: SearchIndex = yield* strategy.makeIndex
   const pubsub = yield* Effect.acquireRelease(PubSub.unbounded<Change>(), PubSub.shutdown)
   const writeLock = yield* Semaphore.make(1)
@@ -163,6 +172,31 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const idsByName = new Map<string, Set<string>>()
   const eagerIds = new Set<string>()
   let version = 0
+  // The feedback evidence the index holds (each tool's past queries), and its version.
+  let evidence: SearchFeedback.Snapshot = SearchFeedback.empty
+
+  /** A tool's search document, with its past queries. */
+  const documentOf = (tool: CatalogTool.CatalogTool): SearchDocument.SearchDocument => {
+    const doc = SearchDocument.fromTool(tool)
+    const queries = evidence.queries.get(tool.id)
+    return queries === undefined ? doc : SearchDocument.withQueries(doc, queries)
+  }
+
+  /** Re-indexes the tools whose evidence changed since the index last read it; one synchronous step. */
+  const applyEvidence = (snapshot: SearchFeedback.Snapshot): void => {
+    if (snapshot.version === evidence.version) return
+    const before = evidence.queries
+    evidence = snapshot
+    const changed: Array<SearchDocument.SearchDocument> = []
+    for (const id of new Set([...before.keys(), ...snapshot.queries.keys()])) {
+      const old = before.get(id)
+      const now = snapshot.queries.get(id)
+      if (old === now || (old !== undefined && now !== undefined && old.join("\n") === now.join("\n"))) continue
+      const tool = byId.get(id)
+      if (tool !== undefined) changed.push(documentOf(tool))
+    }
+    if (changed.length > 0) index.add(changed)
+  }
 
   const normalizeName = (name: string): string =>
     options.stripFunctionsPrefix ? CatalogTool.stripFunctionsPrefix(name) : name
@@ -237,7 +271,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     }
     const renamed = assignModelNames(touchedNames, new Set(additions.map((t) => t.id)))
     if (dropped.length > 0) index.remove(dropped)
-    if (additions.length > 0) index.add(additions.map(SearchDocument.fromTool))
+    if (additions.length > 0) index.add(additions.map(documentOf))
     version++
     return { added: additions.map((t) => t.id), removed, renamed, version }
   }
@@ -280,7 +314,13 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       plan.pipe(
         Effect.map(({ additions, removals }) => commit(removals, additions)),
         Effect.flatMap((change) =>
-          change.added.length + change.removed.length > 0 ? PubSub.publish(pubsub, change) : Effect.void
+          change.added.length + change.removed.length > 0
+            ? PubSub.publish(pubsub, change).pipe(Effect.as(change))
+            : Effect.succeed(change)
+        ),
+        // a removed tool takes its feedback with it
+        Effect.flatMap((change) =>
+          change.removed.length > 0 ? feedback.forget(options.name, change.removed) : Effect.void
         ),
         Effect.uninterruptible,
         Effect.asVoid
@@ -297,6 +337,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     opts: SearchOptions
   ): Effect.Effect<ReadonlyArray<Match>, SearchFailed | Query.InvalidQuery> =>
     Effect.gen(function*() {
+      applyEvidence(yield* feedback.read(options.name))
       const candidates = opts.candidates ?? ((e: Entry) => e.loading === "deferred")
       const run = (accept: (e: Entry) => boolean) => rank(query, opts.limit, accept)
       let matches = opts.category === undefined
@@ -342,8 +383,15 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         }
         return ranked(query.text, limit, named)
       }
-      case "Keywords":
-        return ranked(query.text, limit, accept)
+      case "Keywords": {
+        // a query that is a tool's full name finds that tool first, whatever the ranking (or feedback) says
+        const named = findByNameUnsafe(query.text.trim())
+        if (named === undefined || !accept(named) || limit <= 0) return ranked(query.text, limit, accept)
+        return Effect.map(
+          ranked(query.text, limit - 1, (e) => e.id !== named.id && accept(e)),
+          (rest) => [{ tool: named, score: Math.max(rest[0]?.score ?? 1, 1) }, ...rest]
+        )
+      }
     }
   }
 
@@ -359,7 +407,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       Effect.map((hits) =>
         hits.flatMap((hit) => {
           const tool = byId.get(hit.id)
-          return tool === undefined ? [] : [{ tool, score: hit.score }]
+          if (tool === undefined) return []
+          return [
+            hit.strength === undefined ? { tool, score: hit.score } : { tool, score: hit.score, strength: hit.strength }
+          ]
         })
       ),
       Effect.catchDefect((defect) =>
@@ -399,7 +450,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     search,
     version: Effect.sync(() => version),
     changes: Stream.fromPubSub(pubsub),
-    strategy: strategy.name
+    strategy: strategy.name,
+    name: options.name
   })
 })
 

@@ -11,7 +11,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
 import type { JsonSchema } from "effect"
 import { Activation } from "./Activation.js"
 import { type CallContext, type Output, stripFunctionsPrefix, ToolExecutionError } from "./CatalogTool.js"
@@ -19,6 +19,7 @@ import * as Disclosure from "./Disclosure.js"
 import * as MetaTools from "./MetaTools.js"
 import * as Permission from "./Permission.js"
 import * as Query from "./Query.js"
+import { SearchFeedback } from "./SearchFeedback.js"
 import type { SearchFailed } from "./SearchStrategy.js"
 import { type Entry, type Match, ToolCatalog } from "./ToolCatalog.js"
 import * as Visibility from "./Visibility.js"
@@ -55,6 +56,8 @@ export interface SearchResult {
   readonly newlyActivated: ReadonlyArray<string>
   /** Names of a `select:` that were not loaded, and why (empty for other queries). */
   readonly notLoaded: ReadonlyArray<MetaTools.NotLoaded>
+  /** Hits left out as weak matches ("no good match": `Disclosure.minScore`), best first. */
+  readonly weak: ReadonlyArray<Match>
 }
 
 /** A deferred tool was called before being activated. The message tells the model the fixing call. */
@@ -101,6 +104,13 @@ export class ToolView extends Context.Service<ToolView, {
     query: string,
     options?: { readonly maxResults?: number; readonly category?: string }
   ) => Effect.Effect<ReadonlyArray<Match>, Query.InvalidQuery | SearchFailed>
+  /**
+   * The feedback hook: call it after a successful call of a catalog tool. When a ranked search of
+   * this unit (`ToolSearch` keywords, `search_tools`) returned the tool, the pair (that query, the
+   * tool) is recorded in `SearchFeedback`. Tools run through `visible` or `resolve` call it
+   * themselves; an executor that runs handlers some other way calls it.
+   */
+  readonly recordSuccessfulCall: (toolId: string) => Effect.Effect<void>
   /** The tool to run for a name the model called, or why it may not run. */
   readonly resolve: (name: string) => Effect.Effect<ModelTool, ResolveError>
   /** Activated tools, in activation order. */
@@ -143,6 +153,26 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
   const disclosure = yield* Disclosure.Disclosure
   const visibility = yield* Visibility.Visibility
   const permission = yield* Permission.Permission
+  const feedback = yield* SearchFeedback
+  // This unit's ranked searches: the last query that returned each tool (evidence once it is called).
+  const foundBy = yield* Ref.make(new Map<string, string>())
+
+  /** Remembers which query found these tools, for `recordSuccessfulCall`. */
+  const rememberFound = (query: Query.Query, matches: ReadonlyArray<Match>) => {
+    if (query._tag === "Select" || matches.length === 0) return Effect.void
+    const text = query._tag === "Required" ? [...query.required, query.text].join(" ").trim() : query.text
+    return Ref.update(foundBy, (found) => {
+      const next = new Map(found)
+      for (const m of matches) next.set(m.tool.id, text)
+      return next
+    })
+  }
+
+  const recordSuccessfulCall = (toolId: string) =>
+    Effect.flatMap(Ref.get(foundBy), (found) => {
+      const query = found.get(toolId)
+      return query === undefined ? Effect.void : feedback.record({ catalog: catalog.name, query, toolId })
+    })
 
   const exists = (t: Entry) => visibility.includes(t)
   const isSearchable = (t: Entry) => t.loading === "deferred" && exists(t)
@@ -177,11 +207,21 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
       const limit = query._tag === "Select"
         ? Math.max(maxResults ?? 0, disclosure.maxResultsLimit)
         : maxResults ?? disclosure.defaultMaxResults
-      const matches = yield* catalog.search(query, { limit, candidates: isSearchable })
+      const found = yield* catalog.search(query, { limit, candidates: isSearchable })
+      const weak = found.filter((m) => isWeak(m, found))
+      const matches = weak.length === 0 ? found : found.filter((m) => !weak.includes(m))
+      yield* rememberFound(query, matches)
       const newlyActivated = yield* activation.activate(matches.map((m) => m.tool.id))
       const notLoaded = query._tag === "Select" ? notLoadedOf(query.names, matches) : []
-      return { query, matches, newlyActivated, notLoaded } satisfies SearchResult
+      return { query, matches, newlyActivated, notLoaded, weak } satisfies SearchResult
     }).pipe(Effect.withSpan("tool-search.search", undefined, { captureStackTrace: false }))
+
+  /** Whether a hit is too weak to load: below `minScore`, or below `minScoreRatio` of the best hit. */
+  const isWeak = (m: Match, all: ReadonlyArray<Match>): boolean => {
+    if (m.strength === undefined) return false // a strategy that cannot say, or a full name match
+    const best = all.reduce((b, x) => Math.max(b, x.strength ?? 0), 0)
+    return m.strength < disclosure.minScore || m.strength < disclosure.minScoreRatio * best
+  }
 
   /** The selected names a search did not load: unknown here, eager (visible already), or over the limit. */
   const notLoadedOf = (names: ReadonlyArray<string>, matches: ReadonlyArray<Match>): Array<MetaTools.NotLoaded> => {
@@ -219,11 +259,13 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
       // A category the model spelled differently ("Web", " web ") is the tools' own category; one
       // that no searchable tool has would only cost a second search before the catalog falls back.
       const category = options.category === undefined ? undefined : yield* canonicalCategory(options.category)
-      return yield* catalog.search(query, {
+      const matches = yield* catalog.search(query, {
         limit: options.maxResults ?? disclosure.defaultMaxResults,
         candidates: isSearchable,
         ...(category === undefined ? {} : { category })
       })
+      yield* rememberFound(query, matches)
+      return matches
     })
 
   /** The category of a searchable tool equal to `requested` up to case and spacing. */
@@ -263,7 +305,11 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
         Effect.map((r): MetaOutput => {
           const tools = r.matches.map((m) => m.tool)
           const added = new Set(r.newlyActivated)
-          const note = r.notLoaded.length > 0 ? MetaTools.notLoadedNote(r.notLoaded, limit) : undefined
+          const note = r.notLoaded.length > 0
+            ? MetaTools.notLoadedNote(r.notLoaded, limit)
+            : r.weak.length > 0
+            ? MetaTools.weakMatchesNote(tools.length, r.weak.map((m) => m.tool.modelName))
+            : undefined
           return {
             isFailure: false,
             result: MetaTools.renderFunctions(tools, note),
@@ -362,7 +408,10 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
       ? Effect.fail(
         new ToolExecutionError({ tool: tool.modelName, reason: "this tool has no handler in this process" })
       )
-      : tool.handler(params, context)
+      : Effect.tap(
+        tool.handler(params, context),
+        (output) => output.isFailure ? Effect.void : recordSuccessfulCall(tool.id)
+      )
 
   const asModelTool = (tool: Entry, kind: "eager" | "activated"): ModelTool => ({
     name: tool.modelName,
@@ -428,6 +477,7 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
     searchAndActivate,
     discover,
     browse,
+    recordSuccessfulCall,
     resolve,
     activated: activatedEntries,
     searchable,

@@ -324,3 +324,48 @@ describe("ToolView: the ToolSearch description follows the strategy", () => {
       assert.notInclude(regex, "keywords ('read file')")
     }))
 })
+
+describe("ToolView: no good match", () => {
+  const catalog = [
+    tool("slack_send_message", "Send a message to a Slack channel"),
+    tool("slack_list_channels", "List the channels of a Slack workspace"),
+    tool("github_create_issue", "Create an issue in a GitHub repository"),
+    tool("calendar_create_event", "Create an event in the calendar"),
+    tool("weather_forecast", "Get the weather forecast for a city")
+  ]
+  const over = (disclosure: Partial<Disclosure.Options>) =>
+    Effect.provide(
+      Layer.mergeAll(
+        ToolCatalog.ToolCatalog.layerOf(catalog).pipe(Layer.provide(Strategies.layer("bm25f"))),
+        Disclosure.layer(disclosure)
+      )
+    )
+
+  it.effect("weak hits are not loaded, and the answer says so and names them", () =>
+    Effect.gen(function*() {
+      const out = yield* ToolView.withUnit(search("send a slack message to the team about the weather tomorrow"))
+      const loaded = functionsOf(out.result)
+      assert.strictEqual(loaded[0], "slack_send_message")
+      assert.isBelow(loaded.length, catalog.length, "fewer tools than max_results")
+      const note = (out.result as { note?: string }).note ?? ""
+      assert.match(note, /^Only \d tools? matched well; weaker matches were not loaded: /)
+      assert.deepStrictEqual(out.activated, loaded, "only what was returned was activated")
+    }).pipe(over({ minScoreRatio: 0.5 })))
+
+  it.effect("nothing strong enough: no tool is loaded and the answer says 'No good match'", () =>
+    Effect.gen(function*() {
+      const out = yield* ToolView.withUnit(
+        search("translate my essay into french, summarize its tone and reply to the message")
+      )
+      assert.deepStrictEqual(functionsOf(out.result), [])
+      assert.include((out.result as { note?: string }).note ?? "", "No good match")
+      assert.deepStrictEqual(out.activated, [])
+    }).pipe(over({ minScore: 0.5 })))
+
+  it.effect("0 and 0 turn it off: every hit up to max_results is loaded", () =>
+    Effect.gen(function*() {
+      const out = yield* ToolView.withUnit(search("create slack weather", 5))
+      assert.strictEqual(functionsOf(out.result).length, 5, "every tool shares a word with the query")
+      assert.isUndefined((out.result as { note?: string }).note)
+    }).pipe(over({ minScore: 0, minScoreRatio: 0 })))
+})

@@ -44,7 +44,15 @@ import { type SearchIndex, SearchStrategy } from "../SearchStrategy.js"
  * @since 0.1.0
  * @category models
  */
-export const FIELDS = ["name", "aliases", "parameterNames", "category", "description", "parameterDescriptions"] as const
+export const FIELDS = [
+  "name",
+  "aliases",
+  "parameterNames",
+  "category",
+  "description",
+  "parameterDescriptions",
+  "queries"
+] as const
 
 /**
  * One indexed field.
@@ -88,11 +96,19 @@ export interface Parameters {
  */
 export const defaults: Parameters = {
   k1: 1.5,
-  b: 0.75,
-  weights: { name: 3, aliases: 3, parameterNames: 2, category: 1, description: 1, parameterDescriptions: 1 },
-  nameCoverage: 1,
+  b: 0.9,
+  weights: {
+    name: 1,
+    aliases: 1,
+    parameterNames: 0.5,
+    category: 1.5,
+    description: 1.5,
+    parameterDescriptions: 0.5,
+    queries: 0.25
+  },
+  nameCoverage: 2,
   clauseWeight: 0.5,
-  quotedWeight: 0.3,
+  quotedWeight: 0.1,
   analyzer: Analyzer.defaults
 }
 
@@ -116,7 +132,8 @@ export const fieldTexts = (doc: SearchDocument): Readonly<Record<Field, string>>
   parameterNames: doc.parameterNames.join(" \n "),
   category: doc.category,
   description: doc.description,
-  parameterDescriptions: doc.parameterDescriptions.join(" \n ")
+  parameterDescriptions: doc.parameterDescriptions.join(" \n "),
+  queries: doc.queries.join(" \n ")
 })
 
 /**

@@ -179,6 +179,8 @@ export const makeIndexWith = (
       add: (docs: ReadonlyArray<SearchDocument>) => {
         for (const doc of docs) {
           const text = documentText(doc)
+          // the same text (only past queries changed, or a re-registration): keep its vector or its place in the queue
+          if (entries.get(doc.id)?.text === text) continue
           entries.set(doc.id, { text, key: VectorCache.key(options.model, text), vector: undefined })
           pending.add(doc.id)
         }

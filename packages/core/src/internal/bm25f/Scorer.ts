@@ -46,6 +46,10 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
 
   let capacity = 0
   let scores = new Float64Array(0)
+  // the whole request's BM25F sum of each touched slot, before additions: its strength's numerator
+  let raw = new Float64Array(0)
+  // the query's term weight: Σ weight · idf over its terms, the most a tool could match
+  let ceiling = 0
   let nameHits = new Float64Array(0)
   let stamps = new Uint32Array(0)
   let touched = new Int32Array(0)
@@ -61,6 +65,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     if (needed <= capacity) return
     capacity = needed
     scores = new Float64Array(capacity)
+    raw = new Float64Array(capacity)
     nameHits = new Float64Array(capacity)
     stamps = new Uint32Array(capacity)
     touched = new Int32Array(capacity)
@@ -94,11 +99,15 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     fit()
     nextStamp()
     let count = 0
+    const n = store.size()
+    ceiling = 0
     for (let t = 0; t < terms.length; t++) {
       const id = store.vocabulary.find(terms[t] as string)
-      if (id === undefined) continue
+      const df = id === undefined ? 0 : store.postings(id).size
+      // a term no tool has still counts in the ceiling: a request of unknown words is a weak match
+      ceiling += (weights[t] ?? 1) * Math.log(1 + (n - df + 0.5) / (df + 0.5))
+      if (id === undefined || df === 0) continue
       const p: Postings = store.postings(id)
-      if (p.size === 0) continue
       const impacts = store.impactsOf(p)
       const mask = masks?.[t] ?? 0
       const weight = weights[t] ?? 1
@@ -123,10 +132,10 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     if (parts.length < 2) {
       const query = analyzer.weightedQueryTerms(text, quotedWeight)
       const count = accumulate(query.terms, query.weights, undefined)
-      if (nameCoverage === 0) return count
       for (let i = 0; i < count; i++) {
         const slot = touched[i] as number
-        scores[slot] = (scores[slot] as number) + coverage(slot, nameHits[slot] as number)
+        raw[slot] = scores[slot] as number
+        if (nameCoverage !== 0) scores[slot] = (scores[slot] as number) + coverage(slot, nameHits[slot] as number)
       }
       return count
     }
@@ -163,6 +172,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     const bestOfClause = new Float64Array(clauseCount)
     for (let i = 0; i < count; i++) {
       const slot = touched[i] as number
+      raw[slot] = scores[slot] as number
       const s = (scores[slot] as number) + coverage(slot, nameHits[slot] as number)
       scores[slot] = s
       if (s > best) best = s
@@ -201,7 +211,10 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
       const id = store.idAt(slot)
       if (top.wouldKeep(id, score) && accept(id)) top.offer(id, score)
     }
-    return top.result()
+    return top.result().map((hit) => {
+      const slot = store.slotOf(hit.id) as number // a touched slot holds a document
+      return { ...hit, strength: ceiling > 0 ? Math.min(1, (raw[slot] as number) / ceiling) : 0 }
+    })
   }
 
   return {
