@@ -14,8 +14,8 @@
 import { Context, Effect, Layer, Option, PubSub, Schema, Semaphore, Stream } from "effect"
 import * as CatalogTool from "./CatalogTool.js"
 import { META_TOOL_NAMES } from "./Disclosure.js"
+import * as Evidence from "./internal/evidence.js"
 import type * as Query from "./Query.js"
-import * as SearchDocument from "./SearchDocument.js"
 import * as SearchFeedback from "./SearchFeedback.js"
 import { SearchFailed, type SearchIndex, SearchStrategy } from "./SearchStrategy.js"
 
@@ -172,31 +172,8 @@ export const make = Effect.fnUntraced(function*(partial: Partial<Options> = {}) 
   const idsByName = new Map<string, Set<string>>()
   const eagerIds = new Set<string>()
   let version = 0
-  // The feedback evidence the index holds (each tool's past queries), and its version.
-  let evidence: SearchFeedback.Snapshot = SearchFeedback.empty
-
-  /** A tool's search document, with its past queries. */
-  const documentOf = (tool: CatalogTool.CatalogTool): SearchDocument.SearchDocument => {
-    const doc = SearchDocument.fromTool(tool)
-    const queries = evidence.queries.get(tool.id)
-    return queries === undefined ? doc : SearchDocument.withQueries(doc, queries)
-  }
-
-  /** Re-indexes the tools whose evidence changed since the index last read it; one synchronous step. */
-  const applyEvidence = (snapshot: SearchFeedback.Snapshot): void => {
-    if (snapshot.version === evidence.version) return
-    const before = evidence.queries
-    evidence = snapshot
-    const changed: Array<SearchDocument.SearchDocument> = []
-    for (const id of new Set([...before.keys(), ...snapshot.queries.keys()])) {
-      const old = before.get(id)
-      const now = snapshot.queries.get(id)
-      if (old === now || (old !== undefined && now !== undefined && old.join("\n") === now.join("\n"))) continue
-      const tool = byId.get(id)
-      if (tool !== undefined) changed.push(documentOf(tool))
-    }
-    if (changed.length > 0) index.add(changed)
-  }
+  // The feedback evidence the index holds (each tool's past queries).
+  const evidence = Evidence.make(index)
 
   const normalizeName = (name: string): string =>
     options.stripFunctionsPrefix ? CatalogTool.stripFunctionsPrefix(name) : name
@@ -271,7 +248,7 @@ export const make = Effect.fnUntraced(function*(partial: Partial<Options> = {}) 
     }
     const renamed = assignModelNames(touchedNames, new Set(additions.map((t) => t.id)))
     if (dropped.length > 0) index.remove(dropped)
-    if (additions.length > 0) index.add(additions.map(documentOf))
+    if (additions.length > 0) index.add(additions.map(evidence.documentOf))
     version++
     return { added: additions.map((t) => t.id), removed, renamed, version }
   }
@@ -337,7 +314,7 @@ export const make = Effect.fnUntraced(function*(partial: Partial<Options> = {}) 
     opts: SearchOptions
   ): Effect.Effect<ReadonlyArray<Match>, SearchFailed | Query.InvalidQuery> =>
     Effect.gen(function*() {
-      applyEvidence(yield* feedback.read(options.name))
+      evidence.apply(yield* feedback.read(options.name), (id) => byId.get(id))
       const candidates = opts.candidates ?? ((e: Entry) => e.loading === "deferred")
       const run = (accept: (e: Entry) => boolean) => rank(query, opts.limit, accept)
       let matches = opts.category === undefined

@@ -16,6 +16,7 @@ import type { JsonSchema } from "effect"
 import { Activation } from "./Activation.js"
 import { type CallContext, type Output, stripFunctionsPrefix, ToolExecutionError } from "./CatalogTool.js"
 import * as Disclosure from "./Disclosure.js"
+import * as SearchAnswer from "./internal/searchAnswer.js"
 import * as MetaTools from "./MetaTools.js"
 import * as Permission from "./Permission.js"
 import * as Query from "./Query.js"
@@ -208,31 +209,18 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
         ? Math.max(maxResults ?? 0, disclosure.maxResultsLimit)
         : maxResults ?? disclosure.defaultMaxResults
       const found = yield* catalog.search(query, { limit, candidates: isSearchable })
-      const weak = found.filter((m) => isWeak(m, found))
+      const weak = query._tag === "Select" ? [] : SearchAnswer.weak(found, disclosure)
       const matches = weak.length === 0 ? found : found.filter((m) => !weak.includes(m))
       yield* rememberFound(query, matches)
       const newlyActivated = yield* activation.activate(matches.map((m) => m.tool.id))
-      const notLoaded = query._tag === "Select" ? notLoadedOf(query.names, matches) : []
+      const notLoaded = query._tag === "Select"
+        ? SearchAnswer.notLoaded(query.names, matches, (name) => {
+          const tool = catalog.unsafe.findByName(name)
+          return tool !== undefined && exists(tool) ? tool : undefined
+        })
+        : []
       return { query, matches, newlyActivated, notLoaded, weak } satisfies SearchResult
     }).pipe(Effect.withSpan("tool-search.search", undefined, { captureStackTrace: false }))
-
-  /** Whether a hit is too weak to load: below `minScore`, or below `minScoreRatio` of the best hit. */
-  const isWeak = (m: Match, all: ReadonlyArray<Match>): boolean => {
-    if (m.strength === undefined) return false // a strategy that cannot say, or a full name match
-    const best = all.reduce((b, x) => Math.max(b, x.strength ?? 0), 0)
-    return m.strength < disclosure.minScore || m.strength < disclosure.minScoreRatio * best
-  }
-
-  /** The selected names a search did not load: unknown here, eager (visible already), or over the limit. */
-  const notLoadedOf = (names: ReadonlyArray<string>, matches: ReadonlyArray<Match>): Array<MetaTools.NotLoaded> => {
-    const loaded = new Set(matches.map((m) => m.tool.id))
-    return names.flatMap((name): Array<MetaTools.NotLoaded> => {
-      const tool = catalog.unsafe.findByName(name)
-      if (tool === undefined || !exists(tool)) return [{ name, reason: "unknown" }]
-      if (loaded.has(tool.id)) return []
-      return [{ name, reason: tool.loading === "eager" ? "eager" : "over-limit" }]
-    })
-  }
 
   const discover = (names: ReadonlyArray<string>) =>
     Effect.gen(function*() {
