@@ -94,11 +94,11 @@ const turn = (query: string, call?: string) =>
   }))
 
 export const feedback = Effect.gen(function*() {
-  const before = yield* turn("weather in Porto this weekend")
+  const before = yield* turn("weather in Porto")
   // the model read the request as an outlook: it calls weather_week, which succeeds
-  yield* turn("weather in Porto this weekend", "weather_week")
+  yield* turn("weather in Porto", "weather_week")
   // the next time anyone asks this, the tool that served it comes first
-  const after = yield* turn("weather in Porto this weekend")
+  const after = yield* turn("weather in Porto")
   return { before, after }
 }).pipe(
   Effect.provide(ToolCatalog.ToolCatalog.layerOf(weather).pipe(Layer.provide(Bm25f.layer))),
@@ -109,13 +109,16 @@ export const feedback = Effect.gen(function*() {
 export const noGoodMatch = ToolView.withUnit(Effect.gen(function*() {
   const view = yield* ToolView.ToolView
   const toolSearch = yield* view.resolve("ToolSearch")
-  const answer = yield* toolSearch.run({ query: "send an email to my manager" }, { toolCallId: "1" })
+  const answer = yield* toolSearch.run({
+    query: "forward the quarterly budget email to my manager and send a copy to finance"
+  }, { toolCallId: "1" })
   return answer.result
 })).pipe(
   Effect.provide(
     Layer.mergeAll(
       ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Bm25f.layer)),
-      // the defaults are 0.025 and 0.3 (TOOL_SEARCH_MIN_SCORE, TOOL_SEARCH_MIN_SCORE_RATIO)
+      // stricter than the default (TOOL_SEARCH_MIN_SCORE 0.07): in a three-tool catalog every word
+      // is rare, so one shared word ("send") already weighs a good share of the request
       Disclosure.layer({ minScore: 0.2 })
     )
   )

@@ -269,7 +269,7 @@ const analyzeRun = (run: string, options: Options): ReadonlyArray<string> => {
   const stem = stemmers[options.stemming]
   if (options.compounds && parts.length > 1) {
     // the whole word as one term too, unless it spans scripts (CJK and Hangul runs have their own terms)
-    const whole = normalized.toLowerCase()
+    const whole = parts.join("").toLowerCase() // the parts, not the run: NFKC can add separators
     if (!internal.isCjk(whole) && !internal.isHangul(whole)) out.push(stem(whole))
   }
   for (const part of parts) {

@@ -59,8 +59,8 @@ export const defaults: Options = {
   maxResultsLimit: 20,
   searchTools: "auto",
   searchToolsThreshold: 12,
-  minScore: 0.025,
-  minScoreRatio: 0.3
+  minScore: 0.07,
+  minScoreRatio: 0
 }
 
 /** The disclosure settings in the context; defaults when none were provided. */

@@ -24,8 +24,9 @@ export interface Hit {
   readonly score: number
   /**
    * How well the hit matches on an absolute scale, 0 to 1, comparable across queries: for BM25F
-   * the share of the query's term weight (idf) the tool matches, saturated. Strategies that cannot
-   * say leave it out. `ToolSearch` reads it to answer "no good match" (`minScore`).
+   * the share of the query's term weight (idf) the tool matches, saturated — of the whole request,
+   * or of the clause it matches best when the request has several. Strategies that cannot say
+   * leave it out. `ToolSearch` reads it to answer "no good match" (`minScore`).
    */
   readonly strength?: number
 }

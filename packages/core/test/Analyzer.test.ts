@@ -130,6 +130,8 @@ describe("Analyzer", () => {
   it("compounds: MySQL meets mysql, and each step can be switched off", () => {
     assert.deepStrictEqual(Analyzer.terms("MySQL"), ["mysql", "sql"]) // `my` is a stop word
     assert.include(Analyzer.terms("mysql_database_list"), "mysql")
+    // a compound is made of the split parts: NFKC's separators ("⒈" is "1.") never enter a term
+    for (const term of Analyzer.terms("x⒈Y")) assert.notInclude(term, ".")
     assert.deepStrictEqual(Analyzer.make({ camelCase: false }).terms("getHealthWorkforce"), ["gethealthworkforc"])
     assert.deepStrictEqual(Analyzer.make({ snakeCase: false }).terms("read_file"), ["read_file"])
     assert.deepStrictEqual(Analyzer.make({ stopWords: false, stemming: "none" }).terms("the files"), ["the", "files"])

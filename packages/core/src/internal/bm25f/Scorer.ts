@@ -46,10 +46,12 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
 
   let capacity = 0
   let scores = new Float64Array(0)
-  // the whole request's BM25F sum of each touched slot, before additions: its strength's numerator
-  let raw = new Float64Array(0)
-  // the query's term weight: Σ weight · idf over its terms, the most a tool could match
+  // each touched slot's strength: its BM25F sum before additions over the query's ceiling, or
+  // over a clause's ceiling for the clause it matches best
+  let strengths = new Float64Array(0)
+  // the query's term weight: Σ weight · idf over its terms, the most a tool could match; per clause too
   let ceiling = 0
+  const clauseCeilings = new Float64Array(MAX_CLAUSES)
   let nameHits = new Float64Array(0)
   let stamps = new Uint32Array(0)
   let touched = new Int32Array(0)
@@ -65,7 +67,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     if (needed <= capacity) return
     capacity = needed
     scores = new Float64Array(capacity)
-    raw = new Float64Array(capacity)
+    strengths = new Float64Array(capacity)
     nameHits = new Float64Array(capacity)
     stamps = new Uint32Array(capacity)
     touched = new Int32Array(capacity)
@@ -101,16 +103,21 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     let count = 0
     const n = store.size()
     ceiling = 0
+    clauseCeilings.fill(0)
     for (let t = 0; t < terms.length; t++) {
       const id = store.vocabulary.find(terms[t] as string)
       const df = id === undefined ? 0 : store.postings(id).size
+      const mask = masks?.[t] ?? 0
+      const weight = weights[t] ?? 1
       // a term no tool has still counts in the ceiling: a request of unknown words is a weak match
-      ceiling += (weights[t] ?? 1) * Math.log(1 + (n - df + 0.5) / (df + 0.5))
+      const most = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5))
+      ceiling += most
+      for (let c = 0, m = mask; m !== 0; c++, m >>>= 1) {
+        if ((m & 1) !== 0) clauseCeilings[c] = (clauseCeilings[c] as number) + most
+      }
       if (id === undefined || df === 0) continue
       const p: Postings = store.postings(id)
       const impacts = store.impactsOf(p)
-      const mask = masks?.[t] ?? 0
-      const weight = weights[t] ?? 1
       count = mask === 0
         ? addPostings(p, impacts, weight, tfMax, stamps, stamp, scores, nameHits, touched, count)
         : addClausePostings(p, impacts, weight, tfMax, stamps, stamp, scores, nameHits, touched, count, mask, {
@@ -134,7 +141,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
       const count = accumulate(query.terms, query.weights, undefined)
       for (let i = 0; i < count; i++) {
         const slot = touched[i] as number
-        raw[slot] = scores[slot] as number
+        strengths[slot] = ceiling > 0 ? (scores[slot] as number) / ceiling : 0
         if (nameCoverage !== 0) scores[slot] = (scores[slot] as number) + coverage(slot, nameHits[slot] as number)
       }
       return count
@@ -172,17 +179,20 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     const bestOfClause = new Float64Array(clauseCount)
     for (let i = 0; i < count; i++) {
       const slot = touched[i] as number
-      raw[slot] = scores[slot] as number
+      let strength = ceiling > 0 ? (scores[slot] as number) / ceiling : 0
       const s = (scores[slot] as number) + coverage(slot, nameHits[slot] as number)
       scores[slot] = s
       if (s > best) best = s
       const row = slot * MAX_CLAUSES
       for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
         if ((m & 1) === 0) continue
+        const top = clauseCeilings[c] as number
+        if (top > 0) strength = Math.max(strength, (clauseScores[row + c] as number) / top)
         const w = (clauseScores[row + c] as number) + coverage(slot, clauseNameHits[row + c] as number)
         clauseScores[row + c] = w
         if (w > (bestOfClause[c] as number)) bestOfClause[c] = w
       }
+      strengths[slot] = strength
     }
     for (let c = 0; c < clauseCount; c++) {
       const b = bestOfClause[c] as number
@@ -213,7 +223,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     }
     return top.result().map((hit) => {
       const slot = store.slotOf(hit.id) as number // a touched slot holds a document
-      return { ...hit, strength: ceiling > 0 ? Math.min(1, (raw[slot] as number) / ceiling) : 0 }
+      return { ...hit, strength: Math.min(1, strengths[slot] as number) }
     })
   }
 
