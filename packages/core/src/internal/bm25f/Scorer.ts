@@ -46,9 +46,10 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
 
   let capacity = 0
   let scores = new Float64Array(0)
-  // each touched slot's strength: its BM25F sum before additions over the query's ceiling, or
-  // over a clause's ceiling for the clause it matches best
-  let strengths = new Float64Array(0)
+  // each touched slot's BM25F sum before additions: the numerator of its strength
+  let raw = new Float64Array(0)
+  // how many clauses the last query had (0: one), for strengths
+  let lastClauses = 0
   // the query's term weight: Σ weight · idf over its terms, the most a tool could match; per clause too
   let ceiling = 0
   const clauseCeilings = new Float64Array(MAX_CLAUSES)
@@ -67,7 +68,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     if (needed <= capacity) return
     capacity = needed
     scores = new Float64Array(capacity)
-    strengths = new Float64Array(capacity)
+    raw = new Float64Array(capacity)
     nameHits = new Float64Array(capacity)
     stamps = new Uint32Array(capacity)
     touched = new Int32Array(capacity)
@@ -129,19 +130,23 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     return count
   }
 
+  // the name lengths of the current query's slots (the name is field 0), read once per query
+  let lengths: Uint16Array = new Uint16Array(0)
   const coverage = (slot: number, hits: number): number => {
-    const length = store.lengthAt(slot, 0)
+    const length = lengths[slot * store.fieldCount] as number
     return hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0
   }
 
   const run = (text: string): number => {
+    lengths = store.lengths()
     const parts = clauseWeight > 0 ? clauses(text) : []
+    lastClauses = parts.length < 2 ? 0 : Math.min(parts.length, MAX_CLAUSES)
     if (parts.length < 2) {
       const query = analyzer.weightedQueryTerms(text, quotedWeight)
       const count = accumulate(query.terms, query.weights, undefined)
       for (let i = 0; i < count; i++) {
         const slot = touched[i] as number
-        strengths[slot] = ceiling > 0 ? (scores[slot] as number) / ceiling : 0
+        raw[slot] = scores[slot] as number
         if (nameCoverage !== 0) scores[slot] = (scores[slot] as number) + coverage(slot, nameHits[slot] as number)
       }
       return count
@@ -179,20 +184,17 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     const bestOfClause = new Float64Array(clauseCount)
     for (let i = 0; i < count; i++) {
       const slot = touched[i] as number
-      let strength = ceiling > 0 ? (scores[slot] as number) / ceiling : 0
+      raw[slot] = scores[slot] as number
       const s = (scores[slot] as number) + coverage(slot, nameHits[slot] as number)
       scores[slot] = s
       if (s > best) best = s
       const row = slot * MAX_CLAUSES
       for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
         if ((m & 1) === 0) continue
-        const top = clauseCeilings[c] as number
-        if (top > 0) strength = Math.max(strength, (clauseScores[row + c] as number) / top)
         const w = (clauseScores[row + c] as number) + coverage(slot, clauseNameHits[row + c] as number)
         clauseScores[row + c] = w
         if (w > (bestOfClause[c] as number)) bestOfClause[c] = w
       }
-      strengths[slot] = strength
     }
     for (let c = 0; c < clauseCount; c++) {
       const b = bestOfClause[c] as number
@@ -213,18 +215,42 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     return count
   }
 
+  /**
+   * A hit's strength: its BM25F sum before additions over the query's ceiling, or over a clause's
+   * ceiling for the clause it matches best. Computed for returned hits only.
+   */
+  const strengthOf = (id: string): number => {
+    const slot = store.slotOf(id) as number // a returned hit is a touched slot, which holds a document
+    let strength = ceiling > 0 ? (raw[slot] as number) / ceiling : 0
+    if (lastClauses > 0) {
+      const row = slot * MAX_CLAUSES
+      for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
+        const top = clauseCeilings[c] as number
+        if ((m & 1) === 0 || top <= 0) continue
+        // the clause's score had its name coverage added by `fuseClauses`: take it out again
+        const clause = (clauseScores[row + c] as number) - coverage(slot, clauseNameHits[row + c] as number)
+        strength = Math.max(strength, clause / top)
+      }
+    }
+    return Math.min(1, strength)
+  }
+
   const select = (count: number, limit: number, accept: (id: string) => boolean): ReadonlyArray<Hit> => {
     const top = new TopK(limit)
+    if (limit <= 0) return []
+    // most slots fail on the score alone; the id is looked up, and `accept` asked, only for the rest
+    let floor = 0
     for (let i = 0; i < count; i++) {
       const slot = touched[i] as number
       const score = scores[slot] as number
+      if (!(score > 0) || score < floor) continue
       const id = store.idAt(slot)
-      if (top.wouldKeep(id, score) && accept(id)) top.offer(id, score)
+      if (top.wouldKeep(id, score) && accept(id)) {
+        top.offer(id, score)
+        floor = top.floor()
+      }
     }
-    return top.result().map((hit) => {
-      const slot = store.slotOf(hit.id) as number // a touched slot holds a document
-      return { ...hit, strength: Math.min(1, strengths[slot] as number) }
-    })
+    return top.result().map((hit) => ({ id: hit.id, score: hit.score, strength: strengthOf(hit.id) }))
   }
 
   return {

@@ -47,6 +47,8 @@ export interface Store {
   readonly idAt: (slot: number) => string
   /** The length of a field of a slot, in terms. */
   readonly lengthAt: (slot: number, field: number) => number
+  /** Every field length, `fieldCount` per slot (valid until the next write): for hot loops. */
+  readonly lengths: () => Uint16Array
   /** Slots allocated so far: every slot number is below it. */
   readonly capacity: () => number
   readonly size: () => number
@@ -223,6 +225,7 @@ export const make = (analyzer: Analyzer, fieldCount: number, scoring: Scoring): 
     slotOf: (id) => slotOf.get(id),
     idAt: (slot) => ids[slot] ?? "",
     lengthAt: (slot, field) => lengths[slot * fieldCount + field] as number,
+    lengths: () => lengths,
     capacity: () => capacity,
     size: () => live,
     postings: (termId) => postings[termId] as Postings,
