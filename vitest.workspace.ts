@@ -1,2 +1,11 @@
 // The one list of test projects. Vitest 5 ignores this file on its own; vitest.config.ts imports it.
-export default ["packages/core", "packages/agent", "packages/mcp", "packages/cli", "docs"]
+export default [
+  "packages/core",
+  "packages/embeddings-offline",
+  "packages/agent",
+  "packages/providers",
+  "packages/mcp",
+  "packages/cli",
+  "docs",
+  "consumer"
+]

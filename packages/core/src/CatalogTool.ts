@@ -13,6 +13,7 @@
 import { Context, Effect, Option, Schema, Stream } from "effect"
 import type { JsonSchema } from "effect"
 import { Tool, type Toolkit } from "effect/ai"
+import { annotationsOf, approvalOf, guard } from "./internal/handlers.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -20,6 +21,34 @@ import { Tool, type Toolkit } from "effect/ai"
 
 /** How a tool reaches the model: `eager` is always sent, `deferred` only once activated. */
 export type Loading = "eager" | "deferred"
+
+/**
+ * An `effect/ai` tool annotation: `true` defers the tool (the model finds it through the search
+ * tool), `false` keeps it eager. The counterpart of Anthropic's `defer_loading: true`, read by
+ * `fromToolkit` and `SearchToolkit.layerFromToolkit`; a tool without it takes their `loading` option.
+ *
+ * ```ts
+ * const GetWeather = Tool.make("get_weather", { parameters: Schema.Struct({ city: Schema.String }) })
+ *   .annotate(CatalogTool.Deferred, true)
+ * ```
+ *
+ * @since 0.2.0
+ * @category annotations
+ */
+export const Deferred = Context.Reference<boolean | undefined>("@tool-search/core/CatalogTool/Deferred", {
+  defaultValue: () => undefined
+})
+
+/**
+ * What the `Deferred` annotation of an `effect/ai` tool says, if anything.
+ *
+ * @since 0.2.0
+ * @category annotations
+ */
+export const loadingOf = (tool: Tool.Any): Loading | undefined => {
+  const deferred = Context.get(tool.annotations, Deferred)
+  return deferred === undefined ? undefined : deferred ? "deferred" : "eager"
+}
 
 /** Hints about a tool's behaviour, as MCP annotations and `effect/ai` tool annotations carry them. */
 export interface Annotations {
@@ -201,7 +230,7 @@ export const make = (input: Input): CatalogTool => ({
   annotations: input.annotations ?? {},
   ...(input.category === undefined ? {} : { category: input.category }),
   ...(input.source === undefined ? {} : { source: input.source }),
-  ...(input.handler === undefined ? {} : { handler: input.handler }),
+  ...(input.handler === undefined ? {} : { handler: guard(input.name, input.handler) }),
   ...(input.needsApproval === undefined ? {} : { needsApproval: input.needsApproval })
 })
 
@@ -242,6 +271,7 @@ export type SelfContained<Tools extends Record<string, Tool.Any>> =
 
 /** Options shared by the constructors that take several tools at once. */
 export interface FromToolkitOptions {
+  /** The loading of tools without a `Deferred` annotation (default: `deferred`). */
   readonly loading?: Loading | ((name: string) => Loading)
   readonly category?: string
   readonly source?: string
@@ -250,7 +280,8 @@ export interface FromToolkitOptions {
 /**
  * Turns a `Toolkit` with handlers (`yield* MyToolkit` with its handler layer provided) into catalog
  * tools. Calls go through `Toolkit.handle`, so parameter decoding, failure modes and result encoding
- * are exactly `effect/ai`'s.
+ * are exactly `effect/ai`'s. A tool's `Deferred` annotation decides its loading; `options.loading`
+ * applies to the tools without one.
  */
 export const fromToolkit = <Tools extends Record<string, Tool.Any>>(
   toolkit: SelfContained<Tools>,
@@ -258,7 +289,8 @@ export const fromToolkit = <Tools extends Record<string, Tool.Any>>(
 ): ReadonlyArray<CatalogTool> =>
   Object.values(toolkit.tools).map((tool) => {
     const name = tool.name
-    const loading = typeof options.loading === "function" ? options.loading(name) : options.loading
+    const loading = loadingOf(tool) ??
+      (typeof options.loading === "function" ? options.loading(name) : options.loading)
     // `SelfContained` proved that the handlers need no services; the parameters are decoded by the tool.
     const handle = toolkit.handle as unknown as LooseHandle
     const run: Handler = (params, context) =>
@@ -287,33 +319,6 @@ export const fromToolkit = <Tools extends Record<string, Tool.Any>>(
       ...(options.source === undefined ? {} : { source: options.source })
     })
   })
-
-/**
- * `effect/ai`'s `needsApproval` on JSON parameters: a function gets the parameters decoded by the
- * tool's schema (parameters that do not decode need no approval — the call fails on them anyway).
- */
-const approvalOf = (tool: Tool.Any): NeedsApproval | undefined => {
-  const rule = tool.needsApproval
-  if (rule === undefined || rule === false) return undefined
-  if (rule === true) return () => Effect.succeed(true)
-  // `fromToolkit` accepts only `SelfContained` toolkits: decoding needs no services.
-  const decode = Schema.decodeUnknownEffect(tool.parametersSchema as Schema.Codec<unknown, unknown>)
-  return (params, context) =>
-    decode(params).pipe(
-      Effect.flatMap((decoded) => {
-        const answer = rule(decoded, { toolCallId: context.toolCallId, messages: [] })
-        return typeof answer === "boolean" ? Effect.succeed(answer) : answer
-      }),
-      Effect.catch(() => Effect.succeed(false))
-    )
-}
-
-const annotationsOf = (tool: Tool.Any): Annotations => ({
-  readOnly: Context.get(tool.annotations, Tool.Readonly),
-  destructive: Context.get(tool.annotations, Tool.Destructive),
-  idempotent: Context.get(tool.annotations, Tool.Idempotent),
-  openWorld: Context.get(tool.annotations, Tool.OpenWorld)
-})
 
 // -----------------------------------------------------------------------------
 // Decoding untrusted input

@@ -19,8 +19,8 @@ export interface SearchDocument {
   readonly parameterDescriptions: ReadonlyArray<string>
   readonly category: string
   readonly aliases: ReadonlyArray<string>
-  /** Past queries that found this tool and led to a successful call (`SearchFeedback`). */
-  readonly queries: ReadonlyArray<string>
+  /** Past queries that found this tool and led to a successful call (`SearchFeedback`); none when absent. */
+  readonly queries?: ReadonlyArray<string>
 }
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
@@ -37,8 +37,7 @@ export const fromTool = (tool: CatalogTool): SearchDocument => {
     parameterNames,
     parameterDescriptions,
     category: tool.category ?? "",
-    aliases: tool.aliases,
-    queries: []
+    aliases: tool.aliases
   }
 }
 

@@ -3,8 +3,9 @@
  * client as a gateway with progressive disclosure.
  *
  * Read top to bottom: how a server is described (`Upstream`, `CommandLine`), what can go wrong
- * (`McpError`), the wire forms of tools (`McpTool`), one connection (`McpConnection`), the
- * supervised servers as catalog sources (`McpSources`), and the gateway (`Gateway`).
+ * (`McpError`), the wire forms of tools (`McpTool`) and of resources and prompts (`McpResource`),
+ * one connection (`McpConnection`), the supervised servers as catalog sources (`McpSources`), and
+ * the gateway (`Gateway`).
  *
  * @since 0.1.0
  */
@@ -17,6 +18,8 @@ export * as Upstream from "./Upstream.js"
 export * as McpError from "./McpError.js"
 /** MCP tools on the wire and their conversion to and from catalog tools. */
 export * as McpTool from "./McpTool.js"
+/** MCP resources, templates and prompts on the wire, and their import into a resource catalog. */
+export * as McpResource from "./McpResource.js"
 /** One scoped connection to one MCP server. */
 export * as McpConnection from "./McpConnection.js"
 /** Supervised MCP servers as catalog sources. */
@@ -37,4 +40,5 @@ export {
   UnknownServer,
   UpstreamError
 } from "./McpError.js"
+export { InvalidServerResource } from "./McpResource.js"
 export { InvalidUpstream } from "./Upstream.js"

@@ -14,7 +14,7 @@ import { Gateway, McpSources, Upstream } from "@tool-search/mcp"
 import { Console, Effect, Layer, Logger, Option, Result } from "effect"
 import { Command, Flag } from "effect/cli"
 import { report, UsageError } from "../CliError.js"
-import { strategyFlag } from "./Search.js"
+import * as Flags from "../Flags.js"
 
 /** The options of one `serve` run, after parsing. */
 export interface ServeOptions {
@@ -84,15 +84,13 @@ export const command = Command.make("serve", {
     Flag.withDescription("serve Streamable HTTP on this port instead of stdio"),
     Flag.optional
   ),
-  host: Flag.String("host").pipe(Flag.withDescription("the address --http binds to"), Flag.withDefault("127.0.0.1")),
-  strategy: strategyFlag,
+  host: Flag.String("host").pipe(Flags.withDefault("127.0.0.1", "the address --http binds to")),
+  strategy: Flags.strategy,
   callTimeout: Flag.Int("call-timeout").pipe(
-    Flag.withDescription("seconds an upstream tool call may take before it fails"),
-    Flag.withDefault(60)
+    Flags.withDefault(60, "seconds an upstream tool call may take before it fails")
   ),
   connectTimeout: Flag.Int("connect-timeout").pipe(
-    Flag.withDescription("seconds an upstream server may take to start"),
-    Flag.withDefault(30)
+    Flags.withDefault(30, "seconds an upstream server may take to start")
   )
 }, (options) => serve(options).pipe(report)).pipe(
   Command.withDescription("an MCP gateway: progressive tool disclosure in front of many MCP servers")

@@ -133,7 +133,7 @@ export const fieldTexts = (doc: SearchDocument): Readonly<Record<Field, string>>
   category: doc.category,
   description: doc.description,
   parameterDescriptions: doc.parameterDescriptions.join(" \n "),
-  queries: doc.queries.join(" \n ")
+  queries: doc.queries?.join(" \n ") ?? ""
 })
 
 /**
