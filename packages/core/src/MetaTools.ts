@@ -103,20 +103,35 @@ export const renderFunctions = (
   ...(note === undefined ? {} : { note })
 })
 
-/** The note of a `ToolSearch` answer that left weak matches out ("no good match"). */
+/**
+ * The note of a `ToolSearch` answer that left weak matches out ("no good match").
+ *
+ * @since 0.2.0
+ * @category rendering
+ */
 export const weakMatchesNote = (kept: number, weak: ReadonlyArray<string>): string =>
   kept === 0
     ? `No good match: the closest tools (${weak.join(", ")}) match these words weakly and were not loaded. ` +
       `Try other words, or load one by name with 'select:${weak[0] ?? "name"}'.`
     : `Only ${kept} tool${kept === 1 ? "" : "s"} matched well; weaker matches were not loaded: ${weak.join(", ")}.`
 
-/** A name of a `select:` that was not loaded, and why. */
+/**
+ * A name of a `select:` that was not loaded, and why.
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface NotLoaded {
   readonly name: string
   readonly reason: "unknown" | "eager" | "over-limit"
 }
 
-/** The note of a `ToolSearch` answer that did not load every selected name. */
+/**
+ * The note of a `ToolSearch` answer that did not load every selected name.
+ *
+ * @since 0.2.0
+ * @category rendering
+ */
 export const notLoadedNote = (notLoaded: ReadonlyArray<NotLoaded>, limit: number): string => {
   const of = (reason: NotLoaded["reason"]) => notLoaded.filter((n) => n.reason === reason).map((n) => n.name)
   const parts: Array<string> = []
