@@ -1,16 +1,23 @@
 // Every example in docs/ runs here, so the guides cannot drift from the code.
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
+import { AiError, LanguageModel, Prompt, Toolkit } from "effect/ai"
 import { spawnSync } from "node:child_process"
-import { mkdtempSync, readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as AgentExample from "./examples/agent.js"
 import * as McpGateway from "./examples/mcp-gateway.js"
 import * as McpImport from "./examples/mcp-import.js"
+import * as OwnLoop from "./examples/own-loop.js"
 import type * as Persistence from "./examples/persistence.js"
+import * as ProvidersExample from "./examples/providers.js"
 import * as Quickstart from "./examples/quickstart.js"
+import * as Readme from "./examples/readme.js"
+import * as Resources from "./examples/resources.js"
 import * as Search from "./examples/search.js"
 import * as VisibilityExample from "./examples/visibility.js"
 import * as Settings from "./settings.js"
@@ -21,6 +28,38 @@ describe("docs examples", () => {
       Quickstart.program,
       (visible) => assert.deepStrictEqual(visible, ["read_file", "ToolSearch", "slack_send"])
     ))
+
+  it.effect("readme: one annotation per deferred tool, one layer; the found tool joins the next request", () =>
+    Effect.map(Readme.program, (r) =>
+      assert.deepStrictEqual(r, {
+        sent: [
+          ["read_file", "ToolSearch"],
+          ["read_file", "ToolSearch", "slack_send"],
+          ["read_file", "ToolSearch", "slack_send"]
+        ],
+        activated: ["slack_send"],
+        answer: "Done: slack_send returned true"
+      })))
+
+  it.effect("own-loop: a call to a deferred tool is corrected, then loaded and run, without any AiError", () =>
+    Effect.map(OwnLoop.program, (r) =>
+      assert.deepStrictEqual(r, {
+        steps: ["jira_create: not-active", "ToolSearch: ok", "jira_create: ok"],
+        answer: `Done: jira_create returned "OPS-1: outage"`
+      })))
+
+  it.effect("own-loop: the same model with a plain toolkit fails the request with an AiError", () =>
+    Effect.gen(function*() {
+      const error = yield* LanguageModel.generateText({
+        prompt: Prompt.make("open a ticket for the outage"),
+        toolkit: Toolkit.make(OwnLoop.MyToolkit.tools.read_file) // what the model sees before any search
+      }).pipe(Effect.flip)
+      assert.isTrue(AiError.isAiError(error))
+      assert.strictEqual(error.reason._tag, "InvalidOutputError")
+    }).pipe(Effect.provide(Layer.mergeAll(
+      OwnLoop.Model,
+      Toolkit.make(OwnLoop.MyToolkit.tools.read_file).toLayer({ read_file: () => Effect.succeed("") })
+    ))))
 
   it.effect("agent: the found tool is in the request after the search", () =>
     Effect.map(AgentExample.program, (requests) =>
@@ -65,6 +104,24 @@ describe("docs examples", () => {
     30_000
   )
 
+  it.effect(
+    "resources: the policy is found through L1-L3 and only the slice that answers is read",
+    () =>
+      Effect.map(Resources.program, (r) => {
+        assert.include(
+          r.tableOfContents,
+          "[policy · policies]\n- Customer policy handbook <policy://acme/customer-handbook> (load first)"
+        )
+        assert.include(r.tableOfContents, "[document · wiki] (40 more resources, hidden)")
+        assert.deepStrictEqual(r.steps.map((s) => s.tool), ["sample_resources", "search_resources", "read_resource"])
+        assert.include(r.answer, "Opened laptops can be returned within 14 days of delivery.")
+        assert.include(r.answer, "A 15% restocking fee applies to opened laptops")
+        assert.isBelow(r.readTokens * 10, r.documentTokens)
+        assert.isBelow((r.readTokens + r.tableOfContentsTokens + r.definitionTokens) * 5, r.documentTokens)
+      }),
+    30_000
+  )
+
   it.effect("search: BM25F splits identifiers, tolerates Korean particles, and is live", () =>
     Effect.map(Search.bm25f, (r) =>
       assert.deepStrictEqual(r, {
@@ -81,6 +138,87 @@ describe("docs examples", () => {
 
   it.effect("search: semantic over a custom EmbeddingModel", () =>
     Effect.map(Search.semantic, (r) => assert.deepStrictEqual(r, ["github_create_issue"])))
+
+  it.effect("search: a query that led to a successful call finds that tool first next time", () =>
+    Effect.map(Search.feedback, ({ after, before }) => {
+      assert.strictEqual(before[0], "weather_now")
+      assert.strictEqual(after[0], "weather_week")
+    }))
+
+  it.effect("search: no good match loads nothing and says so", () =>
+    Effect.map(Search.noGoodMatch, (answer) => {
+      const { functions, note } = answer as { functions: ReadonlyArray<unknown>; note?: string }
+      assert.deepStrictEqual(functions, [])
+      assert.match(note ?? "", /^No good match: the closest tools \(.+\) match these words weakly/)
+    }))
+})
+
+/** A local server answering in the OpenAI wire format: `answer` gets each request body and its index. */
+const openAiWire = (answer: (body: { readonly input?: ReadonlyArray<string> }, index: number) => unknown) =>
+  Effect.acquireRelease(
+    Effect.callback<{ readonly url: string; readonly close: () => void }>((resume) => {
+      let n = 0
+      const server = createServer((req, res) => {
+        let body = ""
+        req.on("data", (c: Buffer) => (body += c.toString()))
+        req.on("end", () => {
+          res.writeHead(200, { "content-type": "application/json" })
+          res.end(JSON.stringify(answer(JSON.parse(body), n++)))
+        })
+      })
+      server.listen(0, "127.0.0.1", () =>
+        resume(Effect.succeed({
+          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+          close: () => server.close()
+        })))
+    }),
+    (s) => Effect.sync(s.close)
+  )
+
+const call = (name: string, args: unknown) => ({
+  choices: [{
+    message: {
+      tool_calls: [{ id: `call_${name}`, type: "function", function: { name, arguments: JSON.stringify(args) } }]
+    },
+    finish_reason: "tool_calls"
+  }]
+})
+
+describe("docs examples on the OpenAI wire (a local server with hand-written answers, not a model)", () => {
+  it.effect("providers: an agent on the model TOOL_SEARCH_MODEL names", () =>
+    Effect.gen(function*() {
+      const script = [
+        call("ToolSearch", { query: "send chat message" }),
+        call("chat_send", { text: "v2.3 is live" }),
+        { choices: [{ message: { content: "Announced." }, finish_reason: "stop" }] }
+      ]
+      const server = yield* openAiWire((_, i) => script[i])
+      const result = yield* ProvidersExample.agent("announce the release", {
+        TOOL_SEARCH_MODEL: "openai-compatible:qwen3:8b",
+        TOOL_SEARCH_MODEL_URL: server.url
+      })
+      assert.deepStrictEqual(result, { answer: "Announced.", activated: ["chat_send"], requests: 3 })
+    }))
+
+  it.effect("providers: semantic search over the embeddings TOOL_SEARCH_EMBEDDINGS names", () =>
+    Effect.gen(function*() {
+      const topics = ["chat", "ticket", "file"]
+      const server = yield* openAiWire((body) => ({
+        data: (body.input ?? []).map((text, index) => ({
+          index,
+          embedding: topics.map((t) => text.toLowerCase().includes(t) ? 1 : 0)
+        }))
+      }))
+      const cache = yield* Effect.acquireRelease(
+        Effect.sync(() => mkdtempSync(join(tmpdir(), "tool-search-docs-"))),
+        (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+      )
+      const found = yield* ProvidersExample.semanticSearch("file a ticket", cache, {
+        TOOL_SEARCH_EMBEDDINGS: "openai-compatible:nomic-embed-text",
+        TOOL_SEARCH_EMBEDDINGS_URL: server.url
+      })
+      assert.strictEqual(found[0], "tickets_open")
+    }))
 })
 
 describe("docs/configuration.md", () => {

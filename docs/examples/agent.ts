@@ -19,7 +19,7 @@ const Model = ScriptedModel.layer({
   plan: () => ({ search: "send chat message", tool: "chat_send", params: { text: "v2.3 is live" } })
 })
 
-const Agent = Executor.Executor.layer({ maxIterations: 8 }).pipe(
+const Agent = Executor.Executor.layerMemory({ maxIterations: 8 }).pipe(
   Layer.provideMerge(Model),
   Layer.provideMerge(Catalog),
   Layer.provide(TokenCounter.TokenCounter.o200k)
@@ -31,5 +31,5 @@ export const program = Effect.gen(function*() {
     executor.stream({ prompt: [{ role: "user", content: "announce the release" }] })
   )
   // which tools each request carried: the search tool first, the found tool from the next request on
-  return events.flatMap((e) => e.type === "model-request" ? [e.tools] : [])
+  return events.flatMap((e) => e._tag === "ModelRequest" ? [e.tools] : [])
 }).pipe(Effect.provide(Agent))

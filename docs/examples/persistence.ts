@@ -58,10 +58,10 @@ export const turn = (
       executor.stream({ sessionId, prompt: [{ role: "user", content: message }] }).pipe(AuditRecorder.tap)
     )
     return {
-      carried: events.flatMap((e) => e.type === "turn-started" ? e.carried : []),
-      firstRequest: events.find((e) => e.type === "model-request")?.tools ?? [],
-      searches: events.filter((e) => e.type === "search").length,
-      calls: events.flatMap((e) => e.type === "tool-call" ? [e.name] : [])
+      carried: events.flatMap((e) => e._tag === "TurnStarted" ? e.carried : []),
+      firstRequest: events.find((e) => e._tag === "ModelRequest")?.tools ?? [],
+      searches: events.filter((e) => e._tag === "Search").length,
+      calls: events.flatMap((e) => e._tag === "ToolCall" ? [e.name] : [])
     }
   }).pipe(Effect.provide(Agent))
 

@@ -1,4 +1,4 @@
-// The README example: a catalog with one eager and two deferred tools, one turn that searches.
+// The long form: a catalog composed by hand (one eager and two deferred tools), one turn that searches.
 // Runs in docs/examples.test.ts (npm test).
 import { Bm25f, CatalogTool, ToolCatalog, ToolView } from "@tool-search/core"
 import { Console, Effect, Layer } from "effect"

@@ -13,8 +13,7 @@
 import { Disclosure, type ToolCatalog } from "@tool-search/core"
 import { Effect, Option, Schema } from "effect"
 import type { Prompt } from "effect/ai"
-import type { SessionStore } from "./SessionStore.js"
-import * as Session from "./SessionStore.js"
+import type { SessionStore, State } from "./SessionStore.js"
 
 /** All policies, in documentation order. */
 export const policies = ["turn", "session", "latest", "history"] as const
@@ -69,7 +68,7 @@ export const record = (
   const { sessionId, store, turn } = options
   if (sessionId === undefined || policy === "turn" || policy === "history") return Effect.void
   return Effect.flatMap(store.get(sessionId), (previous) => {
-    const before = Option.getOrElse(previous, () => Session.empty)
+    const before = Option.getOrElse(previous, (): State => ({ accumulated: [], latest: [] }))
     return store.put(sessionId, {
       accumulated: [...new Set([...before.accumulated, ...turn.active])],
       latest: [...new Set(turn.searched)]

@@ -1,14 +1,28 @@
 /**
  * The agent's settings, declared as a table of `Setting`s like core's `ToolSearchConfig`: how
- * activation carries over between the turns of a session and when a session's carried-over state
- * is dropped. `Executor.layerConfig` reads them together with the core settings.
+ * activation carries over between the turns of a session, when a session's carried-over state is
+ * dropped, and the bounds on every tool call (its time, its arguments, the result the model sees).
+ * `Executor.layerConfig` reads them together with the core settings.
  *
  * @since 0.2.0
  */
 import { Setting } from "@tool-search/core"
-import type { Config, Schema } from "effect"
+import { type Config, Duration, Option, Result, Schema } from "effect"
 import * as ActivationPolicy from "./ActivationPolicy.js"
 import * as Eviction from "./Eviction.js"
+import * as UnitToolkit from "./UnitToolkit.js"
+
+/** A positive, finite duration written as `Duration` reads it (`30 seconds`, `5 minutes`). */
+const PositiveDuration: Schema.Codec<Duration.Duration, unknown> = Setting.fromString<Duration.Duration>(
+  Schema.Duration,
+  (raw) => {
+    const d = Schema.decodeUnknownOption(Schema.DurationFromString)(raw.trim())
+    return Option.isSome(d) && Duration.isFinite(d.value) && Duration.toMillis(d.value) > 0
+      ? Result.succeed(d.value)
+      : Result.fail("Expected a positive duration, e.g. 30 seconds or 5 minutes")
+  },
+  (d) => `${Duration.toMillis(d)} millis`
+)
 
 /**
  * Every agent setting: its variable, flag, values, default and description.
@@ -29,6 +43,31 @@ export const settings = {
     values: "`never` | `always` | `lru:<sessions>` | `ttl:<duration>` | several joined by `,`",
     defaultText: "lru:1000",
     description: "when a session's carried-over activation is dropped, e.g. `lru:200,ttl:30 minutes`"
+  }),
+  toolTimeout: Setting.make("toolTimeout", {
+    schema: PositiveDuration,
+    default: Duration.fromInputUnsafe(UnitToolkit.defaults.toolTimeout),
+    values: "a duration, e.g. `30 seconds`, `5 minutes`",
+    defaultText: "5 minutes",
+    description: "a tool call running longer is cancelled; the model is told it timed out"
+  }),
+  toolResultMaxTokens: Setting.make("toolResultMaxTokens", {
+    schema: Setting.IntAtLeast(1),
+    default: UnitToolkit.defaults.toolResultMaxTokens,
+    values: "integer ≥ 1",
+    description: "a longer tool result is cut for the model, with a note; events keep the full result"
+  }),
+  toolArgumentsMaxSize: Setting.make("toolArgumentsMaxSize", {
+    schema: Setting.IntAtLeast(1),
+    default: UnitToolkit.defaults.toolArgumentsMaxSize,
+    values: "integer ≥ 1 (characters of JSON)",
+    description: "larger tool-call arguments are refused before the tool runs"
+  }),
+  toolArgumentsMaxDepth: Setting.make("toolArgumentsMaxDepth", {
+    schema: Setting.IntAtLeast(1),
+    default: UnitToolkit.defaults.toolArgumentsMaxDepth,
+    values: "integer ≥ 1",
+    description: "deeper nested tool-call arguments are refused before the tool runs"
   })
 }
 

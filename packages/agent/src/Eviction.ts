@@ -81,6 +81,39 @@ export const select = (
   }
 }
 
+/**
+ * Whether the least recently used of `size` sessions, `oldest`, is to be dropped now: the
+ * incremental form of `select` for a store that keeps sessions in access order. There, `lru` and
+ * `ttl` only ever drop a prefix of that order, so a store drops its oldest session while this
+ * holds — O(1) per dropped session instead of a pass over all of them. (`always` drops the session
+ * being accessed, not the oldest: the store applies it on access.)
+ *
+ * @since 0.2.0
+ * @category eviction
+ */
+export const dropsOldest = (strategy: Strategy, oldest: Entry, size: number, now: number): boolean => {
+  switch (strategy._tag) {
+    case "Never":
+    case "Always":
+      return false
+    case "Lru":
+      return size > strategy.maxSessions
+    case "Ttl":
+      return now - oldest.lastAccess > Duration.toMillis(strategy.ttl)
+    case "Composite":
+      return strategy.strategies.some((s) => dropsOldest(s, oldest, size, now))
+  }
+}
+
+/**
+ * Whether the strategy forgets a session before every access (`always`, alone or in a composite).
+ *
+ * @since 0.2.0
+ * @category eviction
+ */
+export const forgetsOnAccess = (strategy: Strategy): boolean =>
+  strategy._tag === "Always" || (strategy._tag === "Composite" && strategy.strategies.some(forgetsOnAccess))
+
 /** A short description, for logs and the demo. */
 export const describe = (strategy: Strategy): string => {
   switch (strategy._tag) {

@@ -8,7 +8,8 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
+import { Clock, type Config, Context, Effect, Layer, Option } from "effect"
+import * as AgentConfig from "./AgentConfig.js"
 import * as Eviction from "./Eviction.js"
 
 /** What a session carries over. Tool ids, in activation order. */
@@ -37,6 +38,16 @@ export class SessionStore extends Context.Service<SessionStore, {
   /** An in-memory store with the given eviction strategy (default: LRU of 1,000 sessions). */
   static readonly memory = (strategy: Eviction.Strategy = Eviction.defaultStrategy): Layer.Layer<SessionStore> =>
     Layer.effect(SessionStore, makeMemory(strategy))
+
+  /**
+   * An in-memory store with the eviction `AgentConfig` reads (`TOOL_SEARCH_EVICTION` by default).
+   *
+   * @since 0.2.0
+   */
+  static readonly layerConfig: Layer.Layer<SessionStore, Config.ConfigError> = Layer.effect(
+    SessionStore,
+    Effect.flatMap(AgentConfig.config, (settings) => makeMemory(settings.eviction))
+  )
 }
 
 interface Held {
@@ -44,49 +55,53 @@ interface Held {
   readonly lastAccess: number
 }
 
-/** An in-memory store; the map's insertion order is the LRU order. */
+/**
+ * An in-memory store: O(1) per operation at any number of sessions. Sessions sit in a `Map` whose
+ * insertion order is the access order (a read or write moves a session to the end), so the least
+ * recently used session is always the first; eviction drops from the front while the strategy
+ * says so (`Eviction.dropsOldest`). Access times never decrease along that order (a clock that
+ * steps back counts as no time passing), which is what lets a TTL stop at the first session still
+ * fresh. The `Map` belongs to this store alone and is only touched inside `Effect.sync`, so every
+ * operation is atomic.
+ */
 export const makeMemory = (strategy: Eviction.Strategy): Effect.Effect<SessionStore["Service"]> =>
-  Effect.gen(function*() {
-    const ref = yield* Ref.make(new Map<string, Held>())
+  Effect.sync(() => {
+    const held = new Map<string, Held>()
+    const forgetOnAccess = Eviction.forgetsOnAccess(strategy)
+    let newest = Number.NEGATIVE_INFINITY
 
-    const evictWith = (map: Map<string, Held>, now: number, accessing: string | undefined) => {
-      const entries = [...map].map(([sessionId, held]) => ({ sessionId, lastAccess: held.lastAccess }))
-      const drop = Eviction.select(strategy, entries, now, accessing)
-      if (drop.size === 0) return map
-      return new Map([...map].filter(([id]) => !drop.has(id)))
+    const dropExpired = (now: number) => {
+      for (const [sessionId, h] of held) {
+        if (!Eviction.dropsOldest(strategy, { sessionId, lastAccess: h.lastAccess }, held.size, now)) return
+        held.delete(sessionId)
+      }
     }
 
-    const touch = (map: Map<string, Held>, sessionId: string, held: Held) => {
-      const next = new Map(map)
-      next.delete(sessionId)
-      next.set(sessionId, held)
-      return next
+    /** Moves a session to the end of the access order. */
+    const touch = (sessionId: string, state: State, now: number) => {
+      newest = Math.max(newest, now)
+      held.delete(sessionId)
+      held.set(sessionId, { state, lastAccess: newest })
     }
 
     return SessionStore.of({
       get: (sessionId) =>
-        Effect.flatMap(
-          Clock.currentTimeMillis,
-          (now) =>
-            Ref.modify(ref, (map): readonly [Option.Option<State>, Map<string, Held>] => {
-              const kept = evictWith(map, now, sessionId)
-              const held = kept.get(sessionId)
-              if (held === undefined) return [Option.none(), kept]
-              return [Option.some(held.state), touch(kept, sessionId, { state: held.state, lastAccess: now })]
-            })
-        ),
-      put: (sessionId, state) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          Ref.update(ref, (map) =>
-            // expired sessions go first; the one being written is then the most recently used
-            evictWith(touch(evictWith(map, now, undefined), sessionId, { state, lastAccess: now }), now, undefined))),
-      evict: (sessionId) =>
-        Ref.update(ref, (map) => {
-          const next = new Map(map)
-          next.delete(sessionId)
-          return next
+        Effect.map(Clock.currentTimeMillis, (now) => {
+          if (forgetOnAccess) held.delete(sessionId)
+          dropExpired(now)
+          const h = held.get(sessionId)
+          if (h === undefined) return Option.none()
+          touch(sessionId, h.state, now)
+          return Option.some(h.state)
         }),
-      sessions: Effect.map(Ref.get(ref), (map) => [...map.keys()]),
+      put: (sessionId, state) =>
+        Effect.map(Clock.currentTimeMillis, (now) => {
+          dropExpired(now) // expired sessions go first; the one written is then the most recent
+          touch(sessionId, state, now)
+          dropExpired(now)
+        }),
+      evict: (sessionId) => Effect.sync(() => void held.delete(sessionId)),
+      sessions: Effect.sync(() => [...held.keys()]),
       eviction: strategy
     })
   })

@@ -43,12 +43,17 @@ export class TokenCounter extends Context.Service<TokenCounter, {
   readonly count: (text: string) => number
   /** Tokens of one tool definition (cached per object). */
   readonly definition: (tool: Definition) => number
+  /**
+   * The longest start of `text` within `maxTokens` tokens. Only the first `maxTokens × 8`
+   * characters are looked at, so a 50 MB text costs no more than a short one.
+   */
+  readonly truncate: (text: string, maxTokens: number) => string
 }>()("@tool-search/agent/TokenCounter") {
   /** `o200k_base` through `js-tiktoken`; the ranks (a few MB, ~0.5 s) load when the layer is built. */
   static readonly o200k: Layer.Layer<TokenCounter> = Layer.effect(
     TokenCounter,
     Effect.sync(() => {
-      let encoder: { encode: (text: string) => Array<number> } | undefined
+      let encoder: Encoder | undefined
       const load = async () => {
         const [{ Tiktoken }, ranks] = await Promise.all([
           import("js-tiktoken/lite"),
@@ -57,10 +62,21 @@ export class TokenCounter extends Context.Service<TokenCounter, {
         encoder = new Tiktoken(ranks.default)
       }
       let loading: Promise<void> | undefined
-      return make("o200k_base", (text) => {
-        // the layer awaits `ready` before anyone can get the service
+      // the layer awaits `ready` before anyone can get the service
+      const loaded = (): Encoder => {
         if (encoder === undefined) throw new Error("TokenCounter.o200k: ranks not loaded")
-        return encoder.encode(text).length
+        return encoder
+      }
+      // Special-token text (`<|endoftext|>`) in a tool result or description is ordinary text here:
+      // js-tiktoken throws on it by default.
+      const encode = (text: string) => loaded().encode(text, [], [])
+      return make("o200k_base", (text) => encode(text).length, (text, maxTokens) => {
+        const window = text.slice(0, maxTokens * WINDOW)
+        const tokens = encode(window)
+        if (tokens.length <= maxTokens && window.length === text.length) return text
+        // the last token of a window that cuts the text may be a piece of a longer one: drop it
+        const keep = Math.min(maxTokens, window.length === text.length ? tokens.length : tokens.length - 1)
+        return loaded().decode(tokens.slice(0, Math.max(0, keep))).replace(/\uFFFD+$/, "")
       }, () => (loading ??= load()))
     }).pipe(Effect.tap((counter) => counter.ready))
   )
@@ -68,20 +84,39 @@ export class TokenCounter extends Context.Service<TokenCounter, {
   /** About four characters per token: for tests and when exact counts do not matter. */
   static readonly approximate: Layer.Layer<TokenCounter> = Layer.succeed(
     TokenCounter,
-    make("chars/4", (text) => Math.ceil(text.length / 4), () => Promise.resolve())
+    make(
+      "chars/4",
+      (text) => Math.ceil(text.length / 4),
+      (text, maxTokens) => text.slice(0, maxTokens * 4),
+      () => Promise.resolve()
+    )
   )
 }
+
+interface Encoder {
+  readonly encode: (text: string, allowedSpecial: Array<string>, disallowedSpecial: Array<string>) => Array<number>
+  readonly decode: (tokens: Array<number>) => string
+}
+
+/** Characters per token of budget that `truncate` looks at (real text averages about four). */
+const WINDOW = 8
 
 interface Counter {
   readonly encoding: string
   readonly count: (text: string) => number
   readonly definition: (tool: Definition) => number
+  readonly truncate: (text: string, maxTokens: number) => string
   readonly ready: Effect.Effect<void>
 }
 
-function make(encoding: string, count: (text: string) => number, load: () => Promise<void>): Counter {
+function make(
+  encoding: string,
+  count: (text: string) => number,
+  truncate: (text: string, maxTokens: number) => string,
+  load: () => Promise<void>
+): Counter {
   const cache = definitionCache((tool: Definition) =>
     count(JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }))
   )
-  return { encoding, count, definition: cache, ready: Effect.promise(load) }
+  return { encoding, count, definition: cache, truncate, ready: Effect.promise(load) }
 }

@@ -1,10 +1,17 @@
 /**
- * What happens in a turn, as a stream of plain JSON-serializable events: for progress output,
- * logs and UIs. `path` locates the execution unit: `[]` for the turn itself, `["fork-1"]` for a
- * sub-agent it started, and so on.
+ * What happens in a turn, as a stream of events tagged by `_tag`: for progress output, logs and
+ * UIs. `path` locates the execution unit: `[]` for the turn itself, `["fork-1"]` for a sub-agent
+ * it started, and so on. Every field is plain JSON; `toJson` gives the wire form, where the tag is
+ * a kebab-case `type` (`model-request`), as the CLI prints it.
  *
  * @since 0.1.0
  */
+import { Data } from "effect"
+import type * as UnitToolkit from "./UnitToolkit.js"
+
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
 
 /** Fields every event has. */
 interface Base {
@@ -12,96 +19,245 @@ interface Base {
   readonly path: ReadonlyArray<string>
 }
 
-/** A turn (or fork) began. */
-export interface TurnStarted extends Base {
-  readonly type: "turn-started"
-  readonly sessionId: string | null
-  /** Tool names carried over by the activation policy. */
-  readonly carried: ReadonlyArray<string>
-}
+/**
+ * Any event of a turn.
+ *
+ * - `TurnStarted`: a turn (or fork) began, with the tool names the activation policy carried over.
+ * - `IterationStarted`: an iteration of the loop began.
+ * - `ModelRequest`: the model was called with these tools (names in order), the tokens of their
+ *   definitions, what sending every tool would have cost, and `auto` or the forced tool.
+ * - `ModelResponse`: the model answered: its text, the tools it called, the tokens it reported.
+ * - `Search`: a search or discovery tool ran: its query and the names it found.
+ * - `Activation`: tools became active in this unit.
+ * - `ToolCall`: the model called a tool.
+ * - `ToolResult`: a call's result as the model receives it; `failure` says why it failed when it
+ *   did, and `truncated` (when the result was cut to the cap) carries the full result.
+ * - `TurnFinished`: the turn ended.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type TurnEvent = Data.TaggedEnum<{
+  TurnStarted: Base & {
+    readonly sessionId: string | null
+    readonly carried: ReadonlyArray<string>
+  }
+  IterationStarted: Base & { readonly iteration: number }
+  ModelRequest: Base & {
+    readonly iteration: number
+    readonly tools: ReadonlyArray<string>
+    readonly toolTokens: number
+    readonly eagerToolTokens: number
+    readonly toolChoice: string
+  }
+  ModelResponse: Base & {
+    readonly iteration: number
+    readonly text: string
+    readonly toolCalls: ReadonlyArray<string>
+    readonly inputTokens: number | null
+    readonly outputTokens: number | null
+  }
+  Search: Base & {
+    readonly tool: string
+    readonly query: string
+    readonly found: ReadonlyArray<string>
+  }
+  Activation: Base & { readonly tools: ReadonlyArray<string> }
+  ToolCall: Base & {
+    readonly id: string
+    readonly name: string
+    readonly params: unknown
+  }
+  ToolResult: Base & {
+    readonly id: string
+    readonly name: string
+    readonly isFailure: boolean
+    readonly failure: UnitToolkit.Failure | null
+    readonly result: unknown
+    readonly truncated: UnitToolkit.Truncation | null
+  }
+  TurnFinished: Base & {
+    readonly stopReason: "answered" | "max-iterations"
+    readonly iterations: number
+    readonly text: string
+    readonly activated: ReadonlyArray<string>
+    readonly toolTokens: number
+    readonly eagerToolTokens: number
+  }
+}>
 
-/** An iteration of the loop began. */
-export interface IterationStarted extends Base {
-  readonly type: "iteration-started"
-  readonly iteration: number
-}
+/**
+ * A turn (or fork) began.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type TurnStarted = Data.TaggedEnum.Value<TurnEvent, "TurnStarted">
+/**
+ * An iteration of the loop began.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type IterationStarted = Data.TaggedEnum.Value<TurnEvent, "IterationStarted">
+/**
+ * The model was called with these tools.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ModelRequest = Data.TaggedEnum.Value<TurnEvent, "ModelRequest">
+/**
+ * The model answered.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ModelResponse = Data.TaggedEnum.Value<TurnEvent, "ModelResponse">
+/**
+ * A search or discovery tool ran.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Search = Data.TaggedEnum.Value<TurnEvent, "Search">
+/**
+ * Tools became active in this unit.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Activation = Data.TaggedEnum.Value<TurnEvent, "Activation">
+/**
+ * The model called a tool.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ToolCall = Data.TaggedEnum.Value<TurnEvent, "ToolCall">
+/**
+ * A tool call's result, as the model receives it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ToolResult = Data.TaggedEnum.Value<TurnEvent, "ToolResult">
+/**
+ * The turn ended.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type TurnFinished = Data.TaggedEnum.Value<TurnEvent, "TurnFinished">
 
-/** The model was called with these tools. */
-export interface ModelRequest extends Base {
-  readonly type: "model-request"
-  readonly iteration: number
-  /** The tool names sent, in order. */
-  readonly tools: ReadonlyArray<string>
-  /** Tokens of the tool definitions sent. */
-  readonly toolTokens: number
-  /** Tokens that sending every tool of the catalog would have cost. */
-  readonly eagerToolTokens: number
-  /** `auto`, or the tool the call was forced to (discovery-first). */
-  readonly toolChoice: string
-}
+// -----------------------------------------------------------------------------
+// Constructors and guards
+// -----------------------------------------------------------------------------
 
-/** The model answered. */
-export interface ModelResponse extends Base {
-  readonly type: "model-response"
-  readonly iteration: number
-  readonly text: string
-  readonly toolCalls: ReadonlyArray<string>
-  readonly inputTokens: number | null
-  readonly outputTokens: number | null
-}
+const TurnEvent = Data.taggedEnum<TurnEvent>()
 
-/** A search or discovery tool ran. */
-export interface Search extends Base {
-  readonly type: "search"
-  readonly tool: string
-  readonly query: string
-  readonly found: ReadonlyArray<string>
-}
+/**
+ * Builds a `TurnStarted` event.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const TurnStarted = TurnEvent.TurnStarted
+/**
+ * Builds an `IterationStarted` event.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const IterationStarted = TurnEvent.IterationStarted
+/**
+ * Builds a `ModelRequest` event.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const ModelRequest = TurnEvent.ModelRequest
+/**
+ * Builds a `ModelResponse` event.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const ModelResponse = TurnEvent.ModelResponse
+/**
+ * Builds a `Search` event.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const Search = TurnEvent.Search
+/**
+ * Builds an `Activation` event.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const Activation = TurnEvent.Activation
+/**
+ * Builds a `ToolCall` event.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const ToolCall = TurnEvent.ToolCall
+/**
+ * Builds a `ToolResult` event.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const ToolResult = TurnEvent.ToolResult
+/**
+ * Builds a `TurnFinished` event.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const TurnFinished = TurnEvent.TurnFinished
 
-/** Tools became active in this unit. */
-export interface Activation extends Base {
-  readonly type: "activation"
-  readonly tools: ReadonlyArray<string>
-}
+/**
+ * A type guard for one kind of event: `events.filter(TurnEvent.$is("ModelRequest"))`.
+ *
+ * @since 0.2.0
+ * @category guards
+ */
+export const $is = TurnEvent.$is
 
-/** The model called a tool. */
-export interface ToolCall extends Base {
-  readonly type: "tool-call"
-  readonly id: string
-  readonly name: string
-  readonly params: unknown
-}
+/**
+ * Exhaustive matching on the kind of event.
+ *
+ * @since 0.2.0
+ * @category pattern matching
+ */
+export const $match = TurnEvent.$match
 
-/** A tool call's result, as the model receives it. */
-export interface ToolResult extends Base {
-  readonly type: "tool-result"
-  readonly id: string
-  readonly name: string
-  readonly isFailure: boolean
-  /** Why it failed when it did: `not-active`, `unknown`, `not-permitted`, `not-approved`, `failed`, `defect`. */
-  readonly failure: string | null
-  readonly result: unknown
-}
+// -----------------------------------------------------------------------------
+// Wire form
+// -----------------------------------------------------------------------------
 
-/** The turn ended. */
-export interface TurnFinished extends Base {
-  readonly type: "turn-finished"
-  readonly stopReason: "answered" | "max-iterations"
-  readonly iterations: number
-  readonly text: string
-  readonly activated: ReadonlyArray<string>
-  readonly toolTokens: number
-  readonly eagerToolTokens: number
-}
+/**
+ * The kebab-case name of an event kind, as the wire form writes it (`ModelRequest` →
+ * `model-request`).
+ *
+ * @since 0.2.0
+ * @category wire form
+ */
+export const typeOf = (tag: TurnEvent["_tag"]): string =>
+  tag.replace(/[A-Z]/g, (c, i) => `${i > 0 ? "-" : ""}${c}`).toLowerCase()
 
-/** Any event. */
-export type TurnEvent =
-  | TurnStarted
-  | IterationStarted
-  | ModelRequest
-  | ModelResponse
-  | Search
-  | Activation
-  | ToolCall
-  | ToolResult
-  | TurnFinished
+/**
+ * An event as one JSON object with its kind in `type` (`{"type": "model-request", ...}`): what the
+ * CLI prints, one object per line.
+ *
+ * @since 0.2.0
+ * @category wire form
+ */
+export const toJson = (event: TurnEvent): Record<string, unknown> => {
+  const { _tag, ...fields } = event
+  return { type: typeOf(_tag), ...fields }
+}

@@ -10,11 +10,13 @@
 export * as Executor from "./Executor.js"
 /** The events of a turn. */
 export * as TurnEvent from "./TurnEvent.js"
+/** The tools of one execution unit as an `effect/ai` Toolkit, and the one way their calls run. */
+export * as UnitToolkit from "./UnitToolkit.js"
 /** What a new turn starts with: turn, session, latest, history. */
 export * as ActivationPolicy from "./ActivationPolicy.js"
 /** Where activation survives between turns. */
 export * as SessionStore from "./SessionStore.js"
-/** The agent's settings: activation across turns, eviction. */
+/** The agent's settings: activation across turns, eviction, the bounds on tool calls. */
 export * as AgentConfig from "./AgentConfig.js"
 /** When a session's state is dropped. */
 export * as Eviction from "./Eviction.js"

@@ -1,8 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Setting } from "@tool-search/core"
-import { ConfigProvider, Duration, Effect } from "effect"
+import { Setting, ToolSearchConfig } from "@tool-search/core"
+import { ConfigProvider, Duration, Effect, Layer } from "effect"
 import * as fc from "fast-check"
-import { AgentConfig, Eviction } from "../src/index.js"
+import { AgentConfig, Eviction, Executor, ScriptedModel, SessionStore, TokenCounter } from "../src/index.js"
+import { CatalogLive } from "./fixtures.js"
 
 const load = (env: Record<string, string>) => AgentConfig.config.parse(ConfigProvider.fromEnv({ env }))
 
@@ -24,6 +25,56 @@ describe("AgentConfig.config", () => {
       const eviction = Setting.explain(yield* Effect.flip(load({ TOOL_SEARCH_EVICTION: "lru:0" })))
       assert.include(eviction, "TOOL_SEARCH_EVICTION: the LRU size must be a positive number of sessions")
     }))
+})
+
+describe("AgentConfig: the bounds on tool calls", () => {
+  it.effect("defaults, values read from the environment, and bad values naming their variable", () =>
+    Effect.gen(function*() {
+      const defaults = yield* load({})
+      assert.strictEqual(Duration.toMillis(defaults.toolTimeout), 300_000)
+      assert.strictEqual(defaults.toolResultMaxTokens, 25_000)
+      assert.strictEqual(defaults.toolArgumentsMaxSize, 1_000_000)
+      assert.strictEqual(defaults.toolArgumentsMaxDepth, 32)
+      const set = yield* load({
+        TOOL_SEARCH_TOOL_TIMEOUT: "30 seconds",
+        TOOL_SEARCH_TOOL_RESULT_MAX_TOKENS: "2000",
+        TOOL_SEARCH_TOOL_ARGUMENTS_MAX_SIZE: "4096",
+        TOOL_SEARCH_TOOL_ARGUMENTS_MAX_DEPTH: "8"
+      })
+      assert.strictEqual(Duration.toMillis(set.toolTimeout), 30_000)
+      assert.deepStrictEqual(
+        [set.toolResultMaxTokens, set.toolArgumentsMaxSize, set.toolArgumentsMaxDepth],
+        [2_000, 4_096, 8]
+      )
+      for (const timeout of ["soon", "0 seconds", "Infinity"]) {
+        const error = Setting.explain(yield* Effect.flip(load({ TOOL_SEARCH_TOOL_TIMEOUT: timeout })))
+        assert.include(error, "TOOL_SEARCH_TOOL_TIMEOUT: Expected a positive duration")
+      }
+      const tokens = Setting.explain(yield* Effect.flip(load({ TOOL_SEARCH_TOOL_RESULT_MAX_TOKENS: "0" })))
+      assert.include(tokens, "TOOL_SEARCH_TOOL_RESULT_MAX_TOKENS")
+    }))
+
+  it.effect("Executor.layerConfig hands them to the executor", () =>
+    Effect.gen(function*() {
+      const executor = yield* Executor.Executor
+      assert.strictEqual(executor.options.toolTimeout, 30_000)
+      assert.strictEqual(executor.options.toolResultMaxTokens, 2_000)
+      assert.strictEqual(executor.options.toolArgumentsMaxDepth, 8)
+    }).pipe(Effect.provide(
+      Executor.Executor.layerConfig().pipe(
+        Layer.provide(SessionStore.SessionStore.layerConfig),
+        Layer.provide([CatalogLive, ScriptedModel.layer({ policy: "capable" }), TokenCounter.TokenCounter.approximate]),
+        Layer.provide(ToolSearchConfig.layer),
+        Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({
+          env: {
+            TOOL_SEARCH_TOOL_TIMEOUT: "30 seconds",
+            TOOL_SEARCH_TOOL_RESULT_MAX_TOKENS: "2000",
+            TOOL_SEARCH_TOOL_ARGUMENTS_MAX_DEPTH: "8"
+          }
+        }))),
+        Layer.orDie
+      )
+    )))
 })
 
 describe("Eviction.parse", () => {

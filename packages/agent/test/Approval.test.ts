@@ -23,7 +23,7 @@ const catalog = Layer.effectDiscard(Effect.gen(function*() {
 })).pipe(Layer.provideMerge(CatalogLive), Layer.provide(Handlers), Layer.orDie)
 
 const agent = (amount: number) =>
-  Executor.Executor.layer().pipe(
+  Executor.Executor.layerMemory().pipe(
     Layer.provideMerge(ScriptedModel.layer({
       policy: "capable",
       plan: () => ({ search: "refund", tool: "billing_refund", params: { amount } })
@@ -39,7 +39,7 @@ const refundResult = Effect.flatMap(
   Executor.Executor,
   (e) => Stream.runCollect(e.stream({ prompt: [{ role: "user", content: "refund" }] }))
 ).pipe(
-  Effect.map((events) => events.find((e) => e.type === "tool-result" && e.name === "billing_refund"))
+  Effect.map((events) => events.find((e) => e._tag === "ToolResult" && e.name === "billing_refund"))
 )
 
 describe("approval with effect/ai's needsApproval", () => {
@@ -48,7 +48,7 @@ describe("approval with effect/ai's needsApproval", () => {
       yield* Ref.set(asked, [])
       const result = yield* refundResult
       assert.deepStrictEqual(yield* Ref.get(asked), [{ amount: 500 }])
-      assert.strictEqual(result?.type === "tool-result" ? result.failure : undefined, "not-approved")
+      assert.strictEqual(result?._tag === "ToolResult" ? result.failure : undefined, "not-approved")
     }).pipe(Effect.provide(agent(500))))
 
   it.effect("a call that does not need approval runs without asking", () =>
@@ -56,6 +56,6 @@ describe("approval with effect/ai's needsApproval", () => {
       yield* Ref.set(asked, [])
       const result = yield* refundResult
       assert.deepStrictEqual(yield* Ref.get(asked), [])
-      assert.deepStrictEqual(result?.type === "tool-result" ? result.result : undefined, { refunded: 20 })
+      assert.deepStrictEqual(result?._tag === "ToolResult" ? result.result : undefined, { refunded: 20 })
     }).pipe(Effect.provide(agent(20))))
 })

@@ -1,18 +1,17 @@
 import { assert, describe, it } from "@effect/vitest"
-import { CatalogTool, Permission, ToolCatalog } from "@tool-search/core"
-import { Effect, Exit, Fiber, Layer, Ref, Stream } from "effect"
-import { LanguageModel, type Response } from "effect/ai"
+import { CatalogTool, Permission } from "@tool-search/core"
+import { Effect, Exit, Fiber, Ref, Stream } from "effect"
 import { TestClock } from "effect/testing"
-import { Approval, Executor, ScriptedModel, TokenCounter, type TurnEvent } from "../src/index.js"
-import { agent, CatalogLive, tool, user } from "./fixtures.js"
+import { Approval, Executor, ScriptedModel, TurnEvent } from "../src/index.js"
+import { agent, scripted, tool, user } from "./fixtures.js"
 
 const events = (text: string) =>
   Effect.flatMap(Executor.Executor, (executor) => Stream.runCollect(executor.stream({ prompt: user(text) })))
 
 const requests = Effect.flatMap(ScriptedModel.ModelLog, (log) => log.requests)
 
-const ofType = <T extends TurnEvent.TurnEvent["type"]>(all: ReadonlyArray<TurnEvent.TurnEvent>, type: T) =>
-  all.filter((e): e is Extract<TurnEvent.TurnEvent, { type: T }> => e.type === type)
+const ofType = <T extends TurnEvent.TurnEvent["_tag"]>(all: ReadonlyArray<TurnEvent.TurnEvent>, tag: T) =>
+  all.filter(TurnEvent.$is(tag))
 
 describe("Executor: the loop", () => {
   it.effect("tools activated in iteration n are in the request of iteration n + 1", () =>
@@ -34,15 +33,15 @@ describe("Executor: the loop", () => {
   it.effect("a call to an inactive deferred tool gets the corrective message, and the model fixes itself", () =>
     Effect.gen(function*() {
       const all = yield* events("open a ticket for the outage")
-      const results = ofType(all, "tool-result")
+      const results = ofType(all, "ToolResult")
       assert.deepStrictEqual(results.map((r) => [r.name, r.failure]), [
         ["tickets_create", "not-active"],
         ["ToolSearch", null],
         ["tickets_create", null]
       ])
       assert.include(String(results[0]?.result), `Call ToolSearch with {"query": "select:tickets_create"}`)
-      assert.deepStrictEqual(ofType(all, "activation").map((e) => e.tools), [["tickets_create"]])
-      const finished = ofType(all, "turn-finished")[0]
+      assert.deepStrictEqual(ofType(all, "Activation").map((e) => e.tools), [["tickets_create"]])
+      const finished = ofType(all, "TurnFinished")[0]
       assert.strictEqual(finished?.stopReason, "answered")
     }).pipe(Effect.provide(agent("guesser"))))
 
@@ -57,7 +56,7 @@ describe("Executor: the loop", () => {
       assert.isTrue(part.isFailure)
       assert.include(String(part.result), "Did you mean: chat_send_message?")
       assert.strictEqual(result.stopReason, "answered")
-    }).pipe(Effect.provide(agentWith([
+    }).pipe(Effect.provide(scripted([
       [{ type: "tool-call", id: "1", name: "chat_send_mesage", params: {} }],
       [{ type: "text", text: "ok" }]
     ]))))
@@ -65,15 +64,15 @@ describe("Executor: the loop", () => {
   it.effect("a failing tool returns its error as the result; a crashing one is reported as a defect", () =>
     Effect.gen(function*() {
       const broken = yield* events("run the broken tool")
-      const brokenResult = ofType(broken, "tool-result").find((r) => r.name === "broken_tool")
+      const brokenResult = ofType(broken, "ToolResult").find((r) => r.name === "broken_tool")
       assert.strictEqual(brokenResult?.failure, "failed")
       assert.include(String(brokenResult?.result), "the backend is down")
-      assert.strictEqual(ofType(broken, "turn-finished")[0]?.stopReason, "answered")
+      assert.strictEqual(ofType(broken, "TurnFinished")[0]?.stopReason, "answered")
       const crashing = yield* events("run the crashing tool")
-      const crash = ofType(crashing, "tool-result").find((r) => r.name === "crashing_tool")
+      const crash = ofType(crashing, "ToolResult").find((r) => r.name === "crashing_tool")
       assert.strictEqual(crash?.failure, "defect")
       assert.include(String(crash?.result), "null pointer in handler")
-      assert.strictEqual(ofType(crashing, "turn-finished").length, 1)
+      assert.strictEqual(ofType(crashing, "TurnFinished").length, 1)
     }).pipe(Effect.provide(agent("capable", { maxIterations: 4 }))))
 
   it.effect("the iteration budget ends the turn with a typed stop reason", () =>
@@ -87,7 +86,7 @@ describe("Executor: the loop", () => {
   it.effect("permission and approval are checked for every call; a refusal is a result, not a crash", () =>
     Effect.gen(function*() {
       const all = yield* events("tell #ops the deploy is done")
-      const send = ofType(all, "tool-result").find((r) => r.name === "chat_send_message")
+      const send = ofType(all, "ToolResult").find((r) => r.name === "chat_send_message")
       assert.strictEqual(send?.failure, "not-permitted")
     }).pipe(
       Effect.provide(agent("capable")),
@@ -97,7 +96,7 @@ describe("Executor: the loop", () => {
   it.effect("a call the approval policy denies is answered as not approved", () =>
     Effect.gen(function*() {
       const all = yield* events("tell #ops the deploy is done")
-      const send = ofType(all, "tool-result").find((r) => r.name === "chat_send_message")
+      const send = ofType(all, "ToolResult").find((r) => r.name === "chat_send_message")
       assert.strictEqual(send?.failure, "not-approved")
       assert.include(String(send?.result), "was not approved")
     }).pipe(
@@ -108,9 +107,9 @@ describe("Executor: the loop", () => {
   it.effect("token accounting: the tool definitions sent vs the whole catalog, per request and per turn", () =>
     Effect.gen(function*() {
       const all = yield* events("tell #ops the deploy is done")
-      const requests = ofType(all, "model-request")
+      const requests = ofType(all, "ModelRequest")
       for (const r of requests) assert.isBelow(r.toolTokens, r.eagerToolTokens)
-      const finished = ofType(all, "turn-finished")[0]
+      const finished = ofType(all, "TurnFinished")[0]
       assert.strictEqual(finished?.toolTokens, requests.reduce((s, r) => s + r.toolTokens, 0))
       assert.strictEqual(finished?.eagerToolTokens, requests.reduce((s, r) => s + r.eagerToolTokens, 0))
       const totals = yield* Effect.flatMap(Executor.Executor, (e) => e.totals)
@@ -129,7 +128,7 @@ describe("Executor: concurrency and supervision", () => {
       assert.strictEqual(result.stopReason, "answered")
       const maxInFlight = yield* Ref.get(peak)
       assert.strictEqual(maxInFlight, 2)
-    }).pipe(Effect.provide(agentWith(
+    }).pipe(Effect.provide(scripted(
       [
         ["a", "b", "c", "d"].map((n, i) => ({
           type: "tool-call" as const,
@@ -153,7 +152,7 @@ describe("Executor: concurrency and supervision", () => {
       yield* Fiber.interrupt(fiber)
       assert.isTrue(Exit.hasInterrupts(yield* Fiber.await(fiber)))
       assert.isTrue(yield* Ref.get(released))
-    }).pipe(Effect.provide(agentWith(
+    }).pipe(Effect.provide(scripted(
       [[{ type: "tool-call", id: "1", name: "hang", params: {} }], [{ type: "text", text: "never" }]],
       {},
       [hangTool]
@@ -179,30 +178,6 @@ describe("Executor: discovery-first", () => {
       assert.deepStrictEqual(choices, ["ToolSearch", "auto", "auto", "ToolSearch", "auto", "auto"])
     }).pipe(Effect.provide(agent("weak", { discoveryFirst: true }))))
 })
-
-// A scripted sequence of responses, for tests that need exact model behaviour.
-const agentWith = (
-  responses: ReadonlyArray<ReadonlyArray<Response.PartEncoded>>,
-  options: Partial<Executor.Options> = {},
-  extra: ReadonlyArray<CatalogTool.CatalogTool> = []
-) => {
-  let i = 0
-  const model = Layer.effect(
-    LanguageModel.LanguageModel,
-    LanguageModel.make({
-      generateText: () => Effect.sync(() => [...(responses[Math.min(i++, responses.length - 1)] ?? [])]),
-      streamText: () => Stream.empty
-    })
-  )
-  const catalog = Layer.effectDiscard(Effect.flatMap(ToolCatalog.ToolCatalog, (c) => c.register(extra))).pipe(
-    Layer.provideMerge(CatalogLive)
-  )
-  return Executor.Executor.layer(options).pipe(
-    Layer.provideMerge(model),
-    Layer.provideMerge(Layer.orDie(catalog)),
-    Layer.provide(TokenCounter.TokenCounter.approximate)
-  )
-}
 
 // Shared state of the supervision tests (each test gets fresh Refs through module-level makeUnsafe).
 const inFlight = Ref.makeUnsafe(0)

@@ -45,7 +45,7 @@ const model = Layer.effect(
 )
 
 const forkAgent = (inheritActivation: boolean) =>
-  Executor.Executor.layer({ forks: { maxIterations: 6, inheritActivation } }).pipe(
+  Executor.Executor.layerMemory({ forks: { maxIterations: 6, inheritActivation } }).pipe(
     Layer.provideMerge(model),
     Layer.provideMerge(CatalogLive),
     Layer.provide(TokenCounter.TokenCounter.approximate)
@@ -57,7 +57,7 @@ const run = Effect.flatMap(
 )
 
 const requestsOf = (events: ReadonlyArray<TurnEvent.TurnEvent>, path: string) =>
-  events.flatMap((e) => e.type === "model-request" && e.path.join("/") === path ? [e.tools] : [])
+  events.flatMap((e) => e._tag === "ModelRequest" && e.path.join("/") === path ? [e.tools] : [])
 
 describe("forks", () => {
   it.effect("concurrent forks get fresh activations, never see each other's or the parent's, and report back", () =>
@@ -66,7 +66,7 @@ describe("forks", () => {
       const forkPaths = [...new Set(events.flatMap((e) => e.path.length === 1 ? [e.path[0] as string] : []))].sort()
       assert.deepStrictEqual(forkPaths, ["fork-1", "fork-2"])
       const activatedIn = (path: string) =>
-        events.flatMap((e) => e.type === "activation" && e.path.join("/") === path ? e.tools : [])
+        events.flatMap((e) => e._tag === "Activation" && e.path.join("/") === path ? e.tools : [])
       const ticketFork = forkPaths.find((p) => activatedIn(p).includes("tickets_create")) ?? ""
       const weatherFork = forkPaths.find((p) => activatedIn(p).includes("weather_forecast")) ?? ""
       assert.notStrictEqual(ticketFork, weatherFork)
@@ -84,11 +84,11 @@ describe("forks", () => {
         assert.notInclude(tools, "weather_forecast")
       }
       const results = events.flatMap((e) =>
-        e.type === "tool-result" && e.path.length === 0 && e.name === "delegate_task" ? [e] : []
+        e._tag === "ToolResult" && e.path.length === 0 && e.name === "delegate_task" ? [e] : []
       )
       assert.strictEqual(results.length, 2)
       for (const r of results) assert.include(JSON.stringify(r.result), "\"stopReason\":\"answered\"")
-      const finished = events.filter((e) => e.type === "turn-finished")
+      const finished = events.filter((e) => e._tag === "TurnFinished")
       assert.strictEqual(finished.length, 3)
       assert.strictEqual(finished[finished.length - 1]?.path.length, 0)
     }).pipe(Effect.provide(forkAgent(false))))

@@ -1,9 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Option, Stream } from "effect"
+import { Clock, Effect, Layer, Option, Stream } from "effect"
 import { Prompt } from "effect/ai"
 import { TestClock } from "effect/testing"
+import * as fc from "fast-check"
 import { Eviction, Executor, SessionStore } from "../src/index.js"
-import { agent } from "./fixtures.js"
+import { agent, agentWithoutStore } from "./fixtures.js"
 
 /** Runs a turn; returns what it carried over (from `turn-started`), what it found, and the result. */
 const turn = (sessionId: string | undefined, prompt: Prompt.RawInput) =>
@@ -12,13 +13,13 @@ const turn = (sessionId: string | undefined, prompt: Prompt.RawInput) =>
     const events = yield* Stream.runCollect(
       executor.stream({ ...(sessionId === undefined ? {} : { sessionId }), prompt })
     )
-    const started = events.find((e) => e.type === "turn-started")
-    const finished = events.find((e) => e.type === "turn-finished")
-    const found = events.flatMap((e) => e.type === "search" ? e.found : [])
+    const started = events.find((e) => e._tag === "TurnStarted")
+    const finished = events.find((e) => e._tag === "TurnFinished")
+    const found = events.flatMap((e) => e._tag === "Search" ? e.found : [])
     return {
-      carried: started?.type === "turn-started" ? started.carried : [],
+      carried: started?._tag === "TurnStarted" ? started.carried : [],
       found,
-      activated: finished?.type === "turn-finished" ? finished.activated : []
+      activated: finished?._tag === "TurnFinished" ? finished.activated : []
     }
   })
 const say = (sessionId: string, text: string) => turn(sessionId, [{ role: "user", content: text }])
@@ -132,7 +133,7 @@ describe("SessionStore eviction (lazy, on access)", () => {
       assert.deepStrictEqual((yield* say("s1", "open a ticket for the outage")).carried, [])
     }).pipe(
       Effect.provide(
-        agent("capable", { activationPolicy: "session" }).pipe(
+        agentWithoutStore("capable", { activationPolicy: "session" }).pipe(
           Layer.provide(SessionStore.SessionStore.memory(Eviction.always))
         )
       )
@@ -144,4 +145,86 @@ describe("SessionStore eviction (lazy, on access)", () => {
       "composite(ttl(30m), lru(200))"
     )
   })
+})
+
+describe("SessionStore.memory: O(1) per operation, the same decisions as evaluating every session", () => {
+  type Op =
+    | { readonly op: "put" | "get" | "evict"; readonly id: string }
+    | { readonly op: "wait"; readonly minutes: number }
+
+  /** The reference: `Eviction.select` over every session on every access (what the store did before). */
+  const reference = (strategy: Eviction.Strategy) => {
+    let map = new Map<string, { state: SessionStore.State; lastAccess: number }>()
+    const evictWith = (now: number, accessing: string | undefined) => {
+      const entries = [...map].map(([sessionId, h]) => ({ sessionId, lastAccess: h.lastAccess }))
+      const drop = Eviction.select(strategy, entries, now, accessing)
+      map = new Map([...map].filter(([id]) => !drop.has(id)))
+    }
+    const touch = (id: string, state: SessionStore.State, now: number) => {
+      map.delete(id)
+      map.set(id, { state, lastAccess: now })
+    }
+    return {
+      get: (id: string, now: number) => {
+        evictWith(now, id)
+        const h = map.get(id)
+        if (h !== undefined) touch(id, h.state, now)
+        return h?.state
+      },
+      put: (id: string, state: SessionStore.State, now: number) => {
+        evictWith(now, undefined)
+        touch(id, state, now)
+        evictWith(now, undefined)
+      },
+      evict: (id: string) => void map.delete(id),
+      sessions: () => [...map.keys()]
+    }
+  }
+
+  const strategies = fc.oneof(
+    fc.integer({ min: 1, max: 6 }).map((n) => Eviction.lru(n)),
+    fc.integer({ min: 1, max: 30 }).map((m) => Eviction.ttl(`${m} minutes`)),
+    fc.constant(Eviction.never),
+    fc.constant(Eviction.always),
+    fc.tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 30 })).map(([n, m]) =>
+      Eviction.composite(Eviction.lru(n), Eviction.ttl(`${m} minutes`))
+    )
+  )
+  const id = fc.constantFrom("a", "b", "c", "d", "e", "f", "g", "h")
+  const ops = fc.array(
+    fc.oneof(
+      fc.record({ op: fc.constantFrom("put" as const, "get" as const, "evict" as const), id }),
+      fc.record({ op: fc.constant("wait" as const), minutes: fc.integer({ min: 0, max: 20 }) })
+    ),
+    { maxLength: 60 }
+  )
+
+  const state = (id: string): SessionStore.State => ({ accumulated: [id], latest: [id] })
+
+  const agrees = (strategy: Eviction.Strategy, sequence: ReadonlyArray<Op>) =>
+    Effect.gen(function*() {
+      const store = yield* SessionStore.makeMemory(strategy)
+      const model = reference(strategy)
+      for (const step of sequence) {
+        const now = yield* Clock.currentTimeMillis
+        if (step.op === "wait") yield* TestClock.adjust(`${step.minutes} minutes`)
+        else if (step.op === "put") {
+          yield* store.put(step.id, state(step.id))
+          model.put(step.id, state(step.id), now)
+        } else if (step.op === "evict") {
+          yield* store.evict(step.id)
+          model.evict(step.id)
+        } else {
+          const got = Option.getOrUndefined(yield* store.get(step.id))
+          if (JSON.stringify(got) !== JSON.stringify(model.get(step.id, now))) return false
+        }
+        if (JSON.stringify(yield* store.sessions) !== JSON.stringify(model.sessions())) return false
+      }
+      return true
+    }).pipe(Effect.provide(TestClock.layer()))
+
+  it("every operation sequence, every strategy", () =>
+    fc.assert(
+      fc.asyncProperty(strategies, ops, (strategy, sequence) => Effect.runPromise(agrees(strategy, sequence)))
+    ))
 })

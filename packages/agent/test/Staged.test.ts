@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ToolSearchConfig } from "@tool-search/core"
 import { ConfigProvider, Effect, Layer, Stream } from "effect"
-import { Executor, ScriptedModel, TokenCounter } from "../src/index.js"
+import { Executor, ScriptedModel, SessionStore, TokenCounter } from "../src/index.js"
 import { CatalogLive, plans } from "./fixtures.js"
 
 /** An agent configured from environment variables (the `TOOL_SEARCH_*` table). */
@@ -10,6 +10,7 @@ const configured = (env: Record<string, string>, policy: ScriptedModel.Policy) =
     Effect.map(ToolSearchConfig.config.parse(ConfigProvider.fromEnv({ env })), ToolSearchConfig.layerFrom)
   )
   return Executor.Executor.layerConfig({ maxIterations: 8 }).pipe(
+    Layer.provide(SessionStore.SessionStore.layerConfig),
     Layer.orDie,
     Layer.provideMerge(ScriptedModel.layer({ policy, plan: (text) => plans[text] })),
     Layer.provideMerge(CatalogLive),
@@ -29,15 +30,15 @@ describe("the executor, configured from the environment", () => {
   it.effect("staged + discovery-first: the table of contents is in the system prompt, search_tools is forced once", () =>
     Effect.gen(function*() {
       const events = yield* turn("what is the weather in Oslo")
-      const requests = events.flatMap((e) => e.type === "model-request" ? [e] : [])
+      const requests = events.flatMap((e) => e._tag === "ModelRequest" ? [e] : [])
       assert.strictEqual(requests[0]?.toolChoice, "search_tools")
       assert.deepStrictEqual(requests.slice(1).map((r) => r.toolChoice), requests.slice(1).map(() => "auto"))
       assert.deepStrictEqual(requests[0]?.tools, ["read_file", "search_tools", "ToolSearch"])
       // a weak model, forced once, browses, promotes with ToolSearch, then calls the tool
-      const calls = events.flatMap((e) => e.type === "tool-call" ? [e.name] : [])
+      const calls = events.flatMap((e) => e._tag === "ToolCall" ? [e.name] : [])
       assert.deepStrictEqual(calls, ["search_tools", "ToolSearch", "weather_forecast"])
-      const finished = events.find((e) => e.type === "turn-finished")
-      assert.include(finished?.type === "turn-finished" ? finished.text : "", "weather_forecast")
+      const finished = events.find((e) => e._tag === "TurnFinished")
+      assert.include(finished?._tag === "TurnFinished" ? finished.text : "", "weather_forecast")
       const log = yield* Effect.flatMap(ScriptedModel.ModelLog, (l) => l.requests)
       assert.strictEqual(log.length, requests.length)
     }).pipe(Effect.provide(configured({
@@ -66,13 +67,13 @@ describe("the executor, configured from the environment", () => {
     Effect.gen(function*() {
       yield* turn("tell #ops the deploy is done", "a")
       const second = yield* turn("open a ticket for the outage", "a")
-      const started = second.find((e) => e.type === "turn-started")
-      assert.include(started?.type === "turn-started" ? started.carried : [], "chat_send_message")
+      const started = second.find((e) => e._tag === "TurnStarted")
+      assert.include(started?._tag === "TurnStarted" ? started.carried : [], "chat_send_message")
       // lru:1 — a turn in another session evicts session "a"
       yield* turn("what is the weather in Oslo", "b")
       const third = yield* turn("open a ticket for the outage", "a")
-      const again = third.find((e) => e.type === "turn-started")
-      assert.deepStrictEqual(again?.type === "turn-started" ? again.carried : ["?"], [])
+      const again = third.find((e) => e._tag === "TurnStarted")
+      assert.deepStrictEqual(again?._tag === "TurnStarted" ? again.carried : ["?"], [])
     }).pipe(Effect.provide(configured({
       TOOL_SEARCH_ACTIVATION: "session",
       TOOL_SEARCH_EVICTION: "lru:1",

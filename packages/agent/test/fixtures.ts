@@ -1,6 +1,7 @@
 import { CatalogTool, Keyword, ToolCatalog } from "@tool-search/core"
-import { Effect, Layer } from "effect"
-import { Executor, ScriptedModel, TokenCounter } from "../src/index.js"
+import { Effect, Layer, Stream } from "effect"
+import { LanguageModel, type Response } from "effect/ai"
+import { Executor, ScriptedModel, SessionStore, TokenCounter } from "../src/index.js"
 
 /** A tool whose handler echoes its name and parameters. */
 export const tool = (name: string, description: string, extra: Partial<CatalogTool.Input> = {}) =>
@@ -43,13 +44,41 @@ export const plans: Record<string, ScriptedModel.Plan> = {
   "run the crashing tool": { search: "crashes", tool: "crashing_tool" }
 }
 
-/** Executor + scripted model + catalog. */
-export const agent = (policy: ScriptedModel.Policy, options: Partial<Executor.Options> = {}) =>
+/** Executor + scripted model + catalog, with the session store left to the caller. */
+export const agentWithoutStore = (policy: ScriptedModel.Policy, options: Partial<Executor.Options> = {}) =>
   Executor.Executor.layer(options).pipe(
     Layer.provideMerge(ScriptedModel.layer({ policy, plan: (text) => plans[text] })),
     Layer.provideMerge(CatalogLive),
     Layer.provide(TokenCounter.TokenCounter.approximate)
   )
 
+/** Executor + scripted model + catalog + an in-memory session store. */
+export const agent = (policy: ScriptedModel.Policy, options: Partial<Executor.Options> = {}) =>
+  agentWithoutStore(policy, options).pipe(Layer.provide(SessionStore.SessionStore.memory()))
+
 /** A user message. */
 export const user = (text: string) => [{ role: "user" as const, content: text }]
+
+/** An agent whose model answers `responses` in order (the last one repeats), with `extra` tools registered. */
+export const scripted = (
+  responses: ReadonlyArray<ReadonlyArray<Response.PartEncoded>>,
+  options: Partial<Executor.Options> = {},
+  extra: ReadonlyArray<CatalogTool.CatalogTool> = []
+) => {
+  let i = 0
+  const model = Layer.effect(
+    LanguageModel.LanguageModel,
+    LanguageModel.make({
+      generateText: () => Effect.sync(() => [...(responses[Math.min(i++, responses.length - 1)] ?? [])]),
+      streamText: () => Stream.empty
+    })
+  )
+  const catalog = Layer.effectDiscard(Effect.flatMap(ToolCatalog.ToolCatalog, (c) => c.register(extra))).pipe(
+    Layer.provideMerge(CatalogLive)
+  )
+  return Executor.Executor.layerMemory(options).pipe(
+    Layer.provideMerge(model),
+    Layer.provideMerge(Layer.orDie(catalog)),
+    Layer.provide(TokenCounter.TokenCounter.approximate)
+  )
+}

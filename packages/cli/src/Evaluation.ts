@@ -14,7 +14,7 @@
  *
  * @since 0.1.0
  */
-import { Analyzer, type CatalogTool, SearchDocument, type SearchFailed, type SearchStrategy } from "@tool-search/core"
+import { type CatalogTool, SearchDocument, type SearchFailed, type SearchStrategy } from "@tool-search/core"
 import { Effect, Schema } from "effect"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
@@ -52,11 +52,42 @@ export interface Quality {
   readonly mrr: number
 }
 
+/**
+ * A problem with one query of the input: an empty query, no relevant tool, relevant ids not in the
+ * catalog, a repeated id. `excluded` queries are left out of the means.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Issue {
+  /** The line of the queries file (0 when the queries did not come from a file). */
+  readonly line: number
+  readonly id: string
+  readonly problem: string
+  readonly excluded: boolean
+}
+
+/**
+ * A query with the line of the file it was read from.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Numbered {
+  readonly line: number
+  readonly spec: QuerySpec
+}
+
 /** What `measure` reports. */
 export interface Report {
   readonly strategy: string
   readonly tools: number
+  /** Queries scored (the means are over these). */
   readonly queries: number
+  /** Queries left out of the means because of their input (see `issues`). */
+  readonly excluded: number
+  /** Every problem found in the queries, excluded or not. */
+  readonly issues: ReadonlyArray<Issue>
   readonly k: number
   readonly quality: Quality
   /** Time until the index can answer: adding every tool plus one warm-up query. */
@@ -174,12 +205,12 @@ const heapUsed = (): number => {
 export const measure = <E>(
   engine: Engine<E>,
   tools: ReadonlyArray<CatalogTool.CatalogTool>,
-  queries: ReadonlyArray<QuerySpec>,
+  input: ReadonlyArray<QuerySpec | Numbered>,
   options: MeasureOptions
 ): Effect.Effect<Report, E> =>
   Effect.gen(function*() {
     const progress = options.onProgress ?? (() => undefined)
-    Analyzer.clearCache() // every engine starts cold, and the cache's size does not leak between runs
+    const { issues, queries } = validate(input, new Set(tools.map((t) => t.id)))
     const before = heapUsed()
     progress(`${engine.name}: indexing ${tools.length} tools`)
     let start = performance.now()
@@ -214,6 +245,8 @@ export const measure = <E>(
       strategy: engine.name,
       tools: tools.length,
       queries: queries.length,
+      excluded: issues.filter((i) => i.excluded).length,
+      issues,
       k: options.k,
       quality: mean(qualities),
       indexMs,
@@ -230,6 +263,8 @@ export const toJson = (report: Report): Record<string, string | number> => ({
   strategy: report.strategy,
   tools: report.tools,
   queries: report.queries,
+  excluded: report.excluded,
+  rejected: report.rejected,
   [`ndcg@${report.k}`]: round(report.quality.ndcg, 4),
   "recall@1": round(report.quality.recall1, 4),
   "recall@5": round(report.quality.recall5, 4),
@@ -265,16 +300,88 @@ export const strategyEngine = (
 
 /** Parses a queries file (JSON Lines); the first bad line is an error naming the file and line. */
 export const parseQueries = (file: string, text: string): Effect.Effect<ReadonlyArray<QuerySpec>, string> =>
+  Effect.map(readQueries(file, text), (queries) => queries.map((q) => q.spec))
+
+/**
+ * Parses a queries file (JSON Lines), keeping each query's line; the first line that is not a
+ * query is an error naming the file and line.
+ *
+ * @since 0.2.0
+ * @category files
+ */
+export const readQueries = (file: string, text: string): Effect.Effect<ReadonlyArray<Numbered>, string> =>
   Effect.gen(function*() {
-    const out: Array<QuerySpec> = []
+    const out: Array<Numbered> = []
     const lines = text.split(/\r?\n/)
     for (let i = 0; i < lines.length; i++) {
       const raw = (lines[i] as string).trim() // i < lines.length
       if (raw === "") continue
       const decoded = Schema.decodeUnknownResult(Schema.fromJsonString(QuerySpec))(raw)
       if (decoded._tag === "Failure") return yield* Effect.fail(`${file}:${i + 1}: ${decoded.failure.message}`)
-      out.push(decoded.success)
+      out.push({ line: i + 1, spec: decoded.success })
     }
     if (out.length === 0) return yield* Effect.fail(`${file}: no queries`)
     return out
   })
+
+// -----------------------------------------------------------------------------
+// Validating the input
+// -----------------------------------------------------------------------------
+
+const quote = (ids: ReadonlyArray<string>): string => {
+  const shown = ids.slice(0, 5).map((id) => `'${id}'`).join(", ")
+  return ids.length > 5 ? `${shown} and ${ids.length - 5} more` : shown
+}
+
+/**
+ * The queries that can be scored, and every problem found: a repeated id (the first is kept), an
+ * empty query, no relevant tool, relevant ids that are not in the catalog (left out of the label;
+ * the query is excluded when no relevant tool remains).
+ *
+ * @since 0.2.0
+ * @category validation
+ */
+export const validate = (
+  input: ReadonlyArray<QuerySpec | Numbered>,
+  toolIds: ReadonlySet<string>
+): { readonly queries: ReadonlyArray<QuerySpec>; readonly issues: ReadonlyArray<Issue> } => {
+  const queries: Array<QuerySpec> = []
+  const issues: Array<Issue> = []
+  const firstLine = new Map<string, number>()
+  for (const item of input) {
+    const { line, spec } = "spec" in item ? item : { line: 0, spec: item }
+    const issue = (problem: string, excluded: boolean) => issues.push({ line, id: spec.id, problem, excluded })
+    const first = firstLine.get(spec.id)
+    if (first !== undefined) {
+      issue(`duplicate query id${first > 0 ? ` (first on line ${first})` : ""}`, true)
+      continue
+    }
+    firstLine.set(spec.id, line)
+    if (spec.query.trim() === "") {
+      issue("empty query", true)
+      continue
+    }
+    const groups = groupsOf(spec)
+    if (groups.every((g) => g.length === 0)) {
+      issue("no relevant tool", true)
+      continue
+    }
+    const unknown = [...new Set(groups.flat().filter((id) => !toolIds.has(id)))]
+    if (unknown.length === 0) {
+      queries.push(spec)
+      continue
+    }
+    const known = groups.map((g) => g.filter((id) => toolIds.has(id))).filter((g) => g.length > 0)
+    if (known.length === 0) {
+      issue(`none of its relevant tools is in the catalog (${quote(unknown)})`, true)
+      continue
+    }
+    issue(`relevant ids not in the catalog, left out: ${quote(unknown)}`, false)
+    queries.push({
+      ...spec,
+      relevant: spec.relevant.filter((id) => toolIds.has(id)),
+      ...(spec.relevant_groups === undefined ? {} : { relevant_groups: known })
+    })
+  }
+  return { queries, issues }
+}

@@ -5,7 +5,6 @@
  */
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Effect } from "effect"
-import { Command } from "effect/cli"
-import { cli, version } from "./Cli.js"
+import { main } from "./Cli.js"
 
-cli.pipe(Command.run({ version }), Effect.provide(NodeServices.layer), NodeRuntime.runMain)
+main.pipe(Effect.provide(NodeServices.layer), NodeRuntime.runMain)

@@ -48,6 +48,8 @@ describe("tool-search bench", () => {
         "strategy",
         "tools",
         "queries",
+        "excluded",
+        "rejected",
         "ndcg@10",
         "recall@1",
         "recall@5",
@@ -75,6 +77,52 @@ describe("tool-search bench", () => {
       const regex = yield* run(["bench", "--tools", tools, "--queries", queries, "--strategy", "regex", "--k", "5"])
       assert.match(regex.out, /strategy\s+regex/)
       assert.match(regex.out, /nDCG@5/)
+    }))
+
+  it.effect("bad query input is warned about on stderr, counted, and left out of the means", () =>
+    Effect.gen(function*() {
+      const mixed = join(dir, "mixed.jsonl")
+      writeFileSync(
+        mixed,
+        [
+          { id: "q1", query: "send a slack message", relevant: ["t1"] },
+          { id: "q2", query: "   ", relevant: ["t1"] },
+          { id: "q3", query: "read a file", relevant: [] },
+          { id: "q4", query: "read a file", relevant: ["t4", "nope"] },
+          { id: "q5", query: "air pollution", relevant: ["gone"] },
+          { id: "q1", query: "slack channels", relevant: ["t2"] }
+        ].map((q) => JSON.stringify(q)).join("\n")
+      )
+      const { err, exit, out } = yield* run(["bench", "--tools", tools, "--queries", mixed, "--json"])
+      assert.strictEqual(exit._tag, "Success")
+      const report = JSON.parse(out)
+      assert.strictEqual(report.queries, 2, "q1 and q4 are scored")
+      assert.strictEqual(report.excluded, 4)
+      assert.strictEqual(report.rejected, 0)
+      assert.strictEqual(report["recall@10"], 1, "q4 is scored on its known tool only")
+      const warnings = err.split("\n").filter((l) => l.startsWith("tool-search bench: ") && l.includes("query '"))
+      assert.deepStrictEqual(warnings.map((w) => /:(\d+): query '(\w+)'/.exec(w)?.slice(1).join(" ")), [
+        "2 q2",
+        "3 q3",
+        "4 q4",
+        "5 q5",
+        "6 q1"
+      ])
+      assert.match(warnings[0] ?? "", /empty query \(excluded from the means\)$/)
+      assert.match(warnings[2] ?? "", /relevant ids not in the catalog, left out: 'nope'$/)
+      assert.match(warnings[3] ?? "", /none of its relevant tools is in the catalog \('gone'\)/)
+      assert.match(warnings[4] ?? "", /duplicate query id \(first on line 1\)/)
+      const text = yield* run(["bench", "--tools", tools, "--queries", mixed])
+      assert.match(text.out, /catalog\s+4 tools, 2 queries \(4 excluded for bad input\)/)
+    }))
+
+  it.effect("a queries file with nothing to score is a usage error", () =>
+    Effect.gen(function*() {
+      const none = join(dir, "none.jsonl")
+      writeFileSync(none, JSON.stringify({ id: "q", query: "x", relevant: ["missing"] }))
+      const { err, exit } = yield* run(["bench", "--tools", tools, "--queries", none])
+      assert.strictEqual(exit._tag, "Failure")
+      assert.match(err, /tool-search: .*none\.jsonl: no query can be scored \(1 excluded\)/)
     }))
 
   it.effect("a bad queries file is a one-line usage error", () =>

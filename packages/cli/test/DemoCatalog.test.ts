@@ -202,6 +202,15 @@ describe("the demo catalog", () => {
       assert.include(outOfRange.message, "'days' must be at most 14")
       const notObject = yield* Effect.flip(call(send, "hello"))
       assert.include(notObject.message, "parameters must be a JSON object")
+      const nested = yield* Effect.flip(call(named("calendar_create_event"), {
+        title: "Review",
+        start: "2025-06-03T10:00:00Z",
+        end: "2025-06-03T11:00:00Z",
+        attendees: ["dana@example.com", 42]
+      }))
+      assert.include(nested.message, "parameter 'attendees[1]' is invalid: Expected string")
+      const none = yield* Effect.flip(call(named("email_list_folders"), { all: true }))
+      assert.include(none.message, "unknown parameter 'all': this tool takes no parameters")
     }))
 
   it("handlers are pure: any string arguments give the same answer twice", () => {

@@ -60,6 +60,18 @@ describe("tool-search toc", () => {
       assert.deepStrictEqual(out, { toc: "", visible: ["ToolSearch"], searchable: [] })
     }))
 
+  it.effect("when strict mode hides every tool, stderr says so and how to change it", () =>
+    Effect.gen(function*() {
+      const hidden = yield* run(["toc", "--catalog", catalog])
+      assert.strictEqual(hidden.exit._tag, "Success")
+      assert.match(
+        hidden.err,
+        /^tool-search: strict mode hides all 71 tools of the catalog: .*--connected.*--allow.*--select.*--no-strict/
+      )
+      const shown = yield* run(["toc", "--catalog", catalog, "--connected", "news-mcp"])
+      assert.strictEqual(shown.err, "")
+    }))
+
   it.effect("--allow turns exploration on for the named platform sources, folded into counts", () =>
     Effect.gen(function*() {
       const out = yield* json(["--connected", "news-mcp", "--allow", "mcp-session"])

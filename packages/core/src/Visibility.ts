@@ -1,6 +1,8 @@
 /**
- * Which catalog tools exist for an agent at all. A tool outside the visibility policy is never
- * listed, never returned by a search and never executable — for the model it does not exist.
+ * Which catalog tools and resources exist for an agent at all. A tool outside the visibility policy
+ * is never listed, never returned by a search and never executable — for the model it does not
+ * exist. Resources (`ResourceCatalog`) are decided by the same policy, by their URI, name and source:
+ * a resource outside it is in no table of contents, no sample, no search and cannot be read.
  *
  * Every tool reaches an agent through a source, and who chose the source decides what the agent
  * may see:
@@ -28,7 +30,6 @@
  * @since 0.1.0
  */
 import { Context, Layer } from "effect"
-import type { Entry } from "./ToolCatalog.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -40,11 +41,27 @@ export type SourceKind = "connected" | "resource" | "platform" | "meta"
 /** The kind of a catalog tool: every kind but `meta`. */
 export type CatalogKind = Exclude<SourceKind, "meta">
 
+/**
+ * What a policy decides on: a catalog tool (`ToolCatalog.Entry`) or a resource
+ * (`ResourceCatalog.Entry`, whose id is its URI).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Subject {
+  readonly id: string
+  /** The name it declares. */
+  readonly name: string
+  /** The name the model sees. */
+  readonly modelName: string
+  readonly source?: string | undefined
+}
+
 /** The visibility settings of one agent. */
 export interface Options {
   /** Nothing outside the selection exists (default `true`). */
   readonly strict: boolean
-  /** Tools named explicitly: a model name, declared name or id each. */
+  /** Tools (and resources) named explicitly: a model name, declared name or id (a resource's URI) each. */
   readonly select: ReadonlyArray<string>
   /** Source ids the user attached to this agent; their tools bypass the platform gate. */
   readonly connected: ReadonlyArray<string>
@@ -59,16 +76,16 @@ export interface Options {
   readonly allow: ReadonlyArray<string> | "*"
 }
 
-/** A visibility policy: decides existence and classifies each tool. */
+/** A visibility policy: decides existence and classifies each tool or resource. */
 export interface Policy {
   /** Whether the tool exists for this agent: listed, searchable, executable (subject to `Permission`). */
-  readonly includes: (tool: Entry) => boolean
+  readonly includes: (tool: Subject) => boolean
   /** How the tool reached the agent. */
-  readonly kindOf: (tool: Entry) => CatalogKind
+  readonly kindOf: (tool: Subject) => CatalogKind
   /** Whether the tool is in the agent's selection (it exists even in strict mode). */
-  readonly selects: (tool: Entry) => boolean
+  readonly selects: (tool: Subject) => boolean
   /** Whether the agent named the tool explicitly (tables of contents show it by name). */
-  readonly names: (tool: Entry) => boolean
+  readonly names: (tool: Subject) => boolean
   /** The settings the policy was built from. */
   readonly options: Options
 }
@@ -95,7 +112,7 @@ export const make = (options: Partial<Options> = {}): Policy => {
   const resources = new Set(o.resources)
   const allowed = o.allow === "*" ? undefined : new Set(o.allow)
 
-  const kindOf = (tool: Entry): CatalogKind =>
+  const kindOf = (tool: Subject): CatalogKind =>
     tool.source === undefined
       ? "platform"
       : resources.has(tool.source)
@@ -103,10 +120,10 @@ export const make = (options: Partial<Options> = {}): Policy => {
       : connected.has(tool.source)
       ? "connected"
       : "platform"
-  const names = (tool: Entry): boolean => named.has(tool.modelName) || named.has(tool.name) || named.has(tool.id)
-  const explored = (tool: Entry): boolean =>
+  const names = (tool: Subject): boolean => named.has(tool.modelName) || named.has(tool.name) || named.has(tool.id)
+  const explored = (tool: Subject): boolean =>
     o.explore && (allowed === undefined || (tool.source !== undefined && allowed.has(tool.source)))
-  const selects = (tool: Entry): boolean => kindOf(tool) !== "platform" || names(tool) || explored(tool)
+  const selects = (tool: Subject): boolean => kindOf(tool) !== "platform" || names(tool) || explored(tool)
 
   return {
     includes: o.strict ? selects : () => true,

@@ -4,7 +4,9 @@
  *
  * Read top to bottom: the data (`CatalogTool`, `Query`), the agent-lifetime services
  * (`ToolCatalog`, `SearchStrategy`), the unit-lifetime ones (`Activation`, `ToolView`), the
- * policies (`Disclosure`, `Visibility`, `Permission`), and what the model sees (`MetaTools`).
+ * policies (`Disclosure`, `Visibility`, `Permission`), what the model sees (`MetaTools`), and
+ * resources disclosed in levels (`Resource`, `ResourceCatalog`, `RevealedResources`,
+ * `ResourceView`, `ResourceTools`).
  *
  * @since 0.1.0
  */
@@ -37,6 +39,8 @@ export * as Hybrid from "./strategies/Hybrid.js"
 export * as OfflineEmbeddings from "./OfflineEmbeddings.js"
 /** Tool vectors kept between searches and runs. */
 export * as VectorCache from "./VectorCache.js"
+/** Evidence of relevance learnt from use: a search whose hit was then called successfully. */
+export * as SearchFeedback from "./SearchFeedback.js"
 /** The agent-lifetime tool catalog. */
 export * as ToolCatalog from "./ToolCatalog.js"
 /** The per-unit activation state. */
@@ -51,8 +55,28 @@ export * as Visibility from "./Visibility.js"
 export * as Permission from "./Permission.js"
 /** `ToolSearch` as an `effect/ai` tool for your own loop. */
 export * as SearchToolkit from "./SearchToolkit.js"
+/** A tool call's arguments, bounded and checked against the tool's JSON Schema before it runs. */
+export * as ToolArguments from "./ToolArguments.js"
 /** The search and discovery tools the model uses. */
 export * as MetaTools from "./MetaTools.js"
+/** A resource: a document, collection, policy, graph or prompt the model reads, and its reader. */
+export * as Resource from "./Resource.js"
+/** Resource files: JSON Lines or a JSON array of resources, bodies inline or in files beside it. */
+export * as ResourceFile from "./ResourceFile.js"
+/** The agent-lifetime resource catalog, with live metadata and passage indexes. */
+export * as ResourceCatalog from "./ResourceCatalog.js"
+/** The per-unit set of revealed resources. */
+export * as RevealedResources from "./RevealedResources.js"
+/** What can go wrong reading resources, each error naming the call that fixes it. */
+export * as ResourceError from "./ResourceError.js"
+/** The per-unit resource view: sample, search, read, get_prompt, and the resource tools. */
+export * as ResourceView from "./ResourceView.js"
+/** What the resource tools show and read: result counts, snippet and read lengths. */
+export * as ResourceDisclosure from "./ResourceDisclosure.js"
+/** The resource tools the model uses: descriptions, schemas, answers, corrective messages. */
+export * as ResourceTools from "./ResourceTools.js"
+/** The resource settings, declared once as a `Setting` table. */
+export * as ResourceConfig from "./ResourceConfig.js"
 /** The table of contents of staged disclosure and the system-prompt section around it. */
 export * as TableOfContents from "./TableOfContents.js"
 /** One setting declared once: variable, flag, schema, default, docs; one precedence for every source. */
@@ -66,6 +90,12 @@ export { CatalogFileError } from "./CatalogFile.js"
 export { InvalidTool, ToolExecutionError } from "./CatalogTool.js"
 export { ToolNotPermitted } from "./Permission.js"
 export { InvalidQuery } from "./Query.js"
+export { InvalidResource, ResourceReadError } from "./Resource.js"
+export { DuplicateResource } from "./ResourceCatalog.js"
+export { InvalidResourceRequest, ResourceNotPermitted, ResourceNotRevealed, UnknownResource } from "./ResourceError.js"
+export { ResourceFileError } from "./ResourceFile.js"
+export { RevealedResourcesClosed } from "./RevealedResources.js"
 export { SearchFailed } from "./SearchStrategy.js"
+export { InvalidArguments } from "./ToolArguments.js"
 export { DuplicateTool } from "./ToolCatalog.js"
 export { ToolNotActive, UnknownTool } from "./ToolView.js"

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option, Schema, Stream } from "effect"
 import { Tool, Toolkit } from "effect/ai"
-import { CatalogTool, SearchToolkit, ToolCatalog, ToolView } from "../src/index.js"
+import { CatalogTool, Keyword, SearchToolkit, ToolCatalog, ToolView } from "../src/index.js"
 import { CatalogLive } from "./fixtures.js"
 
 const callToolSearch = (params: unknown) =>
@@ -65,4 +65,58 @@ describe("CatalogTool.fromToolkit", () => {
       const bad = yield* run({ town: "Paris" })
       assert.isTrue(bad.isFailure)
     }).pipe(Effect.provide(Layer.merge(CatalogLive, Handlers))))
+})
+
+describe("SearchToolkit.layerFromToolkit: deferral on an existing Toolkit in one step", () => {
+  const ReadFile = Tool.make("read_file", {
+    description: "Read a file",
+    parameters: Schema.Struct({ path: Schema.String }),
+    success: Schema.String
+  })
+  const SlackSend = Tool.make("slack_send", {
+    description: "Send a Slack message to a channel",
+    parameters: Schema.Struct({ channel: Schema.String, text: Schema.String }),
+    success: Schema.Struct({ ok: Schema.Boolean })
+  }).annotate(CatalogTool.Deferred, true)
+  const JiraCreate = Tool.make("jira_create", {
+    description: "Create a Jira ticket",
+    parameters: Schema.Struct({ title: Schema.String }),
+    success: Schema.Struct({ key: Schema.String })
+  }).annotate(CatalogTool.Deferred, true)
+  const MyToolkit = Toolkit.make(ReadFile, SlackSend, JiraCreate)
+  const Search = SearchToolkit.layerFromToolkit(MyToolkit).pipe(
+    Layer.provide(MyToolkit.toLayer({
+      read_file: ({ path }) => Effect.succeed(`contents of ${path}`),
+      slack_send: () => Effect.succeed({ ok: true }),
+      jira_create: () => Effect.succeed({ key: "OPS-1" })
+    }))
+  )
+
+  it.effect("annotated tools are deferred, the others eager; a search loads one; its handler runs", () =>
+    Effect.gen(function*() {
+      const catalog = yield* ToolCatalog.ToolCatalog
+      assert.strictEqual(catalog.strategy, "bm25f")
+      const { after, before, result } = yield* ToolView.withUnit(Effect.gen(function*() {
+        const view = yield* ToolView.ToolView
+        const before = (yield* view.visible).map((t) => t.name)
+        yield* view.searchAndActivate("send a slack message")
+        const after = (yield* view.visible).map((t) => t.name)
+        const tool = yield* view.resolve("slack_send")
+        return { before, after, result: yield* tool.run({ channel: "#ops", text: "hi" }, { toolCallId: "1" }) }
+      }))
+      assert.deepStrictEqual(before, ["read_file", "ToolSearch"])
+      assert.deepStrictEqual(after.slice(0, 3), ["read_file", "ToolSearch", "slack_send"])
+      assert.deepStrictEqual(result, { isFailure: false, result: { ok: true } })
+    }).pipe(Effect.provide(Search)))
+
+  it.effect("the strategy and the default loading are options", () =>
+    Effect.gen(function*() {
+      const catalog = yield* ToolCatalog.ToolCatalog
+      assert.strictEqual(catalog.strategy, "keyword")
+      assert.deepStrictEqual((yield* catalog.eager).map((t) => t.name), [])
+    }).pipe(Effect.provide(
+      SearchToolkit.layerFromToolkit(Toolkit.make(ReadFile), { strategy: Keyword.layer, loading: "deferred" }).pipe(
+        Layer.provide(Toolkit.make(ReadFile).toLayer({ read_file: () => Effect.succeed("") }))
+      )
+    )))
 })

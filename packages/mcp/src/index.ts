@@ -3,8 +3,9 @@
  * client as a gateway with progressive disclosure.
  *
  * Read top to bottom: how a server is described (`Upstream`, `CommandLine`), what can go wrong
- * (`McpError`), the wire forms of tools (`McpTool`), one connection (`McpConnection`), the
- * supervised servers as catalog sources (`McpSources`), and the gateway (`Gateway`).
+ * (`McpError`), the wire forms of tools (`McpTool`) and of resources and prompts (`McpResource`),
+ * one connection (`McpConnection`), the supervised servers as catalog sources (`McpSources`), and
+ * the gateway (`Gateway`).
  *
  * @since 0.1.0
  */
@@ -17,19 +18,33 @@ export * as Upstream from "./Upstream.js"
 export * as McpError from "./McpError.js"
 /** MCP tools on the wire and their conversion to and from catalog tools. */
 export * as McpTool from "./McpTool.js"
+/** MCP resources, templates and prompts on the wire, and their import into a resource catalog. */
+export * as McpResource from "./McpResource.js"
 /** One scoped connection to one MCP server. */
 export * as McpConnection from "./McpConnection.js"
 /** Supervised MCP servers as catalog sources. */
 export * as McpSources from "./McpSources.js"
+/** The gateway's settings: listening, authentication, sessions and the bounds on every input. */
+export * as GatewayConfig from "./GatewayConfig.js"
+/** The config file: MCP clients' `mcpServers`, per-server options and the global settings. */
+export * as GatewayFile from "./GatewayFile.js"
 /** The MCP gateway: progressive disclosure for any MCP client, one activation per session. */
 export * as Gateway from "./Gateway.js"
+/** HTTP sessions as records: admission, binding to a credential, expiry. */
+export * as SessionRegistry from "./SessionRegistry.js"
+/** The gateway over Streamable HTTP: authentication, origins, sessions, health and readiness. */
+export * as HttpGateway from "./HttpGateway.js"
+/** Spans, metrics and their OTLP export. */
+export * as Telemetry from "./Telemetry.js"
 
 // Errors, also at the top level so declaration files of dependent code can name them.
 export { InvalidCommandLine } from "./CommandLine.js"
 export { GatewayError } from "./Gateway.js"
+export { InvalidGatewayFile } from "./GatewayFile.js"
 export {
   ConnectionLost,
   InvalidServerTool,
+  RequestFailed,
   ServerProtocolError,
   ServerStartFailed,
   ServerTimeout,
@@ -37,4 +52,5 @@ export {
   UnknownServer,
   UpstreamError
 } from "./McpError.js"
+export { InvalidServerResource } from "./McpResource.js"
 export { InvalidUpstream } from "./Upstream.js"

@@ -6,8 +6,8 @@
  * executor.stream(input).pipe(AuditRecorder.tap)
  * ```
  *
- * A search (`search`, then `activation` when it activated tools, then its `tool-result`) becomes
- * one reveal; every `tool-call` with its `tool-result` becomes one call, with the catalog id and
+ * A search (`Search`, then `Activation` when it activated tools, then its `ToolResult`) becomes
+ * one reveal; every `ToolCall` with its `ToolResult` becomes one call, with the catalog id and
  * source of the tool the name resolved to and the time between the two events as its duration.
  * Each turn gets an id; a fork's entries carry its turn's id and session, and their own unit path.
  *
@@ -61,8 +61,8 @@ export const make: Effect.Effect<Recorder, never, Audit | ToolCatalog.ToolCatalo
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       const unit = event.path.join("/")
-      switch (event.type) {
-        case "turn-started":
+      switch (event._tag) {
+        case "TurnStarted":
           if (event.path.length === 0) {
             turnId = randomUUID()
             sessionId = event.sessionId
@@ -70,18 +70,18 @@ export const make: Effect.Effect<Recorder, never, Audit | ToolCatalog.ToolCatalo
             calls.clear()
           }
           return
-        case "search":
+        case "Search":
           searches.set(unit, { tool: event.tool, query: event.query, found: event.found, at: now, activated: [] })
           return
-        case "activation": {
+        case "Activation": {
           const search = searches.get(unit)
           if (search !== undefined) search.activated = [...search.activated, ...event.tools]
           return
         }
-        case "tool-call":
+        case "ToolCall":
           calls.set(`${unit}\n${event.id}`, { at: now, params: event.params })
           return
-        case "tool-result": {
+        case "ToolResult": {
           const search = searches.get(unit)
           if (search !== undefined) {
             searches.delete(unit)
@@ -111,10 +111,10 @@ export const make: Effect.Effect<Recorder, never, Audit | ToolCatalog.ToolCatalo
           })
           return
         }
-        case "iteration-started":
-        case "model-request":
-        case "model-response":
-        case "turn-finished":
+        case "IterationStarted":
+        case "ModelRequest":
+        case "ModelResponse":
+        case "TurnFinished":
           return
       }
     })

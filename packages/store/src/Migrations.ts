@@ -14,8 +14,9 @@
  *   `UPDATE` is refused by a trigger; only retention deletes).
  * - `tool_search_audit_gaps`: audit entries that could not be written (the database was down for
  *   longer than the buffer holds), so a gap in the trail is visible.
- * - `tool_search_feedback`: search feedback, `(catalog, query, tool id)` with a count and the last
- *   time it was seen.
+ * - `tool_search_feedback`: search feedback, `(catalog, tool id, query)` with a count, the last
+ *   time it was seen and a write sequence (most recent last); `tool_search_feedback_versions`: one
+ *   version per catalog, changed by every write, so a reader knows at once whether to reload.
  *
  * @since 0.2.0
  */
@@ -113,15 +114,21 @@ export const migrations = {
     )
   ),
   "3_search_feedback": statements(
+    `CREATE SEQUENCE tool_search_feedback_writes`,
     `CREATE TABLE tool_search_feedback (
       catalog text NOT NULL,
-      query text NOT NULL,
       tool_id text NOT NULL,
-      count bigint NOT NULL DEFAULT 0,
+      query text NOT NULL,
+      count bigint NOT NULL DEFAULT 1,
       last_seen timestamptz NOT NULL,
-      PRIMARY KEY (catalog, query, tool_id)
+      seq bigint NOT NULL,
+      PRIMARY KEY (catalog, tool_id, query)
     )`,
-    `CREATE INDEX tool_search_feedback_last_seen ON tool_search_feedback (last_seen)`
+    `CREATE INDEX tool_search_feedback_recent ON tool_search_feedback (catalog, tool_id, seq)`,
+    `CREATE TABLE tool_search_feedback_versions (
+      catalog text PRIMARY KEY,
+      version bigint NOT NULL
+    )`
   )
 } satisfies Record<string, Effect.Effect<void, unknown, SqlClient>>
 

@@ -5,11 +5,12 @@
  * @since 0.2.0
  */
 import { AgentConfig, type SessionStore } from "@tool-search/agent"
-import { Setting } from "@tool-search/core"
+import { Setting, ToolSearchConfig } from "@tool-search/core"
 import { type Config, Duration, Effect, Layer, Option, Result, Schema } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { Audit } from "./Audit.js"
 import * as Database from "./Database.js"
+import * as Feedback from "./Feedback.js"
 import { Sessions } from "./Sessions.js"
 
 // -----------------------------------------------------------------------------
@@ -113,7 +114,9 @@ export const config: Config.Config<Settings> = Setting.values(settings)
 /**
  * The whole store from the settings (the `ConfigProvider` in context, the environment by default):
  * the database (`TOOL_SEARCH_DATABASE`, migrated), the session store with the agent's eviction
- * (`TOOL_SEARCH_EVICTION`) — which `Executor.layer` picks up as its `SessionStore` — and the audit.
+ * (`TOOL_SEARCH_EVICTION`) — which `Executor.layer` picks up as its `SessionStore` — the audit, and
+ * core's `SearchFeedback` in the database unless `TOOL_SEARCH_FEEDBACK=false` (provide this layer
+ * under the catalog for its searches to learn from every instance).
  *
  * @since 0.2.0
  * @category layers
@@ -125,13 +128,14 @@ export const layer = (
   Database.DatabaseUnavailable | Config.ConfigError
 > =>
   Layer.unwrap(Effect.map(
-    Effect.all([config, AgentConfig.config]),
-    ([store, agent]) =>
+    Effect.all([config, AgentConfig.config, ToolSearchConfig.settings.feedback.config]),
+    ([store, agent, feedback]) =>
       Layer.mergeAll(
         Sessions.layer({
           eviction: agent.eviction,
           ...(options.namespace === undefined ? {} : { namespace: options.namespace })
         }),
-        Audit.layer({ payloads: store.auditPayloads, retention: store.auditRetention })
+        Audit.layer({ payloads: store.auditPayloads, retention: store.auditRetention }),
+        feedback ? Feedback.layer() : Layer.empty
       ).pipe(Layer.provideMerge(Database.layer(store.database, { timeout: store.databaseTimeout })))
   ))

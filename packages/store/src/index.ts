@@ -20,3 +20,5 @@ export * as Sessions from "./Sessions.js"
 export * as Audit from "./Audit.js"
 /** Records the audit trail from the executor's event stream. */
 export * as AuditRecorder from "./AuditRecorder.js"
+/** Core's SearchFeedback in the database. */
+export * as Feedback from "./Feedback.js"

@@ -5,7 +5,7 @@ import { SqlClient } from "effect/sql/SqlClient"
 import { TestClock } from "effect/testing"
 import { Audit, AuditRecorder, Database, StoreError } from "../src/index.js"
 import { describeEngines, freshDatabase, Plug } from "./engines.js"
-import { agent, user } from "./fixtures.js"
+import { agentInMemory, user } from "./fixtures.js"
 
 let sessions = 0
 const newSession = () => `session-${sessions++}`
@@ -25,7 +25,7 @@ const entriesOf = (sessionId: string) =>
 
 /** Runs `effect` with an audit (on the database in context) and the test agent. */
 const withAudit = (options: Audit.Options = {}) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  effect.pipe(Effect.provide(Layer.merge(Audit.Audit.layer(options), agent())))
+  effect.pipe(Effect.provide(Layer.merge(Audit.Audit.layer(options), agentInMemory())))
 
 describeEngines("Audit", (engine) => {
   layer(freshDatabase(engine), { timeout: 60_000 })((it) => {
@@ -161,7 +161,7 @@ describeEngines("Audit", (engine) => {
             const gaps = entries.filter((e) => e._tag === "Gap")
             assert.deepStrictEqual(gaps.map((g) => g._tag === "Gap" ? g.entries : 0), [2])
           }).pipe(
-            Effect.provide(Layer.merge(Audit.Audit.layer({ pendingLimit: 4 }), agent())),
+            Effect.provide(Layer.merge(Audit.Audit.layer({ pendingLimit: 4 }), agentInMemory())),
             Effect.provide(database)
           )
         }),

@@ -67,7 +67,7 @@ describe("Database (embedded)", () => {
         const version = yield* Effect.gen(function*() {
           const sql = yield* SqlClient
           yield* sql`INSERT INTO tool_search_feedback ${
-            sql.insert({ catalog: "c", query: "q", tool_id: "t", count: 1, last_seen: new Date(0) })
+            sql.insert({ catalog: "c", query: "q", tool_id: "t", count: 1, last_seen: new Date(0), seq: 1 })
           }`
           return yield* Migrations.current
         }).pipe(Effect.provide(Database.layer(location)))
@@ -118,7 +118,7 @@ describe("Database (embedded)", () => {
         assert.match(StoreError.describeSqlError(yield* Effect.flip(sql`SELECT 1/0`)), /division by zero/)
         yield* sql.withTransaction(Effect.andThen(
           sql`INSERT INTO tool_search_feedback ${
-            sql.insert({ catalog: "c", query: "q", tool_id: "half", count: 1, last_seen: new Date(0) })
+            sql.insert({ catalog: "c", query: "q", tool_id: "half", count: 1, last_seen: new Date(0), seq: 1 })
           }`,
           Effect.never
         )).pipe(Effect.timeout("50 millis"), Effect.ignore)

@@ -1,7 +1,8 @@
 // A small agent for the store's tests: a catalog of deferred tools, the scripted model, the executor.
-import { Executor, ScriptedModel, TokenCounter } from "@tool-search/agent"
+import { Executor, ScriptedModel, type SessionStore, TokenCounter } from "@tool-search/agent"
 import { CatalogTool, Keyword, ToolCatalog } from "@tool-search/core"
 import { Effect, Layer } from "effect"
+import type { LanguageModel } from "effect/ai"
 
 const tool = (name: string, description: string, extra: Partial<CatalogTool.Input> = {}) =>
   CatalogTool.make({
@@ -43,12 +44,26 @@ export const plans: Record<string, ScriptedModel.Plan> = {
 
 export const CatalogLive = ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Keyword.layer), Layer.orDie)
 
-/** Executor + scripted model + catalog; the session store and audit come from the caller. */
-export const agent = (options: Partial<Executor.Options> = {}) =>
-  Executor.Executor.layer({ forks: { maxIterations: 4, inheritActivation: false }, ...options }).pipe(
+const withModel = <E, R>(executor: Layer.Layer<Executor.Executor, E, R>) =>
+  executor.pipe(
     Layer.provideMerge(ScriptedModel.layer({ policy: "capable", plan: (text) => plans[text] })),
     Layer.provideMerge(CatalogLive),
     Layer.provide(TokenCounter.TokenCounter.approximate)
   )
+
+const forks = { forks: { maxIterations: 4, inheritActivation: false } }
+
+/** Executor + scripted model + catalog; the session store comes from the caller. */
+export const agent = (
+  options: Partial<Executor.Options> = {}
+): Layer.Layer<
+  Executor.Executor | LanguageModel.LanguageModel | ScriptedModel.ModelLog | ToolCatalog.ToolCatalog,
+  never,
+  SessionStore.SessionStore
+> => withModel(Executor.Executor.layer({ ...forks, ...options }))
+
+/** Executor + scripted model + catalog, with an in-memory session store. */
+export const agentInMemory = (options: Partial<Executor.Options> = {}) =>
+  withModel(Executor.Executor.layerMemory({ ...forks, ...options }))
 
 export const user = (text: string) => [{ role: "user" as const, content: text }]

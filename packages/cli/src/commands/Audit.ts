@@ -21,7 +21,8 @@ import { Command, Flag } from "effect/cli"
 import type { SqlClient } from "effect/sql/SqlClient"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { report, UsageError } from "../CliError.js"
+import { badValue, report, UsageError } from "../CliError.js"
+import * as Flags from "../Flags.js"
 
 // -----------------------------------------------------------------------------
 // The database
@@ -176,15 +177,15 @@ export const command = Command.make("audit", {
     Flag.withDescription("from this time (2026-11-30T10:00:00Z) or this long ago (2 hours)"),
     Flag.optional
   ),
-  limit: Flag.Int("limit").pipe(Flag.withDescription("at most this many entries"), Flag.withDefault(1_000)),
-  json: Flag.Boolean("json").pipe(Flag.withDescription("one JSON object per entry"), Flag.withDefault(false))
+  limit: Flag.Int("limit").pipe(Flags.withDefault(1_000, "at most this many entries")),
+  json: Flags.toggle("json", "one JSON object per entry")
 }, ({ database, json, limit, session, since }) =>
   Effect.gen(function*() {
     const store = yield* settings(database)
     const now = yield* Clock.currentTimeMillis
     const from = Option.isSome(since) ? parseSince(since.value, now) : undefined
-    if (typeof from === "string") return yield* new UsageError({ reason: from })
-    if (limit < 1) return yield* new UsageError({ reason: `--limit: expected at least 1, got ${limit}` })
+    if (typeof from === "string") return yield* badValue("audit", from)
+    if (limit < 1) return yield* badValue("audit", `--limit: expected at least 1, got ${limit}`)
     yield* existing(store.database)
     const entries = yield* Effect.gen(function*() {
       const audit = yield* Audit.Audit

@@ -7,20 +7,18 @@
  *
  * @since 0.1.0
  */
-import { SearchStrategy, Strategies } from "@tool-search/core"
-import { Console, Effect, FileSystem } from "effect"
+import { CatalogFile, SearchStrategy, Strategies } from "@tool-search/core"
+import { Console, Effect, FileSystem, type Stdio } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Catalogs from "../Catalogs.js"
-import { report as reportUsage, UsageError } from "../CliError.js"
+import { badValue, report as reportUsage, UsageError } from "../CliError.js"
 import * as Evaluation from "../Evaluation.js"
-import { strategyFlag } from "./Search.js"
+import * as Flags from "../Flags.js"
 
 /** Prints a report as a few aligned lines. */
 export const renderReport = (r: Evaluation.Report): ReadonlyArray<string> => [
   `strategy   ${r.strategy}`,
-  `catalog    ${r.tools} tools, ${r.queries} queries${
-    r.rejected > 0 ? ` (${r.rejected} rejected by the strategy)` : ""
-  }`,
+  `catalog    ${r.tools} tools, ${r.queries} queries${notes(r)}`,
   `quality    nDCG@${r.k} ${r.quality.ndcg.toFixed(4)}  Recall@1 ${r.quality.recall1.toFixed(4)}  Recall@5 ${
     r.quality.recall5.toFixed(4)
   }  Recall@${r.k} ${r.quality.recallK.toFixed(4)}  MRR@${r.k} ${r.quality.mrr.toFixed(4)}`,
@@ -29,33 +27,53 @@ export const renderReport = (r: Evaluation.Report): ReadonlyArray<string> => [
   } MB`
 ]
 
+/** What the query count leaves out: queries excluded for their input, queries the strategy rejected. */
+const notes = (r: Evaluation.Report): string => {
+  const parts = [
+    ...(r.excluded > 0 ? [`${r.excluded} excluded for bad input`] : []),
+    ...(r.rejected > 0 ? [`${r.rejected} rejected by the strategy`] : [])
+  ]
+  return parts.length === 0 ? "" : ` (${parts.join(", ")})`
+}
+
 const progress = (message: string) => process.stderr.write(`tool-search bench: ${message}\n`)
+
+/** One warning line per problem in the queries file. */
+const warnings = (file: string, issues: ReadonlyArray<Evaluation.Issue>): ReadonlyArray<string> =>
+  issues.map((i) =>
+    `tool-search bench: ${file}:${i.line}: query '${CatalogFile.printable(i.id, 80)}': ${
+      CatalogFile.printable(i.problem)
+    }${i.excluded ? " (excluded from the means)" : ""}`
+  )
 
 /** The `bench` command. */
 export const command = Command.make(
   "bench",
   {
-    tools: Flag.String("tools").pipe(Flag.withDescription("catalog file (tools.jsonl)")),
+    tools: Flags.catalog("tools"),
     queries: Flag.String("queries").pipe(
       Flag.withDescription("queries file: {id, query, relevant, relevant_groups?} per line")
     ),
-    strategy: strategyFlag,
-    k: Flag.Int("k").pipe(Flag.withDescription("ranking depth for nDCG, Recall and MRR"), Flag.withDefault(10)),
-    json: Flag.Boolean("json").pipe(Flag.withDescription("print one JSON object"), Flag.withDefault(false)),
+    strategy: Flags.strategy,
+    k: Flag.Int("k").pipe(Flags.withDefault(10, "ranking depth for nDCG, Recall and MRR")),
+    json: Flags.json,
+    skipInvalid: Flags.skipInvalid,
     rankings: Flag.String("rankings").pipe(
       Flag.withDescription("write {\"id\", \"ranked\": [tool ids]} per query to this file"),
       Flag.optional
     )
   },
-  ({ json, k, queries, rankings, strategy, tools }): Effect.Effect<void, UsageError, FileSystem.FileSystem> =>
+  (
+    { json, k, queries, rankings, skipInvalid, strategy, tools }
+  ): Effect.Effect<void, UsageError, FileSystem.FileSystem | Stdio.Stdio> =>
     Effect.gen(function*() {
-      if (k < 1) return yield* new UsageError({ reason: `--k must be at least 1 (got ${k})` })
+      if (k < 1) return yield* badValue("bench", `--k must be at least 1 (got ${k})`)
       const fs = yield* FileSystem.FileSystem
-      const catalog = yield* Catalogs.load(tools, { names: "sanitize" })
+      const catalog = yield* Catalogs.load(tools, { names: "sanitize", skipInvalid })
       const queryText = yield* fs.readFileString(queries).pipe(
         Effect.mapError(() => new UsageError({ reason: `${queries}: cannot read the queries file` }))
       )
-      const specs = yield* Evaluation.parseQueries(queries, queryText).pipe(
+      const specs = yield* Evaluation.readQueries(queries, queryText).pipe(
         Effect.mapError((reason) => new UsageError({ reason }))
       )
       const layer = Strategies.layer(strategy, {
@@ -68,6 +86,10 @@ export const command = Command.make(
         Effect.provide(layer),
         Effect.mapError((e) => new UsageError({ reason: e.message }))
       )
+      for (const line of warnings(queries, report.issues)) yield* Console.error(line)
+      if (report.queries === 0) {
+        return yield* new UsageError({ reason: `${queries}: no query can be scored (${report.excluded} excluded)` })
+      }
       if (rankings._tag === "Some") {
         yield* fs.writeFileString(rankings.value, report.rankings.map((r) => JSON.stringify(r)).join("\n") + "\n").pipe(
           Effect.mapError(() => new UsageError({ reason: `${rankings.value}: cannot write the rankings file` }))

@@ -14,6 +14,7 @@ import { CatalogTool, Strategies, ToolCatalog } from "@tool-search/core"
 import { Console, Effect, Layer } from "effect"
 import { LanguageModel } from "effect/ai"
 import { Command, Flag } from "effect/cli"
+import * as Flags from "../Flags.js"
 
 const VERBS = ["create", "list", "get", "update", "delete", "search", "send", "archive"] as const
 const NOUNS = ["invoice", "ticket", "message", "event", "file", "user", "report", "alert", "order", "page"] as const
@@ -98,7 +99,7 @@ export const measure = (toolCount: number, turns: number): Effect.Effect<Report>
     }
   }).pipe(
     Effect.provide(
-      Executor.Executor.layer({ maxIterations: 6 }).pipe(
+      Executor.Executor.layerMemory({ maxIterations: 6 }).pipe(
         Layer.provideMerge(timedModel(clock)),
         Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer(Strategies.defaultName)))),
         Layer.provide(TokenCounter.TokenCounter.o200k)
@@ -111,9 +112,9 @@ const round = (x: number): number => Math.round(x * 10) / 10
 
 /** The `bench-executor` command. */
 export const command = Command.make("bench-executor", {
-  tools: Flag.Int("tools").pipe(Flag.withDescription("catalog size"), Flag.withDefault(1_000)),
-  turns: Flag.Int("turns").pipe(Flag.withDescription("measured turns (3 iterations each)"), Flag.withDefault(300)),
-  json: Flag.Boolean("json").pipe(Flag.withDefault(false))
+  tools: Flag.Int("tools").pipe(Flags.withDefault(1_000, "catalog size")),
+  turns: Flag.Int("turns").pipe(Flags.withDefault(300, "measured turns (3 iterations each)")),
+  json: Flags.json
 }, ({ json, tools, turns }) =>
   Effect.gen(function*() {
     const r = yield* measure(Math.max(1, tools), Math.max(1, turns))

@@ -1,5 +1,5 @@
 /**
- * `tool-search demo [--json]` (what `npm start` runs): an agent with a 300-tool catalog talks
+ * `tool-search demo [--json] [--database D]` (what `npm start` runs): an agent with a 300-tool catalog talks
  * with a scripted model, offline, and every disclosure step is printed — what the model sees, what
  * it searched, what was activated, what ran, and the tool-definition tokens against sending the
  * whole catalog. It ends with a summary table. `--json` prints the event stream instead, one JSON
@@ -8,14 +8,15 @@
  *
  * @since 0.1.0
  */
-import { Executor, ScriptedModel, TokenCounter, type TurnEvent } from "@tool-search/agent"
+import { Executor, ScriptedModel, TokenCounter, TurnEvent } from "@tool-search/agent"
 import { Strategies, ToolCatalog } from "@tool-search/core"
 import { Console, Effect, Layer, Option, Stream } from "effect"
 import type { Prompt } from "effect/ai"
-import { Command, Flag } from "effect/cli"
+import { Command } from "effect/cli"
 import { report, UsageError } from "../CliError.js"
 import * as Conversation from "../demo/Conversation.js"
 import * as Services from "../demo/Services.js"
+import * as Flags from "../Flags.js"
 import * as AuditCommand from "./Audit.js"
 
 // -----------------------------------------------------------------------------
@@ -29,7 +30,7 @@ const Catalog = ToolCatalog.ToolCatalog.layerOf(Services.tools).pipe(
 )
 
 /** The demo agent: executor, scripted model, catalog, real tokenizer. */
-export const Agent = Executor.Executor.layer({
+export const Agent = Executor.Executor.layerMemory({
   maxIterations: 8,
   forks: { maxIterations: 6, inheritActivation: false }
 }).pipe(
@@ -66,8 +67,8 @@ export const run = (onEvent: (turn: number, event: TurnEvent.TurnEvent) => Effec
       yield* executor.stream({ sessionId: "demo", prompt }).pipe(
         AuditCommand.recorded,
         Stream.runForEach((event) => {
-          if (event.type === "model-request") requests.push(event)
-          if (event.type === "turn-finished" && event.path.length === 0) finished = event
+          if (event._tag === "ModelRequest") requests.push(event)
+          if (event._tag === "TurnFinished" && event.path.length === 0) finished = event
           return onEvent(n, event)
         })
       )
@@ -95,19 +96,25 @@ const short = (value: unknown, max = 110): string => {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
 }
 
-/** Prints one event for people; returns nothing for events not worth a line. */
-const render = (
+/**
+ * Prints one event for people; returns nothing for events not worth a line (`chat` and `run`
+ * print their turns with it too).
+ *
+ * @since 0.2.0
+ * @category output
+ */
+export const render = (
   event: TurnEvent.TurnEvent,
   previousTools: Map<string, ReadonlyArray<string>>
 ): ReadonlyArray<string> => {
   const indent = event.path.length === 0 ? "  " : `  ${"  ".repeat(event.path.length)}[${event.path.join("/")}] `
-  switch (event.type) {
-    case "turn-started":
+  switch (event._tag) {
+    case "TurnStarted":
       if (event.path.length > 0) return [`${indent}sub-agent started (fresh activation)`]
       return [
         `${indent}carried over from earlier turns: ${event.carried.length === 0 ? "nothing" : event.carried.join(", ")}`
       ]
-    case "model-request": {
+    case "ModelRequest": {
       const key = event.path.join("/")
       const before = previousTools.get(key) ?? []
       previousTools.set(key, event.tools)
@@ -125,21 +132,21 @@ const render = (
         `${indent}  sees: ${shown}`
       ]
     }
-    case "tool-call":
+    case "ToolCall":
       return [`${indent}→ ${event.name} ${short(event.params)}`]
-    case "search":
+    case "Search":
       return [`${indent}  found: ${event.found.length === 0 ? "nothing" : event.found.join(", ")}`]
-    case "activation":
+    case "Activation":
       return [`${indent}  activated: ${event.tools.join(", ")}`]
-    case "tool-result":
+    case "ToolResult":
       if (event.name === "ToolSearch" && !event.isFailure) return []
       return [`${indent}  ${event.isFailure ? `✗ ${event.failure}:` : "←"} ${short(event.result)}`]
-    case "turn-finished":
+    case "TurnFinished":
       return event.path.length === 0
         ? [`${indent}answer: ${event.text}`]
         : [`${indent}sub-agent answered after ${event.iterations} requests`]
-    case "iteration-started":
-    case "model-response":
+    case "IterationStarted":
+    case "ModelResponse":
       return []
   }
 }
@@ -225,16 +232,13 @@ const human = Effect.gen(function*() {
 })
 
 const json = Effect.gen(function*() {
-  const rows = yield* run((turn, event) => Console.log(JSON.stringify({ turn, ...event })))
+  const rows = yield* run((turn, event) => Console.log(JSON.stringify({ turn, ...TurnEvent.toJson(event) })))
   yield* Console.log(JSON.stringify(summaryJson(rows)))
 })
 
 /** The `demo` command; with `--database`, its sessions and audit trail are kept there (`tool-search audit`). */
 export const command = Command.make("demo", {
-  json: Flag.Boolean("json").pipe(
-    Flag.withDescription("print the event stream, one JSON object per line"),
-    Flag.withDefault(false)
-  ),
+  json: Flags.toggle("json", "print the event stream, one JSON object per line"),
   database: AuditCommand.databaseFlag
 }, ({ database, json: asJson }) =>
   (asJson ? json : human).pipe(

@@ -1,8 +1,9 @@
 /**
- * `tool-search toc --catalog <file> [--connected s,...] [--allow s,...] [--select n,...]
- * [--strict|--no-strict] [--json]`: prints what a model would get in `staged` mode from a catalog
- * file — the table of contents appended to the system prompt, the tools sent with the first
- * request, and the tools a search may return.
+ * `tool-search toc --catalog <file|-> [--connected s,...] [--allow s,...] [--select n,...]
+ * [--strict|--no-strict] [--json] [--sanitize-names] [--skip-invalid]`: prints what a model would
+ * get in `staged` mode from a catalog file — the table of contents appended to the system prompt,
+ * the tools sent with the first request, and the tools a search may return. When strict mode
+ * hides every tool, a note on stderr says so and how to change it.
  *
  * Every other setting comes from the `TOOL_SEARCH_*` environment variables (see
  * docs/visibility.md); the flags override the visibility ones, and the mode is always `staged`.
@@ -11,11 +12,11 @@
  * @since 0.1.0
  */
 import { Setting, TableOfContents, ToolCatalog, ToolSearchConfig, ToolView } from "@tool-search/core"
-import { Console, Effect, type FileSystem, Layer, Option } from "effect"
+import { Console, Effect, type FileSystem, Layer, Option, type Stdio } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Catalogs from "../Catalogs.js"
-import { report, UsageError } from "../CliError.js"
-import { sanitizeFlag } from "./Search.js"
+import { helpHint, report, UsageError } from "../CliError.js"
+import * as Flags from "../Flags.js"
 
 /** The `--json` answer. */
 export interface JsonOutput {
@@ -27,28 +28,47 @@ export interface JsonOutput {
   readonly searchable: ReadonlyArray<string>
 }
 
-const list = (name: string) => Flag.String(name).pipe(Flag.optional)
+/** A flag whose default comes from the environment (`TOOL_SEARCH_*`), shown in the help. */
+const fromEnvironment = <A>(flag: Flag.Flag<A>, description: string, variable: string, otherwise: string) =>
+  flag.pipe(Flag.withDescription(`${description} (default: ${variable}, else ${otherwise})`), Flag.optional)
 
 /** The `toc` command. */
 export const command = Command.make("toc", {
-  catalog: Flag.String("catalog").pipe(Flag.withDescription("catalog file: JSONL, JSON array or MCP tools/list")),
-  connected: list("connected").pipe(Flag.withDescription("sources the user connected to the agent (comma-separated)")),
-  allow: list("allow").pipe(
-    Flag.withDescription("platform sources the agent may explore (comma-separated, or '*'); turns exploration on")
+  catalog: Flags.catalog(),
+  connected: fromEnvironment(
+    Flag.String("connected"),
+    "sources the user connected to the agent (comma-separated)",
+    ToolSearchConfig.settings.connected.env,
+    "none"
   ),
-  select: list("select").pipe(Flag.withDescription("tools the agent names explicitly (comma-separated)")),
-  strict: Flag.Boolean("strict").pipe(
-    Flag.withDescription(
-      "nothing outside the selection exists (default; --no-strict makes the whole catalog searchable)"
-    ),
-    Flag.optional
+  allow: fromEnvironment(
+    Flag.String("allow"),
+    "platform sources the agent may explore (comma-separated, or '*'); turns exploration on",
+    ToolSearchConfig.settings.platformSources.env,
+    "none"
   ),
-  json: Flag.Boolean("json").pipe(Flag.withDescription("print one JSON object"), Flag.withDefault(false)),
-  sanitizeNames: sanitizeFlag
-}, (flags): Effect.Effect<void, UsageError, FileSystem.FileSystem> =>
+  select: fromEnvironment(
+    Flag.String("select"),
+    "tools the agent names explicitly (comma-separated)",
+    ToolSearchConfig.settings.select.env,
+    "none"
+  ),
+  strict: fromEnvironment(
+    Flag.Boolean("strict"),
+    "nothing outside the selection exists; --no-strict makes the whole catalog searchable",
+    ToolSearchConfig.settings.strict.env,
+    "true"
+  ),
+  json: Flags.json,
+  sanitizeNames: Flags.sanitizeNames,
+  skipInvalid: Flags.skipInvalid
+}, (flags): Effect.Effect<void, UsageError, FileSystem.FileSystem | Stdio.Stdio> =>
   Effect.gen(function*() {
     const settings = yield* settingsFor(flags)
-    const tools = yield* Catalogs.load(flags.catalog, { names: flags.sanitizeNames ? "sanitize" : "strict" })
+    const tools = yield* Catalogs.load(flags.catalog, {
+      names: flags.sanitizeNames ? "sanitize" : "strict",
+      skipInvalid: flags.skipInvalid
+    })
     const output = yield* Effect.gen(function*() {
       const catalog = yield* ToolCatalog.ToolCatalog
       yield* catalog.register(tools)
@@ -64,6 +84,14 @@ export const command = Command.make("toc", {
       Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provideMerge(ToolSearchConfig.layerFrom(settings)))),
       Effect.mapError((e) => new UsageError({ reason: e.message }))
     )
+    const hidden = tools.filter((t) => !output.visible.includes(t.name) && !output.searchable.includes(t.name)).length
+    if (settings.visibility.strict && output.searchable.length === 0 && hidden > 0) {
+      yield* Console.error(
+        `tool-search: strict mode hides all ${hidden} tools of the catalog: name the sources the agent is ` +
+          `connected to (--connected), the platform sources it may explore (--allow) or single tools (--select), ` +
+          `or make the whole catalog searchable with --no-strict ${helpHint(["tool-search", "toc"])}`
+      )
+    }
     if (flags.json) return yield* Console.log(JSON.stringify(output))
     yield* Console.log(
       output.toc === "" ? "(no table of contents: no deferred tool exists for this agent)" : output.toc

@@ -1,0 +1,240 @@
+// The packages as a user gets them: every publishable workspace is packed (its `prepack` builds
+// `dist/`), the tarballs are installed into an empty project with `npm install` alone (no workspace
+// links; only the npm registry is used), and the project compiles and runs the README example,
+// an app that adds deferral to an effect/ai Toolkit, and `npx tool-search --help`. A second
+// project installs `@tool-search/core` alone, which must not pull the offline model's weights.
+//
+// Run by `npm run test:consumer` (a step of `.ci/run`), not by `npm test`: it needs the registry
+// and takes about a minute.
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, assert, describe, it } from "vitest"
+
+const root = new URL("..", import.meta.url).pathname
+const rootManifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+  readonly devDependencies: Readonly<Record<string, string>>
+}
+/** The version the repository pins, so the consumer builds with what CI tests. */
+const pinned = (name: string): string => {
+  const version = rootManifest.devDependencies[name]
+  if (version === undefined) throw new Error(`the root package.json pins no ${name}`)
+  return `${name}@${version}`
+}
+
+const work = mkdtempSync(join(tmpdir(), "tool-search-consumer-"))
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+/** The environment of the nested npm runs, without what the outer `npm run` put there. */
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) =>
+    !/^npm_(package|lifecycle|config_(workspace|workspaces|include_workspace_root|prefix|global))/i.test(key) &&
+    key !== "INIT_CWD"
+  )
+)
+
+interface Run {
+  readonly status: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs a command to completion; generous timeouts, no wall-clock assertion. */
+const run = (command: string, args: ReadonlyArray<string>, cwd: string, timeout = 120_000): Run => {
+  const result = spawnSync(command, args, { cwd, env, encoding: "utf8", timeout, maxBuffer: 64 * 1024 * 1024 })
+  return { status: result.status, stdout: result.stdout ?? "", stderr: result.stderr ?? String(result.error ?? "") }
+}
+
+const expectSuccess = (result: Run, what: string): Run => {
+  assert.strictEqual(result.status, 0, `${what} failed:\n${result.stdout}\n${result.stderr}`)
+  return result
+}
+
+interface Workspace {
+  readonly name: string
+  readonly private?: boolean
+  readonly location: string
+}
+
+interface Packed {
+  readonly name: string
+  readonly filename: string
+  readonly files: ReadonlyArray<{ readonly path: string }>
+}
+
+const publishable: ReadonlyArray<Workspace> = (JSON.parse(
+  expectSuccess(run("npm", ["query", ".workspace"], root), "npm query")
+    .stdout
+) as ReadonlyArray<Workspace>).filter((w) => w.private !== true)
+
+const tarballs = join(work, "tarballs")
+const app = join(work, "app")
+const coreOnly = join(work, "core-only")
+let packed: ReadonlyArray<Packed> = []
+const tarballOf = (name: string): string => {
+  const found = packed.find((p) => p.name === name)
+  if (found === undefined) throw new Error(`${name} was not packed`)
+  return join(tarballs, found.filename)
+}
+
+const compilerOptions = {
+  target: "ES2022",
+  module: "NodeNext",
+  moduleResolution: "NodeNext",
+  lib: ["ES2022", "DOM"], // effect's declarations name CryptoKey and Transferable
+  types: ["node"],
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  skipLibCheck: false,
+  rootDir: ".",
+  outDir: "out"
+}
+
+/** The first `ts` block after the README's "## Example" heading. */
+const readmeExample = (): string => {
+  const readme = readFileSync(join(root, "README.md"), "utf8")
+  const match = /\n## Example\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)
+  if (match?.[1] === undefined) throw new Error("README.md has no ```ts block under ## Example")
+  return match[1]
+}
+
+describe("the packages installed from their tarballs", () => {
+  it("every publishable workspace packs with its compiled dist, types, licence and no tests", () => {
+    assert.includeMembers(publishable.map((w) => w.name), [
+      "@tool-search/core",
+      "@tool-search/agent",
+      "@tool-search/mcp",
+      "@tool-search/cli",
+      "@tool-search/embeddings-offline"
+    ])
+    mkdirSync(tarballs)
+    const out = expectSuccess(
+      run(
+        "npm",
+        ["pack", ...publishable.flatMap((w) => ["--workspace", w.location]), "--pack-destination", tarballs, "--json"],
+        root,
+        600_000
+      ),
+      "npm pack"
+    )
+    packed = JSON.parse(out.stdout) as ReadonlyArray<Packed>
+    assert.sameMembers(packed.map((p) => p.name), publishable.map((w) => w.name))
+    const license = readFileSync(join(root, "LICENSE"), "utf8")
+    for (const p of packed) {
+      const files = p.files.map((f) => f.path)
+      for (const needed of ["package.json", "LICENSE", "README.md", "dist/src/index.js", "dist/src/index.d.ts"]) {
+        assert.include(files, needed, `${p.name} ships ${needed}`)
+      }
+      assert.isEmpty(files.filter((f) => /(^|\/)test\/|\.test\.|tsbuildinfo/.test(f)), `${p.name} ships no tests`)
+      const location = publishable.find((w) => w.name === p.name)?.location ?? ""
+      assert.strictEqual(readFileSync(join(root, location, "LICENSE"), "utf8"), license, `${p.name}'s LICENSE`)
+    }
+  }, 600_000)
+
+  it("npm install of the tarballs into an empty project", () => {
+    mkdirSync(app)
+    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }))
+    expectSuccess(
+      run(
+        "npm",
+        [
+          "install",
+          "--no-audit",
+          "--no-fund",
+          ...packed.map((p) => join(tarballs, p.filename)),
+          pinned("effect"),
+          pinned("@effect/platform-node"),
+          pinned("typescript"),
+          pinned("@types/node")
+        ],
+        app,
+        600_000
+      ),
+      "npm install"
+    )
+    for (const p of packed) {
+      assert.isTrue(existsSync(join(app, "node_modules", p.name, "dist", "src", "index.js")), `${p.name} has its dist`)
+    }
+  }, 600_000)
+
+  it("every installed package imports", () => {
+    writeFileSync(
+      join(app, "imports.mjs"),
+      `for (const name of ${JSON.stringify(packed.map((p) => p.name))}) {
+  const module = await import(name)
+  console.log(name, Object.keys(module).length)
+}\n`
+    )
+    const out = expectSuccess(run("node", ["imports.mjs"], app), "importing the packages").stdout
+    for (const p of packed) assert.match(out, new RegExp(`^${p.name} [1-9]`, "m"))
+  })
+
+  it("the README example and the toolkit app type-check against the installed declarations", () => {
+    writeFileSync(join(app, "readme.ts"), readmeExample())
+    writeFileSync(join(app, "toolkit.ts"), readFileSync(join(root, "consumer", "app", "toolkit.ts"), "utf8"))
+    writeFileSync(
+      join(app, "tsconfig.json"),
+      JSON.stringify({ compilerOptions, include: ["readme.ts", "toolkit.ts"] })
+    )
+    expectSuccess(run("npx", ["--no", "--", "tsc", "-p", "."], app, 300_000), "tsc")
+  }, 300_000)
+
+  it("the README example runs: an effect/ai Toolkit with a deferred tool, found and called by the executor", () => {
+    const out = expectSuccess(run("node", ["out/readme.js"], app), "the README example").stdout
+    assert.match(out, /\[\s*'slack_send'\s*\]/)
+  })
+
+  it("the toolkit app runs its own loop: a call to a deferred tool is corrected, the tool found, then called", () => {
+    const out = expectSuccess(run("node", ["out/toolkit.js"], app), "the toolkit app").stdout
+    assert.deepStrictEqual(out.trim().split("\n"), [
+      "request: read_file, ToolSearch",
+      "call: get_weather not-active",
+      "request: read_file, ToolSearch",
+      "call: ToolSearch ok",
+      "request: read_file, ToolSearch, get_weather",
+      "call: get_weather ok",
+      "request: read_file, ToolSearch, get_weather",
+      `answer: Done: get_weather returned {"city":"Paris","forecast":"sunny"}`
+    ])
+  })
+
+  it("npx tool-search --help lists the commands", () => {
+    const out = expectSuccess(run("npx", ["--no", "--", "tool-search", "--help"], app), "npx tool-search --help").stdout
+    for (const command of ["search", "toc", "serve", "demo", "chat", "run", "bench"]) {
+      assert.match(out, new RegExp(`^\\s+${command}\\s`, "m"))
+    }
+  })
+
+  it("@tool-search/core alone pulls no model weights; semantic search then names the package to install", () => {
+    mkdirSync(coreOnly)
+    writeFileSync(join(coreOnly, "package.json"), JSON.stringify({ name: "core-only", private: true, type: "module" }))
+    expectSuccess(
+      run(
+        "npm",
+        ["install", "--no-audit", "--no-fund", tarballOf("@tool-search/core"), pinned("effect")],
+        coreOnly,
+        600_000
+      ),
+      "npm install @tool-search/core"
+    )
+    assert.isFalse(existsSync(join(coreOnly, "node_modules", "@energetic-ai")), "no @energetic-ai packages")
+    assert.isFalse(existsSync(join(coreOnly, "node_modules", "@tool-search", "embeddings-offline")))
+    writeFileSync(
+      join(coreOnly, "semantic.mjs"),
+      `import { CatalogTool, Query, Strategies, ToolCatalog } from "@tool-search/core"
+import { Effect, Layer } from "effect"
+const program = Effect.gen(function*() {
+  const catalog = yield* ToolCatalog.ToolCatalog
+  yield* catalog.register([CatalogTool.make({ name: "send_mail", description: "Send an e-mail" })])
+  return yield* catalog.search(Query.keywords("mail"), { limit: 1 })
+}).pipe(Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer("semantic")))))
+const exit = await Effect.runPromiseExit(program)
+console.log(exit._tag === "Failure" ? String(exit.cause) : "found")
+`
+    )
+    const out = expectSuccess(run("node", ["semantic.mjs"], coreOnly), "semantic search without the model").stdout
+    assert.include(out, "SearchFailed")
+    assert.include(out, "npm install @tool-search/embeddings-offline")
+  }, 600_000)
+})

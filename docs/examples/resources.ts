@@ -1,0 +1,147 @@
+// docs/resources.md: a model finds a policy through the levels — the table of contents (L1),
+// sample_resources (L2), search_resources (L3) — and reads only the slice it needs (L4), with the
+// token cost next to pushing the whole document. Runs in docs/examples.test.ts; the demo's
+// resource turn reuses `findAndRead` and the data of ./policyHandbook.ts.
+import { TokenCounter } from "@tool-search/agent"
+import {
+  Bm25f,
+  Disclosure,
+  ResourceCatalog,
+  type ResourceTools,
+  ResourceView,
+  TableOfContents,
+  ToolCatalog,
+  ToolView,
+  Visibility
+} from "@tool-search/core"
+import { Console, Effect, Layer } from "effect"
+import { handbookText, resources } from "./policyHandbook.js"
+
+/** One tool call of the turn, with the tokens its result put into the context. */
+export interface Step {
+  readonly tool: string
+  readonly params: Readonly<Record<string, unknown>>
+  readonly result: unknown
+  readonly tokens: number
+}
+
+/** What the turn cost and found. */
+export interface Report {
+  readonly answer: string
+  readonly steps: ReadonlyArray<Step>
+  /** The resource section of the system prompt (L1). */
+  readonly tableOfContents: string
+  readonly tableOfContentsTokens: number
+  /** The resource tools' definitions, sent with each request. */
+  readonly definitionTokens: number
+  /** What the tool results put into the context (L2 to L4): what the model read. */
+  readonly readTokens: number
+  /** The whole document, had it been pushed into the prompt. */
+  readonly documentTokens: number
+}
+
+/** What the model is asked, and the words it would use at each level. */
+export interface Question {
+  readonly text: string
+  /** What to sample for (L2). */
+  readonly topic: string
+  /** What to search inside the policy (L3). */
+  readonly keywords: string
+  /** Words of the sentences that answer (the model's reading of the slice). */
+  readonly answerWords: ReadonlyArray<string>
+}
+
+export const laptopReturn: Question = {
+  text: "A customer opened a laptop 10 days ago and wants to return it. Can they, and what does it cost?",
+  topic: "return policy",
+  keywords: "return opened laptop restocking fee",
+  answerWords: ["opened laptops"]
+}
+
+/**
+ * One turn of a scripted reader — what a capable model does with the resource tools: sample the
+ * policies, search inside the one found, read the best passage, answer from it. Every call goes
+ * through the unit's tool view, as the executor would make it.
+ */
+export const findAndRead = (question: Question) =>
+  Effect.gen(function*() {
+    const counter = yield* TokenCounter.TokenCounter
+    const resourceView = yield* ResourceView.ResourceView
+    const view = ResourceView.withResources(yield* ToolView.ToolView, resourceView)
+    const steps: Array<Step> = []
+    const call = <A>(tool: string, params: Readonly<Record<string, unknown>>) =>
+      Effect.gen(function*() {
+        const resolved = yield* Effect.orDie(view.resolve(tool))
+        const output = yield* Effect.orDie(resolved.run(params, { toolCallId: `call-${steps.length}` }))
+        steps.push({ tool, params, result: output.result, tokens: counter.count(JSON.stringify(output.result)) })
+        return output.result as A
+      })
+
+    // L1: the system prompt names the attached policy and folds the rest
+    const tableOfContents = yield* TableOfContents.resourcePromptOf(resourceView)
+    // L2: which policy covers returns?
+    const sampled = yield* call<ResourceTools.SampleAnswer>("sample_resources", { query: question.topic, max: 3 })
+    const policy = sampled.resources.find((r) => r.kind === "policy")
+    if (policy === undefined) return yield* Effect.die(new Error("no policy found"))
+    // L3: where in it?
+    const found = yield* call<ResourceTools.SearchAnswer>("search_resources", {
+      query: question.keywords,
+      uri: policy.uri,
+      max: 3
+    })
+    const best = found.passages[0]
+    if (best === undefined) return yield* Effect.die(new Error("no passage found"))
+    // L4: read that passage only
+    const slice = yield* call<ResourceTools.ReadAnswer>("read_resource", {
+      uri: best.uri,
+      offset: best.offset,
+      length: best.length
+    })
+    const prose = (slice.text ?? "").split("\n").filter((line) => !line.startsWith("#")).join(" ")
+    const answer = prose.split(/(?<=\.)\s+/).filter((sentence) =>
+      question.answerWords.some((w) => sentence.toLowerCase().includes(w))
+    ).join(" ").trim()
+
+    const resourceTools = (yield* view.visible).filter((t) => Disclosure.RESOURCE_TOOL_NAMES.includes(t.name))
+    return {
+      answer,
+      steps,
+      tableOfContents,
+      tableOfContentsTokens: counter.count(tableOfContents),
+      definitionTokens: resourceTools.reduce((n, t) => n + counter.definition(t), 0),
+      readTokens: steps.reduce((n, s) => n + s.tokens, 0),
+      documentTokens: counter.count(handbookText)
+    } satisfies Report
+  })
+
+/** The layers of the example: a BM25F catalog of the handbook, the wiki and a prompt; the attached policies. */
+export const layer = Layer.mergeAll(
+  ToolCatalog.ToolCatalog.layer,
+  ResourceCatalog.ResourceCatalog.layerOf(resources)
+).pipe(
+  Layer.provide(Bm25f.layer),
+  Layer.orDie,
+  Layer.merge(Visibility.layer({ strict: false, resources: ["policies"] })),
+  Layer.merge(TokenCounter.TokenCounter.o200k)
+)
+
+export const program = findAndRead(laptopReturn).pipe(
+  ToolView.withUnit,
+  ResourceView.withUnit,
+  Effect.provide(layer)
+)
+
+/** The figures of docs/resources.md: `npm run build && node dist/docs/examples/resources.js`. */
+export const printReport = Effect.gen(function*() {
+  const r = yield* program
+  for (const s of r.steps) yield* Console.log(`${s.tool} ${JSON.stringify(s.params)}: ${s.tokens} tokens`)
+  yield* Console.log(`answer: ${r.answer}`)
+  yield* Console.log(
+    `read ${r.readTokens} tokens (${
+      (100 * r.readTokens / r.documentTokens).toFixed(1)
+    }% of the document's ${r.documentTokens}); ` +
+      `table of contents ${r.tableOfContentsTokens}, resource tool definitions ${r.definitionTokens}`
+  )
+})
+
+if (process.argv[1]?.endsWith("resources.js") === true) Effect.runFork(printReport)

@@ -1,0 +1,75 @@
+/**
+ * What every unit of one executor shares, gathered once when the executor is built: the settings,
+ * the model, the catalog, the token counter, the session store, the policies in context at that
+ * moment, and the token totals. `make` builds it and returns the executor's service.
+ */
+import { Disclosure, Permission, TableOfContents, ToolCatalog, Visibility } from "@tool-search/core"
+import { Effect, Queue, Ref, Stream } from "effect"
+import { type AiError, LanguageModel } from "effect/ai"
+import { Approval } from "../Approval.js"
+import type { Options, Service } from "../Executor.js"
+import { SessionStore } from "../SessionStore.js"
+import { TokenCounter } from "../TokenCounter.js"
+import type { TurnEvent } from "../TurnEvent.js"
+import * as Tokens from "./tokens.js"
+import * as Unit from "./unit.js"
+
+/** The executor-wide record every unit reads. */
+export interface Agent {
+  readonly options: Options
+  readonly model: LanguageModel.LanguageModel
+  readonly catalog: ToolCatalog.ToolCatalog["Service"]
+  readonly counter: TokenCounter["Service"]
+  readonly store: SessionStore["Service"]
+  readonly tableOfContents: TableOfContents.Options
+  /** Provides the agent-level policies (fixed when the executor was built) to a unit. */
+  readonly withPolicies: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  readonly tokens: Tokens.Account
+  /** Numbers forks: `fork-1`, `fork-2`, ... */
+  readonly forks: Ref.Ref<number>
+}
+
+/** Builds an executor from the services and policies in context. */
+export const make = (options: Options) =>
+  Effect.gen(function*() {
+    const catalog = yield* ToolCatalog.ToolCatalog
+    const counter = yield* TokenCounter
+    const disclosure = yield* Disclosure.Disclosure
+    const visibility = yield* Visibility.Visibility
+    const permission = yield* Permission.Permission
+    const approval = yield* Approval
+    const agent: Agent = {
+      options,
+      model: yield* LanguageModel.LanguageModel,
+      catalog,
+      counter,
+      store: yield* SessionStore,
+      tableOfContents: yield* TableOfContents.TableOfContents,
+      withPolicies: (effect) =>
+        effect.pipe(
+          Effect.provideService(Disclosure.Disclosure, disclosure),
+          Effect.provideService(Visibility.Visibility, visibility),
+          Effect.provideService(Permission.Permission, permission),
+          Effect.provideService(Approval, approval)
+        ),
+      tokens: yield* Tokens.make(catalog, visibility, counter),
+      forks: yield* Ref.make(0)
+    }
+    const service: Service = {
+      run: (input) => Unit.run(agent, input, [], () => Effect.void),
+      stream: (input) =>
+        Stream.callback<TurnEvent, AiError.AiError>((queue) =>
+          Effect.forkScoped(
+            Unit.run(agent, input, [], (event) => Effect.asVoid(Queue.offer(queue, event))).pipe(
+              Effect.matchCauseEffect({
+                onFailure: (cause) => Queue.failCause(queue, cause),
+                onSuccess: () => Queue.end(queue)
+              })
+            )
+          )
+        ),
+      totals: agent.tokens.totals,
+      options
+    }
+    return service
+  })

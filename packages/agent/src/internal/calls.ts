@@ -1,0 +1,188 @@
+/**
+ * Running one tool call, the one code path of `UnitToolkit` (and so of the executor): resolve the
+ * name, check permission, arguments and approval, run with a timeout, contain failures and crashes,
+ * cap the result. Every step that refuses answers with a tool result for the model.
+ */
+import { CatalogTool, Disclosure, Permission, ToolArguments, type ToolView } from "@tool-search/core"
+import { Cause, Duration, Effect, type JsonSchema, Option, Result, type Schema, Stream } from "effect"
+import { Tool, type Toolkit } from "effect/ai"
+import * as Approval from "../Approval.js"
+import { definitionCache, type TokenCounter } from "../TokenCounter.js"
+import type { Call, Failure, Outcome } from "../UnitToolkit.js"
+import * as ResultCap from "./resultCap.js"
+
+type View = ToolView.ToolView["Service"]
+
+/** What running calls needs from the unit and the agent. */
+export interface Context {
+  readonly view: View
+  readonly extraTools: ReadonlyArray<ToolView.ModelTool>
+  readonly permission: Permission.Policy
+  readonly approval: Approval.Policy
+  readonly counter: TokenCounter["Service"]
+  readonly limits: ToolArguments.Limits
+  readonly timeout: Duration.Duration
+  readonly maxTokens: number
+}
+
+/** Spans on the hot path skip capturing a stack trace (it costs more than the span itself). */
+export const noStackTrace = { captureStackTrace: false } as const
+
+/** How each refusal of `resolve` is labelled. */
+const FAILURE_OF = { ToolNotActive: "not-active", UnknownTool: "unknown", ToolNotPermitted: "not-permitted" } as const
+
+/** Any parameters object: what meta and extra tools are checked against (size, depth, an object). */
+const ANY_OBJECT = { type: "object" }
+
+/** What running a tool came to, before the cap. */
+type Ran = Omit<Outcome, "call" | "tool" | "truncated">
+
+/** The function that runs one call in `context`. */
+export const executor = (context: Context) => (call: Call): Effect.Effect<Outcome> =>
+  Effect.gen(function*() {
+    const { approval, counter, limits, maxTokens, timeout } = context
+    const refused = (failure: Failure, message: string, tool?: ToolView.ModelTool): Outcome => ({
+      call,
+      ...(tool === undefined ? {} : { tool }),
+      isFailure: true,
+      failure,
+      result: message,
+      truncated: null
+    })
+
+    const resolution = yield* Effect.result(resolve(context, call.name))
+    if (Result.isFailure(resolution)) return refused(FAILURE_OF[resolution.failure._tag], resolution.failure.message)
+    const { own, tool } = resolution.success
+
+    // Catalog tools are checked against their own schema; the others (search tools, the loop's own
+    // tools) decode their input themselves, so only the bounds apply to them.
+    const schema = own || tool.kind === "meta" ? ANY_OBJECT : tool.parameters
+    const checked = ToolArguments.check(tool.name, schema, call.params, limits)
+    if (Result.isFailure(checked)) return refused("invalid-arguments", checked.failure.message, tool)
+    const params = checked.success
+
+    const approved = yield* approval.decide({ tool, params, toolCallId: call.id })
+    if (!approved) return refused("not-approved", Approval.deniedMessage(tool.name), tool)
+
+    const running = Effect.suspend(() => tool.run(params, { toolCallId: call.id }))
+    const ran: Option.Option<Ran> = yield* (own ? Effect.asSome(running) : Effect.timeoutOption(running, timeout)).pipe(
+      Effect.map(Option.map((out): Ran => ({
+        isFailure: out.isFailure,
+        failure: out.isFailure ? "failed" : null,
+        result: out.result,
+        ...(tool.kind === "meta" ? { found: out.found ?? [], activated: out.activated ?? [] } : {})
+      }))),
+      Effect.catchTag("ToolExecutionError", (e) =>
+        Effect.succeedSome<Ran>({ isFailure: true, failure: "failed", result: e.message })),
+      // A crashing tool is reported (logged with its cause, marked `defect`), not swallowed, and
+      // does not end the turn: the model is told the tool crashed.
+      Effect.catchCause((cause) =>
+        Cause.hasInterruptsOnly(cause)
+          ? Effect.failCause(cause)
+          : Effect.logError(`Tool '${tool.name}' crashed`, cause).pipe(
+            Effect.as(Option.some<Ran>({
+              isFailure: true,
+              failure: "defect",
+              result: `Tool '${tool.name}' crashed: ${defectMessage(Cause.squash(cause))}`
+            }))
+          )
+      )
+    )
+    if (Option.isNone(ran)) {
+      return refused(
+        "timeout",
+        `Tool '${tool.name}' did not finish within ${
+          Duration.format(timeout)
+        } and was cancelled. Try again with a smaller request, or tell the user it is not answering.`,
+        tool
+      )
+    }
+    const capped = ResultCap.cap(ran.value.result, maxTokens, counter)
+    return { call, tool, ...ran.value, result: capped.result, truncated: capped.truncated }
+  })
+
+/** The tool a name refers to: one of the loop's own tools, or whatever the view resolves it to. */
+const resolve = (
+  context: Context,
+  name: string
+): Effect.Effect<{ readonly own: boolean; readonly tool: ToolView.ModelTool }, ToolView.ResolveError> => {
+  const stripped = CatalogTool.stripFunctionsPrefix(name)
+  const own = context.extraTools.find((t) => t.name === stripped)
+  if (own === undefined) return Effect.map(context.view.resolve(name), (tool) => ({ own: false, tool }))
+  return context.permission.allows({ id: own.name, name: own.name })
+    ? Effect.succeed({ own: true, tool: own })
+    : Effect.fail(new Permission.ToolNotPermitted({ name: own.name }))
+}
+
+const defectMessage = (defect: unknown): string => defect instanceof Error ? defect.message : String(defect)
+
+// -----------------------------------------------------------------------------
+// A response's calls
+// -----------------------------------------------------------------------------
+
+const isActivationCall = (call: Call) => Disclosure.META_TOOL_NAMES.has(CatalogTool.stripFunctionsPrefix(call.name))
+
+/**
+ * Runs the calls of one response: search tools first, one at a time, in the model's order, so
+ * activation order is deterministic; then the others concurrently, at most `concurrency` at once.
+ * Outcomes come back in call order.
+ */
+export const inOrder = (
+  calls: ReadonlyArray<Call>,
+  handle: (call: Call) => Effect.Effect<Outcome>,
+  concurrency: number
+): Effect.Effect<ReadonlyArray<Outcome>> =>
+  Effect.gen(function*() {
+    const outcomes = new Array<Outcome>(calls.length)
+    const indexed = calls.map((call, index) => ({ call, index }))
+    for (const { call, index } of indexed.filter(({ call }) => isActivationCall(call))) {
+      outcomes[index] = yield* handle(call)
+    }
+    const others = indexed.filter(({ call }) => !isActivationCall(call))
+    // One call needs no fibers of its own; several run concurrently, bounded.
+    yield* Effect.forEach(
+      others,
+      ({ call, index }) =>
+        Effect.map(handle(call), (outcome) => {
+          outcomes[index] = outcome
+        }),
+      { concurrency: others.length > 1 ? concurrency : 1, discard: true }
+    )
+    return outcomes
+  })
+
+// -----------------------------------------------------------------------------
+// As an effect/ai Toolkit
+// -----------------------------------------------------------------------------
+
+/** A tool definition for `effect/ai`, with a JSON Schema; cached per definition. */
+const toAiTool = definitionCache((tool): AiTool =>
+  Tool.dynamic(tool.name, { description: tool.description, parameters: tool.parameters })
+)
+
+/** A tool as `effect/ai` sees it here: a JSON Schema, results of any JSON shape, no requirements. */
+export type AiTool = Tool.Dynamic<string, {
+  readonly parameters: JsonSchema.JsonSchema
+  readonly success: typeof Schema.Unknown
+  readonly failure: typeof Schema.Never
+  readonly failureMode: "error"
+}>
+
+/** `tools` as a `Toolkit` whose handler, for any name, is `handle`. */
+export const toolkitOf = (
+  tools: ReadonlyArray<ToolView.ModelTool>,
+  handle: (call: Call) => Effect.Effect<Outcome>
+): Toolkit.WithHandler<Record<string, AiTool>> => {
+  const aiTools: Record<string, AiTool> = {}
+  for (const tool of tools) aiTools[tool.name] = toAiTool(tool)
+  const run = (name: string, params: unknown, toolCallId?: string) =>
+    Effect.map(handle({ id: toolCallId ?? "", name, params }), (outcome) =>
+      Stream.succeed({
+        result: outcome.result,
+        encodedResult: outcome.result,
+        isFailure: outcome.isFailure,
+        preliminary: false
+      }))
+  // `handle` accepts any name and JSON parameters and never fails: wider than the generic signature.
+  return { tools: aiTools, handle: run as unknown as Toolkit.WithHandler<Record<string, AiTool>>["handle"] }
+}

@@ -1,0 +1,112 @@
+/**
+ * The loop of one unit: each iteration asks the delivery strategy for the tools of the request,
+ * calls the model with exactly those, and dispatches the calls of the response, until the model
+ * answers without tool calls or the budget ends. The token accounting of each request and of the
+ * unit is reported in its events and added to the executor's totals.
+ */
+import { Disclosure } from "@tool-search/core"
+import { Effect } from "effect"
+import { type AiError, Prompt } from "effect/ai"
+import type { StopReason, TurnResult } from "../Executor.js"
+import * as TurnEvent from "../TurnEvent.js"
+import * as UnitToolkit from "../UnitToolkit.js"
+import { noStackTrace } from "./calls.js"
+import type { Delivery } from "./delivery.js"
+import type { Unit } from "./unit.js"
+
+/** What changes from one iteration to the next; owned by the unit's loop fiber alone. */
+interface TurnState {
+  prompt: Prompt.Prompt
+  text: string
+  iterations: number
+  toolTokens: number
+  eagerToolTokens: number
+  /** Discovery-first: the next request is forced to the search tool. Consumed by the first request. */
+  forceSearch: boolean
+}
+
+/** Runs the loop of `unit` to its end. */
+export const run = (unit: Unit, delivery: Delivery): Effect.Effect<TurnResult, AiError.AiError> =>
+  Effect.gen(function*() {
+    const { agent, emit, input, path } = unit
+    const budget = Math.max(1, input.maxIterations ?? agent.options.maxIterations)
+    const state: TurnState = {
+      prompt: unit.prompt,
+      text: "",
+      iterations: 0,
+      toolTokens: 0,
+      eagerToolTokens: 0,
+      forceSearch: agent.options.discoveryFirst
+    }
+    yield* emit(TurnEvent.TurnStarted({
+      path,
+      sessionId: input.sessionId ?? null,
+      carried: unit.carried.flatMap((id) => agent.catalog.unsafe.get(id)?.modelName ?? [])
+    }))
+
+    let stopReason: StopReason = "max-iterations"
+    while (state.iterations < budget) {
+      state.iterations++
+      if (yield* iterate(unit, delivery, state)) {
+        stopReason = "answered"
+        break
+      }
+    }
+
+    const activated = (yield* unit.view.activated).map((t) => t.modelName)
+    const { eagerToolTokens, iterations, prompt, text, toolTokens } = state
+    yield* agent.tokens.add({ isTurn: unit.isTurn, requests: iterations, toolTokens, eagerToolTokens })
+    yield* emit(TurnEvent.TurnFinished({
+      path,
+      stopReason,
+      iterations,
+      text,
+      activated,
+      toolTokens,
+      eagerToolTokens
+    }))
+    return { stopReason, text, iterations, prompt, activated, toolTokens, eagerToolTokens, requests: iterations }
+  }).pipe(Effect.withSpan("tool-search.turn", { attributes: { path: unit.path.join("/") } }, noStackTrace))
+
+/** One iteration: the tools, the model call, the calls. True when the model answered. */
+const iterate = (unit: Unit, delivery: Delivery, state: TurnState): Effect.Effect<boolean, AiError.AiError> =>
+  Effect.gen(function*() {
+    const { agent, emit, path } = unit
+    const iteration = state.iterations
+    yield* emit(TurnEvent.IterationStarted({ path, iteration }))
+    // Re-read every iteration: what the previous iteration activated is sent now.
+    const tools = yield* delivery.tools(unit)
+    const searchTool = state.forceSearch ? Disclosure.discoveryTool(tools.map((t) => t.name)) : undefined
+    state.forceSearch = false
+    const sent = agent.tokens.sent(tools)
+    const eager = yield* agent.tokens.eager
+    state.toolTokens += sent
+    state.eagerToolTokens += eager
+    yield* emit(TurnEvent.ModelRequest({
+      path,
+      iteration,
+      tools: tools.map((t) => t.name),
+      toolTokens: sent,
+      eagerToolTokens: eager,
+      toolChoice: searchTool ?? "auto"
+    }))
+    const response = yield* agent.model.generateText({
+      prompt: state.prompt,
+      toolkit: unit.toolkit.toolkitOf(tools),
+      toolChoice: searchTool === undefined ? "auto" : { tool: searchTool },
+      ...UnitToolkit.requestOptions
+    }).pipe(Effect.withSpan("tool-search.model-call", { attributes: { tools: tools.length } }, noStackTrace))
+    state.prompt = Prompt.concat(state.prompt, Prompt.fromResponseParts(response.content))
+    state.text = response.text
+    yield* emit(TurnEvent.ModelResponse({
+      path,
+      iteration,
+      text: response.text,
+      toolCalls: response.toolCalls.map((c) => c.name),
+      inputTokens: response.usage.inputTokens.total ?? null,
+      outputTokens: response.usage.outputTokens.total ?? null
+    }))
+    if (response.toolCalls.length === 0) return true
+    state.prompt = Prompt.concat(state.prompt, yield* delivery.dispatch(unit, response.toolCalls))
+    return false
+  }).pipe(Effect.withSpan("tool-search.iteration", { attributes: { iteration: state.iterations } }, noStackTrace))

@@ -1,0 +1,57 @@
+/**
+ * Token accounting: the tokens of the tool definitions a request sends, what sending every tool
+ * the agent may use would have cost (recomputed only when the catalog changes), and the totals of
+ * every turn since the executor was built.
+ */
+import type { ToolCatalog, ToolView, Visibility } from "@tool-search/core"
+import { Effect, Ref } from "effect"
+import type { Totals } from "../Executor.js"
+import type { TokenCounter } from "../TokenCounter.js"
+
+/** The accounting of one executor. */
+export interface Account {
+  /** Tokens of the definitions of `tools`, as a request sends them. */
+  readonly sent: (tools: ReadonlyArray<ToolView.ModelTool>) => number
+  /** What sending every tool of the catalog (that the agent may use) would cost. */
+  readonly eager: Effect.Effect<number>
+  /** Adds one unit's figures to the totals. */
+  readonly add: (unit: Omit<Totals, "turns"> & { readonly isTurn: boolean }) => Effect.Effect<void>
+  readonly totals: Effect.Effect<Totals>
+}
+
+/** An account starting at zero. */
+export const make = (
+  catalog: ToolCatalog.ToolCatalog["Service"],
+  visibility: Visibility.Policy,
+  counter: TokenCounter["Service"]
+): Effect.Effect<Account> =>
+  Effect.gen(function*() {
+    const totals = yield* Ref.make<Totals>({ turns: 0, requests: 0, toolTokens: 0, eagerToolTokens: 0 })
+    // keyed by the catalog version: recomputed only when the catalog changes
+    let cached = { version: -1, tokens: 0 }
+    const eager = Effect.suspend(() => {
+      const version = catalog.unsafe.version()
+      if (cached.version === version) return Effect.succeed(cached.tokens)
+      return Effect.map(catalog.all, (all) => {
+        const tokens = all.filter(visibility.includes).reduce(
+          (sum, t) =>
+            sum + counter.definition({ name: t.modelName, description: t.description, parameters: t.parameters }),
+          0
+        )
+        cached = { version, tokens }
+        return tokens
+      })
+    })
+    return {
+      sent: (tools) => tools.reduce((sum, t) => sum + counter.definition(t), 0),
+      eager,
+      add: (unit) =>
+        Ref.update(totals, (t) => ({
+          turns: t.turns + (unit.isTurn ? 1 : 0),
+          requests: t.requests + unit.requests,
+          toolTokens: t.toolTokens + unit.toolTokens,
+          eagerToolTokens: t.eagerToolTokens + unit.eagerToolTokens
+        })),
+      totals: Ref.get(totals)
+    }
+  })

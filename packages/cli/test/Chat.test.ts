@@ -1,0 +1,263 @@
+// `tool-search chat` and `run` through the built binary, against a local server that answers in
+// the Chat Completions wire format with hand-written responses: these tests check the wire and
+// the command, not a model.
+import { assert, describe, it } from "@effect/vitest"
+import { CommandLine } from "@tool-search/mcp"
+import { Effect } from "effect"
+import { spawn } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { createRequire } from "node:module"
+import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { afterAll } from "vitest"
+import { runCli } from "./runCli.js"
+
+const bin = new URL("../bin/tool-search.js", import.meta.url).pathname
+const dir = mkdtempSync(join(tmpdir(), "tool-search-chat-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const catalog = join(dir, "tools.jsonl")
+writeFileSync(
+  catalog,
+  [
+    { id: "t1", name: "read_file", description: "Read a file", loading: "eager" },
+    {
+      id: "t2",
+      name: "weather_forecast",
+      description: "Get the weather forecast for a city",
+      parameters: { type: "object", properties: { city: { type: "string" } } }
+    },
+    { id: "t3", name: "chat_send", description: "Send a chat message" }
+  ].map((t) => JSON.stringify(t)).join("\n")
+)
+
+// -----------------------------------------------------------------------------
+// The wire
+// -----------------------------------------------------------------------------
+
+interface ChatRequest {
+  readonly messages: ReadonlyArray<
+    { readonly role: string; readonly content: string | null; readonly tool_call_id?: string }
+  >
+  readonly tools?: ReadonlyArray<{ readonly function: { readonly name: string } }>
+  readonly tool_choice?: unknown
+}
+
+type Answer = string | ReadonlyArray<{ readonly name: string; readonly args: unknown }> | { readonly status: number }
+
+const completion = (answer: Exclude<Answer, { readonly status: number }>, n: number) => ({
+  id: `chatcmpl-${n}`,
+  object: "chat.completion",
+  choices: [{
+    index: 0,
+    message: typeof answer === "string"
+      ? { role: "assistant", content: answer }
+      : {
+        role: "assistant",
+        content: null,
+        tool_calls: answer.map((c, i) => ({
+          id: `call_${n}_${i}`,
+          type: "function",
+          function: { name: c.name, arguments: JSON.stringify(c.args) }
+        }))
+      },
+    finish_reason: typeof answer === "string" ? "stop" : "tool_calls"
+  }],
+  usage: { prompt_tokens: 50, completion_tokens: 5, total_tokens: 55, prompt_tokens_details: { cached_tokens: 0 } }
+})
+
+/** Starts a server answering `script` in order; records the request bodies. */
+const wire = async (script: ReadonlyArray<Answer>) => {
+  const requests: Array<ChatRequest> = []
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (c: Buffer) => chunks.push(c))
+    req.on("end", () => {
+      const n = requests.push(JSON.parse(Buffer.concat(chunks).toString("utf8")) as ChatRequest) - 1
+      const answer = script[n] ?? "no more script"
+      if (typeof answer === "object" && "status" in answer) {
+        res.writeHead(answer.status, { "content-type": "application/json" })
+        res.end(JSON.stringify({ error: { message: "Invalid API key", type: "invalid_request_error" } }))
+        return
+      }
+      res.writeHead(200, { "content-type": "application/json" })
+      res.end(JSON.stringify(completion(answer, n)))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`
+  return {
+    url,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+}
+
+/** Runs the binary with `env` only (plus PATH), feeding `input` on stdin. */
+const tool = (args: ReadonlyArray<string>, env: Record<string, string>, input = "") =>
+  new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { PATH: process.env["PATH"] ?? "", TOOL_SEARCH_CACHE_DIR: dir, ...env }
+    })
+    let out = ""
+    let err = ""
+    child.stdout.on("data", (c: Buffer) => (out += c.toString()))
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()))
+    child.on("close", (code) => resolve({ code, out, err }))
+    child.stdin.end(input)
+  })
+
+const modelEnv = (url: string) => ({ TOOL_SEARCH_MODEL: "openai-compatible:test-model", TOOL_SEARCH_MODEL_URL: url })
+
+// -----------------------------------------------------------------------------
+// Tests
+// -----------------------------------------------------------------------------
+
+describe("tool-search chat and run without a model", () => {
+  it.effect("both say how to configure one and exit 2", () =>
+    Effect.gen(function*() {
+      for (const argv of [["run", "hello", "--catalog", catalog], ["chat", "--catalog", catalog]]) {
+        const { err, exit } = yield* runCli(argv)
+        assert.isTrue(exit._tag === "Failure")
+        assert.include(err, "TOOL_SEARCH_MODEL")
+        assert.include(err, "openai-compatible:<model>")
+        assert.include(err, "docs/providers.md")
+      }
+    }))
+
+  it.effect("a model without its key, or a bad --model, names what to fix", () =>
+    Effect.gen(function*() {
+      const noKey = yield* runCli(["run", "hi", "--catalog", catalog], { TOOL_SEARCH_MODEL: "anthropic:claude-x" })
+      assert.include(noKey.err, "ANTHROPIC_API_KEY: is required for anthropic:claude-x")
+      const badFlag = yield* runCli(["run", "hi", "--catalog", catalog, "--model", "gpt-4"])
+      assert.include(badFlag.err, "--model")
+      const noTools = yield* runCli(["run", "hi"], {
+        TOOL_SEARCH_MODEL: "openai-compatible:m",
+        TOOL_SEARCH_MODEL_URL: "http://x"
+      })
+      assert.include(noTools.err, "--catalog <file> and/or --upstream")
+    }))
+})
+
+describe("tool-search run and chat through the binary (checks the wire, not a model)", () => {
+  it("run: one turn — search, activation, the call, the answer — with the tools each request carried", {
+    timeout: 30_000
+  }, async () => {
+    const server = await wire([
+      [{ name: "ToolSearch", args: { query: "weather forecast" } }],
+      [{ name: "weather_forecast", args: { city: "Oslo" } }],
+      "No forecast service here."
+    ])
+    try {
+      const { code, err, out } = await tool(["run", "weather in Oslo?", "--catalog", catalog], modelEnv(server.url))
+      assert.strictEqual(code, 0, err)
+      assert.include(out, "openai-compatible:test-model at " + server.url)
+      assert.include(out, "found: weather_forecast")
+      assert.include(out, "activated: weather_forecast")
+      // a catalog file's tools have no handlers: the call is reported, the turn goes on
+      assert.include(out, "no handler in this process")
+      assert.include(out, "answer: No forecast service here.")
+      assert.include(out, "3 requests")
+      assert.deepStrictEqual(server.requests.map((r) => (r.tools ?? []).map((t) => t.function.name)), [
+        ["read_file", "ToolSearch"],
+        ["read_file", "ToolSearch", "weather_forecast"],
+        ["read_file", "ToolSearch", "weather_forecast"]
+      ])
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("run --json: one event per line; TOOL_SEARCH_DISCOVERY_FIRST forces the first request", {
+    timeout: 30_000
+  }, async () => {
+    const server = await wire([[{ name: "ToolSearch", args: { query: "chat" } }], "done"])
+    try {
+      const { code, out } = await tool(["run", "say hi", "--catalog", catalog, "--json"], {
+        ...modelEnv(server.url),
+        TOOL_SEARCH_DISCOVERY_FIRST: "true"
+      })
+      assert.strictEqual(code, 0)
+      const events = out.trim().split("\n").map((l) => JSON.parse(l) as { type: string; text?: string })
+      assert.strictEqual(events.at(-1)?.type, "turn-finished")
+      assert.strictEqual(events.at(-1)?.text, "done")
+      assert.deepStrictEqual(server.requests[0]?.tool_choice, { type: "function", function: { name: "ToolSearch" } })
+      assert.strictEqual(server.requests[1]?.tool_choice, "auto")
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("chat: a turn per line, the conversation carried over, /exit ends it", { timeout: 30_000 }, async () => {
+    const server = await wire(["Hello!", "You said hi.", "never asked"])
+    try {
+      const { code, err, out } = await tool(
+        ["chat", "--catalog", catalog],
+        modelEnv(server.url),
+        "hi\n\nwhat did I say?\n/exit\nnot read\n"
+      )
+      assert.strictEqual(code, 0, err)
+      assert.include(out, "answer: Hello!")
+      assert.include(out, "answer: You said hi.")
+      assert.strictEqual(server.requests.length, 2)
+      const second = server.requests[1]?.messages.filter((m) => m.role !== "system").map((m) => [m.role, m.content])
+      assert.deepStrictEqual(second, [["user", "hi"], ["assistant", "Hello!"], ["user", "what did I say?"]])
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("a failed model call: run exits 1 naming the provider's message; chat says so and goes on", {
+    timeout: 30_000
+  }, async () => {
+    const server = await wire([{ status: 401 }, { status: 401 }, "Still here."])
+    try {
+      const run = await tool(["run", "hi", "--catalog", catalog], modelEnv(server.url))
+      assert.strictEqual(run.code, 1)
+      assert.include(run.err, "the model call failed")
+      assert.include(run.err, "Invalid API key")
+      const chat = await tool(["chat", "--catalog", catalog], modelEnv(server.url), "first\nsecond\n")
+      assert.strictEqual(chat.code, 0)
+      assert.include(chat.err, "Invalid API key")
+      assert.include(chat.out, "answer: Still here.")
+      // the failed message is not part of the conversation
+      assert.deepStrictEqual(
+        server.requests[2]?.messages.filter((m) => m.role !== "system").map((m) => m.content),
+        ["second"]
+      )
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("run --upstream: the tools of a real MCP server, found, loaded and called; logs stay off stdout", {
+    timeout: 30_000
+  }, async () => {
+    const manifest = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-memory/package.json")
+    const entry = join(
+      dirname(manifest),
+      Object.values((JSON.parse(readFileSync(manifest, "utf8")) as { bin: Record<string, string> }).bin)[0] ?? ""
+    )
+    const server = await wire([
+      [{ name: "ToolSearch", args: { query: "select:read_graph" } }],
+      [{ name: "read_graph", args: {} }],
+      "The graph is empty."
+    ])
+    try {
+      const { code, err, out } = await tool(
+        ["run", "what is in the graph?", "--upstream", `memory=${CommandLine.join([process.execPath, entry])}`],
+        { ...modelEnv(server.url), MEMORY_FILE_PATH: join(dir, "memory.jsonl") }
+      )
+      assert.strictEqual(code, 0, err)
+      assert.include(out, "9 tools (9 deferred")
+      assert.include(out, "activated: read_graph")
+      assert.include(out, "answer: The graph is empty.")
+      assert.notInclude(out, "is ready") // the MCP servers' status lines go to stderr
+      const result = server.requests[2]?.messages.find((m) => m.tool_call_id === "call_1_0") // read_graph's
+      assert.include(result?.content, "entities")
+    } finally {
+      await server.close()
+    }
+  })
+})

@@ -1,0 +1,162 @@
+// The conventions every command follows, checked through the real binary (each command at least
+// once; the variants of a usage error in process, where they cost no process start): usage errors
+// are one line on stderr with a hint and exit code 2, help marks each flag's default, `-` reads
+// the catalog from standard input, Ctrl-C stops the work, bad tools can be skipped.
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Cli } from "../src/index.js"
+import { runBinary } from "./binary.js"
+import { runCli } from "./runCli.js"
+
+const dir = mkdtempSync(join(tmpdir(), "tool-search-conventions-"))
+const lines = (tools: ReadonlyArray<object>) => tools.map((t) => JSON.stringify(t)).join("\n")
+const tools = [
+  { id: "t1", name: "slack_send_message", description: "Send a message to a Slack channel" },
+  { id: "t2", name: "read_file", description: "Read a file from disk" }
+]
+const catalog = join(dir, "tools.jsonl")
+writeFileSync(catalog, lines(tools))
+const queries = join(dir, "queries.jsonl")
+writeFileSync(queries, lines([{ id: "q1", query: "send a slack message", relevant: ["t1"] }]))
+
+const commands = Cli.cli.subcommands.flatMap((group) => group.commands.map((c) => c.name))
+
+/** Per command: a command line with one bad value, and one missing a required flag (if it has any). */
+const cases: Readonly<
+  Record<string, { readonly badValue: ReadonlyArray<string>; readonly missing?: ReadonlyArray<string> }>
+> = {
+  search: { badValue: ["search", "x", "--catalog", catalog, "--max", "many"], missing: ["search", "x"] },
+  toc: { badValue: ["toc", "--catalog", catalog, "--strict=maybe"], missing: ["toc"] },
+  // serve needs an upstream from --upstream or --config: neither flag is required on its own
+  serve: { badValue: ["serve", "--upstream", "a=b", "--http", "eighty"] },
+  demo: { badValue: ["demo", "--json=maybe"] },
+  chat: { badValue: ["chat", "--max-iterations", "many"] },
+  run: { badValue: ["run", "a task", "--max-iterations", "many"], missing: ["run"] },
+  bench: {
+    badValue: ["bench", "--tools", catalog, "--queries", queries, "--k", "ten"],
+    missing: ["bench", "--tools", catalog]
+  },
+  "bench-executor": { badValue: ["bench-executor", "--turns", "many"] }
+}
+
+/** One line on stderr, naming the command, ending with the hint; nothing on stdout; exit code 2. */
+const expectUsageError = (
+  run: { readonly status: number | null; readonly stdout: string; readonly stderr: string },
+  command: string,
+  what: RegExp
+) => {
+  assert.strictEqual(run.status, 2, `${command}: ${run.stderr}`)
+  assert.strictEqual(run.stdout, "", `${command}: nothing on stdout`)
+  const errorLines = run.stderr.trimEnd().split("\n")
+  assert.lengthOf(errorLines, 1, `${command}: one line on stderr, got ${run.stderr}`)
+  assert.match(errorLines[0] ?? "", what)
+  assert.match(errorLines[0] ?? "", new RegExp(`\\(try 'tool-search ${command} --help'\\)$`))
+}
+
+describe("tool-search conventions, through the binary", () => {
+  it("the cases below cover every command", () => {
+    assert.sameMembers(Object.keys(cases), commands)
+  })
+
+  it("a bad value: one line on stderr with a hint, exit code 2, for every command", async () => {
+    const runs = await Promise.all(commands.map((c) => runBinary(cases[c]?.badValue ?? [])))
+    runs.forEach((run, i) => expectUsageError(run, commands[i] ?? "", /: invalid value for --/))
+  }, 120_000)
+
+  it.effect("an unknown flag or a missing required flag: the same one line, for every command", () =>
+    Effect.gen(function*() {
+      for (const command of commands) {
+        const unknown = yield* runCli([command, "--no-such-flag"])
+        assert.strictEqual(unknown.exit._tag, "Failure")
+        assert.strictEqual(unknown.out, "")
+        assert.strictEqual(
+          unknown.err,
+          `tool-search ${command}: unknown flag --no-such-flag (try 'tool-search ${command} --help')`
+        )
+        const missing = cases[command]?.missing
+        if (missing === undefined) continue
+        const run = yield* runCli(missing)
+        assert.strictEqual(run.out, "")
+        assert.match(
+          run.err,
+          new RegExp(
+            `^tool-search ${command}: missing (required flag --[a-z-]+|argument <[a-z]+>) \\(try 'tool-search ${command} --help'\\)$`
+          )
+        )
+      }
+    }))
+
+  it("an unknown command: one line, exit code 2", async () => {
+    const run = await runBinary(["serach", "x"])
+    assert.strictEqual(run.status, 2)
+    assert.strictEqual(run.stdout, "")
+    assert.match(
+      run.stderr,
+      /^tool-search: unknown command 'serach' \(did you mean 'search'\?\) \(try 'tool-search --help'\)\n$/
+    )
+  }, 120_000)
+
+  it("--help on stdout, exit code 0; every flag shows its default, or says it is required or optional", async () => {
+    const runs = await Promise.all(commands.map((c) => runBinary([c, "--help"])))
+    runs.forEach((run, i) => {
+      assert.strictEqual(run.status, 0, commands[i])
+      assert.strictEqual(run.stderr, "", commands[i])
+      const section = /\nFLAGS\n([\s\S]*?)\n\n/.exec(run.stdout)?.[1] ?? ""
+      const flagLines = section.split("\n").filter((l) => /^\s+--/.test(l))
+      assert.isNotEmpty(flagLines, `${commands[i]} lists its flags`)
+      for (const line of flagLines) assert.match(line, /\((default: [^)]*|required|optional)\)/, line)
+    })
+  }, 120_000)
+
+  it("flags get defaults only through Flags.withDefault, which writes the default into the help", () => {
+    const src = new URL("../src/", import.meta.url).pathname
+    const files = readdirSync(src, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"))
+    const offenders = files.filter((f) =>
+      f !== "Flags.ts" && readFileSync(join(src, f), "utf8").includes("Flag.withDefault(")
+    )
+    assert.deepStrictEqual(offenders, [])
+  })
+
+  it("--catalog - reads the catalog from standard input", async () => {
+    const run = await runBinary(["search", "send a slack message", "--catalog", "-", "--json"], { input: lines(tools) })
+    assert.strictEqual(run.status, 0, run.stderr)
+    assert.strictEqual(JSON.parse(run.stdout).results[0].id, "t1")
+  }, 120_000)
+
+  it("work over a second shows progress on stderr, and Ctrl-C (SIGINT) stops it with exit code 130", async () => {
+    // standard input stays open, so loading the catalog cannot end before the signal
+    let sent = false
+    const run = await runBinary(["search", "x", "--catalog", "-"], {
+      onStderr: (stderr, kill) => {
+        if (!sent && stderr.includes("tool-search: loading <stdin>…")) {
+          sent = true
+          kill("SIGINT")
+        }
+      }
+    })
+    assert.isTrue(sent, run.stderr)
+    assert.strictEqual(run.status, 130)
+    assert.strictEqual(run.stdout, "")
+  }, 120_000)
+
+  it("--skip-invalid loads a catalog with bad tools and lists each one left out on stderr", async () => {
+    const bad = join(dir, "bad.jsonl")
+    writeFileSync(bad, [lines(tools), `{"name":"bad name"}`, `{"name":`].join("\n"))
+    const strict = await runBinary(["search", "slack", "--catalog", bad])
+    assert.strictEqual(strict.status, 2)
+    assert.match(
+      strict.stderr,
+      /^tool-search: .*bad\.jsonl:3: Invalid tool 'bad name'.*--skip-invalid leaves bad tools out/
+    )
+    const run = await runBinary(["search", "slack", "--catalog", bad, "--skip-invalid", "--json"])
+    assert.strictEqual(run.status, 0, run.stderr)
+    assert.strictEqual(JSON.parse(run.stdout).results[0].id, "t1")
+    const stderr = run.stderr.trimEnd().split("\n")
+    assert.match(stderr[0] ?? "", /^tool-search: skipped .*bad\.jsonl:3: Invalid tool 'bad name'/)
+    assert.match(stderr[1] ?? "", /^tool-search: skipped .*bad\.jsonl:4: invalid JSON/)
+    assert.match(stderr[2] ?? "", /2 invalid tools left out, 2 loaded$/)
+  }, 120_000)
+})

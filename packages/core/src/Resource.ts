@@ -1,0 +1,429 @@
+/**
+ * A resource: something the model reads rather than runs — a document, a collection, a policy, a
+ * graph, a prompt. Resources are disclosed in levels, like tools: the table of contents names
+ * them (L1), `sample_resources` shows metadata and a short snippet (L2), `search_resources` ranks
+ * passages inside them (L3), and `read_resource` reads the slice the model asks for (L4); prompts
+ * are rendered by `get_prompt`. The engine never pushes a body into the prompt: the model pulls.
+ *
+ * A resource is identified by its URI and carries its own `kind` (free text, like a tool's
+ * category: the engine hard-codes none) and `source`. Its body is read through a `Reader` that
+ * takes an offset and a length, so a long body kept in a separate store is fetched in the amount
+ * needed. Text offsets count UTF-16 code units (JavaScript string indices); binary offsets count
+ * bytes. A prompt has no body: it has arguments and a `render` function.
+ *
+ * A URI template (RFC 6570, `file:///logs/{day}`) stands for a family of resources: one entry whose
+ * reader receives the concrete URI the model asked for.
+ *
+ * Resources come from code (`text`, `make`, `template`, `prompt`), from resource files
+ * (`ResourceFile`) and from MCP servers (`McpResource` in `@tool-search/mcp`); every path ends in
+ * `validate`, which the catalog runs again at registration.
+ *
+ * @since 0.2.0
+ */
+import { Effect, Schema } from "effect"
+import * as UriTemplate from "./internal/uriTemplate.js"
+
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
+
+/**
+ * A slice of a body: text, or bytes.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Content =
+  | { readonly _tag: "Text"; readonly text: string }
+  | { readonly _tag: "Bytes"; readonly bytes: Uint8Array }
+
+/**
+ * What a reader is asked: a range of the body of `uri` (a concrete URI for a template).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ReadRequest {
+  readonly uri: string
+  /** Where the slice starts: UTF-16 code units for text, bytes for binary bodies. */
+  readonly offset: number
+  /** How much to return at most, in the same unit. */
+  readonly length: number
+}
+
+/**
+ * What a reader returns: the slice, and the size of the whole body in the same unit.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Slice {
+  readonly content: Content
+  readonly total: number
+  /** Where the slice starts, when not where it was asked (a text never starts inside a character). */
+  readonly offset?: number
+}
+
+/**
+ * Reads a range of a body. It may return less than asked (never more), and nothing past the end.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Reader = (request: ReadRequest) => Effect.Effect<Slice, ResourceReadError>
+
+/**
+ * One argument of a prompt.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface PromptArgument {
+  readonly name: string
+  readonly description?: string
+  readonly required: boolean
+}
+
+/**
+ * One message of a rendered prompt.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface PromptMessage {
+  readonly role: "user" | "assistant"
+  readonly text: string
+}
+
+/**
+ * A prompt rendered with its arguments.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface RenderedPrompt {
+  readonly description?: string
+  readonly messages: ReadonlyArray<PromptMessage>
+}
+
+/**
+ * What makes a resource a prompt: its arguments, and how it is rendered from their values.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Prompt {
+  readonly arguments: ReadonlyArray<PromptArgument>
+  readonly render: (args: Readonly<Record<string, string>>) => Effect.Effect<RenderedPrompt, ResourceReadError>
+}
+
+/**
+ * A resource. Immutable; exactly one of `read` (a body) and `prompt` is present.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Resource {
+  /** Identity in the catalog; for a template, the template itself. */
+  readonly uri: string
+  readonly name: string
+  readonly title?: string
+  /** The resource's own kind: `document`, `collection`, `policy`, `prompt`, `graph`, or any other word. */
+  readonly kind: string
+  /** The source id (an MCP server, a store); visibility and the table of contents group by it. */
+  readonly source?: string
+  readonly description: string
+  readonly mimeType?: string
+  /** The body's size when known: characters for text, bytes for binary bodies. */
+  readonly size?: number
+  /** Whether `uri` is a URI template standing for a family of resources. */
+  readonly template: boolean
+  /** How the body is read; absent for prompts. */
+  readonly read?: Reader
+  /** Present for prompts. */
+  readonly prompt?: Prompt
+}
+
+/**
+ * The fields a caller supplies for any resource; everything else has a default.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Input {
+  readonly uri: string
+  readonly name: string
+  readonly title?: string
+  /** Default `document`. */
+  readonly kind?: string
+  readonly source?: string
+  readonly description?: string
+  readonly mimeType?: string
+  readonly size?: number
+}
+
+// -----------------------------------------------------------------------------
+// Errors
+// -----------------------------------------------------------------------------
+
+/**
+ * A resource definition the catalog rejects; names the resource and the reason.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class InvalidResource extends Schema.TaggedError<InvalidResource>()("InvalidResource", {
+  uri: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `Invalid resource '${this.uri}': ${this.reason}`
+  }
+}
+
+/**
+ * Reading a body or rendering a prompt failed (a missing file, a server that is down, a timeout).
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class ResourceReadError extends Schema.TaggedError<ResourceReadError>()("ResourceReadError", {
+  uri: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `Reading resource '${this.uri}' failed: ${this.reason}`
+  }
+}
+
+// -----------------------------------------------------------------------------
+// Validation
+// -----------------------------------------------------------------------------
+
+/**
+ * The bounds `validate` enforces.
+ *
+ * @since 0.2.0
+ * @category validation
+ */
+export const limits = {
+  uri: 2_048,
+  name: 200,
+  title: 200,
+  kind: 64,
+  source: 200,
+  description: 10_000,
+  mimeType: 255,
+  promptArguments: 32
+} as const
+
+// a scheme, then anything without whitespace or control characters
+const URI_PATTERN = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s\u0000-\u001f\u007f]*$/
+const MIME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\s*;.*)?$/
+const ARGUMENT_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/
+const CONTROL = /[\u0000-\u001f\u007f]/
+
+/**
+ * Checks what every resource must satisfy before a model may see it: a URI with a scheme, a
+ * single-line name and kind within bounds, a MIME type of the form `type/subtype`, a size that is
+ * a non-negative integer, exactly one of a reader and a prompt, unique prompt argument names, and
+ * a URI template exactly when the resource is declared a template.
+ * Names and kinds are trimmed; an empty kind becomes `document`.
+ *
+ * @since 0.2.0
+ * @category validation
+ */
+export const validate = (resource: Resource): Effect.Effect<Resource, InvalidResource> => {
+  const label = typeof resource.uri === "string" && resource.uri.length > 0
+    ? resource.uri.slice(0, 120)
+    : String(resource.name).slice(0, 120)
+  const fail = (reason: string) => Effect.fail(new InvalidResource({ uri: label, reason }))
+  if (typeof resource.uri !== "string" || resource.uri.length === 0) return fail("the URI is empty")
+  if (resource.uri.length > limits.uri) return fail(`the URI is longer than ${limits.uri} characters`)
+  if (!URI_PATTERN.test(resource.uri)) {
+    return fail("the URI needs a scheme ('file:', 'https:', 'docs:'...) and no spaces or control characters")
+  }
+  const name = singleLine(resource.name)
+  if (name === undefined || name.length === 0) return fail("the name is empty")
+  if (name.length > limits.name) return fail(`the name is longer than ${limits.name} characters`)
+  const kind = singleLine(resource.kind) || "document"
+  if (kind.length > limits.kind) return fail(`the kind is longer than ${limits.kind} characters`)
+  if (resource.title !== undefined && (singleLine(resource.title)?.length ?? Infinity) > limits.title) {
+    return fail(`the title is longer than ${limits.title} characters`)
+  }
+  if (resource.source !== undefined && (resource.source.length > limits.source || CONTROL.test(resource.source))) {
+    return fail(`the source must be one line of at most ${limits.source} characters`)
+  }
+  if (typeof resource.description !== "string") return fail("the description must be a string")
+  if (resource.description.length > limits.description) {
+    return fail(`the description is longer than ${limits.description} characters`)
+  }
+  if (
+    resource.mimeType !== undefined &&
+    (resource.mimeType.length > limits.mimeType || !MIME_PATTERN.test(resource.mimeType))
+  ) {
+    return fail("the MIME type must look like 'type/subtype'")
+  }
+  if (resource.size !== undefined && !(Number.isSafeInteger(resource.size) && resource.size >= 0)) {
+    return fail("the size must be a non-negative integer")
+  }
+  if ((resource.read === undefined) === (resource.prompt === undefined)) {
+    return fail("a resource has either a reader (a body) or a prompt, not both and not neither")
+  }
+  if (resource.template && resource.prompt !== undefined) return fail("a prompt cannot be a URI template")
+  if (resource.template) {
+    const compiled = UriTemplate.compile(resource.uri)
+    if (typeof compiled === "string") return fail(`bad URI template: ${compiled}`)
+  } else if (resource.prompt === undefined && UriTemplate.isTemplate(resource.uri)) {
+    return fail("the URI holds a '{...}' expression: declare the resource as a template")
+  }
+  if (resource.prompt !== undefined) {
+    const args = resource.prompt.arguments
+    if (args.length > limits.promptArguments) return fail(`a prompt takes at most ${limits.promptArguments} arguments`)
+    const seen = new Set<string>()
+    for (const arg of args) {
+      if (!ARGUMENT_PATTERN.test(arg.name)) {
+        return fail(`prompt argument '${arg.name.slice(0, 64)}' must match ${ARGUMENT_PATTERN.source}`)
+      }
+      if (seen.has(arg.name)) return fail(`prompt argument '${arg.name}' is declared twice`)
+      seen.add(arg.name)
+    }
+  }
+  return Effect.succeed({ ...resource, name, kind })
+}
+
+const singleLine = (text: unknown): string | undefined =>
+  typeof text === "string" ? text.replace(/\s+/g, " ").trim() : undefined
+
+// -----------------------------------------------------------------------------
+// Constructors
+// -----------------------------------------------------------------------------
+
+const base = (input: Input, template: boolean) => ({
+  uri: input.uri,
+  name: input.name,
+  kind: input.kind ?? "document",
+  description: input.description ?? "",
+  template,
+  ...(input.title === undefined ? {} : { title: input.title }),
+  ...(input.source === undefined ? {} : { source: input.source }),
+  ...(input.mimeType === undefined ? {} : { mimeType: input.mimeType }),
+  ...(input.size === undefined ? {} : { size: input.size })
+})
+
+/**
+ * A resource whose body is `text`, held in memory. Its size is the text's length; its MIME type
+ * defaults to `text/plain`.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const text = (input: Input & { readonly text: string }): Resource => ({
+  ...base({ mimeType: "text/plain", ...input, size: input.text.length }, false),
+  read: (request) => Effect.succeed(sliceText(input.text, request.offset, request.length))
+})
+
+/**
+ * A resource read by `read` (a store, a file, a server). Not validated here: the catalog validates
+ * at registration.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const make = (input: Input & { readonly read: Reader }): Resource => ({
+  ...base(input, false),
+  read: input.read
+})
+
+/**
+ * A family of resources named by a URI template (`uri`, RFC 6570): `read` receives the concrete
+ * URI the model asked for, which the catalog matched against the template.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const template = (input: Input & { readonly read: Reader }): Resource => ({
+  ...base(input, true),
+  read: input.read
+})
+
+/**
+ * A prompt: a named message template with arguments, rendered by `render`. Its URI defaults to
+ * `prompt://<source>/<name>` (`prompt://local/<name>` without a source); its kind is `prompt`.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const prompt = (
+  input: Omit<Input, "uri" | "kind"> & {
+    readonly uri?: string
+    readonly arguments?: ReadonlyArray<PromptArgument>
+    readonly render: Prompt["render"]
+  }
+): Resource => ({
+  ...base({
+    ...input,
+    uri: input.uri ?? `prompt://${encodeURIComponent(input.source ?? "local")}/${encodeURIComponent(input.name)}`,
+    kind: "prompt"
+  }, false),
+  prompt: { arguments: input.arguments ?? [], render: input.render }
+})
+
+// -----------------------------------------------------------------------------
+// Slices
+// -----------------------------------------------------------------------------
+
+/**
+ * The slice `[offset, offset + length)` of `text`, never splitting a surrogate pair: a slice that
+ * would end between the two halves of a character ends before it, one that would start between
+ * them starts after it. Offsets past the end give an empty slice.
+ *
+ * @since 0.2.0
+ * @category slices
+ */
+export const sliceText = (text: string, offset: number, length: number): Slice => {
+  const start = clampIndex(text, Math.max(0, Math.min(offset, text.length)), "forward")
+  const end = clampIndex(text, Math.max(start, Math.min(start + Math.max(0, length), text.length)), "backward")
+  const slice: Slice = { content: { _tag: "Text", text: text.slice(start, end) }, total: text.length }
+  return start === offset ? slice : { ...slice, offset: start }
+}
+
+/**
+ * The slice `[offset, offset + length)` of `bytes`.
+ *
+ * @since 0.2.0
+ * @category slices
+ */
+export const sliceBytes = (bytes: Uint8Array, offset: number, length: number): Slice => {
+  const start = Math.max(0, Math.min(offset, bytes.length))
+  const end = Math.max(start, Math.min(start + Math.max(0, length), bytes.length))
+  const slice: Slice = { content: { _tag: "Bytes", bytes: bytes.subarray(start, end) }, total: bytes.length }
+  return start === offset ? slice : { ...slice, offset: start }
+}
+
+/** Moves an index off the low half of a surrogate pair. */
+const clampIndex = (text: string, index: number, direction: "forward" | "backward"): number => {
+  if (index <= 0 || index >= text.length) return index
+  const before = text.charCodeAt(index - 1)
+  const at = text.charCodeAt(index)
+  const splits = before >= 0xd800 && before <= 0xdbff && at >= 0xdc00 && at <= 0xdfff
+  return splits ? (direction === "forward" ? index + 1 : index - 1) : index
+}
+
+/**
+ * The size of a content, in its own unit.
+ *
+ * @since 0.2.0
+ * @category slices
+ */
+export const contentLength = (content: Content): number =>
+  content._tag === "Text" ? content.text.length : content.bytes.length
+
+/**
+ * Whether the resource is a prompt.
+ *
+ * @since 0.2.0
+ * @category guards
+ */
+export const isPrompt = (resource: Resource): resource is Resource & { readonly prompt: Prompt } =>
+  resource.prompt !== undefined

@@ -1,0 +1,446 @@
+/**
+ * The resource catalog: every resource the agent could read, for the agent's whole lifetime — the
+ * resource counterpart of `ToolCatalog`. It registers and unregisters resources atomically, keeps
+ * two live indexes built by the agent's `SearchStrategy` (BM25F by default) — one of resource
+ * metadata (name, title, kind, description, prompt arguments) and one of passages inside the
+ * bodies — and answers queries without revealing anything: what was revealed belongs to a unit's
+ * `RevealedResources`, whose lifetime is one turn or one fork.
+ *
+ * A body is split into passages on headings and paragraphs when its resource is registered: the
+ * catalog reads it through the resource's reader (at most `maxIndexedChars`, within
+ * `indexTimeout`, `indexConcurrency` at a time), outside the write lock, then commits the resource
+ * and its passages in one synchronous step. A body that cannot be read (a failing reader, a binary
+ * body, a template, a prompt) leaves the resource registered, readable and sampled by its
+ * metadata, with the reason in `unsearchable`. Writes are serialized and all-or-nothing: a batch
+ * with one invalid resource registers nothing. Replacing a resource replaces its passages, so a
+ * search never sees a stale body.
+ *
+ * @since 0.2.0
+ */
+import { Context, type Duration, Effect, Layer, Option, PubSub, Schema, Semaphore, Stream } from "effect"
+import * as Passages from "./internal/passages.js"
+import * as Index from "./internal/resourceIndex.js"
+import * as UriTemplate from "./internal/uriTemplate.js"
+import type { InvalidQuery } from "./Query.js"
+import * as Resource from "./Resource.js"
+import { type Hit, SearchFailed, type SearchIndex, SearchStrategy } from "./SearchStrategy.js"
+
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
+
+/**
+ * A registered resource.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Entry extends Resource.Resource {
+  /** The URI: what visibility and permission policies match as the id. */
+  readonly id: string
+  /** The name: what tables of contents and `get_prompt` show. */
+  readonly modelName: string
+  /** Passages of the body in the search index. */
+  readonly passages: number
+  /** Why the body is not searchable (a prompt, a template, a binary body, a failed read); absent when it is. */
+  readonly unsearchable?: string
+  /** Whether only the head of the body (`maxIndexedChars`) is searchable. */
+  readonly truncated: boolean
+}
+
+/**
+ * A passage of a body: where it is, the headings above it, and its text.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Passage {
+  readonly uri: string
+  /** Its position among the passages of its resource. */
+  readonly index: number
+  readonly offset: number
+  readonly length: number
+  /** The headings above it, outermost first, joined by ` › `; empty before the first heading. */
+  readonly heading: string
+  readonly text: string
+}
+
+/**
+ * A resource found by `sample`, with the passage that matched best when the body matched.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Match {
+  readonly resource: Entry
+  readonly score: number
+  readonly passage?: Passage
+}
+
+/**
+ * A passage found by `searchPassages`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface PassageMatch {
+  readonly resource: Entry
+  readonly passage: Passage
+  readonly score: number
+}
+
+/**
+ * What one write changed (URIs), published on `changes`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Change {
+  readonly added: ReadonlyArray<string>
+  readonly removed: ReadonlyArray<string>
+  readonly version: number
+}
+
+/**
+ * How a search is run: at most `limit` results among the resources `accept` lets through.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface SearchOptions {
+  readonly limit: number
+  readonly accept: (resource: Entry) => boolean
+  /** For `sample`: resources whose passages may rank them (default all); a view passes those it may read. */
+  readonly acceptBody?: (resource: Entry) => boolean
+}
+
+/**
+ * The catalog settings.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Options {
+  /** Characters of a body split into passages; the rest is readable but not searchable. */
+  readonly maxIndexedChars: number
+  /** Passage sizes in characters: a passage stops growing at `target`, never exceeds `max`. */
+  readonly passageTarget: number
+  readonly passageMax: number
+  /** How long reading one body for the index may take. */
+  readonly indexTimeout: Duration.Input
+  /** Bodies read at once while registering. */
+  readonly indexConcurrency: number
+}
+
+/**
+ * Defaults: 2 million indexed characters per body, passages of 800 to 1,600 characters, 30 seconds
+ * and 4 reads at once.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export const defaultOptions: Options = {
+  maxIndexedChars: 2_000_000,
+  passageTarget: Passages.defaultSizes.target,
+  passageMax: Passages.defaultSizes.max,
+  indexTimeout: "30 seconds",
+  indexConcurrency: 4
+}
+
+/**
+ * Another resource already has this URI.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class DuplicateResource extends Schema.TaggedError<DuplicateResource>()("DuplicateResource", {
+  uri: Schema.String
+}) {
+  override get message(): string {
+    return `Duplicate resource URI '${this.uri}': URIs must be unique in a catalog`
+  }
+}
+
+// -----------------------------------------------------------------------------
+// Service
+// -----------------------------------------------------------------------------
+
+/**
+ * The agent's resource catalog.
+ *
+ * @since 0.2.0
+ * @category services
+ */
+export class ResourceCatalog extends Context.Service<ResourceCatalog, {
+  /** Registers resources atomically; with `replace`, a resource with an existing URI replaces it. */
+  readonly register: (
+    resources: Resource.Resource | Iterable<Resource.Resource>,
+    options?: { readonly replace?: boolean }
+  ) => Effect.Effect<void, Resource.InvalidResource | DuplicateResource>
+  /** Removes resources by URI; unknown URIs are ignored. */
+  readonly unregister: (uris: string | Iterable<string>) => Effect.Effect<void>
+  /** Makes a source hold exactly `resources`, in one atomic step (what a `list_changed` needs). */
+  readonly replaceSource: (
+    source: string,
+    resources: Iterable<Resource.Resource>
+  ) => Effect.Effect<void, Resource.InvalidResource | DuplicateResource>
+  /** Every resource, in registration order. */
+  readonly all: Effect.Effect<ReadonlyArray<Entry>>
+  readonly get: (uri: string) => Effect.Effect<Option.Option<Entry>>
+  /** The resource of a URI: registered under it, or the first template matching it. */
+  readonly resolve: (uri: string) => Effect.Effect<Option.Option<Entry>>
+  /** The passages of a resource, in order. */
+  readonly passages: (uri: string) => Effect.Effect<ReadonlyArray<Passage>>
+  /** Ranks resources by metadata and body, fused. Pure: reveals nothing. */
+  readonly sample: (
+    query: string,
+    options: SearchOptions
+  ) => Effect.Effect<ReadonlyArray<Match>, SearchFailed | InvalidQuery>
+  /** Ranks passages. Pure: reveals nothing. */
+  readonly searchPassages: (
+    query: string,
+    options: SearchOptions
+  ) => Effect.Effect<ReadonlyArray<PassageMatch>, SearchFailed | InvalidQuery>
+  /** Synchronous lookups for hot paths. */
+  readonly unsafe: {
+    readonly get: (uri: string) => Entry | undefined
+    readonly resolve: (uri: string) => Entry | undefined
+    readonly passages: (uri: string) => ReadonlyArray<Passage>
+    readonly version: () => number
+  }
+  /** Increases with every write. */
+  readonly version: Effect.Effect<number>
+  /** Every write, as it happens (subscribe before writing to see it). */
+  readonly changes: Stream.Stream<Change>
+  /** The strategy ranking this catalog. */
+  readonly strategy: string
+}>()("@tool-search/core/ResourceCatalog") {
+  /** A catalog ranking with the `SearchStrategy` in context. */
+  static readonly layer: Layer.Layer<ResourceCatalog, never, SearchStrategy> = Layer.effect(
+    ResourceCatalog,
+    Effect.suspend(() => make(defaultOptions))
+  )
+  /** A catalog with explicit settings. */
+  static readonly layerWith = (options: Partial<Options>): Layer.Layer<ResourceCatalog, never, SearchStrategy> =>
+    Layer.effect(ResourceCatalog, Effect.suspend(() => make({ ...defaultOptions, ...options })))
+  /** A catalog that starts with `resources` registered (one atomic batch: a bad one fails the layer). */
+  static readonly layerOf = (
+    resources: Iterable<Resource.Resource>,
+    options: Partial<Options> = {}
+  ): Layer.Layer<ResourceCatalog, Resource.InvalidResource | DuplicateResource, SearchStrategy> =>
+    Layer.effect(
+      ResourceCatalog,
+      Effect.gen(function*() {
+        const catalog = yield* make({ ...defaultOptions, ...options })
+        yield* catalog.register(resources)
+        return catalog
+      })
+    )
+}
+
+// -----------------------------------------------------------------------------
+// Implementation
+// -----------------------------------------------------------------------------
+
+/**
+ * Builds a catalog; its change stream ends with the enclosing scope.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const make = Effect.fnUntraced(function*(options: Options) {
+  const strategy = yield* SearchStrategy
+  const metadata: SearchIndex = yield* strategy.makeIndex
+  const bodies: SearchIndex = yield* strategy.makeIndex
+  const pubsub = yield* Effect.acquireRelease(PubSub.unbounded<Change>(), PubSub.shutdown)
+  const writeLock = yield* Semaphore.make(1)
+
+  // The state. Mutated only inside `commit`, one synchronous step under `writeLock`.
+  const byUri = new Map<string, Entry>()
+  const templates = new Map<string, UriTemplate.Matcher>()
+  const passagesByUri = new Map<string, ReadonlyArray<{ readonly id: string; readonly passage: Passage }>>()
+  const passageById = new Map<string, Passage>()
+  let nextPassage = 0
+  let version = 0
+
+  const passagesOf = (uri: string): ReadonlyArray<Passage> => (passagesByUri.get(uri) ?? []).map((p) => p.passage)
+
+  const resolveUnsafe = (uri: string): Entry | undefined => {
+    const exact = byUri.get(uri)
+    if (exact !== undefined) return exact
+    for (const [template, matcher] of templates) {
+      if (matcher.matches(uri)) return byUri.get(template)
+    }
+    return undefined
+  }
+
+  /** Validates a batch against itself (not against the state: `commit` does, under the lock). */
+  const validate = (resources: ReadonlyArray<Resource.Resource>) =>
+    Effect.gen(function*() {
+      const valid = new Map<string, Resource.Resource>()
+      for (const resource of resources) {
+        const checked = yield* Resource.validate(resource)
+        if (valid.has(checked.uri)) return yield* new DuplicateResource({ uri: checked.uri })
+        valid.set(checked.uri, checked)
+      }
+      return [...valid.values()]
+    })
+
+  const prepare = (resource: Resource.Resource) => Index.prepare(resource, options)
+
+  /** Applies removals then additions in one synchronous step. */
+  const commit = (removals: ReadonlyArray<string>, additions: ReadonlyArray<Index.Prepared>): Change => {
+    const removed: Array<string> = []
+    const dropPassages = (uri: string) => {
+      const old = passagesByUri.get(uri)
+      if (old === undefined) return
+      bodies.remove(old.map((p) => p.id))
+      for (const p of old) passageById.delete(p.id)
+      passagesByUri.delete(uri)
+    }
+    for (const uri of removals) {
+      if (!byUri.has(uri)) continue
+      byUri.delete(uri)
+      templates.delete(uri)
+      dropPassages(uri)
+      removed.push(uri)
+    }
+    if (removed.length > 0) metadata.remove(removed)
+    for (const { entry, passages } of additions) {
+      dropPassages(entry.uri)
+      byUri.set(entry.uri, entry) // a replaced URI keeps its registration order
+      if (entry.template) {
+        const compiled = UriTemplate.compile(entry.uri)
+        if (typeof compiled !== "string") templates.set(entry.uri, compiled)
+      } else {
+        templates.delete(entry.uri)
+      }
+      const ids = passages.map((passage) => ({ id: `p${nextPassage++}`, passage }))
+      for (const { id, passage } of ids) passageById.set(id, passage)
+      passagesByUri.set(entry.uri, ids)
+      bodies.add(ids.map(({ id, passage }) => Index.passageDocument(id, passage, entry)))
+    }
+    if (additions.length > 0) metadata.add(additions.map(({ entry }) => Index.metadataDocument(entry)))
+    version++
+    return { added: additions.map(({ entry }) => entry.uri), removed, version }
+  }
+
+  const write = <E>(
+    resources: ReadonlyArray<Resource.Resource>,
+    plan: (valid: ReadonlyArray<Resource.Resource>) => Effect.Effect<ReadonlyArray<string>, E>
+  ): Effect.Effect<void, E | Resource.InvalidResource | DuplicateResource> =>
+    Effect.gen(function*() {
+      const valid = yield* validate(resources)
+      const prepared = yield* Effect.forEach(valid, prepare, { concurrency: Math.max(1, options.indexConcurrency) })
+      yield* writeLock.withPermits(1)(
+        plan(valid).pipe(
+          Effect.map((removals) => commit(removals, prepared)),
+          Effect.flatMap((change) =>
+            change.added.length + change.removed.length > 0 ? PubSub.publish(pubsub, change) : Effect.void
+          ),
+          Effect.uninterruptible
+        )
+      )
+    })
+
+  const register = (
+    input: Resource.Resource | Iterable<Resource.Resource>,
+    opts?: { readonly replace?: boolean }
+  ) => {
+    const resources = isResource(input) ? [input] : [...input]
+    const duplicates = (valid: ReadonlyArray<Resource.Resource>) => {
+      const taken = opts?.replace === true ? undefined : valid.find((r) => byUri.has(r.uri))
+      return taken === undefined ? Effect.succeed([]) : Effect.fail(new DuplicateResource({ uri: taken.uri }))
+    }
+    // fail before reading any body when a URI is already taken
+    return Effect.suspend(() => duplicates(resources)).pipe(Effect.andThen(write(resources, duplicates)))
+  }
+
+  const replaceSource = (source: string, input: Iterable<Resource.Resource>) => {
+    const resources = [...input].map((r) => r.source === source ? r : { ...r, source })
+    return write(resources, (valid) =>
+      Effect.suspend(() => {
+        const taken = valid.find((r) => {
+          const owner = byUri.get(r.uri)
+          return owner !== undefined && owner.source !== source
+        })
+        if (taken !== undefined) return Effect.fail(new DuplicateResource({ uri: taken.uri }))
+        const incoming = new Set(valid.map((r) => r.uri))
+        return Effect.succeed(
+          [...byUri.values()].filter((e) => e.source === source && !incoming.has(e.uri)).map((e) => e.uri)
+        )
+      }))
+  }
+
+  // ---------------------------------------------------------------------------
+  // Search
+  // ---------------------------------------------------------------------------
+
+  const run = (index: SearchIndex, text: string, limit: number, accept: (id: string) => boolean) =>
+    index.search({ text, limit, accept }).pipe(
+      Effect.catchDefect((defect) =>
+        Effect.fail(new SearchFailed({ strategy: strategy.name, reason: Index.causeMessage(defect) }))
+      )
+    )
+
+  const passageHits = (text: string, limit: number, accept: (e: Entry) => boolean) =>
+    Effect.map(
+      run(bodies, text, limit, (id) => {
+        const passage = passageById.get(id)
+        const entry = passage === undefined ? undefined : byUri.get(passage.uri)
+        return entry !== undefined && accept(entry)
+      }),
+      (hits: ReadonlyArray<Hit>) =>
+        hits.flatMap((hit): ReadonlyArray<PassageMatch> => {
+          const passage = passageById.get(hit.id)
+          const resource = passage === undefined ? undefined : byUri.get(passage.uri)
+          return passage === undefined || resource === undefined ? [] : [{ resource, passage, score: hit.score }]
+        })
+    )
+
+  const searchPassages = (query: string, opts: SearchOptions) =>
+    Effect.flatMap(Index.queryText(query), (text) => passageHits(text, Math.max(0, opts.limit), opts.accept))
+
+  const sample = (query: string, opts: SearchOptions) =>
+    Effect.gen(function*() {
+      const text = yield* Index.queryText(query)
+      const limit = Math.max(0, opts.limit)
+      const pool = Math.min(100, Math.max(limit * 5, 20))
+      const [byMetadata, byBody] = yield* Effect.all([
+        run(metadata, text, pool, (uri) => {
+          const entry = byUri.get(uri)
+          return entry !== undefined && opts.accept(entry)
+        }),
+        passageHits(text, pool, (e) => opts.accept(e) && (opts.acceptBody?.(e) ?? true))
+      ])
+      return Index.fuse(byMetadata, byBody, limit).flatMap(({ passage, score, uri }): ReadonlyArray<Match> => {
+        const resource = byUri.get(uri)
+        return resource === undefined ? [] : [{ resource, score, ...(passage === undefined ? {} : { passage }) }]
+      })
+    })
+
+  return ResourceCatalog.of({
+    register,
+    unregister: (uris) =>
+      writeLock.withPermits(1)(
+        Effect.suspend(() => {
+          const change = commit(typeof uris === "string" ? [uris] : [...uris], [])
+          return change.removed.length > 0 ? PubSub.publish(pubsub, change) : Effect.void
+        }).pipe(Effect.uninterruptible, Effect.asVoid)
+      ),
+    replaceSource,
+    all: Effect.sync(() => [...byUri.values()]),
+    get: (uri) => Effect.sync(() => Option.fromUndefinedOr(byUri.get(uri))),
+    resolve: (uri) => Effect.sync(() => Option.fromUndefinedOr(resolveUnsafe(uri))),
+    passages: (uri) => Effect.sync(() => passagesOf(uri)),
+    sample,
+    searchPassages,
+    unsafe: { get: (uri) => byUri.get(uri), resolve: resolveUnsafe, passages: passagesOf, version: () => version },
+    version: Effect.sync(() => version),
+    changes: Stream.fromPubSub(pubsub),
+    strategy: strategy.name
+  })
+})
+
+const isResource = (u: Resource.Resource | Iterable<Resource.Resource>): u is Resource.Resource =>
+  typeof (u as Resource.Resource).uri === "string"

@@ -1,0 +1,258 @@
+/**
+ * The arguments of a tool call, checked before the handler runs. A model's arguments are hostile
+ * input like any other: they may be malformed JSON, `null`, an array, huge, deeply nested, or miss
+ * and mistype fields. `check` bounds their size and depth, then validates them against the tool's
+ * own JSON Schema, so a handler only ever sees an object its schema accepts. A mismatch is an
+ * `InvalidArguments` naming each path and what was expected — written for the model, which can fix
+ * its call.
+ *
+ * The JSON Schema becomes an Effect `Schema` (`SchemaRepresentation.fromJsonSchemaDocument`),
+ * compiled once per parameters object. Regular-expression `pattern`s are not applied (a schema
+ * from an upstream server could carry a catastrophic one; the handler still checks its input), and
+ * parts of a schema Effect cannot translate (`if`/`then`, `contains`, ...) are left unchecked
+ * rather than rejecting every call: the rest of the schema still applies.
+ *
+ * The executor runs `check` on every call of a catalog tool; the MCP gateway's `call_tool` can use
+ * the same function.
+ *
+ * @since 0.2.0
+ */
+import { JsonSchema, Predicate, Result, Schema, SchemaIssue, SchemaRepresentation } from "effect"
+
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
+
+/**
+ * Bounds on one call's arguments, checked before the schema.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Limits {
+  /** Largest size, in characters of their JSON text (strings, keys, numbers and punctuation). */
+  readonly maxSize: number
+  /** Deepest nesting of objects and arrays; the arguments object itself is level 1. */
+  readonly maxDepth: number
+}
+
+/**
+ * The default bounds: 1,000,000 characters, 32 levels.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const defaultLimits: Limits = { maxSize: 1_000_000, maxDepth: 32 }
+
+/**
+ * One problem with the arguments: where (`items[2].name`, empty for the arguments as a whole) and
+ * what was expected.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Issue {
+  readonly path: string
+  readonly message: string
+}
+
+/**
+ * The arguments of a call do not fit the tool's parameters. The message lists each problem with its
+ * path and tells the model to fix the call.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class InvalidArguments extends Schema.TaggedError<InvalidArguments>()("InvalidArguments", {
+  tool: Schema.String,
+  issues: Schema.Array(Schema.Struct({ path: Schema.String, message: Schema.String }))
+}) {
+  override get message(): string {
+    const lines = this.issues.map((i) => `- ${i.path === "" ? "arguments" : i.path}: ${i.message}`)
+    return `Invalid arguments for '${this.tool}':\n${
+      lines.join("\n")
+    }\nFix the arguments to match the tool's parameters and call it again.`
+  }
+}
+
+// -----------------------------------------------------------------------------
+// Checking
+// -----------------------------------------------------------------------------
+
+/** At most this many issues are reported; the model fixes the first ones first. */
+const MAX_ISSUES = 10
+/** Each issue message is cut to this many characters (it may quote the offending value). */
+const MAX_MESSAGE = 200
+
+/**
+ * Checks the arguments of one call of `tool` against its `parameters` (a JSON Schema whose root is
+ * an object): within `limits`, an object, valid for the schema. A string holding a JSON object
+ * (some models encode the arguments twice) is parsed first. Succeeds with the arguments object.
+ *
+ * @since 0.2.0
+ * @category checking
+ */
+export const check = (
+  tool: string,
+  parameters: JsonSchema.JsonSchema,
+  args: unknown,
+  limits: Limits = defaultLimits
+): Result.Result<Record<string, unknown>, InvalidArguments> => {
+  const fail = (issues: ReadonlyArray<Issue>) => Result.fail(new InvalidArguments({ tool, issues }))
+  let value = args
+  if (typeof value === "string") {
+    if (value.length > limits.maxSize) return fail([tooLarge(limits)])
+    const parsed = parseJson(value)
+    if (parsed === undefined) return fail([{ path: "", message: "Expected a JSON object, got text that is not JSON" }])
+    value = parsed.value
+  }
+  const bound = measure(value, limits)
+  if (bound !== undefined) return fail([bound])
+  if (!Predicate.isObject(value) || Array.isArray(value)) {
+    return fail([{ path: "", message: `Expected an object, got ${describe(value)}` }])
+  }
+  const issues = validatorOf(parameters)(value)
+  return issues.length === 0 ? Result.succeed(value as Record<string, unknown>) : fail(issues)
+}
+
+const tooLarge = (limits: Limits): Issue => ({
+  path: "",
+  message: `Arguments larger than ${limits.maxSize.toLocaleString("en-US")} characters are refused`
+})
+
+/** The first bound `value` exceeds, walking it once and stopping as soon as one is exceeded. */
+const measure = (value: unknown, limits: Limits): Issue | undefined => {
+  let size = 0
+  const stack: Array<readonly [unknown, number]> = [[value, 1]]
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as readonly [unknown, number] // non-empty
+    if (typeof node === "string") size += node.length + 2
+    else if (Array.isArray(node) || Predicate.isObject(node)) {
+      if (depth > limits.maxDepth) {
+        return { path: "", message: `Arguments nested deeper than ${limits.maxDepth} levels are refused` }
+      }
+      size += 2
+      if (Array.isArray(node)) { for (const item of node) stack.push([item, depth + 1]) }
+      else {
+        for (const [key, item] of Object.entries(node)) {
+          size += key.length + 4
+          stack.push([item, depth + 1])
+        }
+      }
+    } else size += String(node).length + 1
+    if (size > limits.maxSize) return tooLarge(limits)
+  }
+  return undefined
+}
+
+const parseJson = (text: string): { readonly value: unknown } | undefined => {
+  try {
+    return { value: JSON.parse(text) }
+  } catch {
+    return undefined
+  }
+}
+
+const describe = (value: unknown): string =>
+  value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "string" ? "a string" : typeof value
+
+// -----------------------------------------------------------------------------
+// Validators, compiled once per schema
+// -----------------------------------------------------------------------------
+
+type Validator = (value: object) => ReadonlyArray<Issue>
+
+const validators = new WeakMap<object, Validator>()
+
+/** The validator of a parameters schema, compiled on first use. */
+const validatorOf = (parameters: JsonSchema.JsonSchema): Validator => {
+  const cached = validators.get(parameters)
+  if (cached !== undefined) return cached
+  const validator = compile(parameters)
+  validators.set(parameters, validator)
+  return validator
+}
+
+const accept: Validator = () => []
+
+/**
+ * Compiles the whole schema; when Effect cannot translate it, compiles each property on its own
+ * and leaves the untranslatable ones unchecked (required properties are still required).
+ */
+const compile = (parameters: JsonSchema.JsonSchema): Validator => {
+  const whole = importSchema(parameters)
+  if (whole !== undefined) return validatorFrom(whole)
+  const properties = Predicate.isObject(parameters["properties"]) ? parameters["properties"] : {}
+  const shallow: Record<string, unknown> = {}
+  for (const [key, schema] of Object.entries(properties)) {
+    const alone = Predicate.isObject(schema) ? importSchema({ ...definitionsOf(parameters), ...schema }) : undefined
+    shallow[key] = alone === undefined ? {} : schema
+  }
+  const additional = parameters["additionalProperties"]
+  const reduced = importSchema({
+    ...definitionsOf(parameters),
+    type: "object",
+    properties: shallow,
+    ...(Array.isArray(parameters["required"]) ? { required: parameters["required"] } : {}),
+    ...(typeof additional === "boolean" ? { additionalProperties: additional } : {})
+  })
+  return reduced === undefined ? accept : validatorFrom(reduced)
+}
+
+const definitionsOf = (schema: JsonSchema.JsonSchema): Record<string, unknown> => ({
+  ...(schema["$defs"] === undefined ? {} : { $defs: schema["$defs"] }),
+  ...(schema["definitions"] === undefined ? {} : { definitions: schema["definitions"] }),
+  ...(schema["$schema"] === undefined ? {} : { $schema: schema["$schema"] })
+})
+
+/** The Effect schema of a JSON Schema (draft 2020-12, or draft-07 when it says so), or undefined. */
+const importSchema = (schema: JsonSchema.JsonSchema): Schema.Codec<unknown> | undefined => {
+  try {
+    const declared = typeof schema["$schema"] === "string" ? schema["$schema"] : ""
+    const document = declared.includes("draft-07") || declared.includes("draft-04") || "definitions" in schema
+      ? JsonSchema.fromSchemaDraft07(schema)
+      : JsonSchema.fromSchemaDraft2020_12(schema)
+    const imported = SchemaRepresentation.fromJsonSchemaDocument(document, { patterns: "ignore" })
+    return Schema.make<Schema.Codec<unknown>>(imported.ast)
+  } catch {
+    return undefined
+  }
+}
+
+/** Effect's messages, with the two that speak of "keys" said in the words of tool parameters. */
+const formatter = SchemaIssue.makeFormatterStandardSchemaV1({
+  leafHook: (issue) =>
+    issue._tag === "MissingKey"
+      ? "Missing required property"
+      : issue._tag === "UnexpectedKey"
+      ? "Unknown property (the tool's parameters do not have it)"
+      : SchemaIssue.defaultLeafHook(issue)
+})
+
+const validatorFrom = (schema: Schema.Codec<unknown>): Validator => {
+  const decode = Schema.decodeUnknownResult(schema)
+  return (value) => {
+    const result = decode(value, { errors: "all", onExcessProperty: "error", reportInput: true })
+    if (Result.isSuccess(result)) return []
+    return formatter(result.failure.issue).issues.slice(0, MAX_ISSUES).map((issue) => ({
+      path: formatPath(issue.path ?? []),
+      message: cut(issue.message)
+    }))
+  }
+}
+
+type PathSegment = PropertyKey | { readonly key: PropertyKey }
+
+/** `items[2].name`: property names joined by dots, array indices in brackets. */
+const formatPath = (path: ReadonlyArray<PathSegment>): string =>
+  path.map((segment) => typeof segment === "object" ? segment.key : segment).reduce<string>(
+    (text, key) =>
+      typeof key === "number"
+        ? `${text}[${key}]`
+        : /^[A-Za-z_$][\w$]*$/.test(String(key))
+        ? text === "" ? String(key) : `${text}.${String(key)}`
+        : `${text}[${JSON.stringify(String(key))}]`,
+    ""
+  )
+
+const cut = (text: string): string => text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text

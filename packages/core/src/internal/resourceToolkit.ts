@@ -1,0 +1,139 @@
+/**
+ * The resource tools as `ModelTool`s bound to one unit's operations: each decodes its input with
+ * `Schema`, runs the operation and answers with JSON, or with a failure message naming the call
+ * that fixes the problem. Nothing here fails: every error becomes a tool result for the model.
+ *
+ * @internal
+ */
+import { Effect, Schema } from "effect"
+import * as ResourceDisclosure from "../ResourceDisclosure.js"
+import * as ResourceTools from "../ResourceTools.js"
+import type { MetaOutput, ModelTool } from "../ToolView.js"
+
+/** The operations the tools run (the view's). */
+export interface Operations {
+  readonly sample: (input: {
+    readonly query?: string
+    readonly uri?: string
+    readonly max?: number
+  }) => Effect.Effect<ResourceTools.SampleAnswer, { readonly message: string }>
+  readonly search: (input: {
+    readonly query: string
+    readonly uri?: string
+    readonly max?: number
+  }) => Effect.Effect<ResourceTools.SearchAnswer, { readonly message: string }>
+  readonly read: (input: {
+    readonly uri: string
+    readonly offset?: number
+    readonly length?: number
+  }) => Effect.Effect<ResourceTools.ReadAnswer, { readonly message: string }>
+  readonly getPrompt: (input: {
+    readonly name: string
+    readonly arguments?: Readonly<Record<string, string>>
+  }) => Effect.Effect<ResourceTools.PromptAnswer, { readonly message: string }>
+}
+
+/** The four tools. */
+export interface Bound {
+  readonly sample: ModelTool
+  readonly search: ModelTool
+  readonly read: ModelTool
+  readonly getPrompt: ModelTool
+}
+
+const failure = (message: string): MetaOutput => ({ isFailure: true, result: message })
+
+/** Drops `null` and `undefined` fields: providers send `null` for an optional field left out. */
+const present = <A extends object>(input: A): { [K in keyof A]?: Exclude<A[K], null | undefined> } =>
+  Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined)) as {
+    [K in keyof A]?: Exclude<A[K], null | undefined>
+  }
+
+/** A tool whose parameters decode with `schema` before `run`. */
+const tool = <S extends Schema.Decoder<unknown>>(
+  name: string,
+  description: string,
+  parameters: ModelTool["parameters"],
+  schema: S,
+  run: (input: S["Type"]) => Effect.Effect<MetaOutput, { readonly message: string }>
+): ModelTool => {
+  const decode = Schema.decodeUnknownEffect(schema)
+  return {
+    name,
+    description,
+    parameters,
+    kind: "meta",
+    run: (params) =>
+      decode(params).pipe(
+        Effect.matchEffect({
+          onFailure: (error) => Effect.succeed(failure(`${ResourceTools.usage[name]}: ${firstLine(error.message)}`)),
+          onSuccess: (input) => run(input).pipe(Effect.catch((e) => Effect.succeed(failure(e.message))))
+        })
+      )
+  }
+}
+
+const firstLine = (text: string): string => text.split("\n").slice(0, 3).join(" ").slice(0, 300)
+
+/** Binds the tools to `operations`, described with `options`. */
+export const bindTools = (operations: Operations, options: ResourceDisclosure.Options): Bound => {
+  const limit = options.maxResultsLimit
+  const defaultMax = Math.min(options.defaultMaxResults, limit)
+  // models send numbers, numeric strings, or nothing: clamped here, never rejected
+  const max = (requested: unknown): { readonly max?: number } =>
+    requested === null || requested === undefined ? {} : { max: ResourceDisclosure.clampMax(requested, options) }
+  return {
+    sample: tool(
+      ResourceTools.SAMPLE_RESOURCES,
+      ResourceTools.sampleDescription(limit, defaultMax, options.snippetLength),
+      ResourceTools.sampleParameters(limit, defaultMax),
+      ResourceTools.SampleInput,
+      (input) =>
+        Effect.map(
+          operations.sample({ ...present({ query: input.query, uri: input.uri }), ...max(input.max) }),
+          (answer) => ({
+            isFailure: false,
+            result: answer,
+            found: answer.resources.map((r) => r.uri)
+          })
+        )
+    ),
+    search: tool(
+      ResourceTools.SEARCH_RESOURCES,
+      ResourceTools.searchDescription(limit, defaultMax),
+      ResourceTools.searchParameters(limit, defaultMax),
+      ResourceTools.SearchInput,
+      (input) =>
+        Effect.map(
+          operations.search({ ...present({ uri: input.uri }), query: input.query, ...max(input.max) }),
+          (answer) => ({
+            isFailure: false,
+            result: answer,
+            found: [...new Set(answer.passages.map((p) => p.uri))]
+          })
+        )
+    ),
+    read: tool(
+      ResourceTools.READ_RESOURCE,
+      ResourceTools.readDescription(options.defaultReadLength, options.maxReadLength),
+      ResourceTools.readParameters(options.defaultReadLength, options.maxReadLength),
+      ResourceTools.ReadInput,
+      (input) =>
+        Effect.map(operations.read({ ...present(input), uri: input.uri }), (answer) => ({
+          isFailure: false,
+          result: answer
+        }))
+    ),
+    getPrompt: tool(
+      ResourceTools.GET_PROMPT,
+      ResourceTools.getPromptDescription,
+      ResourceTools.getPromptParameters,
+      ResourceTools.GetPromptInput,
+      (input) =>
+        Effect.map(operations.getPrompt({ ...present(input), name: input.name }), (answer) => ({
+          isFailure: false,
+          result: answer
+        }))
+    )
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Reading an MCP server's resources and prompts for `McpResource`: each request bounded in time,
+ * its answer decoded and bounded in size, every failure a `ResourceReadError` naming the resource.
+ *
+ * @internal
+ */
+import { Resource } from "@tool-search/core"
+import { Effect, Schema } from "effect"
+import { Base64 } from "effect/encoding"
+import type { ImportOptions } from "../McpResource.js"
+
+/** A `resources/read` result: text or base64 contents. */
+export const ReadResult = Schema.Struct({
+  contents: Schema.Array(Schema.Union([
+    Schema.Struct({
+      uri: Schema.String,
+      mimeType: Schema.optionalKey(Schema.NullOr(Schema.String)),
+      text: Schema.String
+    }),
+    Schema.Struct({
+      uri: Schema.String,
+      mimeType: Schema.optionalKey(Schema.NullOr(Schema.String)),
+      blob: Schema.String
+    })
+  ]))
+})
+
+/** Runs one request to the server: bounded in time, its answer decoded, every failure a `ResourceReadError`. */
+export const guard = <S extends Schema.Decoder<unknown>>(
+  uri: string,
+  options: ImportOptions,
+  request: Effect.Effect<unknown, { readonly message: string }>,
+  schema: S
+): Effect.Effect<S["Type"], Resource.ResourceReadError> => {
+  const fail = (reason: string) => new Resource.ResourceReadError({ uri, reason })
+  return Effect.suspend(() => request).pipe(
+    Effect.mapError((e) => fail(`MCP server '${options.server}': ${e.message}`)),
+    Effect.timeout(options.timeout ?? "30 seconds"),
+    Effect.catchTag("TimeoutError", () => Effect.fail(fail(`MCP server '${options.server}' did not answer in time`))),
+    Effect.catchDefect((defect) => Effect.fail(fail(`MCP server '${options.server}': ${String(defect)}`))),
+    Effect.flatMap((answer) =>
+      Schema.decodeUnknownEffect(schema)(answer).pipe(
+        Effect.mapError((e) =>
+          fail(`MCP server '${options.server}' sent a malformed answer: ${e.message.split("\n")[0] ?? ""}`)
+        )
+      )
+    )
+  )
+}
+
+/** Reads a resource through `resources/read`, then slices what was asked. */
+export const reader = (options: ImportOptions): Resource.Reader => (request) =>
+  guard(request.uri, options, options.client.readResource(request.uri), ReadResult).pipe(
+    Effect.flatMap((result) => {
+      const max = options.maxBodySize ?? 20_000_000
+      const tooLarge = new Resource.ResourceReadError({
+        uri: request.uri,
+        reason: `MCP server '${options.server}' sent a body larger than ${max}`
+      })
+      const texts = result.contents.flatMap((c) => "text" in c ? [c.text] : [])
+      const blobs = result.contents.flatMap((c) => "blob" in c ? [c] : [])
+      if (blobs.length === 1 && texts.length === 0) {
+        const blob = (blobs[0] as { readonly blob: string }).blob // one blob
+        if (blob.length > Math.ceil(max / 3) * 4) return Effect.fail(tooLarge)
+        const bytes = Base64.decode(blob)
+        if (bytes._tag === "Failure") {
+          return Effect.fail(
+            new Resource.ResourceReadError({ uri: request.uri, reason: "the server sent invalid base64" })
+          )
+        }
+        return Effect.succeed(Resource.sliceBytes(bytes.success, request.offset, request.length))
+      }
+      // several contents (a folder, a multi-part document): one text, binary parts described
+      const parts = result.contents.map((c) =>
+        "text" in c ? c.text : `[binary content ${c.mimeType ?? "application/octet-stream"}, ${c.uri}]`
+      )
+      const size = parts.reduce((n, p) => n + p.length + 2, 0)
+      if (size > max) return Effect.fail(tooLarge)
+      return Effect.succeed(Resource.sliceText(parts.join("\n\n"), request.offset, request.length))
+    })
+  )
+
+/** The text of one prompt message's content: text as is, other blocks described in one line. */
+export const contentText = (content: unknown): string => {
+  if (typeof content !== "object" || content === null) return ""
+  const c = content as Record<string, unknown>
+  const str = (key: string, of: Record<string, unknown> = c) => typeof of[key] === "string" ? of[key] as string : ""
+  switch (c["type"]) {
+    case "text":
+      return str("text")
+    case "image":
+    case "audio":
+      return `[${c["type"]} ${str("mimeType")}]`
+    case "resource_link":
+      return `[resource ${str("name")} <${str("uri")}>]`
+    case "resource": {
+      const resource = typeof c["resource"] === "object" && c["resource"] !== null
+        ? c["resource"] as Record<string, unknown>
+        : {}
+      const text = str("text", resource)
+      return text !== "" ? text : `[resource <${str("uri", resource)}>]`
+    }
+    default:
+      return ""
+  }
+}

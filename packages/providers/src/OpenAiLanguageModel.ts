@@ -1,0 +1,98 @@
+/**
+ * A `LanguageModel` over OpenAI's Chat Completions API, which OpenAI serves and which every
+ * OpenAI-compatible server speaks: Ollama, vLLM, LM Studio, OpenRouter, llama.cpp, TGI. One wire
+ * format, one mapping (`OpenAiChatCompletions`), for all of them — the reason this provider uses
+ * Chat Completions rather than OpenAI's newer Responses API, which only OpenAI serves.
+ *
+ * Each request is bounded in time and response size by the shared HTTP client, and every failure
+ * is the `AiError` `effect/ai` expects. `streamText` replays one buffered request as stream parts:
+ * no incremental streaming.
+ *
+ * @since 0.2.0
+ */
+import { type Duration, Effect, Layer, Redacted, type Schema, Stream } from "effect"
+import { LanguageModel } from "effect/ai"
+import { HttpClient } from "effect/http"
+import * as HttpJson from "./internal/httpJson.js"
+import { toStreamParts } from "./internal/parts.js"
+import * as OpenAiChatCompletions from "./OpenAiChatCompletions.js"
+
+// -----------------------------------------------------------------------------
+// Options
+// -----------------------------------------------------------------------------
+
+/**
+ * Where and how to call a Chat Completions endpoint.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Options extends OpenAiChatCompletions.RequestSettings {
+  /** The API root (`https://api.openai.com/v1`, `http://localhost:11434/v1`). */
+  readonly baseUrl: string
+  /** Sent as `Authorization: Bearer`; local servers need none. */
+  readonly apiKey?: Redacted.Redacted<string> | undefined
+  /** The longest one request may take (default 120 seconds). */
+  readonly timeout?: Duration.Input
+  /** The largest response body read (default 8 MiB). */
+  readonly maxResponseBytes?: number
+}
+
+/**
+ * OpenAI's API root.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const defaultBaseUrl = "https://api.openai.com/v1"
+
+// -----------------------------------------------------------------------------
+// Layer
+// -----------------------------------------------------------------------------
+
+/**
+ * The language model, over the `HttpClient` in context.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const make = (options: Options): Effect.Effect<LanguageModel.LanguageModel, never, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const module = options.module ?? "OpenAI"
+    const endpoint: HttpJson.Endpoint = {
+      module,
+      baseUrl: options.baseUrl.replace(/\/+$/, ""),
+      headers: options.apiKey === undefined
+        ? {}
+        : { authorization: Redacted.make(`Bearer ${Redacted.value(options.apiKey)}`) },
+      timeout: options.timeout ?? "120 seconds",
+      maxResponseBytes: options.maxResponseBytes ?? 8 * 1024 * 1024
+    }
+    const generateText = (providerOptions: LanguageModel.ProviderOptions) =>
+      OpenAiChatCompletions.toRequest(providerOptions, { ...options, module }).pipe(
+        Effect.flatMap((body) =>
+          HttpJson.post(client, endpoint, {
+            method: "generateText",
+            path: "/chat/completions",
+            body,
+            schema: OpenAiChatCompletions.ChatCompletion as Schema.Codec<OpenAiChatCompletions.ChatCompletion, unknown>
+          })
+        ),
+        Effect.flatMap(OpenAiChatCompletions.fromResponse)
+      )
+    return yield* LanguageModel.make({
+      generateText,
+      streamText: (providerOptions) =>
+        Stream.fromIterableEffect(Effect.map(generateText(providerOptions), toStreamParts))
+    })
+  })
+
+/**
+ * The language model as a layer.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layer = (options: Options): Layer.Layer<LanguageModel.LanguageModel, never, HttpClient.HttpClient> =>
+  Layer.effect(LanguageModel.LanguageModel, make(options))
