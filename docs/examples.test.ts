@@ -1,6 +1,7 @@
 // Every example in docs/ runs here, so the guides cannot drift from the code.
+import { PgClient } from "@effect/sql-pg"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { AiError, LanguageModel, Prompt, Toolkit } from "effect/ai"
 import { spawnSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
@@ -269,6 +270,24 @@ describe("docs examples: persistence", () => {
   it.skipIf(postgres === undefined)(
     `two processes on PostgreSQL${postgres === undefined ? " (skipped: TOOL_SEARCH_TEST_POSTGRES is not set)" : ""}`,
     { timeout: 180_000 },
-    () => expectTwoProcesses(postgres ?? "")
+    async () => {
+      // a database of its own on the server, dropped afterwards
+      const name = `tool_search_docs_${process.pid}_${Date.now().toString(36)}`
+      const admin = (statement: string) =>
+        Effect.runPromise(Effect.scoped(
+          Effect.gen(function*() {
+            const sql = yield* PgClient.PgClient
+            yield* sql.unsafe(statement)
+          }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(postgres ?? ""), maxConnections: 1 })))
+        ))
+      await admin(`CREATE DATABASE ${name}`)
+      try {
+        const url = new URL(postgres ?? "")
+        url.pathname = `/${name}`
+        expectTwoProcesses(url.toString())
+      } finally {
+        await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      }
+    }
   )
 })

@@ -10,7 +10,7 @@
 import { Executor, ScriptedModel, TokenCounter, type TurnEvent } from "@tool-search/agent"
 import { CatalogTool, Keyword, ToolCatalog } from "@tool-search/core"
 import { AuditRecorder, type Database, StoreConfig } from "@tool-search/store"
-import { type Config, Effect, Layer, Stream } from "effect"
+import { type Config, Effect, Layer, Logger, Stream } from "effect"
 import type { AiError } from "effect/ai"
 
 const echo = (name: string) => CatalogTool.handler(name, (params) => Effect.succeed({ ok: true, name, params }))
@@ -67,7 +67,8 @@ export const turn = (
 
 if (process.argv[1]?.endsWith("persistence.js") === true) {
   const [sessionId = "s1", message = "tell #ops the deploy is done"] = process.argv.slice(2)
-  Effect.runPromise(turn(sessionId, message)).then(
+  // stdout carries the JSON answer: log lines (a database that went away, say) go to stderr
+  Effect.runPromise(turn(sessionId, message).pipe(Effect.provideService(Logger.LogToStderr, true))).then(
     (result) => console.log(JSON.stringify(result)),
     (error: unknown) => {
       console.error(`persistence: ${error instanceof Error ? error.message : String(error)}`)

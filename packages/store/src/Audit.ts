@@ -21,7 +21,7 @@
  *
  * @since 0.2.0
  */
-import { Clock, Context, Duration, Effect, Layer, Queue, Ref, Result, Schedule } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Queue, Ref, Result, Schedule, Semaphore } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { Database } from "./Database.js"
@@ -190,7 +190,13 @@ const text = (value: string, max = MAX_TEXT): string => {
 
 const names = (values: ReadonlyArray<string>): ReadonlyArray<string> => values.slice(0, MAX_NAMES).map((v) => text(v))
 
-/** A payload as JSON text for `jsonb`: bounded, and with no `\u0000` (which `jsonb` refuses). */
+/**
+ * A payload as JSON text for `jsonb`: bounded (`MAX_PAYLOAD`), and with no `\u0000` (which `jsonb`
+ * refuses).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
 export const payload = (value: unknown): string | null => {
   if (value === undefined) return null
   let json: string
@@ -297,6 +303,8 @@ export const make = (options: Options = {}) =>
       yield* Ref.update(lostEntries, (l) => l === gap ? undefined : l)
     })
 
+    // one write-back at a time: the background fiber and a caller's `flush` never write the same entries twice
+    const writing = yield* Semaphore.make(1)
     const flush: Effect.Effect<void, StoreUnavailable> = Effect.gen(function*() {
       for (;;) {
         const batch = (yield* Ref.get(held)).slice(0, 100)
@@ -323,7 +331,7 @@ export const make = (options: Options = {}) =>
         }
       }
       yield* writeGap
-    })
+    }).pipe(writing.withPermits(1))
 
     yield* Effect.forkScoped(Effect.forever(
       Queue.take(wake).pipe(

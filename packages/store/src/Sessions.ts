@@ -22,7 +22,7 @@
  * @since 0.2.0
  */
 import { Eviction, SessionStore } from "@tool-search/agent"
-import { Clock, Context, Effect, Layer, Option, Queue, Ref, Result, Schedule } from "effect"
+import { Clock, Context, Effect, Layer, Option, Queue, Ref, Result, Schedule, Semaphore } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { Database } from "./Database.js"
 import * as Reachability from "./internal/reachability.js"
@@ -176,6 +176,8 @@ export const make = (options: Options = {}) =>
 
     const expired = (entry: Held, now: number) => rules.ttlMillis !== undefined && now - entry.at > rules.ttlMillis
 
+    // one write-back at a time: the background fiber and a caller's `flush` never write the same entries twice
+    const writing = yield* Semaphore.make(1)
     const flush: Effect.Effect<void, StoreUnavailable> = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       for (const [sessionId, entry] of yield* Ref.get(held)) {
@@ -186,7 +188,7 @@ export const make = (options: Options = {}) =>
         }
         yield* written(sessionId, entry)
       }
-    })
+    }).pipe(writing.withPermits(1))
 
     // Writes back what is held whenever something is held, retrying until the database takes it.
     yield* Effect.forkScoped(Effect.forever(

@@ -19,7 +19,7 @@ export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()("St
   database: Schema.String,
   operation: Schema.String,
   reason: Schema.String,
-  /** Whether trying again may succeed (the connection, a timeout); false for a refused statement. */
+  /** Whether trying again may succeed (the connection, a timeout); false for a statement the server refused. */
   retryable: Schema.Boolean
 }) {
   override get message(): string {
@@ -44,7 +44,7 @@ export const guard =
           database: database.label,
           operation,
           reason: e._tag === "TimeoutError" ? "no answer within the timeout" : describeSqlError(e),
-          retryable: e._tag === "TimeoutError" || e.isRetryable
+          retryable: e._tag === "TimeoutError" || e.isRetryable || !refusedByServer(e)
         })
       )
     )
@@ -62,4 +62,15 @@ export const describeSqlError = (error: SqlError): string => {
   return detail === undefined || detail === "" || error.message.includes(detail)
     ? error.message
     : `${error.message}: ${detail}`
+}
+
+/**
+ * Whether the server itself refused the statement (its error carries a SQLSTATE code): trying again
+ * would be refused again. Anything else — a lost socket, a client-side failure — may pass on a
+ * later try.
+ */
+const refusedByServer = (error: SqlError): boolean => {
+  const cause: unknown = error.reason.cause
+  return typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" &&
+    /^[0-9A-Z]{5}$/.test(cause.code)
 }

@@ -28,35 +28,56 @@ import * as Flags from "../Flags.js"
 // The database
 // -----------------------------------------------------------------------------
 
-/** The `--database` flag (the demo has one too); absent: `TOOL_SEARCH_DATABASE`, then the default. */
+/**
+ * The `--database` flag (the demo has one too); absent: `TOOL_SEARCH_DATABASE`, then the default.
+ *
+ * @since 0.2.0
+ * @category flags
+ */
 export const databaseFlag = Flag.String("database").pipe(
   Flag.withDescription("a directory (embedded PostgreSQL), memory, or postgres://user:password@host:5432/db"),
   Flag.optional
 )
 
-/** The database and its timeout, by the one precedence: `--database`, the environment, the default. */
-export const settings = (database: Option.Option<string>): Effect.Effect<StoreConfig.Settings, UsageError> =>
+/**
+ * The database and its timeout, by the one precedence: `--database`, the environment, the default.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
+export const settings = (
+  command: string,
+  database: Option.Option<string>
+): Effect.Effect<StoreConfig.Settings, UsageError> =>
   Effect.gen(function*() {
     const flags = Option.match(database, { onNone: () => ({}), onSome: (value) => ({ database: value }) })
     yield* Setting.check([StoreConfig.settings], flags, (s) => `--${s.flag}`)
     return yield* Setting.read(StoreConfig.config, [StoreConfig.settings], { flags })
-  }).pipe(Effect.mapError((e) => new UsageError({ reason: Setting.explain(e) })))
+  }).pipe(Effect.mapError((e) => badValue(command, Setting.explain(e))))
 
 /**
  * The store for the demo: its sessions and the audit of its turns, in `database`. (The demo's
  * agent picks the session store up as its `SessionStore`.)
+ *
+ * @since 0.2.0
+ * @category layers
  */
 export const demoStore = (database: string): Layer.Layer<
   Sessions.Sessions | SessionStore.SessionStore | Audit.Audit | Database.Database | SqlClient,
   UsageError | Database.DatabaseUnavailable
 > =>
-  Layer.unwrap(Effect.map(settings(Option.some(database)), (s) =>
+  Layer.unwrap(Effect.map(settings("demo", Option.some(database)), (s) =>
     Layer.mergeAll(
       Sessions.Sessions.layer(),
       Audit.Audit.layer({ payloads: s.auditPayloads, retention: s.auditRetention })
     ).pipe(Layer.provideMerge(Database.layer(s.database, { timeout: s.databaseTimeout })))))
 
-/** Records the audit of `stream` when an `Audit` is provided; passes it through otherwise. */
+/**
+ * Records the audit of `stream` when an `Audit` is provided; passes it through otherwise.
+ *
+ * @since 0.2.0
+ * @category combinators
+ */
 export const recorded = <E, R>(
   stream: Stream.Stream<TurnEvent.TurnEvent, E, R>
 ): Stream.Stream<TurnEvent.TurnEvent, E, R | ToolCatalog.ToolCatalog> =>
@@ -74,7 +95,12 @@ export const recorded = <E, R>(
 
 const decodeDuration = Schema.decodeUnknownOption(Schema.DurationFromString)
 
-/** `--since`: a date or time, or a duration back from `now`. */
+/**
+ * `--since`: a date or time, or a duration back from `now`.
+ *
+ * @since 0.2.0
+ * @category parsing
+ */
 export const parseSince = (raw: string, now: number): number | string => {
   const duration = decodeDuration(raw.trim())
   if (Option.isSome(duration) && Duration.isFinite(duration.value)) return now - Duration.toMillis(duration.value)
@@ -84,7 +110,12 @@ export const parseSince = (raw: string, now: number): number | string => {
     : `--since: expected a time (2026-11-30, 2026-11-30T10:00:00Z) or a duration back from now (2 hours), got "${raw}"`
 }
 
-/** An entry as one JSON object. */
+/**
+ * An entry as one JSON object.
+ *
+ * @since 0.2.0
+ * @category formatting
+ */
 export const toJson = (entry: Audit.Entry): Record<string, unknown> => {
   const at = new Date(entry.at).toISOString()
   switch (entry._tag) {
@@ -131,7 +162,12 @@ export const toJson = (entry: Audit.Entry): Record<string, unknown> => {
 const short = (text: string, max = 80) => text.length > max ? `${text.slice(0, max - 1)}…` : text
 const list = (names: ReadonlyArray<string>) => names.length === 0 ? "nothing" : short(names.join(", "), 100)
 
-/** An entry as one line for people. */
+/**
+ * An entry as one line for people.
+ *
+ * @since 0.2.0
+ * @category formatting
+ */
 export const toLine = (entry: Audit.Entry): string => {
   const at = new Date(entry.at).toISOString().replace("T", " ").replace("Z", "")
   if (entry._tag === "Gap") {
@@ -169,7 +205,12 @@ const existing = (location: Database.Location): Effect.Effect<void, UsageError> 
   return Effect.void
 }
 
-/** The `audit` command. */
+/**
+ * The `audit` command.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
 export const command = Command.make("audit", {
   database: databaseFlag,
   session: Flag.String("session").pipe(Flag.withDescription("only this session"), Flag.optional),
@@ -181,7 +222,7 @@ export const command = Command.make("audit", {
   json: Flags.toggle("json", "one JSON object per entry")
 }, ({ database, json, limit, session, since }) =>
   Effect.gen(function*() {
-    const store = yield* settings(database)
+    const store = yield* settings("audit", database)
     const now = yield* Clock.currentTimeMillis
     const from = Option.isSome(since) ? parseSince(since.value, now) : undefined
     if (typeof from === "string") return yield* badValue("audit", from)
