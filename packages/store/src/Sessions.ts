@@ -99,7 +99,8 @@ export const MAX_SESSION_ID = 512
 // -----------------------------------------------------------------------------
 
 type Held =
-  | { readonly _tag: "Put"; readonly state: SessionStore.State; readonly at: number }
+  // `replace`: an eviction came first, so what the database holds is dropped before this is written
+  | { readonly _tag: "Put"; readonly state: SessionStore.State; readonly at: number; readonly replace: boolean }
   | { readonly _tag: "Evict"; readonly at: number }
 
 const defaultRetry: Schedule.Schedule<unknown, StoreUnavailable> = Schedule.min([
@@ -149,7 +150,14 @@ export const make = (options: Options = {}) =>
           next.set(
             sessionId,
             entry._tag === "Put" && previous?._tag === "Put"
-              ? { _tag: "Put", state: merge(previous.state, entry.state), at: entry.at }
+              ? {
+                _tag: "Put",
+                state: merge(previous.state, entry.state),
+                at: entry.at,
+                replace: previous.replace || entry.replace
+              }
+              : entry._tag === "Put" && previous?._tag === "Evict"
+              ? { ...entry, replace: true }
               : entry
           )
           const over = [...next.keys()].slice(0, Math.max(0, next.size - limit))
@@ -183,7 +191,9 @@ export const make = (options: Options = {}) =>
       for (const [sessionId, entry] of yield* Ref.get(held)) {
         if (!expired(entry, now)) {
           yield* guard(database, `the held write of session '${sessionId}'`)(
-            entry._tag === "Put" ? table.write(sessionId, entry.state, entry.at) : table.remove(sessionId)
+            entry._tag === "Put"
+              ? table.write(sessionId, entry.state, entry.at, entry.replace)
+              : table.remove(sessionId)
           ).pipe(Effect.catchIf((e) => !e.retryable, refused))
         }
         yield* written(sessionId, entry)
@@ -262,10 +272,12 @@ export const make = (options: Options = {}) =>
         const entry: Held = {
           _tag: "Put",
           state: local?._tag === "Put" ? merge(local.state, clean) : clean,
-          at: now
+          at: now,
+          // an eviction still held: the stored session goes before this one is written
+          replace: local?._tag === "Evict" || (local?._tag === "Put" && local.replace)
         }
         const result = yield* Effect.result(
-          guard(database, `writing session '${sessionId}'`)(table.write(sessionId, entry.state, now))
+          guard(database, `writing session '${sessionId}'`)(table.write(sessionId, entry.state, now, entry.replace))
         )
         if (Result.isSuccess(result)) {
           if (local !== undefined) yield* written(sessionId, local)

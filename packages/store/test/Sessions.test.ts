@@ -210,6 +210,14 @@ describeEngines("Sessions", (engine) => {
             assert.deepStrictEqual(yield* s.pending, [])
             // what was there before and what was held are both there, for any instance
             assert.deepStrictEqual(yield* other.get("s1"), Option.some(state(["before", "during"], ["during"])))
+
+            // an eviction held through an outage is not undone by a later write: the old tools stay gone
+            plug.unplug()
+            yield* s.evict("s1")
+            yield* s.put("s1", state(["after"]))
+            plug.replug()
+            yield* s.flush
+            assert.deepStrictEqual(yield* other.get("s1"), Option.some(state(["after"])))
           }).pipe(Effect.provide(database))
         }),
       60_000

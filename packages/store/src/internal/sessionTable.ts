@@ -54,7 +54,13 @@ const min = (a: number | undefined, b: number | undefined) => a === undefined ? 
 /** The operations on one namespace's sessions. */
 export interface SessionTable {
   readonly read: (sessionId: string, now: number) => Effect.Effect<Option.Option<SessionStore.State>, SqlError>
-  readonly write: (sessionId: string, state: SessionStore.State, now: number) => Effect.Effect<void, SqlError>
+  /** Merges `state` into the stored session; with `replace`, drops the stored one first. */
+  readonly write: (
+    sessionId: string,
+    state: SessionStore.State,
+    now: number,
+    replace: boolean
+  ) => Effect.Effect<void, SqlError>
   readonly remove: (sessionId: string) => Effect.Effect<void, SqlError>
   readonly list: Effect.Effect<ReadonlyArray<string>, SqlError>
 }
@@ -104,8 +110,9 @@ export const make = (namespace: string, strategy: Eviction.Strategy) =>
           const row = rows[0]
           return row === undefined ? Option.none() : Option.some({ accumulated: row.accumulated, latest: row.latest })
         })),
-      write: (sessionId, state, now) =>
+      write: (sessionId, state, now, replace) =>
         sql.withTransaction(Effect.gen(function*() {
+          if (replace) yield* remove(sessionId)
           yield* expire(now)
           yield* sql`
             INSERT INTO tool_search_sessions AS s
