@@ -14,7 +14,7 @@
  * only makes a later figure smaller, never larger. Counts are the `TokenCounter`'s, per chunk:
  * deterministic, close to but not exactly what a provider bills.
  */
-import { Effect } from "effect"
+import { Effect, Predicate } from "effect"
 import type { Prompt } from "effect/ai"
 import { type Definition, definitionCache, type TokenCounter } from "../TokenCounter.js"
 
@@ -58,8 +58,8 @@ export const make = (counter: TokenCounter["Service"], capacity: number = defaul
   const messageChunk = (message: Prompt.Message): Chunk => {
     const hit = messages.get(message)
     if (hit !== undefined) return hit
-    const { identity, text } = render(message)
-    const chunk = { hash: hash(`${message.role}\u0000${identity}`), tokens: counter.count(text) }
+    const { identity, tokens } = render(message, counter)
+    const chunk = { hash: hash(`${message.role}\u0000${identity}`), tokens }
     messages.set(message, chunk)
     return chunk
   }
@@ -109,37 +109,77 @@ const definitionText = (t: Definition): string =>
   json({ name: t.name, description: t.description, parameters: t.parameters })
 
 /**
- * A message as the model reads it (`text`, what is counted) and as a cache compares it
- * (`identity`: the text plus what the model does not read as text — file contents, part options).
+ * A message's tokens, as the model reads it, and its identity, as a cache compares it: its text
+ * plus what the model does not read as text (file contents, part options).
+ *
+ * A search result listing tool definitions (`ToolSearch`'s `{"functions": [...]}`) counts each
+ * definition as the tool list does, from the counter's cache: the definitions of a found tool are
+ * tokenized once, not again in every result that lists them.
  */
-const render = (message: Prompt.Message): { readonly identity: string; readonly text: string } => {
-  if (message.role === "system") return { identity: message.content, text: message.content }
+const render = (
+  message: Prompt.Message,
+  counter: TokenCounter["Service"]
+): { readonly identity: string; readonly tokens: number } => {
+  if (message.role === "system") return { identity: message.content, tokens: counter.count(message.content) }
   const texts: Array<string> = []
   const extra: Array<string> = []
+  let tokens = 0
+  const read = (text: string) => {
+    texts.push(text)
+    tokens += counter.count(text)
+  }
   for (const part of message.content) {
     switch (part.type) {
       case "text":
       case "reasoning":
-        texts.push(part.text)
+        read(part.text)
         break
       case "tool-call":
-        texts.push(`${part.name} ${json(part.params)}`)
+        read(`${part.name} ${json(part.params)}`)
         break
-      case "tool-result":
-        texts.push(`${part.name} ${typeof part.result === "string" ? part.result : json(part.result)}`)
+      case "tool-result": {
+        if (typeof part.result === "string") {
+          read(`${part.name} ${part.result}`)
+          break
+        }
+        const listed = definitionsIn(part.result)
+        if (listed === undefined) {
+          read(`${part.name} ${json(part.result)}`)
+          break
+        }
+        texts.push(`${part.name} ${json(part.result)}`)
+        tokens += counter.count(`${part.name} ${json(listed.rest)}`) +
+          listed.definitions.reduce((sum, d) => sum + counter.definition(d) + 1, 0)
         break
+      }
       case "file":
         // a file is billed by its own rules (images by size): its name counts, its data only identifies it
-        texts.push(`[${part.mediaType}${part.fileName === undefined ? "" : ` ${part.fileName}`}]`)
+        read(`[${part.mediaType}${part.fileName === undefined ? "" : ` ${part.fileName}`}]`)
         extra.push(fileIdentity(part.data))
         break
       default:
-        texts.push(json(part))
+        read(json(part))
     }
     if (Object.keys(part.options).length > 0) extra.push(json(part.options))
   }
   const text = texts.join("\n")
-  return { identity: extra.length === 0 ? text : `${text}\u0000${extra.join("\u0000")}`, text }
+  return { identity: extra.length === 0 ? text : `${text}\u0000${extra.join("\u0000")}`, tokens }
+}
+
+/** The definitions a `{"functions": [{name, description, parameters}, ...]}` result lists, and the rest of it. */
+const definitionsIn = (
+  result: unknown
+): { readonly definitions: ReadonlyArray<Definition>; readonly rest: unknown } | undefined => {
+  if (!Predicate.isObject(result) || !Array.isArray(result["functions"])) return undefined
+  const definitions: Array<Definition> = []
+  for (const item of result["functions"] as ReadonlyArray<unknown>) {
+    if (
+      !Predicate.isObject(item) || typeof item["name"] !== "string" || typeof item["description"] !== "string" ||
+      !Predicate.isObject(item["parameters"])
+    ) return undefined
+    definitions.push(item as unknown as Definition)
+  }
+  return { definitions, rest: { ...result, functions: [] } }
 }
 
 const fileIdentity = (data: Prompt.FilePart["data"]): string => {
