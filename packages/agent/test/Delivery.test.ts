@@ -52,13 +52,14 @@ const forbidden = tool("wire_money", "Wire money", { loading: "eager" })
 const agentOf = (
   delivery: Executor.Delivery,
   responses: ReadonlyArray<ReadonlyArray<Response.PartEncoded>>,
-  deferredTools = false
+  deferredTools = false,
+  options: Partial<Executor.Options> = {}
 ) => {
   const model = recording(responses, deferredTools)
   const catalog = Layer.effectDiscard(
     Effect.flatMap(ToolCatalog.ToolCatalog, (c) => c.register([typed, guarded, failing, forbidden]))
   ).pipe(Layer.provideMerge(CatalogLive), Layer.orDie)
-  const layer = Executor.Executor.layerMemory({ delivery }).pipe(
+  const layer = Executor.Executor.layerMemory({ ...options, delivery }).pipe(
     Layer.provideMerge(model.layer),
     Layer.provideMerge(catalog),
     Layer.provide(TokenCounter.TokenCounter.approximate),
@@ -171,6 +172,37 @@ describe("result delivery: one tool list per unit, found tools called through ca
       assert.include(String(results[0]?.result), `call_tool needs {"name"`)
       assert.include(String(results[2]?.result), "cannot call itself")
       assert.strictEqual(results[3]?.name, "create_ticket") // arguments encoded twice are read
+    }))
+
+  it.effect("call_tool is bounded like any call: huge or deep arguments are refused before anything runs", () =>
+    Effect.gen(function*() {
+      let deep: unknown = { title: "x" }
+      for (let i = 0; i < 10; i++) deep = { nested: deep }
+      const events = yield* turn().pipe(Effect.provide(
+        agentOf(
+          "result",
+          [
+            [call("1", UnitToolkit.CALL_TOOL, "x".repeat(10_000))],
+            [via("2", "create_ticket", { title: "y".repeat(10_000) })],
+            [via("3", "create_ticket", deep)],
+            [via("4", "n".repeat(1_000), {})],
+            answer
+          ],
+          false,
+          { toolArgumentsMaxSize: 1_000, toolArgumentsMaxDepth: 4 }
+        ).layer
+      ))
+      const results = resultsOf(events)
+      assert.deepStrictEqual(results.map((r) => r.failure), [
+        "invalid-arguments",
+        "invalid-arguments",
+        "invalid-arguments",
+        "invalid-arguments"
+      ])
+      assert.include(String(results[0]?.result), "larger than 1,000 characters")
+      assert.include(String(results[1]?.result), "larger than 1,000 characters")
+      assert.include(String(results[2]?.result), "deeper than 4 levels")
+      assert.include(String(results[3]?.result), "call_tool needs")
     }))
 
   it.effect("a search through call_tool still runs before the other calls of the response", () =>
