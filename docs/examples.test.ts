@@ -158,6 +158,19 @@ describe("docs examples", () => {
 
   it.effect("search: semantic over a custom EmbeddingModel", () =>
     Effect.map(Search.semantic, (r) => assert.deepStrictEqual(r, ["github_create_issue"])))
+
+  it.effect("search: a query that led to a successful call finds that tool first next time", () =>
+    Effect.map(Search.feedback, ({ after, before }) => {
+      assert.strictEqual(before[0], "weather_now")
+      assert.strictEqual(after[0], "weather_week")
+    }))
+
+  it.effect("search: no good match loads nothing and says so", () =>
+    Effect.map(Search.noGoodMatch, (answer) => {
+      const { functions, note } = answer as { functions: ReadonlyArray<unknown>; note?: string }
+      assert.deepStrictEqual(functions, [])
+      assert.match(note ?? "", /^No good match: the closest tools \(.+\) match these words weakly/)
+    }))
 })
 
 /** A local server answering in the OpenAI wire format: `answer` gets each request body and its index. */

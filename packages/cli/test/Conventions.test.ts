@@ -30,7 +30,8 @@ const cases: Readonly<
 > = {
   search: { badValue: ["search", "x", "--catalog", catalog, "--max", "many"], missing: ["search", "x"] },
   toc: { badValue: ["toc", "--catalog", catalog, "--strict=maybe"], missing: ["toc"] },
-  serve: { badValue: ["serve", "--upstream", "a=b", "--http", "eighty"], missing: ["serve"] },
+  // serve needs an upstream from --upstream or --config: neither flag is required on its own
+  serve: { badValue: ["serve", "--upstream", "a=b", "--http", "eighty"] },
   demo: { badValue: ["demo", "--json=maybe"] },
   chat: { badValue: ["chat", "--max-iterations", "many"] },
   run: { badValue: ["run", "a task", "--max-iterations", "many"], missing: ["run"] },

@@ -1,63 +1,22 @@
 // `tool-search serve` as an MCP client starts it: the built binary over stdio, driven by the
-// official SDK client, in front of real MCP servers installed from npm.
+// official SDK client, and over HTTP, in front of real MCP servers installed from npm.
 import { assert, describe, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
-import { CommandLine } from "@tool-search/mcp"
-import { spawn, spawnSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { createRequire } from "node:module"
+import { spawnSync } from "node:child_process"
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { join } from "node:path"
 import { afterAll } from "vitest"
+import { bin, connect, node, serverEntry, start, text, upstream } from "./gateway.js"
 
-const require = createRequire(import.meta.url)
-const serverEntry = (pkg: string): string => {
-  const manifest = require.resolve(`${pkg}/package.json`)
-  const bin = (JSON.parse(readFileSync(manifest, "utf8")) as { bin: Record<string, string> }).bin
-  return join(dirname(manifest), Object.values(bin)[0] as string)
-}
-const bin = new URL("../bin/tool-search.js", import.meta.url).pathname
-const node = process.execPath
 const dir = mkdtempSync(join(tmpdir(), "tool-search-serve-"))
 const files = join(dir, "files")
 mkdirSync(files)
 writeFileSync(join(files, "todo.txt"), "ship the gateway\n")
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const upstream = (name: string, words: ReadonlyArray<string>) => `${name}=${CommandLine.join(words)}`
-
-/** Starts the gateway as a child process and connects the SDK client to it. */
-const connect = async (upstreams: ReadonlyArray<string>) => {
-  const transport = new StdioClientTransport({
-    command: node,
-    args: [bin, "serve", ...upstreams.flatMap((u) => ["--upstream", u])],
-    env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") },
-    stderr: "pipe"
-  })
-  let stderr = ""
-  transport.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString()
-  })
-  const client = new Client({ name: "serve-test", version: "1.0.0" })
-  let changes = 0
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-    changes++
-  })
-  await client.connect(transport)
-  return {
-    client,
-    changes: () => changes,
-    stderr: () => stderr,
-    names: async () => (await client.listTools()).tools.map((t) => t.name)
-  }
-}
-
-const text = (result: unknown): string =>
-  (result as { content: ReadonlyArray<{ type: string; text?: string }> }).content
-    .filter((c) => c.type === "text").map((c) => c.text).join("\n")
+const memory = upstream("memory", [node, serverEntry("@modelcontextprotocol/server-memory")])
 
 describe("tool-search serve", () => {
   it(
@@ -65,88 +24,82 @@ describe("tool-search serve", () => {
     { timeout: 30_000 },
     async () => {
       const gateway = await connect([
-        upstream("memory", [node, serverEntry("@modelcontextprotocol/server-memory")]),
+        "--upstream",
+        memory,
+        "--upstream",
         upstream("fs", [node, serverEntry("@modelcontextprotocol/server-filesystem"), files])
-      ])
+      ], { MEMORY_FILE_PATH: join(dir, "memory.jsonl") })
       try {
+        // initialize is answered at once: the upstreams start in the background
         assert.deepStrictEqual(await gateway.names(), ["ToolSearch", "call_tool"])
-        const found = await gateway.client.callTool({
-          name: "ToolSearch",
-          arguments: { query: "+text read file", max_results: 1 }
-        })
+        await gateway.ready("memory", "fs")
+        const found = await gateway.call("ToolSearch", { query: "+text read file", max_results: 1 })
         assert.match(text(found), /"name":"read_text_file"/)
         assert.strictEqual(gateway.changes(), 1)
         assert.deepStrictEqual(await gateway.names(), ["ToolSearch", "call_tool", "read_text_file"])
-        const read = await gateway.client.callTool({
-          name: "read_text_file",
-          arguments: { path: join(files, "todo.txt") }
-        })
+        const read = await gateway.call("read_text_file", { path: join(files, "todo.txt") })
         assert.strictEqual(text(read), "ship the gateway\n")
 
         // a client that never refreshes its list goes through call_tool
-        await gateway.client.callTool({ name: "ToolSearch", arguments: { query: "select:create_entities,open_nodes" } })
-        const created = await gateway.client.callTool({
-          name: "call_tool",
-          arguments: {
-            name: "create_entities",
-            arguments: { entities: [{ name: "gateway", entityType: "task", observations: ["serve"] }] }
-          }
+        await gateway.call("ToolSearch", { query: "select:create_entities,open_nodes" })
+        const created = await gateway.call("call_tool", {
+          name: "create_entities",
+          arguments: { entities: [{ name: "gateway", entityType: "task", observations: ["serve"] }] }
         })
         assert.strictEqual(created.isError, undefined)
-        const opened = await gateway.client.callTool({
-          name: "call_tool",
-          arguments: { name: "open_nodes", arguments: { names: ["gateway"] } }
-        })
+        const opened = await gateway.call("call_tool", { name: "open_nodes", arguments: { names: ["gateway"] } })
         assert.match(text(opened), /"entityType": "task"/)
       } finally {
         await gateway.client.close()
       }
-      // stdout carried MCP only: the log lines are on stderr
+      // stdout carried MCP only: the log lines are on stderr, one logfmt line each
       assert.match(gateway.stderr(), /MCP server 'memory' is ready with 9 tools/)
+      assert.match(gateway.stderr(), /message="gateway search" session=stdio query="\+text read file" results=1/)
+      assert.match(gateway.stderr(), /message="gateway call" session=stdio tool=read_text_file outcome=ok ms=\d+/)
     }
   )
 
   it("keeps serving when one upstream cannot start, and says which one on stderr", { timeout: 30_000 }, async () => {
     const gateway = await connect([
+      "--upstream",
       upstream("broken", [node, "-e", "process.exit(3)"]),
-      upstream("memory", [node, serverEntry("@modelcontextprotocol/server-memory")])
-    ])
+      "--upstream",
+      memory,
+      "--upstream-attempts",
+      "2"
+    ], { MEMORY_FILE_PATH: join(dir, "memory-broken.jsonl") })
     try {
-      const found = await gateway.client.callTool({ name: "ToolSearch", arguments: { query: "select:read_graph" } })
+      await gateway.ready("memory")
+      const found = await gateway.call("ToolSearch", { query: "select:read_graph" })
       assert.match(text(found), /"name":"read_graph"/)
-      const graph = await gateway.client.callTool({ name: "read_graph", arguments: {} })
+      const graph = await gateway.call("read_graph")
       assert.strictEqual(graph.isError, undefined)
+      // a process that exits at start is not restarted for ever: after 2 attempts it is failed
+      await gateway.logged(/MCP server 'broken' failed 2 times in a row and is no longer retried/)
+      const about = await gateway.call("ToolSearch", { query: "broken tools" })
+      assert.match(text(about), /Not searched: broken: unavailable \(MCP server 'broken' failed to start/)
     } finally {
       await gateway.client.close()
     }
     assert.match(gateway.stderr(), /MCP server 'broken' failed to start: .*Connection closed/)
   })
 
-  it("--http serves Streamable HTTP on the port it prints, until it is stopped", { timeout: 30_000 }, async () => {
-    const child = spawn(node, [
-      bin,
-      "serve",
-      "--http",
-      "0",
-      "--upstream",
-      upstream("memory", [node, serverEntry("@modelcontextprotocol/server-memory")])
-    ], { env: { ...process.env, MEMORY_FILE_PATH: join(dir, "memory-http.jsonl") }, stdio: ["ignore", "pipe", "pipe"] })
-    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve))
-    let stdout = ""
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString()
-    })
+  it("--http serves Streamable HTTP on the port it prints, with /health and /ready, until it is stopped", {
+    timeout: 30_000
+  }, async () => {
+    const gateway = start(["--http", "0", "--upstream", memory], { MEMORY_FILE_PATH: join(dir, "memory-http.jsonl") })
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let stderr = ""
-        child.stderr.on("data", (chunk: Buffer) => {
-          stderr += chunk.toString()
-          const match = /listening on (http:\/\/\S+)/.exec(stderr)
-          if (match?.[1] !== undefined) resolve(match[1])
-        })
-        void exited.then(() => reject(new Error(`the gateway exited: ${stderr}`)))
-      })
+      const url = await gateway.url()
       assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/)
+      const base = url.replace(/\/mcp$/, "")
+      assert.deepStrictEqual(await (await fetch(`${base}/health`)).json(), { status: "ok" })
+      await gateway.ready("memory")
+      const ready = await fetch(`${base}/ready`)
+      assert.strictEqual(ready.status, 200)
+      assert.deepStrictEqual(await ready.json(), {
+        ready: true,
+        servers: [{ name: "memory", state: "ready", tools: 9 }]
+      })
       const client = new Client({ name: "http-test", version: "1.0.0" })
       await client.connect(new StreamableHTTPClientTransport(new URL(url)))
       assert.deepStrictEqual((await client.listTools()).tools.map((t) => t.name), ["ToolSearch", "call_tool"])
@@ -158,12 +111,11 @@ describe("tool-search serve", () => {
       ])
       await client.close()
     } finally {
-      child.kill("SIGTERM")
+      // Effect's runtime turns SIGTERM into an interruption: finalizers run (upstreams are stopped),
+      // then the process exits by itself with 130 rather than being killed by the signal (null).
+      assert.strictEqual(await gateway.stop(), 130)
     }
-    // Effect's runtime turns SIGTERM into an interruption: finalizers run (upstreams are stopped),
-    // then the process exits by itself with 130 rather than being killed by the signal (null).
-    assert.strictEqual(await exited, 130)
-    assert.strictEqual(stdout, "")
+    assert.strictEqual(gateway.stdout.text(), "")
   })
 
   it("a bad --upstream is one line on stderr and exit code 2", () => {
@@ -175,4 +127,35 @@ describe("tool-search serve", () => {
     assert.strictEqual(result.stderr.trim().split("\n").length, 1)
     assert.match(result.stderr, /--upstream: Invalid upstream "x=node 'unterminated": .*unterminated single quote/)
   })
+
+  it(
+    "flags are checked before anything starts: a bad value is exit code 2 and one line naming it",
+    { timeout: 60_000 },
+    () => {
+      const cases: ReadonlyArray<readonly [ReadonlyArray<string>, RegExp]> = [
+        [["--http", "-1"], /invalid value for --http: '-1' \(expected a port from 0 to 65535, or off\)/],
+        [["--http", "70000"], /invalid value for --http: '70000' \(expected a port from 0 to 65535, or off\)/],
+        [
+          ["--call-timeout", "0"],
+          /invalid value for --call-timeout: '0' \(expected a value greater than or equal to 1\)/
+        ],
+        [
+          ["--call-timeout", "-5"],
+          /invalid value for --call-timeout: '-5' \(expected a value greater than or equal to 1\)/
+        ],
+        [["--connect-timeout", "0"], /invalid value for --connect-timeout: '0' \(expected a value greater than/],
+        [["--max-results", "30"], /TOOL_SEARCH_MAX_RESULTS: 30 exceeds TOOL_SEARCH_MAX_RESULTS_LIMIT \(20\)/],
+        [["--mode", "stagd"], /invalid value for --mode: 'stagd' \(expected "search" \| "catalog" \| "staged"\)/],
+        [[], /no upstream server: give --upstream/]
+      ]
+      for (const [flags, expected] of cases) {
+        const args = flags.length === 0 ? [bin, "serve"] : [bin, "serve", ...flags, "--upstream", "x=node -e 1"]
+        const result = spawnSync(node, args, { encoding: "utf8", input: "" })
+        assert.strictEqual(result.status, 2, `${flags.join(" ")}: ${result.stderr}`)
+        assert.strictEqual(result.stderr.trim().split("\n").length, 1, result.stderr)
+        assert.match(result.stderr, expected)
+        assert.match(result.stderr, /\(try 'tool-search serve --help'\)\n$/)
+      }
+    }
+  )
 })

@@ -14,6 +14,7 @@ import { Context, Effect, Option, Schema, Stream } from "effect"
 import type { JsonSchema } from "effect"
 import { Tool, type Toolkit } from "effect/ai"
 import { annotationsOf, approvalOf, guard } from "./internal/handlers.js"
+import * as Names from "./internal/names.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -89,6 +90,12 @@ export interface CatalogTool {
   readonly id: string
   /** The name the tool declares; the model sees it unless another tool declares the same name. */
   readonly name: string
+  /**
+   * The name as its source wrote it, when `name` is a rewrite of it (a name providers reject,
+   * sanitized; a reserved name, qualified). A rewritten name yields to a name declared as is
+   * when the two collide.
+   */
+  readonly originalName?: string
   readonly description: string
   /** A JSON Schema whose root is an object. */
   readonly parameters: JsonSchema.JsonSchema
@@ -113,6 +120,7 @@ export type NeedsApproval = (params: unknown, context: CallContext) => Effect.Ef
 export interface Input {
   readonly id?: string
   readonly name: string
+  readonly originalName?: string
   readonly description?: string
   readonly parameters?: JsonSchema.JsonSchema
   readonly loading?: Loading
@@ -152,14 +160,21 @@ export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
 export const isValidName = (name: string): boolean => NAME_PATTERN.test(name)
 
 /**
- * Turns any string into a valid tool name: runs of other characters become `_`, and names longer
- * than 64 characters keep their head and a hash of the whole, so two long names stay distinct.
+ * Turns any string into a valid tool name, keeping it recognisable. A valid name is returned as
+ * is. Otherwise letters of other scripts are written in ASCII where a table allows (`café` →
+ * `cafe`, `읽기` → `ilggi`, `чтение` → `chtenie`), runs of other characters become `_`, and:
+ *
+ * - when letters or digits had no ASCII form (CJK ideographs, ...), a short hash of the whole name
+ *   follows, so two such names stay distinct; a name left with no readable part takes its stem
+ *   from `options.stem` (a description or source: `検索` described as "Search the web" becomes
+ *   `search_the_web_1f3a9c`), else `tool`;
+ * - a name longer than 64 characters keeps its head and a hash of the whole.
+ *
+ * @since 0.1.0
+ * @category validation
  */
-export const sanitizeName = (name: string): string => {
-  const cleaned = name.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "") || "tool"
-  if (cleaned.length <= 64) return cleaned
-  return `${cleaned.slice(0, 55)}_${hash(name).slice(0, 8)}`
-}
+export const sanitizeName = (name: string, options: { readonly stem?: string } = {}): string =>
+  isValidName(name) ? name : Names.rewrite(name, options.stem ?? "")
 
 const FUNCTIONS_PREFIX = "functions."
 
@@ -171,14 +186,7 @@ export const stripFunctionsPrefix = (name: string): string =>
   name.startsWith(FUNCTIONS_PREFIX) ? name.slice(FUNCTIONS_PREFIX.length) : name
 
 /** A short stable hash (FNV-1a, 32 bit, hex), for names and cache keys. */
-export const hash = (text: string): string => {
-  let h = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
-  return (h >>> 0).toString(16).padStart(8, "0")
-}
+export const hash: (text: string) => string = Names.hash
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
@@ -223,6 +231,9 @@ const EMPTY_PARAMETERS: JsonSchema.JsonSchema = { type: "object", properties: {}
 export const make = (input: Input): CatalogTool => ({
   id: input.id ?? input.name,
   name: input.name,
+  ...(input.originalName === undefined || input.originalName === input.name
+    ? {}
+    : { originalName: input.originalName }),
   description: input.description ?? "",
   parameters: input.parameters ?? EMPTY_PARAMETERS,
   loading: input.loading ?? "deferred",
@@ -366,19 +377,28 @@ export const decode = (input: unknown, options: DecodeOptions = {}): Effect.Effe
     Effect.flatMap((spec) => validate(fromSpec(spec, options)))
   )
 
-/** Builds a tool from its decoded wire form. MCP's `inputSchema` is accepted for `parameters`. */
+/**
+ * Builds a tool from its decoded wire form. MCP's `inputSchema` is accepted for `parameters`. A
+ * rewritten name keeps the original as `originalName` and as an alias, so a search for it still
+ * finds the tool.
+ */
 export const fromSpec = (spec: Spec, options: DecodeOptions = {}): CatalogTool => {
-  const name = options.names === "sanitize" && !isValidName(spec.name) ? sanitizeName(spec.name) : spec.name
+  const rewrite = options.names === "sanitize" && !isValidName(spec.name)
+  const name = rewrite ? sanitizeName(spec.name, { stem: spec.description ?? spec.source ?? "" }) : spec.name
+  const aliases = rewrite && !(spec.aliases ?? []).includes(spec.name)
+    ? [spec.name, ...(spec.aliases ?? [])]
+    : spec.aliases
   const a = spec.annotations
   return make({
     id: spec.id ?? spec.name,
     name,
+    ...(rewrite ? { originalName: spec.name } : {}),
     description: spec.description ?? "",
     parameters: (spec.parameters ?? spec.inputSchema ?? EMPTY_PARAMETERS) as JsonSchema.JsonSchema,
     loading: spec.loading ?? "deferred",
     ...(spec.category === undefined ? {} : { category: spec.category }),
     ...(spec.source === undefined ? {} : { source: spec.source }),
-    ...(spec.aliases === undefined ? {} : { aliases: spec.aliases }),
+    ...(aliases === undefined ? {} : { aliases }),
     ...(a === undefined ? {} : {
       annotations: {
         ...(a.title === undefined ? {} : { title: a.title }),

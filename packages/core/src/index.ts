@@ -39,6 +39,8 @@ export * as Hybrid from "./strategies/Hybrid.js"
 export * as OfflineEmbeddings from "./OfflineEmbeddings.js"
 /** Tool vectors kept between searches and runs. */
 export * as VectorCache from "./VectorCache.js"
+/** Evidence of relevance learnt from use: a search whose hit was then called successfully. */
+export * as SearchFeedback from "./SearchFeedback.js"
 /** The agent-lifetime tool catalog. */
 export * as ToolCatalog from "./ToolCatalog.js"
 /** The per-unit activation state. */

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Result } from "effect"
+import { Effect, Fiber, Layer, Result } from "effect"
 import { CatalogTool, Query, Regex, SearchDocument, ToolCatalog } from "../src/index.js"
 
 const doc = (input: CatalogTool.Input) => SearchDocument.fromTool(CatalogTool.make(input))
@@ -55,19 +55,53 @@ describe("Regex strategy", () => {
       assert.isTrue(Result.isSuccess(Regex.compile("a".repeat(200))))
     }))
 
-  it.effect("a catastrophic pattern returns quickly: matching is linear in the name", () =>
+  it.effect("a catastrophic pattern for backtracking engines is cheap: its steps are linear in the names", () =>
     Effect.gen(function*() {
-      const index = yield* Regex.makeIndex
       // `(a+)+$` against "aaa…!" backtracks 2^n steps in a backtracking engine; 500 such names of
-      // 64 characters would never finish there.
-      index.add(Array.from({ length: 500 }, (_, i) => doc({ name: `${"a".repeat(60)}${i}`.slice(0, 63) + "_" })))
-      const started = performance.now()
-      const hits = yield* index.search({ text: "(a+)+$", limit: 5, accept: () => true })
-      const elapsed = performance.now() - started
-      assert.deepStrictEqual(hits, [])
-      assert.isBelow(elapsed, 100, "the one timing bound the search issue asks for")
-      const nested = yield* index.search({ text: "(x+x+)+y|(a|aa)+b", limit: 5, accept: () => true })
-      assert.deepStrictEqual(nested, [])
+      // 64 characters would never finish there. Here its budget is the linear bound itself.
+      const names = Array.from({ length: 500 }, (_, i) => `${"a".repeat(60)}${i}`.slice(0, 63) + "_")
+      const perChar = Regex.instructions(Result.getOrThrow(Regex.compile("(a+)+$")))
+      const linear = names.reduce((sum, n) => sum + (n.length + 1) * perChar, 0)
+      const index = yield* Regex.makeIndexWith({ maxSteps: linear })
+      index.add(names.map((name) => doc({ name })))
+      assert.deepStrictEqual(yield* index.search({ text: "(a+)+$", limit: 5, accept: () => true }), [])
+    }))
+
+  it.effect("a pattern too expensive for the catalog stops at the step budget and says so", () =>
+    Effect.gen(function*() {
+      const index = yield* Regex.makeIndexWith({ maxSteps: 5_000_000 })
+      const names = Array.from({ length: 2000 }, (_, i) => `tool_${i}_send_message_to_channel_${i % 97}`)
+      index.add(names.map((name) => doc({ name })))
+      const expensive = "(.{0,30}){10}x"
+      const perChar = Regex.instructions(Result.getOrThrow(Regex.compile(expensive)))
+      const cheap = Regex.instructions(Result.getOrThrow(Regex.compile("send.*message")))
+      assert.isAbove(perChar, 40 * cheap, "counted repetitions multiply the program")
+      const error = yield* Effect.flip(index.search({ text: expensive, limit: 5, accept: () => true }))
+      assert.strictEqual(error._tag, "InvalidQuery")
+      const stopped = /stopped after (\d+) steps \(the limit is 5000000\)/.exec(error.message)
+      assert.isNotNull(stopped, error.message)
+      // it stopped at the first name past the budget, long before the whole catalog (51M steps)
+      assert.isAtMost(Number(stopped?.[1]), 5_000_000 + 64 * perChar)
+      assert.match(error.message, /too expensive for this catalog: it costs up to \d+ steps per character/)
+      // an ordinary pattern over the same catalog fits the same budget
+      assert.lengthOf(yield* index.search({ text: "send.*message", limit: 5, accept: () => true }), 5)
+    }))
+
+  it.effect("a long search yields: a fiber started after it runs before it ends", () =>
+    Effect.gen(function*() {
+      const index = yield* Regex.makeIndexWith({ yieldEvery: 100 })
+      index.add(Array.from({ length: 5000 }, (_, i) => doc({ name: `tool_${i}_send_message` })))
+      const order: Array<string> = []
+      const search = yield* Effect.forkChild(
+        Effect.tap(
+          index.search({ text: "send.*message", limit: 5, accept: () => true }),
+          () => Effect.sync(() => order.push("search"))
+        )
+      )
+      const ping = yield* Effect.forkChild(Effect.sync(() => order.push("ping")))
+      yield* Fiber.join(search)
+      yield* Fiber.join(ping)
+      assert.deepStrictEqual(order, ["ping", "search"])
     }))
 
   it.effect("through the catalog, a bad pattern fails the search instead of returning nothing", () =>

@@ -2,51 +2,88 @@
  * An MCP server in front of a catalog — usually the tools of many upstream MCP servers imported
  * by `McpSources` — that gives any MCP client progressive disclosure.
  *
- * Each client session is one execution unit: it gets its own `ToolView` with a fresh
- * `Activation`, created when the session opens and closed with it, so what one session finds is
- * never visible to another. A client first sees the search tools only (`ToolSearch`, plus
- * `call_tool`). A search activates what it finds for this session; the gateway then sends
- * `notifications/tools/list_changed` and the next `tools/list` includes the found tools. Clients
- * that do not refresh their list call found tools through `call_tool`. Catalog changes (an
- * upstream's own `list_changed`, a server that stopped) are announced to each session whose list
- * they change.
+ * Each client session is one execution unit: it gets its own `ToolView` over its own activation,
+ * created when the session opens and closed with it, so what one session finds is never visible
+ * to another. A client first sees the search tools only (`ToolSearch`, plus `call_tool`). A
+ * search loads what it finds for this session — the hits near the best one, at most
+ * `maxLoadedTools` at a time (the least recently used is unloaded) — the gateway then sends
+ * `notifications/tools/list_changed` and the next `tools/list` includes the loaded tools. Clients
+ * that do not refresh their list call loaded tools through `call_tool`. Catalog changes (an
+ * upstream's own `list_changed`, a server that stopped) reach each session whose list they change,
+ * coalesced over `listChangedDelay`.
  *
- * Calls to imported tools go to their server unchanged and come back unchanged: the result as the
- * server sent it, a JSON-RPC error with the server's code, message and data. When the gateway
- * itself cannot run the call — the server is down, died during the call, or did not answer in
- * time — the client gets an error result naming the server and the tool, and the other servers
- * keep working.
+ * Everything a client sends is bounded before anything else happens: `tools/call` params are
+ * decoded, and arguments deeper than `maxArgumentDepth` or larger than `maxArgumentBytes` are
+ * refused with -32602 naming the limit, so one client's bad request never reaches an upstream or
+ * another session. Calls to imported tools go to their server unchanged and come back unchanged,
+ * except that a result longer than `maxResultChars` is cut with a note. When the gateway cannot
+ * run a call — the server is down, died during the call, or did not answer in time — the client
+ * gets an error result naming the server and the tool, and the other servers keep working.
  *
- * The MCP protocol work is the official SDK's `Server` (one per session) and its stdio and
- * Streamable HTTP transports: `effect/ai`'s `McpServer` registers tools for all clients at once
- * and broadcasts list changes to every client, while here each session has its own list.
+ * The MCP protocol work is the official SDK's `Server` (one per session): `effect/ai`'s
+ * `McpServer` registers tools for all clients at once and broadcasts list changes to every client,
+ * while here each session has its own list. Streamable HTTP is in `HttpGateway`.
  *
  * @since 0.1.0
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
 import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import {
-  CallToolRequestSchema,
-  type CallToolResult as SdkCallToolResult,
+  ErrorCode,
   ListToolsRequestSchema,
   type ListToolsResult as SdkListToolsResult
 } from "@modelcontextprotocol/sdk/types.js"
-import { Disclosure, ToolCatalog, ToolView } from "@tool-search/core"
-import { Context, Deferred, Effect, Exit, FiberSet, Layer, Option, Schema, Scope, Semaphore, Stream } from "effect"
-import { randomUUID } from "node:crypto"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import { Activation, Disclosure, ToolCatalog, ToolView } from "@tool-search/core"
+import {
+  Clock,
+  Context,
+  Deferred,
+  Duration,
+  Effect,
+  Exit,
+  FiberSet,
+  Layer,
+  Metric,
+  Option,
+  Queue,
+  Schema,
+  Scope,
+  Semaphore,
+  Stream
+} from "effect"
 import type { Readable, Writable } from "node:stream"
+import * as GatewayConfig from "./GatewayConfig.js"
+import * as BoundedActivation from "./internal/BoundedActivation.js"
+import { type Answer, checkParams, invalidParams, JsonRpcError, result, textResult } from "./internal/Calls.js"
+import * as ResultCap from "./internal/ResultCap.js"
+import * as Search from "./internal/Search.js"
+import { StdioServer } from "./internal/StdioServer.js"
 import { McpSources } from "./McpSources.js"
 import * as McpTool from "./McpTool.js"
+import * as Telemetry from "./Telemetry.js"
 
 // -----------------------------------------------------------------------------
 // Models
 // -----------------------------------------------------------------------------
 
-/** The gateway settings. */
+/**
+ * Bounds on one call.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Limits {
+  readonly maxArgumentBytes: number
+  readonly maxArgumentDepth: number
+  readonly maxResultChars: number
+}
+
+/**
+ * The gateway settings.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Options {
   /** The server name announced to clients. */
   readonly name: string
@@ -55,22 +92,15 @@ export interface Options {
   readonly callTool: boolean
   /** What the client is told at `initialize`; default: how to use the search tools. */
   readonly instructions: string
-}
-
-/** Where the HTTP gateway listens. */
-export interface HttpOptions extends Partial<Options> {
-  /** 0 picks a free port. */
-  readonly port: number
-  /** Default `127.0.0.1`; loopback hosts also get DNS rebinding protection. */
-  readonly host?: string
-  /** Default `/mcp`. */
-  readonly path?: string
-}
-
-/** A listening HTTP gateway. */
-export interface HttpAddress {
-  readonly url: string
-  readonly port: number
+  readonly limits: Limits
+  /** Tools loaded in one session; loading more unloads the least recently used. */
+  readonly maxLoadedTools: number
+  /** Search hits scoring below it are not loaded. */
+  readonly minScore: number
+  /** Search hits scoring below this share of the best hit are not loaded. */
+  readonly minRelativeScore: number
+  /** Catalog changes within this window reach a session as one `list_changed`. */
+  readonly listChangedDelay: Duration.Input
 }
 
 /** The gateway could not start (for example, the port is taken). */
@@ -83,7 +113,7 @@ export class GatewayError extends Schema.TaggedError<GatewayError>()("GatewayErr
 }
 
 /** The name of the meta tool that calls a found tool by name. */
-export const CALL_TOOL = "call_tool"
+export const CALL_TOOL = McpTool.CALL_TOOL
 
 /** The default instructions sent at `initialize`. */
 export const defaultInstructions = [
@@ -92,12 +122,31 @@ export const defaultInstructions = [
   `(notifications/tools/list_changed); if your list does not refresh, call them with ${CALL_TOOL}.`
 ].join(" ")
 
-/** The default settings. */
-export const defaults: Options = {
-  name: "tool-search",
-  version: "0.1.0",
-  callTool: true,
-  instructions: defaultInstructions
+/** The default settings (the bounds are `GatewayConfig`'s defaults). */
+export const defaults: Options = optionsFrom(GatewayConfig.defaults)
+
+/**
+ * The session options a `GatewayConfig` describes.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export function optionsFrom(settings: GatewayConfig.Settings): Options {
+  return {
+    name: "tool-search",
+    version: "0.2.0",
+    callTool: true,
+    instructions: defaultInstructions,
+    limits: {
+      maxArgumentBytes: settings.maxArgumentBytes,
+      maxArgumentDepth: settings.maxArgumentDepth,
+      maxResultChars: settings.maxResultChars
+    },
+    maxLoadedTools: settings.maxLoadedTools,
+    minScore: settings.minScore,
+    minRelativeScore: settings.minRelativeScore,
+    listChangedDelay: Duration.millis(settings.listChangedDelay)
+  }
 }
 
 /** The `tools/list` entry of `call_tool`. */
@@ -127,42 +176,33 @@ const CallToolInput = Schema.Struct({
 // Sessions
 // -----------------------------------------------------------------------------
 
-/** What a call handler answers: a result, or a JSON-RPC error to send as is. */
-type Answer =
-  | { readonly _tag: "Result"; readonly result: McpTool.CallToolResult }
-  | { readonly _tag: "Error"; readonly code: number; readonly message: string; readonly data?: unknown }
-
-/** A JSON-RPC error with an exact message: the SDK sends `code`, `message` and `data` as they are. */
-class JsonRpcError extends Error {
-  constructor(readonly code: number, message: string, readonly data: unknown) {
-    super(message)
-  }
-}
-
-const textResult = (text: string, isError: boolean): McpTool.CallToolResult => ({
-  content: [{ type: "text", text }],
-  ...(isError ? { isError: true } : {})
-})
-
 /**
- * Opens one client session on an SDK transport, in the current scope: a fresh activation, an SDK
- * `Server` connected to the transport, and a subscription to catalog changes. Returns an effect
- * that completes when the client closes the session. Closing the scope ends the session.
+ * Opens one client session on an SDK transport, in the current scope: a fresh bounded activation,
+ * an SDK `Server` connected to the transport, and a subscription to catalog changes. Returns an
+ * effect that completes when the client closes the session. Closing the scope ends the session.
  */
 export const open = (
   transport: SdkTransport,
   options: Partial<Options> = {}
 ): Effect.Effect<Effect.Effect<void>, never, ToolCatalog.ToolCatalog | Scope.Scope> =>
   Effect.gen(function*() {
-    const settings = { ...defaults, ...options }
+    const settings: Options = { ...defaults, ...options, limits: { ...defaults.limits, ...options.limits } }
     const scope = yield* Scope.Scope
     // The session's execution unit: its activation lives exactly as long as the session scope.
-    const view = Context.get(yield* Layer.buildWithScope(ToolView.ToolView.unit, scope), ToolView.ToolView)
+    const bounded = yield* BoundedActivation.make(settings.maxLoadedTools)
+    const view = Context.get(
+      yield* Layer.buildWithScope(
+        ToolView.ToolView.layer.pipe(Layer.provide(Layer.succeed(Activation.Activation, bounded.activation))),
+        scope
+      ),
+      ToolView.ToolView
+    )
     const catalog = yield* ToolCatalog.ToolCatalog
     const sources = Option.getOrUndefined(yield* Effect.serviceOption(McpSources))
     const run = yield* FiberSet.makeRuntimePromise<never>()
     const closed = yield* Deferred.make<void>()
     const lock = yield* Semaphore.make(1)
+    const session = () => transport.sessionId ?? "stdio"
 
     const server = new Server(
       { name: settings.name, version: settings.version },
@@ -189,55 +229,74 @@ export const open = (
         yield* Effect.promise(() => send().catch(() => undefined))
       }))
 
-    const callNamed = (name: string, args: Record<string, unknown>, requestId: string) =>
+    /** A structured log line and a span around one search or call, with its duration. */
+    const observed = <A>(
+      what: "search" | "call",
+      fields: Record<string, unknown>,
+      effect: Effect.Effect<A>,
+      outcome: (a: A) => Record<string, unknown>
+    ) =>
+      Effect.gen(function*() {
+        const started = yield* Clock.currentTimeMillis
+        const a = yield* effect
+        const ms = (yield* Clock.currentTimeMillis) - started
+        yield* Effect.logInfo(`gateway ${what}`).pipe(
+          Effect.annotateLogs({ session: session(), ...fields, ...outcome(a), ms })
+        )
+        return a
+      }).pipe(
+        Effect.withSpan(`tool-search.gateway.${what}`, { attributes: { session: session(), ...fields } }, {
+          captureStackTrace: false
+        })
+      )
+
+    const search = Search.make({ view, catalog, sources, bounded, settings, observed })
+
+    /** A call of a tool by the name the model sees. */
+    const callNamed = (name: string, args: Record<string, unknown>, requestId: string): Effect.Effect<Answer> =>
       Effect.gen(function*() {
         const resolved = yield* Effect.result(view.resolve(name))
-        if (resolved._tag === "Failure") {
-          return { _tag: "Result", result: textResult(resolved.failure.message, true) } satisfies Answer
-        }
+        if (resolved._tag === "Failure") return result(textResult(resolved.failure.message, true))
         const tool = resolved.success
+        if (tool.tool !== undefined) yield* bounded.touch(tool.tool.id)
         const origin = tool.tool === undefined ? undefined : sources?.origin(tool.tool.id)
         if (origin !== undefined && sources !== undefined) {
           const outcome = yield* Effect.result(sources.call(origin.server, origin.tool, args))
-          if (outcome._tag === "Success") return { _tag: "Result", result: outcome.success } satisfies Answer
+          if (outcome._tag === "Success") return result(ResultCap.cap(outcome.success, settings.limits.maxResultChars))
           const e = outcome.failure
           return e._tag === "UpstreamError"
-            ? {
-              _tag: "Error",
-              code: e.code,
-              message: e.reason,
-              ...(e.data === undefined ? {} : { data: e.data })
-            } satisfies Answer
-            : { _tag: "Result", result: textResult(e.message, true) } satisfies Answer
+            ? { _tag: "Error", code: e.code, message: e.reason, ...(e.data === undefined ? {} : { data: e.data }) }
+            : result(textResult(e.message, true))
         }
         const output = yield* Effect.result(tool.run(args, { toolCallId: requestId }))
-        if (output._tag === "Failure") {
-          return { _tag: "Result", result: textResult(output.failure.message, true) } satisfies Answer
-        }
-        const { isFailure, result } = output.success
-        const content = textResult(typeof result === "string" ? result : JSON.stringify(result), isFailure)
-        if (tool.kind !== "meta") return { _tag: "Result", result: content } satisfies Answer
-        const activated = output.success.activated ?? []
-        const hint = activated.length > 0 && settings.callTool
-          ? [{
-            type: "text",
-            text: `Loaded for this session: ${activated.join(", ")}. Call them directly, or with ${CALL_TOOL} ` +
-              `({"name": "${activated[0]}", "arguments": {...}}) if they are not in your tool list yet.`
-          }]
-          : []
-        return { _tag: "Result", result: { ...content, content: [...content.content, ...hint] } } satisfies Answer
+        if (output._tag === "Failure") return result(textResult(output.failure.message, true))
+        const { isFailure, result: value } = output.success
+        const content = textResult(typeof value === "string" ? value : JSON.stringify(value), isFailure)
+        return result(ResultCap.cap(content, settings.limits.maxResultChars))
       })
 
-    const call = (name: string, args: Record<string, unknown>, requestId: string) =>
-      Effect.gen(function*() {
-        if (!settings.callTool || name !== CALL_TOOL) return yield* callNamed(name, args, requestId)
-        const input = Schema.decodeUnknownOption(CallToolInput)(args)
-        if (Option.isNone(input) || input.value.name === CALL_TOOL) {
-          const usage = `${CALL_TOOL} needs {"name": "<tool name>", "arguments": {...}} naming a tool other than itself`
-          return { _tag: "Result", result: textResult(usage, true) } satisfies Answer
-        }
-        return yield* callNamed(input.value.name, input.value.arguments ?? {}, requestId)
-      })
+    const outcomeOf = (answer: Answer): string =>
+      answer._tag === "Error" ? "error" : answer.result.isError === true ? "tool_error" : "ok"
+
+    /** A call the model made: the search tool, `call_tool`, or a tool by name. */
+    const dispatch = (name: string, args: Record<string, unknown>, requestId: string): Effect.Effect<Answer> => {
+      if (name === Disclosure.TOOL_SEARCH && view.disclosure.mode !== "catalog") return search(args)
+      return observed("call", { tool: name }, callNamed(name, args, requestId), (answer) => ({
+        outcome: outcomeOf(answer)
+      })).pipe(
+        Effect.tap((answer) => Metric.update(Metric.withAttributes(Telemetry.calls, { outcome: outcomeOf(answer) }), 1))
+      )
+    }
+
+    const call = (name: string, args: Record<string, unknown>, requestId: string): Effect.Effect<Answer> => {
+      if (!settings.callTool || name !== CALL_TOOL) return dispatch(name, args, requestId)
+      const input = Schema.decodeUnknownOption(CallToolInput)(args)
+      if (Option.isNone(input) || input.value.name === CALL_TOOL) {
+        const usage = `${CALL_TOOL} needs {"name": "<tool name>", "arguments": {...}} naming a tool other than itself`
+        return Effect.succeed(result(textResult(usage, true)))
+      }
+      return dispatch(input.value.name, input.value.arguments ?? {}, requestId)
+    }
 
     server.setRequestHandler(ListToolsRequestSchema, () =>
       run(
@@ -248,26 +307,37 @@ export const open = (
         }))
       ))
 
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      const answer = await run(
-        Effect.tap(
-          call(request.params.name, request.params.arguments ?? {}, String(extra.requestId)),
-          // A search may have changed this session's list: tell the client before it gets the result.
-          () => announce(() => extra.sendNotification({ method: "notifications/tools/list_changed" }))
-        ),
-        { signal: extra.signal }
-      )
+    // `tools/call` is handled from the raw request: the SDK's own schema check answers bad params
+    // with -32603 and a multi-line dump; here they get -32602 and one line, bounds checked first.
+    server.fallbackRequestHandler = async (request, extra) => {
+      if (request.method !== "tools/call") {
+        throw new JsonRpcError(ErrorCode.MethodNotFound, "Method not found", undefined)
+      }
+      const checked = checkParams(request.params, settings.limits)
+      const answer = typeof checked === "string"
+        ? invalidParams(checked)
+        : await run(
+          Effect.tap(
+            call(checked.name, checked.args, String(extra.requestId)),
+            // A search may have changed this session's list: tell the client before it gets the result.
+            () => announce(() => extra.sendNotification({ method: "notifications/tools/list_changed" }))
+          ),
+          { signal: extra.signal }
+        )
       if (answer._tag === "Error") throw new JsonRpcError(answer.code, answer.message, answer.data)
-      // An upstream result that passed the shape check, or one built here; the SDK validates it before sending.
-      return answer.result as SdkCallToolResult
-    })
+      return answer.result as never
+    }
 
     server.onclose = () => {
       Deferred.doneUnsafe(closed, Exit.void)
     }
+    // Started at once, so every catalog change after the session opened reaches it. A change is
+    // announced at once, then the session waits `listChangedDelay`: changes meanwhile wait in the
+    // subscription and are read as one batch, one announcement (at most one per window).
+    const delay = Duration.fromInputUnsafe(settings.listChangedDelay)
     yield* catalog.changes.pipe(
-      Stream.runForEach(() => announce(() => server.sendToolListChanged())),
-      Effect.forkScoped
+      Stream.runForEachArray(() => Effect.andThen(announce(() => server.sendToolListChanged()), Effect.sleep(delay))),
+      Effect.forkScoped({ startImmediately: true })
     )
     yield* Effect.addFinalizer(() => Effect.promise(() => server.close().catch(() => undefined)))
     yield* Effect.promise(() => server.connect(transport))
@@ -282,110 +352,28 @@ export const serve = (
 
 /**
  * Serves one client over stdin and stdout (what MCP clients start as a command) until stdin
- * ends. Nothing else may write to stdout: route logs to stderr (`Logger.LogToStderr`).
+ * ends. Every line gets an answer: a line that is not JSON -32700, a JSON value that is not a
+ * message or a line over `maxMessageBytes` -32600, and the gateway goes on. Nothing else may write
+ * to stdout: route logs to stderr (`Logger.LogToStderr`).
  */
 export const serveStdio = (
-  options: Partial<Options> & { readonly stdin?: Readable; readonly stdout?: Writable } = {}
+  options: Partial<Options> & {
+    readonly stdin?: Readable
+    readonly stdout?: Writable
+    readonly maxMessageBytes?: number
+  } = {}
 ): Effect.Effect<void, never, ToolCatalog.ToolCatalog> =>
-  Effect.suspend(() => {
-    const stdin = options.stdin ?? process.stdin
-    const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout)
-    // The SDK's stdio transport does not notice the end of its input: the client went away.
-    const end = () => void transport.close()
-    stdin.once("end", end)
-    stdin.once("close", end)
-    return serve(transport, options).pipe(
-      Effect.ensuring(Effect.sync(() => {
-        stdin.off("end", end)
-        stdin.off("close", end)
-      }))
-    )
-  })
-
-/**
- * Serves Streamable HTTP on `host:port` at `path` until the scope closes. Each client session
- * (`Mcp-Session-Id`) is a scope of its own, opened at `initialize` and closed by the client's
- * DELETE or when the gateway stops.
- */
-export const serveHttp = (
-  options: HttpOptions
-): Effect.Effect<HttpAddress, GatewayError, ToolCatalog.ToolCatalog | Scope.Scope> =>
   Effect.gen(function*() {
-    const host = options.host ?? "127.0.0.1"
-    const path = options.path ?? "/mcp"
-    const scope = yield* Scope.Scope
-    const run = yield* FiberSet.makeRuntimePromise<ToolCatalog.ToolCatalog>()
-    const sessions = new Map<
-      string,
-      { readonly transport: StreamableHTTPServerTransport; readonly scope: Scope.Closeable }
-    >()
-    let allowedHosts: Array<string> | undefined
-
-    /** Opens a session for an `initialize` request; the session closes itself when its client goes away. */
-    const startSession = async (req: IncomingMessage, res: ServerResponse) => {
-      const { sessionScope, transport } = await run(Effect.gen(function*() {
-        const sessionScope = yield* Scope.fork(scope)
-        const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: randomUUID,
-          onsessioninitialized: (id) => {
-            sessions.set(id, { transport, scope: sessionScope })
-          },
-          ...(allowedHosts === undefined ? {} : { enableDnsRebindingProtection: true, allowedHosts })
-        })
-        const closed = yield* open(transport, options).pipe(Scope.provide(sessionScope))
-        yield* closed.pipe(
-          Effect.andThen(Effect.sync(() => {
-            if (transport.sessionId !== undefined) sessions.delete(transport.sessionId)
-          })),
-          Effect.andThen(Scope.close(sessionScope, Exit.void)),
-          Effect.forkIn(scope)
-        )
-        return { sessionScope, transport }
-      }))
-      await transport.handleRequest(req, res)
-      // Not an `initialize` the transport accepted: no session was created, so nothing is kept.
-      if (transport.sessionId === undefined) await run(Scope.close(sessionScope, Exit.void))
-    }
-
-    const handle = async (req: IncomingMessage, res: ServerResponse) => {
-      if (new URL(req.url ?? "/", "http://localhost").pathname !== path) return reply(res, 404, "Not found")
-      const id = req.headers["mcp-session-id"]
-      if (typeof id === "string") {
-        const session = sessions.get(id)
-        if (session === undefined) return reply(res, 404, "Session not found")
-        return session.transport.handleRequest(req, res)
-      }
-      if (req.method !== "POST") return reply(res, 400, "No valid session id: start with an initialize request")
-      return startSession(req, res)
-    }
-
-    const server = createServer((req, res) => {
-      handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) reply(res, 500, error instanceof Error ? error.message : String(error))
-      })
-    })
-    const port = yield* Effect.callback<number, GatewayError>((resume) => {
-      const onError = (error: Error) => resume(Effect.fail(new GatewayError({ reason: error.message })))
-      server.once("error", onError)
-      server.listen(options.port, host, () => {
-        server.off("error", onError)
-        resume(Effect.succeed((server.address() as AddressInfo).port))
-      })
-    })
-    yield* Effect.addFinalizer(() =>
-      Effect.callback<void>((resume) => {
-        server.close(() => resume(Effect.void))
-        server.closeAllConnections()
-      })
+    const refused = yield* Queue.sliding<string>(64)
+    const transport = new StdioServer(
+      options.stdin ?? process.stdin,
+      options.stdout ?? process.stdout,
+      options.maxMessageBytes ?? GatewayConfig.defaults.maxMessageBytes,
+      (reason) => void Queue.offerUnsafe(refused, reason)
     )
-    if (host === "127.0.0.1" || host === "localhost" || host === "::1") {
-      allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
-    }
-    const shown = host.includes(":") ? `[${host}]` : host
-    return { url: `http://${shown}:${port}${path}`, port }
-  })
-
-const reply = (res: ServerResponse, status: number, message: string): void => {
-  res.writeHead(status, { "content-type": "application/json" })
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }))
-}
+    yield* Stream.fromQueue(refused).pipe(
+      Stream.runForEach((reason) => Effect.logWarning(`stdio: ${reason}`)),
+      Effect.forkScoped({ startImmediately: true })
+    )
+    yield* serve(transport, options)
+  }).pipe(Effect.scoped)

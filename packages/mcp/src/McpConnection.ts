@@ -15,8 +15,7 @@
  * @since 0.1.0
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import {
   ErrorCode,
@@ -25,10 +24,12 @@ import {
   ToolListChangedNotificationSchema
 } from "@modelcontextprotocol/sdk/types.js"
 import { Deferred, Duration, Effect, Exit, Queue, Schema, type Scope, Stream } from "effect"
+import { isTooLarge, StdioClient } from "./internal/StdioClient.js"
 import {
   type CallError,
   type ConnectError,
   ConnectionLost,
+  RequestFailed,
   ServerProtocolError,
   ServerStartFailed,
   ServerTimeout,
@@ -55,6 +56,8 @@ export interface McpConnection {
   ) => Effect.Effect<McpTool.CallToolResult, CallError>
   /** One element per `notifications/tools/list_changed` (several may be merged). */
   readonly toolsChanged: Stream.Stream<void>
+  /** What the connection dropped (an oversized message without an id, a line that is not JSON-RPC), for the log. */
+  readonly warnings: Stream.Stream<string>
   /** Fails when the connection is lost; never succeeds while it is open. */
   readonly lost: Effect.Effect<never, ConnectionLost>
 }
@@ -81,6 +84,7 @@ export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, C
     const server = config.name
     const lost = yield* Deferred.make<never, ConnectionLost>()
     const changes = yield* Queue.sliding<void>(1)
+    const warnings = yield* Queue.sliding<string>(16)
     let stderrTail = ""
     const tail = () => stderrTail.trim() === "" ? "" : ` (stderr: ${stderrTail.trim().slice(-STDERR_TAIL)})`
 
@@ -96,8 +100,13 @@ export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, C
     // sign, and it ends the connection too, so that the supervisor reconnects.
     const noteLost = <A, E>(effect: Effect.Effect<A, E>) =>
       Effect.tapError(effect, (e) => Effect.sync(() => e instanceof ConnectionLost && markLost(e)))
-    const transport = yield* makeTransport(config.transport, (chunk) => {
-      stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL)
+    const transport = yield* makeTransport(config, {
+      onStderr: (chunk) => {
+        stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL)
+      },
+      onDropped: (reason) => {
+        Queue.offerUnsafe(warnings, `MCP server '${server}': ${reason}`)
+      }
     })
     // Closing the client closes the transport, which stops the process: registered before
     // connecting, so a start-up that times out leaves nothing running.
@@ -155,6 +164,7 @@ export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, C
       listTools,
       callTool,
       toolsChanged: Stream.fromQueue(changes),
+      warnings: Stream.fromQueue(warnings),
       lost: Deferred.await(lost)
     } satisfies McpConnection
   })
@@ -164,38 +174,67 @@ export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, C
 // -----------------------------------------------------------------------------
 
 const makeTransport = (
-  transport: Upstream.Transport,
-  onStderr: (chunk: string) => void
+  config: Upstream.Config,
+  on: { readonly onStderr: (chunk: string) => void; readonly onDropped: (reason: string) => void }
 ): Effect.Effect<SdkTransport> => {
+  const transport = config.transport
   switch (transport._tag) {
     case "Stdio":
       return Effect.sync(() => {
-        const sdk = new StdioClientTransport({
+        const stdio = new StdioClient({
           command: transport.command,
-          args: [...transport.args],
-          ...(transport.env === undefined ? {} : { env: { ...transport.env } }),
-          ...(transport.cwd === undefined ? {} : { cwd: transport.cwd }),
-          stderr: "pipe"
+          args: transport.args,
+          env: transport.env,
+          cwd: transport.cwd,
+          maxMessageBytes: config.maxMessageBytes,
+          onDropped: on.onDropped
         })
-        // The stream exists before `start`, so nothing the process prints is lost.
-        sdk.stderr?.on("data", (chunk: Buffer | string) => {
+        stdio.stderr.on("data", (chunk: Buffer | string) => {
           const text = chunk.toString()
-          onStderr(text)
+          on.onStderr(text)
           if (transport.stderr === "inherit") process.stderr.write(text)
         })
-        return sdk
+        return guard(stdio)
       })
     case "Http":
       return Effect.sync(() =>
-        new StreamableHTTPClientTransport(
-          new URL(transport.url),
-          transport.headers === undefined ? {} : { requestInit: { headers: { ...transport.headers } } }
+        guard(
+          new StreamableHTTPClientTransport(
+            new URL(transport.url),
+            transport.headers === undefined ? {} : { requestInit: { headers: { ...transport.headers } } }
+          )
         )
       )
     case "Custom":
-      return transport.make
+      return Effect.map(transport.make, guard)
   }
 }
+
+/** A failure of the transport itself while sending: the one kind of error that means the connection is gone. */
+class TransportFailure extends Error {
+  constructor(readonly failure: unknown) {
+    super(describeCause(failure))
+  }
+}
+
+/** Marks every error of `send` as a `TransportFailure`, so that it is not mistaken for anything else. */
+const guard = (transport: SdkTransport): SdkTransport => {
+  const send = transport.send.bind(transport)
+  transport.send = (message, options) =>
+    send(message, options).catch((failure: unknown) => Promise.reject(new TransportFailure(failure)))
+  return transport
+}
+
+/**
+ * Whether a transport failure means the connection is gone: anything but an HTTP answer that
+ * refuses this one request (a 4xx other than 404, which means the server forgot the session).
+ */
+const isLost = (failure: TransportFailure): boolean =>
+  !(failure.failure instanceof StreamableHTTPError && failure.failure.code !== undefined &&
+    failure.failure.code >= 400 && failure.failure.code < 500 && failure.failure.code !== 404)
+
+/** The SDK's own check of an answer failed: the server sent something that is not MCP. */
+const isSchemaError = (cause: unknown): boolean => cause instanceof Error && cause.name === "ZodError"
 
 /** All pages of `tools/list`, raw. A repeated cursor or an endless listing is a protocol error. */
 const listAll = (client: Client, server: string): Effect.Effect<ReadonlyArray<unknown>, ConnectError> =>
@@ -228,23 +267,35 @@ const listAll = (client: Client, server: string): Effect.Effect<ReadonlyArray<un
     return yield* new ServerProtocolError({ server, reason: `tools/list did not end after ${MAX_PAGES} pages` })
   })
 
-const listFailure = (server: string, cause: unknown): ConnectError =>
-  cause instanceof SdkMcpError && cause.code === ErrorCode.ConnectionClosed
-    ? new ConnectionLost({ server, reason: describeCause(cause) })
-    : cause instanceof SdkMcpError
-    ? new ServerProtocolError({ server, reason: `tools/list failed: ${wireMessage(cause)}` })
-    : new ConnectionLost({ server, reason: describeCause(cause) })
+/**
+ * Sorts a failed listing: only a closed connection or a transport failure means the connection is
+ * gone; an error answer, an answer over the size bound or anything else is the server's answer
+ * being unusable, which another attempt will not fix by restarting.
+ */
+const listFailure = (server: string, cause: unknown): ConnectError => {
+  if (cause instanceof SdkMcpError && cause.code === ErrorCode.ConnectionClosed) {
+    return new ConnectionLost({ server, reason: describeCause(cause) })
+  }
+  if (cause instanceof TransportFailure) {
+    return isLost(cause)
+      ? new ConnectionLost({ server, reason: cause.message })
+      : new RequestFailed({ server, reason: `tools/list: ${cause.message}` })
+  }
+  return new ServerProtocolError({ server, reason: `tools/list failed: ${describeCause(cause)}` })
+}
 
 /**
- * Sorts a failed call: a JSON-RPC error from the server is kept exactly (code, message, data);
- * a closed connection or a transport failure (a refused socket, an HTTP error) means the
- * connection is gone.
+ * Sorts a failed call. A JSON-RPC error from the server is kept exactly (code, message, data). A
+ * closed connection or a transport failure means the connection is gone. An answer over the size
+ * bound or one the SDK could not read is a protocol error of that call; anything else failed in
+ * the gateway. Neither restarts the server: its other calls are not affected.
  */
 const callFailure = (server: string, tool: string, cause: unknown, tail: () => string): CallError => {
   if (cause instanceof SdkMcpError) {
     if (cause.code === ErrorCode.ConnectionClosed) {
       return new ConnectionLost({ server, tool, reason: `${wireMessage(cause)}${tail()}` })
     }
+    if (isTooLarge(cause.data)) return new ServerProtocolError({ server, tool, reason: wireMessage(cause) })
     return new UpstreamError({
       server,
       tool,
@@ -253,7 +304,13 @@ const callFailure = (server: string, tool: string, cause: unknown, tail: () => s
       ...(cause.data === undefined ? {} : { data: cause.data })
     })
   }
-  return new ConnectionLost({ server, tool, reason: describeCause(cause) })
+  if (cause instanceof TransportFailure) {
+    return isLost(cause)
+      ? new ConnectionLost({ server, tool, reason: cause.message })
+      : new RequestFailed({ server, tool, reason: cause.message })
+  }
+  if (isSchemaError(cause)) return new ServerProtocolError({ server, tool, reason: describeCause(cause) })
+  return new RequestFailed({ server, tool, reason: describeCause(cause) })
 }
 
 /** The SDK prefixes `MCP error <code>: ` to the message it received; this is the message on the wire. */

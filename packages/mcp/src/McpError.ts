@@ -93,6 +93,25 @@ export class UpstreamError extends Schema.TaggedError<UpstreamError>()("Upstream
   }
 }
 
+/**
+ * A request to the server failed without reaching it or without breaking the connection: the
+ * gateway could not send it as asked (an HTTP answer such as 413), or failed itself. The server
+ * keeps running and is not restarted: only a transport failure restarts a server.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export class RequestFailed extends Schema.TaggedError<RequestFailed>()("RequestFailed", {
+  server: Schema.String,
+  tool: Schema.optionalKey(Schema.String),
+  reason: Schema.String
+}) {
+  override get message(): string {
+    const what = this.tool === undefined ? "A request" : `The call to '${this.tool}'`
+    return `${what} on MCP server '${this.server}' failed: ${this.reason}`
+  }
+}
+
 /** The server name is not one of the configured upstreams. */
 export class UnknownServer extends Schema.TaggedError<UnknownServer>()("UnknownServer", {
   server: Schema.String
@@ -103,12 +122,13 @@ export class UnknownServer extends Schema.TaggedError<UnknownServer>()("UnknownS
 }
 
 /** Why a connection attempt failed. */
-export type ConnectError = ServerStartFailed | ServerTimeout | ServerProtocolError | ConnectionLost
+export type ConnectError = ServerStartFailed | ServerTimeout | ServerProtocolError | ConnectionLost | RequestFailed
 
 /** Why a tool call failed without a result from the tool. */
 export type CallError =
   | ServerUnavailable
   | ConnectionLost
+  | RequestFailed
   | ServerTimeout
   | ServerProtocolError
   | UpstreamError

@@ -12,10 +12,16 @@
  * reconnection picks up whatever changed meanwhile. A server whose reconnection schedule ends is
  * `stopped` and its tools leave the catalog.
  *
+ * Only a transport failure (the process died, the socket closed) restarts a server. A failure
+ * that another attempt will not fix — a process that exits at start, an answer that is not MCP or
+ * is over the size bound — is retried on the same backoff, but after `attempts` of them in a row
+ * the server is `failed`, with the reason, and no longer retried: a broken server never
+ * restart-loops.
+ *
  * @since 0.1.0
  */
 import { CatalogTool, ToolCatalog, type Visibility } from "@tool-search/core"
-import { Context, Deferred, Effect, Exit, Layer, Option, Scope, Stream, SubscriptionRef } from "effect"
+import { Context, Deferred, Effect, Exit, Layer, Metric, Option, Scope, Stream, SubscriptionRef } from "effect"
 import * as McpConnection from "./McpConnection.js"
 import {
   type CallError,
@@ -26,14 +32,18 @@ import {
   UnknownServer
 } from "./McpError.js"
 import * as McpTool from "./McpTool.js"
+import * as Telemetry from "./Telemetry.js"
 import * as Upstream from "./Upstream.js"
 
 // -----------------------------------------------------------------------------
 // Models
 // -----------------------------------------------------------------------------
 
-/** Where a server's supervisor is: starting, serving, waiting to reconnect, or given up. */
-export type State = "starting" | "ready" | "reconnecting" | "stopped"
+/**
+ * Where a server's supervisor is: starting, serving, waiting to reconnect, given up because its
+ * schedule ended (`stopped`) or because it failed the same way too often (`failed`).
+ */
+export type State = "starting" | "ready" | "reconnecting" | "stopped" | "failed"
 
 /** What is known about one server right now. */
 export interface ServerStatus {
@@ -88,14 +98,49 @@ export class McpSources extends Context.Service<McpSources, {
   readonly origin: (id: string) => McpTool.Origin | undefined
 }>()("@tool-search/mcp/McpSources") {
   /**
-   * Starts a supervisor per server and waits for each one's first connection attempt, so the
-   * tools of every reachable server are in the catalog when the layer is ready. Fails only on a
-   * bad configuration (an invalid or duplicate server name), never because a server is down.
+   * Starts a supervisor per server and, by default, waits for each one's first connection
+   * attempt, so the tools of every reachable server are in the catalog when the layer is ready.
+   * With `start: "background"` the layer is ready at once and each server's tools join the
+   * catalog when it is up (a gateway answers its clients meanwhile, and announces the tools with
+   * `list_changed`). Fails only on a bad configuration (an invalid or duplicate server name),
+   * never because a server is down.
    */
   static readonly layer = (
-    servers: ReadonlyArray<Upstream.Input>
+    servers: ReadonlyArray<Upstream.Input>,
+    options: Options = {}
   ): Layer.Layer<McpSources, Upstream.InvalidUpstream, ToolCatalog.ToolCatalog> =>
-    Layer.effect(McpSources, Effect.suspend(() => make(servers)))
+    Layer.effect(McpSources, Effect.suspend(() => make(servers, options)))
+}
+
+/**
+ * How the servers start.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Options {
+  /** `wait` (default) for each server's first attempt before the layer is ready, or start in the `background`. */
+  readonly start?: "wait" | "background"
+}
+
+/**
+ * Whether another attempt, after a backoff, may fix this failure without anything changing.
+ *
+ * @since 0.2.0
+ * @category failures
+ */
+export const isTransient = (error: McpError, transport: Upstream.Transport): boolean => {
+  switch (error._tag) {
+    case "ConnectionLost":
+    case "ServerTimeout":
+    case "ServerUnavailable":
+      return true
+    case "ServerStartFailed":
+      // an HTTP server that refuses may come back; a process that exits at start will again
+      return transport._tag === "Http"
+    default:
+      return false
+  }
 }
 
 /** Waits until `predicate` holds for the status of `server`, and returns that status. */
@@ -119,7 +164,7 @@ export const awaitStatus = (
 // -----------------------------------------------------------------------------
 
 /** Builds the service in the current scope: the supervisors end with it. */
-export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.Input>) {
+export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.Input>, options: Options = {}) {
   const catalog = yield* ToolCatalog.ToolCatalog
   const configs: Array<Upstream.Config> = []
   for (const input of inputs) {
@@ -150,6 +195,8 @@ export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.I
         const status = all.find((s) => s.name === server)
         const reason = status?.state === "stopped"
           ? `it was stopped after repeated failures (${status.error?.message ?? "no error recorded"})`
+          : status?.state === "failed"
+          ? `it failed (${status.error?.message ?? "no error recorded"})`
           : status?.error === undefined
           ? "it is starting"
           : `it is reconnecting after: ${status.error.message}`
@@ -178,14 +225,23 @@ export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.I
       server,
       loading: config.loading,
       category: config.category,
-      handler
+      handler,
+      alwaysLoad: config.alwaysLoad,
+      ...(config.filter === undefined ? {} : { filter: config.filter }),
+      ...(config.prefix === undefined ? {} : { prefix: config.prefix })
     }
     const annotate = Effect.annotateLogs({ server })
+
+    // The last listing registered, to skip a re-listing that changed nothing.
+    let lastListing: string | undefined
 
     /** Lists and registers the tools of an open connection: one atomic catalog step. */
     const sync = (connection: McpConnection.McpConnection) =>
       Effect.gen(function*() {
         const raws = yield* connection.listTools
+        const listing = JSON.stringify(raws)
+        if (listing === lastListing) return
+        lastListing = listing
         const imported = yield* McpTool.importAll(raws, importOptions)
         const { invalid, tools } = yield* register(server, imported)
         for (const [id, origin] of origins) if (origin.server === server) origins.delete(id)
@@ -225,13 +281,18 @@ export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.I
 
     const recordFailure = (error: McpError) =>
       Effect.gen(function*() {
-        yield* updateStatus(server, (s) => ({ ...s, state: s.state === "stopped" ? s.state : "reconnecting", error }))
+        yield* updateStatus(server, (s) => ({
+          ...s,
+          state: s.state === "stopped" || s.state === "failed" ? s.state : "reconnecting",
+          error
+        }))
         yield* Effect.logWarning(error.message)
         yield* Deferred.succeed(firstAttempt, undefined)
       })
 
     /** One connection attempt, in its own scope: closed at once if the attempt fails. */
     const open = Effect.gen(function*() {
+      lastListing = undefined
       const scope = yield* Scope.make()
       const connection = yield* Effect.gen(function*() {
         const connection = yield* McpConnection.connect(config)
@@ -254,37 +315,64 @@ export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.I
           connections: s.connections + 1,
           ...(connection.serverInfo === undefined ? {} : { serverInfo: connection.serverInfo })
         }))
-        const tools = (yield* statusOf(server))?.tools ?? 0
+        const now = yield* statusOf(server)
+        if ((now?.connections ?? 0) > 1) yield* Metric.update(Telemetry.upstreamRestarts, 1)
+        const tools = now?.tools ?? 0
         yield* Effect.logInfo(
           `MCP server '${server}' is ready with ${tools} tools (${Upstream.describe(config.transport)})`
         )
         yield* Deferred.succeed(firstAttempt, undefined)
-        const follow = connection.toolsChanged.pipe(Stream.runForEach(() => sync(connection)))
+        yield* connection.warnings.pipe(Stream.runForEach(Effect.logWarning), Effect.forkIn(scope))
+        // A re-listing that fails without losing the connection keeps the tools listed before:
+        // the server goes on serving them, and its next list_changed tries again.
+        const relist = sync(connection).pipe(
+          Effect.catch((error) =>
+            error._tag === "ConnectionLost"
+              ? Effect.fail(error)
+              : Effect.andThen(updateStatus(server, (s) => ({ ...s, error })), Effect.logWarning(error.message))
+          )
+        )
+        // a burst of notifications waits in the queue during the delay: one re-listing per window
+        const follow = connection.toolsChanged.pipe(
+          Stream.runForEachArray(() => Effect.andThen(relist, Effect.sleep(config.listChangedDelay)))
+        )
         return yield* Effect.raceFirst(connection.lost, Effect.andThen(follow, Effect.never))
       }).pipe(
         Effect.ensuring(Effect.andThen(Effect.sync(() => connections.delete(server)), Scope.close(scope, Exit.void))),
         Effect.catch((error: ConnectError) => recordFailure(error))
       )
 
+    // Failures in a row that another attempt will not fix; a working connection resets the count.
+    let deterministic = 0
+    const retryable = (error: McpError) => isTransient(error, config.transport) || ++deterministic < config.attempts
+
     const loop = Effect.gen(function*() {
       while (true) {
-        const opened = yield* open.pipe(Effect.retry(config.reconnect))
+        const opened = yield* open.pipe(Effect.retry({ schedule: config.reconnect, while: retryable }))
+        deterministic = 0
         yield* serve(opened)
         yield* Effect.sleep(config.restartDelay)
       }
     })
 
+    const giveUp = (state: "stopped" | "failed", error: McpError | undefined) =>
+      Effect.gen(function*() {
+        // the server can no longer run its tools: they leave the catalog
+        yield* catalog.replaceSource(server, []).pipe(Effect.ignore)
+        for (const [id, origin] of origins) if (origin.server === server) origins.delete(id)
+        yield* updateStatus(server, (s) => ({ ...s, state, tools: 0 }))
+        yield* Effect.logError(
+          state === "failed"
+            ? `MCP server '${server}' failed ${config.attempts} times in a row and is no longer retried: ${
+              error?.message ?? "no error recorded"
+            }`
+            : `MCP server '${server}' was stopped: its reconnection schedule ended`
+        )
+        yield* Deferred.succeed(firstAttempt, undefined)
+      })
+
     return loop.pipe(
-      Effect.catch(() =>
-        Effect.gen(function*() {
-          // The schedule ended: the server is given up, and its tools can no longer run.
-          yield* catalog.replaceSource(server, []).pipe(Effect.ignore)
-          for (const [id, origin] of origins) if (origin.server === server) origins.delete(id)
-          yield* updateStatus(server, (s) => ({ ...s, state: "stopped", tools: 0 }))
-          yield* Effect.logError(`MCP server '${server}' was stopped: its reconnection schedule ended`)
-          yield* Deferred.succeed(firstAttempt, undefined)
-        })
-      ),
+      Effect.catch((error: McpError) => giveUp(deterministic >= config.attempts ? "failed" : "stopped", error)),
       annotate
     )
   }
@@ -295,7 +383,7 @@ export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.I
     firstAttempts.push(first)
     yield* Effect.forkScoped(supervise(config, first))
   }
-  yield* Effect.forEach(firstAttempts, Deferred.await, { discard: true })
+  if (options.start !== "background") yield* Effect.forEach(firstAttempts, Deferred.await, { discard: true })
 
   return McpSources.of({
     servers: configs.map((c) => ({ name: c.name, kind: c.kind })),

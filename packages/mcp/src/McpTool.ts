@@ -78,6 +78,74 @@ export interface ImportOptions {
   readonly category: string
   /** Runs one call on the server under the tool's MCP name. */
   readonly handler: (origin: Origin) => CatalogTool.Handler
+  /** Which of the server's tools join the catalog; default: all. */
+  readonly filter?: Filter
+  /** Put before every catalog name of the server's tools (`gh_` makes `create_issue` `gh_create_issue`). */
+  readonly prefix?: string
+  /** MCP names loaded eagerly whatever `loading` says. */
+  readonly alwaysLoad?: ReadonlyArray<string>
+}
+
+/**
+ * Which tools of a server join the catalog, by MCP name: `allow` (default: every tool) then
+ * `deny`. A pattern is a name, or a name with `*` standing for any run of characters
+ * (`delete_*`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Filter {
+  readonly allow?: ReadonlyArray<string>
+  readonly deny?: ReadonlyArray<string>
+}
+
+/**
+ * Whether a filter lets `name` through.
+ *
+ * @since 0.2.0
+ * @category import
+ */
+export const passes = (filter: Filter | undefined, name: string): boolean => {
+  if (filter === undefined) return true
+  const matches = (patterns: ReadonlyArray<string>) => patterns.some((p) => globToRegExp(p).test(name))
+  return (filter.allow === undefined || matches(filter.allow)) && !(filter.deny !== undefined && matches(filter.deny))
+}
+
+const globToRegExp = (pattern: string): RegExp =>
+  new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "s")
+
+/**
+ * The name of the gateway's meta tool that calls a loaded tool by name (`result` delivery's dispatcher).
+ *
+ * @since 0.2.0
+ * @category import
+ */
+export const CALL_TOOL = "call_tool"
+
+/**
+ * Names a server's tool may not take as is, because the search tools or the gateway's dispatcher
+ * answer to them: such a tool is qualified by its server (`evil__call_tool`), like any collision.
+ *
+ * @since 0.2.0
+ * @category import
+ */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set([...Disclosure.META_TOOL_NAMES, CALL_TOOL])
+
+/**
+ * The catalog name of a server's tool: its MCP name when providers accept it and nothing reserves
+ * it; a reserved name qualified by the server; any other name sanitized (`CatalogTool.sanitizeName`,
+ * its stem from the description when nothing of the name is readable). `prefix` comes first.
+ *
+ * @since 0.2.0
+ * @category import
+ */
+export const catalogName = (
+  tool: { readonly name: string; readonly description?: string | null | undefined },
+  options: { readonly server: string; readonly prefix?: string }
+): string => {
+  const prefixed = `${options.prefix ?? ""}${tool.name}`
+  if (RESERVED_NAMES.has(prefixed)) return CatalogTool.sanitizeName(`${options.server}__${prefixed}`)
+  return CatalogTool.sanitizeName(prefixed, { stem: tool.description ?? options.server })
 }
 
 /** The catalog id of an imported tool. */
@@ -95,8 +163,9 @@ export const toCatalogTool = (
     const invalid = (reason: string) => new InvalidServerTool({ server: options.server, tool: label, reason })
     const tool = yield* Schema.decodeUnknownEffect(Tool)(raw).pipe(Effect.mapError((e) => invalid(e.message)))
     if (tool.name.trim() === "") return yield* invalid("the name is empty")
-    const name = CatalogTool.isValidName(tool.name) ? tool.name : CatalogTool.sanitizeName(tool.name)
-    if (Disclosure.META_TOOL_NAMES.has(name)) return yield* invalid("the name is reserved for the search tools")
+    const name = catalogName(tool, options)
+    // a prefix is the operator's choice, not a rewrite: only a changed declared name is one
+    const declared = `${options.prefix ?? ""}${tool.name}`
     if (tool.execution?.taskSupport === "required") {
       return yield* invalid("it can only run as an MCP task, which tool-search does not support")
     }
@@ -106,9 +175,10 @@ export const toCatalogTool = (
     const candidate = CatalogTool.make({
       id: idOf(origin),
       name,
+      ...(name === declared ? {} : { originalName: declared }),
       description: tool.description ?? title ?? "",
       parameters: tool.inputSchema as JsonSchema.JsonSchema,
-      loading: options.loading,
+      loading: options.alwaysLoad?.includes(tool.name) === true ? "eager" : options.loading,
       category: options.category,
       source: options.server,
       aliases: name === tool.name ? [] : [tool.name],
@@ -140,6 +210,8 @@ export const importAll = (raws: ReadonlyArray<unknown>, options: ImportOptions):
     const invalid: Array<InvalidServerTool> = []
     const ids = new Set<string>()
     for (const raw of raws) {
+      const named = typeof raw === "object" && raw !== null && "name" in raw && typeof raw.name === "string"
+      if (named && !passes(options.filter, raw.name as string)) continue
       const result = yield* Effect.result(toCatalogTool(raw, options))
       if (result._tag === "Failure") {
         invalid.push(result.failure)

@@ -69,6 +69,33 @@ export interface Config {
   readonly reconnect: Schedule.Schedule<unknown>
   /** Wait after a connection that worked is lost, before the first reconnection attempt. */
   readonly restartDelay: Duration.Duration
+  /**
+   * Failed attempts in a row that another attempt will not fix (a process that exits at start, an
+   * answer that is not MCP or too large) before the server is marked `failed`. Transient failures
+   * (a timeout, a lost connection, an HTTP server that refuses) follow `reconnect` alone.
+   */
+  readonly attempts: number
+  /** The largest message read from the server over stdio; a larger answer fails its request, named. */
+  readonly maxMessageBytes: number
+  /** Which of its tools join the catalog, by MCP name (`allow`, then `deny`; `*` is a wildcard). */
+  readonly filter?: McpToolFilter
+  /** Put before the catalog name of each of its tools. */
+  readonly prefix?: string
+  /** Its tools loaded eagerly, by MCP name, whatever `loading` says. */
+  readonly alwaysLoad: ReadonlyArray<string>
+  /** After a re-listing, wait this long before the next: a burst of `list_changed` is one re-listing. */
+  readonly listChangedDelay: Duration.Duration
+}
+
+/**
+ * Which tools of a server join the catalog (see `McpTool.Filter`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface McpToolFilter {
+  readonly allow?: ReadonlyArray<string>
+  readonly deny?: ReadonlyArray<string>
 }
 
 /** The fields a caller supplies; everything else has a default. */
@@ -83,6 +110,12 @@ export interface Input {
   readonly callTimeout?: Duration.Input
   readonly reconnect?: Schedule.Schedule<unknown>
   readonly restartDelay?: Duration.Input
+  readonly attempts?: number
+  readonly maxMessageBytes?: number
+  readonly filter?: McpToolFilter
+  readonly prefix?: string
+  readonly alwaysLoad?: ReadonlyArray<string>
+  readonly listChangedDelay?: Duration.Input
 }
 
 /** An upstream description that cannot be used; names the offending text. */
@@ -125,7 +158,13 @@ export const make = (input: Input): Effect.Effect<Config, InvalidUpstream> =>
       listTimeout: Duration.fromInputUnsafe(input.listTimeout ?? "30 seconds"),
       callTimeout: Duration.fromInputUnsafe(input.callTimeout ?? "60 seconds"),
       reconnect: input.reconnect ?? defaultReconnect,
-      restartDelay: Duration.fromInputUnsafe(input.restartDelay ?? "500 millis")
+      restartDelay: Duration.fromInputUnsafe(input.restartDelay ?? "500 millis"),
+      attempts: input.attempts ?? 5,
+      maxMessageBytes: input.maxMessageBytes ?? 16 * 1024 * 1024,
+      alwaysLoad: input.alwaysLoad ?? [],
+      listChangedDelay: Duration.fromInputUnsafe(input.listChangedDelay ?? "250 millis"),
+      ...(input.filter === undefined ? {} : { filter: input.filter }),
+      ...(input.prefix === undefined ? {} : { prefix: input.prefix })
     })
     : Effect.fail(
       new InvalidUpstream({

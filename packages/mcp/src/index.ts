@@ -24,15 +24,27 @@ export * as McpResource from "./McpResource.js"
 export * as McpConnection from "./McpConnection.js"
 /** Supervised MCP servers as catalog sources. */
 export * as McpSources from "./McpSources.js"
+/** The gateway's settings: listening, authentication, sessions and the bounds on every input. */
+export * as GatewayConfig from "./GatewayConfig.js"
+/** The config file: MCP clients' `mcpServers`, per-server options and the global settings. */
+export * as GatewayFile from "./GatewayFile.js"
 /** The MCP gateway: progressive disclosure for any MCP client, one activation per session. */
 export * as Gateway from "./Gateway.js"
+/** HTTP sessions as records: admission, binding to a credential, expiry. */
+export * as SessionRegistry from "./SessionRegistry.js"
+/** The gateway over Streamable HTTP: authentication, origins, sessions, health and readiness. */
+export * as HttpGateway from "./HttpGateway.js"
+/** Spans, metrics and their OTLP export. */
+export * as Telemetry from "./Telemetry.js"
 
 // Errors, also at the top level so declaration files of dependent code can name them.
 export { InvalidCommandLine } from "./CommandLine.js"
 export { GatewayError } from "./Gateway.js"
+export { InvalidGatewayFile } from "./GatewayFile.js"
 export {
   ConnectionLost,
   InvalidServerTool,
+  RequestFailed,
   ServerProtocolError,
   ServerStartFailed,
   ServerTimeout,

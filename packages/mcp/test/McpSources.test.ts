@@ -4,6 +4,7 @@ import { McpSources, type Upstream } from "@tool-search/mcp"
 import { Context, Effect, Fiber, Layer, Logger, Schedule, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import * as Fake from "./fixtures/FakeServer.js"
+import { adjustUntil, turn } from "./fixtures/TestTime.js"
 
 const Catalog = ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))
 const Quiet = Logger.layer([])
@@ -26,9 +27,6 @@ const statusOf = (sources: McpSources.McpSources["Service"], name: string) =>
     if (s === undefined) throw new Error(`no status for ${name}`)
     return s
   })
-
-/** Lets promise-based work (the SDK) run between virtual clock steps. */
-const settle = Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 10)))
 
 describe("McpSources: import", () => {
   it.effect("registers each server as one source: sanitized names, ids, annotations, category, all pages", () =>
@@ -109,12 +107,15 @@ describe("McpSources: import", () => {
         { name: "task_only", inputSchema: { type: "object" }, execution: { taskSupport: "required" } }
       ])
       const { catalog, sources } = yield* start([{ name: "files", transport: files.transport }])
-      assert.deepStrictEqual((yield* catalog.all).map((t) => t.id), ["files/good"])
+      // a reserved name is qualified by its server, like a collision, rather than left out
+      assert.deepStrictEqual((yield* catalog.all).map((t) => [t.id, t.modelName]), [
+        ["files/good", "good"],
+        ["files/ToolSearch", "files__ToolSearch"]
+      ])
       const status = yield* statusOf(sources, "files")
       assert.deepStrictEqual(status.invalidTools.map((e) => [e.server, e.tool]), [
         ["files", "scalar"],
         ["files", "no_schema"],
-        ["files", "ToolSearch"],
         ["files", "good"],
         ["files", "task_only"]
       ])
@@ -122,7 +123,7 @@ describe("McpSources: import", () => {
         status.invalidTools[0]?.message ?? "",
         /MCP server 'files' declares an unusable tool 'scalar': .*object/
       )
-      assert.match(status.invalidTools[3]?.reason ?? "", /twice/)
+      assert.match(status.invalidTools[2]?.reason ?? "", /twice/)
     }))
 
   it.effect("follows notifications/tools/list_changed: added and removed tools, in one atomic step", () =>
@@ -130,8 +131,9 @@ describe("McpSources: import", () => {
       const files = Fake.make([Fake.echoTool("one"), Fake.echoTool("two")])
       const { catalog } = yield* start([{ name: "files", transport: files.transport }])
       files.tools = [Fake.echoTool("two"), Fake.echoTool("three")]
-      const changes = yield* Effect.forkChild(catalog.changes.pipe(Stream.take(1), Stream.runCollect))
-      yield* settle
+      const changes = yield* Effect.forkChild(catalog.changes.pipe(Stream.take(1), Stream.runCollect), {
+        startImmediately: true
+      })
       yield* Effect.promise(() => files.listChanged())
       const [change] = yield* Fiber.join(changes)
       assert.deepStrictEqual(change?.removed, ["files/one"])
@@ -186,11 +188,13 @@ describe("McpSources: failures", () => {
 
       broken.startup = "ok"
       yield* TestClock.adjust("9 seconds")
-      yield* settle
+      yield* turn
       assert.strictEqual((yield* statusOf(sources, "broken")).state, "reconnecting")
-      yield* TestClock.adjust("1 second")
-      const ready = yield* McpSources.awaitStatus("broken", (s) => s.state === "ready").pipe(
-        Effect.provideService(McpSources.McpSources, sources)
+      const ready = yield* adjustUntil(
+        McpSources.awaitStatus("broken", (s) => s.state === "ready").pipe(
+          Effect.provideService(McpSources.McpSources, sources)
+        ),
+        "1 second"
       )
       assert.strictEqual(ready.connections, 1)
       assert.deepStrictEqual((yield* catalog.all).map((t) => t.id), ["fine/now", "broken/later"])
@@ -208,9 +212,7 @@ describe("McpSources: failures", () => {
           reconnect: Schedule.spaced("1 minute")
         }
       ]))
-      yield* settle
-      yield* TestClock.adjust("5 seconds")
-      const { sources } = yield* Fiber.join(fiber)
+      const { sources } = yield* adjustUntil(Fiber.join(fiber), "5 seconds")
       const status = yield* statusOf(sources, "stuck")
       assert.strictEqual(status.error?._tag, "ServerTimeout")
       assert.strictEqual(status.error?.message, "MCP server 'stuck' did not answer initialize within 5000 ms")
@@ -223,9 +225,7 @@ describe("McpSources: failures", () => {
       const fiber = yield* Effect.forkChild(start([
         { name: "stuck", transport: stuck.transport, connectTimeout: "5 seconds", listTimeout: "3 seconds" }
       ]))
-      yield* settle
-      yield* TestClock.adjust("3 seconds")
-      const { sources } = yield* Fiber.join(fiber)
+      const { sources } = yield* adjustUntil(Fiber.join(fiber), "3 seconds")
       assert.strictEqual(
         (yield* statusOf(sources, "stuck")).error?.message,
         "MCP server 'stuck' did not answer tools/list within 3000 ms"
@@ -238,11 +238,10 @@ describe("McpSources: failures", () => {
       slow.onCall = Fake.hang
       const { sources } = yield* start([{ name: "slow", transport: slow.transport, callTimeout: "2 seconds" }])
       const call = yield* Effect.forkChild(Effect.flip(sources.call("slow", "wait", {})))
-      yield* settle
-      yield* TestClock.adjust("2 seconds")
-      const error = yield* Fiber.join(call)
+      yield* Effect.promise(() => slow.received(1))
+      const error = yield* adjustUntil(Fiber.join(call), "2 seconds")
       assert.strictEqual(error.message, "MCP server 'slow' did not answer tools/call 'wait' within 2000 ms")
-      yield* settle
+      yield* Effect.promise(() => slow.cancelledCount(1))
       assert.deepStrictEqual(slow.cancelled, ["wait"])
       assert.strictEqual((yield* statusOf(sources, "slow")).state, "ready")
     }))
@@ -253,17 +252,20 @@ describe("McpSources: failures", () => {
       flaky.onCall = Fake.hang
       const { sources } = yield* start([{ name: "flaky", transport: flaky.transport, restartDelay: "1 second" }])
       const call = yield* Effect.forkChild(Effect.flip(sources.call("flaky", "work", {})))
-      yield* settle
+      yield* Effect.promise(() => flaky.received(1))
       yield* Effect.promise(() => flaky.kill())
       const error = yield* Fiber.join(call)
       assert.strictEqual(error._tag, "ConnectionLost")
       assert.match(error.message, /^MCP server 'flaky' lost its connection during the call to 'work'/)
-      yield* settle
-      assert.strictEqual((yield* statusOf(sources, "flaky")).state, "reconnecting")
-      flaky.onCall = async () => ({ content: [{ type: "text", text: "done" }] })
-      yield* TestClock.adjust("1 second")
-      const ready = yield* McpSources.awaitStatus("flaky", (s) => s.state === "ready" && s.connections === 2).pipe(
+      yield* McpSources.awaitStatus("flaky", (s) => s.state === "reconnecting").pipe(
         Effect.provideService(McpSources.McpSources, sources)
+      )
+      flaky.onCall = async () => ({ content: [{ type: "text", text: "done" }] })
+      const ready = yield* adjustUntil(
+        McpSources.awaitStatus("flaky", (s) => s.state === "ready" && s.connections === 2).pipe(
+          Effect.provideService(McpSources.McpSources, sources)
+        ),
+        "1 second"
       )
       assert.strictEqual(ready.error?._tag, "ConnectionLost")
       assert.deepStrictEqual((yield* sources.call("flaky", "work", {})).content, [{ type: "text", text: "done" }])
@@ -280,11 +282,14 @@ describe("McpSources: failures", () => {
         error.message,
         "MCP server 'remote' lost its connection during the call to 'ping': fetch failed; it is being restarted"
       )
-      yield* settle
-      assert.strictEqual((yield* statusOf(sources, "remote")).state, "reconnecting")
-      yield* TestClock.adjust("1 second")
-      yield* McpSources.awaitStatus("remote", (s) => s.state === "ready" && s.connections === 2).pipe(
+      yield* McpSources.awaitStatus("remote", (s) => s.state === "reconnecting").pipe(
         Effect.provideService(McpSources.McpSources, sources)
+      )
+      yield* adjustUntil(
+        McpSources.awaitStatus("remote", (s) => s.state === "ready" && s.connections === 2).pipe(
+          Effect.provideService(McpSources.McpSources, sources)
+        ),
+        "1 second"
       )
       assert.strictEqual((yield* sources.call("remote", "ping", {})).isError, undefined)
     }))

@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Keyword, ToolCatalog } from "@tool-search/core"
-import { CommandLine, Gateway, McpSources, Upstream } from "@tool-search/mcp"
+import { CommandLine, HttpGateway, McpSources, Upstream } from "@tool-search/mcp"
 import { Context, Effect, Fiber, Layer, Logger } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -96,7 +96,7 @@ class Setup extends Context.Service<Setup, {
           Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer)))
         )
       )
-      const address = yield* Gateway.serveHttp({ port: 0 }).pipe(Effect.provideContext(upstreams))
+      const address = yield* HttpGateway.serve({ port: 0 }).pipe(Effect.provideContext(upstreams))
       return { url: address.url, dir: files, pidFile }
     })
   ).pipe(Layer.provide(Logger.layer([])))

@@ -1,97 +1,299 @@
 /**
- * `tool-search serve --upstream "<name>=<command line>" [--upstream <name>=<url>] [--http <port>]
- * [--strategy s]`: an MCP gateway in front of many MCP servers. Its client first sees the search
- * tools only; what a search finds is loaded for that client session.
+ * `tool-search serve [--config gateway.json] [--upstream "<name>=<command line>" ...] [--<setting> v ...]`:
+ * an MCP gateway in front of many MCP servers. Its client first sees the search tools only; what
+ * a search finds is loaded for that client session.
+ *
+ * The servers come from `--config` (the `mcpServers` object of MCP client configs, see
+ * `GatewayFile`) and from `--upstream`. Every setting of the core and the gateway
+ * (docs/configuration.md) applies, in one precedence: a flag (`--strict false`), then the config
+ * file (`"strict": false`), then the environment (`TOOL_SEARCH_STRICT=false`), then the default.
+ * Everything is checked before anything starts: a bad value is one line on stderr naming the
+ * flag, the file key or the variable, and exit code 2. The effective policy is logged at start.
  *
  * Over stdio (the default) the gateway is what an MCP client starts as a command: stdout carries
- * MCP only, and logs and the upstream servers' stderr go to stderr. With `--http` it serves
- * Streamable HTTP at `http://<host>:<port>/mcp`, one activation per client session.
+ * MCP only; logs (one logfmt line each) and the upstream servers' stderr go to stderr. With
+ * `--http <port>` it serves Streamable HTTP at `http://<host>:<port>/mcp`. Upstreams start in the
+ * background: the gateway answers at once and announces their tools as they come.
  *
  * @since 0.1.0
  */
-import { Strategies, ToolCatalog } from "@tool-search/core"
-import { Gateway, McpSources, Upstream } from "@tool-search/mcp"
-import { Console, Effect, Layer, Logger, Option, Result } from "effect"
+import { Setting, ToolCatalog, ToolSearchConfig } from "@tool-search/core"
+import { Gateway, GatewayConfig, GatewayFile, HttpGateway, McpSources, Telemetry, Upstream } from "@tool-search/mcp"
+import { Config, Console, Effect, FileSystem, Layer, Logger, Option, Redacted, Result } from "effect"
 import { Command, Flag } from "effect/cli"
-import { report, UsageError } from "../CliError.js"
-import * as Flags from "../Flags.js"
+import { badValue, report, type UsageError } from "../CliError.js"
 
-/** The options of one `serve` run, after parsing. */
-export interface ServeOptions {
+// -----------------------------------------------------------------------------
+// Settings
+// -----------------------------------------------------------------------------
+
+/**
+ * Every table `serve` reads, in the order the policy line shows them.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
+export const tables: ReadonlyArray<Setting.Table> = GatewayFile.tables
+
+const allSettings = tables.flatMap((t) => Object.values(t))
+
+/**
+ * One flag per setting: booleans are switches (`--strict`, `--strict=false`), the rest text the
+ * setting reads. A flag has no default of its own: an absent flag leaves the value to the config
+ * file, the environment, then the setting's default, which its help line shows.
+ */
+const settingFlags = Object.fromEntries(
+  allSettings.map((s) => {
+    const help = (text: string) => Flag.withDescription(`${text} (default: ${s.defaultText})`)
+    return [
+      s.key,
+      s.schema === Setting.Boolean
+        ? Flag.Boolean(s.flag).pipe(help(s.description), Flag.optional)
+        : Flag.String(s.flag).pipe(help(`${s.description}; ${s.values}`), Flag.optional)
+    ]
+  })
+) as Readonly<Record<string, Flag.Flag<Option.Option<string | boolean>>>>
+
+/**
+ * What `serve` was given: the servers, the config file, and a value per setting flag.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Input {
   readonly upstreams: ReadonlyArray<string>
-  readonly http: Option.Option<number>
-  readonly host: string
-  readonly strategy: Strategies.Name
-  readonly callTimeout: number
-  readonly connectTimeout: number
+  readonly config: Option.Option<string>
+  readonly settings: Readonly<Record<string, Option.Option<string | boolean>>>
 }
 
-/** Turns `--upstream` values into server descriptions; the first bad one is a usage error. */
+/**
+ * The checked configuration a gateway runs with.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Plan {
+  readonly core: ToolSearchConfig.Settings
+  readonly gateway: GatewayConfig.Settings
+  readonly servers: ReadonlyArray<Upstream.Input>
+  readonly tokens: ReadonlyArray<Redacted.Redacted<string>>
+}
+
+/** A usage error of `serve`: one line ending with the hint to its help. */
+const usage = (reason: string) => badValue("serve", reason)
+
+const configError = (e: Config.ConfigError) => usage(`invalid configuration: ${Setting.explain(e)}`)
+
+/**
+ * A flag's bad value in the words of the other commands' parse errors:
+ * `invalid value for --http: '-1' (expected a port from 0 to 65535, or off)`.
+ */
+const flagError = (e: Config.ConfigError) => {
+  const explained = Setting.explain(e)
+  const match = /^(--[a-z-]+)=("(?:[^"\\]|\\.)*"|[^:]*): (.*)$/.exec(explained)
+  if (match === null) return configError(e)
+  const [, flag, raw, expected] = match as unknown as [string, string, string, string]
+  const value = raw.startsWith("\"") ? String(JSON.parse(raw)) : raw
+  return usage(
+    `invalid value for ${flag}: '${value.slice(0, 80)}' (${expected.charAt(0).toLowerCase()}${expected.slice(1)})`
+  )
+}
+
+/** Reads the config file: the servers and the global settings, each checked with its own spelling. */
+const readFile = (path: string) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const text = yield* fs.readFileString(path).pipe(
+      Effect.mapError((e) =>
+        usage(`${path}: cannot read the config file (${e.reason._tag === "NotFound" ? "not found" : e.message})`)
+      )
+    )
+    const parsed = GatewayFile.parse(path, text)
+    if (Result.isFailure(parsed)) return yield* usage(parsed.failure.message)
+    yield* Setting.check(tables, parsed.success.settings, (s) => `${path}: ${s.key}`).pipe(Effect.mapError(configError))
+    return parsed.success
+  })
+
+/** The bearer tokens: the variable named by `authTokenEnv`, and the lines of `authTokenFile`. */
+const readTokens = (gateway: GatewayConfig.Settings) =>
+  Effect.gen(function*() {
+    const fromEnv: Option.Option<Redacted.Redacted<string>> = gateway.authTokenEnv === ""
+      ? Option.none()
+      : yield* Config.option(Config.Redacted(gateway.authTokenEnv)).pipe(Effect.mapError(configError))
+    const tokens = Option.toArray(fromEnv).filter((t) => Redacted.value(t).trim() !== "")
+    if (gateway.authTokenFile === "") return tokens
+    const fs = yield* FileSystem.FileSystem
+    const text = yield* fs.readFileString(gateway.authTokenFile).pipe(
+      Effect.mapError(() => usage(`authTokenFile: cannot read ${gateway.authTokenFile}`))
+    )
+    const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"))
+    if (lines.length === 0) return yield* usage(`authTokenFile: ${gateway.authTokenFile} holds no token`)
+    return [...tokens, ...lines.map((line) => Redacted.make(line))]
+  })
+
+/** The gateway's own environment, for the servers it starts, without its credentials. */
+const environment = (gateway: GatewayConfig.Settings): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(process.env).flatMap(([k, v]) => v === undefined || k === gateway.authTokenEnv ? [] : [[k, v]])
+  )
+
+/** Parses `--upstream` values as given; the first bad one is a usage error. */
+const parseSpecs = (specs: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<Upstream.Input>, UsageError> =>
+  Effect.forEach(specs, (spec) => {
+    const parsed = Upstream.parse(spec)
+    return Result.isFailure(parsed)
+      ? Effect.fail(usage(`--upstream: ${parsed.failure.message}`))
+      : Effect.succeed<Upstream.Input>(parsed.success)
+  })
+
+/**
+ * Turns `--upstream` values into server descriptions for a command that starts them (`chat`,
+ * `run`): the servers get this process's environment (without the gateway's bearer token) and
+ * its stderr, and the given timeouts in seconds.
+ */
 export const upstreams = (
   specs: ReadonlyArray<string>,
   options: { readonly callTimeout: number; readonly connectTimeout: number }
 ): Effect.Effect<ReadonlyArray<Upstream.Input>, UsageError> =>
-  Effect.forEach(specs, (spec) => {
-    const parsed = Upstream.parse(spec)
-    if (Result.isFailure(parsed)) {
-      return Effect.fail(new UsageError({ reason: `--upstream: ${parsed.failure.message}` }))
-    }
-    const { name, transport } = parsed.success
-    return Effect.succeed<Upstream.Input>({
-      name,
-      // The gateway's environment is the one its client configured for the servers behind it.
-      transport: transport._tag === "Stdio" ? { ...transport, env: environment(), stderr: "inherit" } : transport,
+  Effect.map(parseSpecs(specs), (inputs) =>
+    inputs.map((s) => ({
+      ...s,
+      transport: s.transport._tag === "Stdio"
+        ? { ...s.transport, env: environment(GatewayConfig.defaults), stderr: "inherit" as const }
+        : s.transport,
       callTimeout: `${options.callTimeout} seconds`,
       connectTimeout: `${options.connectTimeout} seconds`
-    })
+    })))
+
+/**
+ * Checks everything `serve` was given, in the one precedence, before anything starts.
+ *
+ * @since 0.2.0
+ * @category running
+ */
+export const plan = (input: Input): Effect.Effect<Plan, UsageError, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const flags = Object.fromEntries(
+      Object.entries(input.settings).flatMap(([key, value]) => Option.isSome(value) ? [[key, value.value]] : [])
+    )
+    yield* Setting.check(tables, flags, (s) => `--${s.flag}`).pipe(Effect.mapError(flagError))
+    const file = Option.isSome(input.config) ? yield* readFile(input.config.value) : undefined
+    const sources = { flags, ...(file === undefined ? {} : { file: file.settings }) }
+    const core = yield* Setting.read(ToolSearchConfig.config, tables, sources).pipe(Effect.mapError(configError))
+    const gateway = yield* Setting.read(GatewayConfig.config, tables, sources).pipe(Effect.mapError(configError))
+    const given = [...(file?.servers ?? []), ...(yield* parseSpecs(input.upstreams))]
+    if (given.length === 0) {
+      return yield* usage("no upstream server: give --upstream <name>=<command line>, or --config with \"mcpServers\"")
+    }
+    const twice = given.find((s, i) => given.findIndex((o) => o.name === s.name) !== i)
+    if (twice !== undefined) return yield* usage(`two upstream servers are named '${twice.name}'`)
+    const env = environment(gateway)
+    const servers = given.map((s): Upstream.Input => ({
+      callTimeout: `${gateway.callTimeout} seconds`,
+      connectTimeout: `${gateway.connectTimeout} seconds`,
+      ...s,
+      attempts: gateway.upstreamAttempts,
+      maxMessageBytes: gateway.maxUpstreamMessageBytes,
+      listChangedDelay: `${gateway.listChangedDelay} millis`,
+      // the gateway's environment is the one its client configured for the servers behind it
+      transport: s.transport._tag === "Stdio"
+        ? { ...s.transport, env: { ...env, ...s.transport.env }, stderr: "inherit" }
+        : s.transport
+    }))
+    const tokens = yield* readTokens(gateway)
+    if (gateway.http !== "off" && !HttpGateway.isLoopback(gateway.host) && tokens.length === 0) {
+      return yield* usage(
+        `refusing to listen on ${gateway.host} without authentication: set ${gateway.authTokenEnv} or ` +
+          `--auth-token-file, or bind 127.0.0.1`
+      )
+    }
+    return { core, gateway, servers, tokens }
   })
 
-const environment = (): Record<string, string> =>
-  Object.fromEntries(Object.entries(process.env).flatMap(([k, v]) => v === undefined ? [] : [[k, v]]))
+/** The policy in effect, as log annotations: what an operator checks first. */
+const policy = (p: Plan, connected: ReadonlyArray<string>) => ({
+  transport: p.gateway.http === "off" ? "stdio" : `http ${p.gateway.host}:${p.gateway.http}`,
+  auth: p.tokens.length === 0 ? "none" : `${p.tokens.length} bearer token(s)`,
+  servers: p.servers.map((s) => `${s.name}(${s.kind ?? "connected"})`).join(","),
+  mode: p.core.disclosure.mode,
+  strategy: p.core.strategy,
+  strict: p.core.visibility.strict,
+  select: p.core.visibility.select.join(",") || "-",
+  connected: connected.join(",") || "-",
+  explore: p.core.visibility.explore
+    ? p.core.visibility.allow === "*" ? "*" : p.core.visibility.allow.join(",")
+    : "off",
+  maxResults: `${p.core.disclosure.defaultMaxResults}/${p.core.disclosure.maxResultsLimit}`,
+  maxLoadedTools: p.gateway.maxLoadedTools,
+  minRelativeScore: p.gateway.minRelativeScore,
+  limits:
+    `args ${p.gateway.maxArgumentBytes}B depth ${p.gateway.maxArgumentDepth}, result ${p.gateway.maxResultChars} chars`,
+  otlp: p.gateway.otlpEndpoint || "off"
+})
+
+// -----------------------------------------------------------------------------
+// Running
+// -----------------------------------------------------------------------------
 
 /** Runs the gateway until its stdin ends (stdio) or it is stopped (HTTP). */
-export const serve = (options: ServeOptions): Effect.Effect<void, UsageError> =>
+export const serve = (input: Input): Effect.Effect<void, UsageError, FileSystem.FileSystem> =>
   Effect.gen(function*() {
-    const inputs = yield* upstreams(options.upstreams, options)
-    const Catalog = ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer(options.strategy)))
-    const Sources = McpSources.McpSources.layer(inputs).pipe(Layer.provideMerge(Catalog))
-    const gateway = Option.match(options.http, {
-      onNone: () => Gateway.serveStdio(),
-      onSome: (port) =>
-        Effect.gen(function*() {
-          const address = yield* Gateway.serveHttp({ port, host: options.host }).pipe(
-            Effect.mapError((e) => new UsageError({ reason: e.message }))
-          )
-          yield* Console.error(`tool-search: MCP gateway listening on ${address.url}`)
-          return yield* Effect.never
-        }).pipe(Effect.scoped)
-    })
-    yield* Effect.provide(gateway, Sources).pipe(
-      Effect.catchTag("InvalidUpstream", (e) => Effect.fail(new UsageError({ reason: `--upstream: ${e.message}` })))
+    const p = yield* plan(input)
+    // connected servers are the user's own: their tools bypass the platform gate
+    const connected = [
+      ...new Set([...p.core.visibility.connected, ...McpSources.visibilityOf(p.servers.map(source)).connected])
+    ]
+    const core: ToolSearchConfig.Settings = { ...p.core, visibility: { ...p.core.visibility, connected } }
+    const Catalog = ToolCatalog.ToolCatalog.layer.pipe(Layer.provideMerge(ToolSearchConfig.layerFrom(core)))
+    const Sources = McpSources.McpSources.layer(p.servers, { start: "background" }).pipe(Layer.provideMerge(Catalog))
+    const options = Gateway.optionsFrom(p.gateway)
+    yield* Effect.logInfo("gateway policy").pipe(Effect.annotateLogs(policy(p, connected)))
+    const gateway = p.gateway.http === "off"
+      ? Gateway.serveStdio({ ...options, maxMessageBytes: p.gateway.maxMessageBytes }).pipe(
+        Effect.andThen(Effect.logInfo("stdin closed: the client went away; stopping"))
+      )
+      : Effect.gen(function*() {
+        const address = yield* HttpGateway.serve({
+          ...options,
+          port: p.gateway.http === "off" ? 0 : p.gateway.http,
+          host: p.gateway.host,
+          tokens: p.tokens,
+          allowedOrigins: p.gateway.allowedOrigins,
+          allowedHosts: p.gateway.allowedHosts,
+          maxMessageBytes: p.gateway.maxMessageBytes,
+          maxSessions: p.gateway.maxSessions,
+          sessionIdleTimeout: `${p.gateway.sessionIdleTimeout} seconds`
+        }).pipe(Effect.mapError((e) => usage(e.message)))
+        yield* Console.error(`tool-search: MCP gateway listening on ${address.url}`)
+        return yield* Effect.never
+      }).pipe(Effect.scoped)
+    const Telemetry_ = p.gateway.otlpEndpoint === "" ? Layer.empty : Telemetry.layerOtlp(p.gateway.otlpEndpoint)
+    yield* Effect.provide(gateway, Layer.merge(Sources, Telemetry_)).pipe(
+      Effect.catchTag("InvalidUpstream", (e) => Effect.fail(usage(e.message)))
     )
   }).pipe(
-    // stdout belongs to the MCP client in stdio mode: every log line goes to stderr.
-    Effect.provide(Layer.succeed(Logger.LogToStderr, true))
+    // stdout belongs to the MCP client in stdio mode: every log line goes to stderr, one logfmt line each
+    Effect.provide(
+      Layer.mergeAll(
+        Layer.succeed(Logger.LogToStderr, true),
+        Logger.layer([Logger.withConsoleError(Logger.formatLogFmt)])
+      )
+    )
   )
+
+const source = (s: Upstream.Input): McpSources.Source => ({ name: s.name, kind: s.kind ?? "connected" })
 
 /** The `serve` command. */
 export const command = Command.make("serve", {
   upstreams: Flag.String("upstream").pipe(
     Flag.withDescription("an upstream MCP server, \"<name>=<command line>\" or \"<name>=<url>\"; repeat for more"),
-    Flag.atLeast(1)
+    Flag.atLeast(0)
   ),
-  http: Flag.Int("http").pipe(
-    Flag.withDescription("serve Streamable HTTP on this port instead of stdio"),
+  config: Flag.String("config").pipe(
+    Flag.withDescription("a config file: MCP clients' \"mcpServers\" object, per-server options, settings"),
     Flag.optional
   ),
-  host: Flag.String("host").pipe(Flags.withDefault("127.0.0.1", "the address --http binds to")),
-  strategy: Flags.strategy,
-  callTimeout: Flag.Int("call-timeout").pipe(
-    Flags.withDefault(60, "seconds an upstream tool call may take before it fails")
-  ),
-  connectTimeout: Flag.Int("connect-timeout").pipe(
-    Flags.withDefault(30, "seconds an upstream server may take to start")
-  )
-}, (options) => serve(options).pipe(report)).pipe(
+  settings: settingFlags
+}, (input) => serve(input).pipe(report)).pipe(
   Command.withDescription("an MCP gateway: progressive tool disclosure in front of many MCP servers")
 )

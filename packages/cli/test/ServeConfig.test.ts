@@ -1,0 +1,149 @@
+// `tool-search serve --config <file>`: the file MCP clients already have (Claude Desktop's
+// `mcpServers`), with per-server options and global settings, in one precedence with the flags
+// and the environment.
+import { assert, describe, it } from "@effect/vitest"
+import { spawnSync } from "node:child_process"
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll } from "vitest"
+import { bin, connect, node, serverEntry, text } from "./gateway.js"
+
+const dir = mkdtempSync(join(tmpdir(), "tool-search-config-"))
+const files = join(dir, "files")
+mkdirSync(files)
+writeFileSync(join(files, "notes.txt"), "strict mode holds\n")
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** Writes a config file and returns its path. */
+const configFile = (name: string, value: unknown): string => {
+  const path = join(dir, name)
+  writeFileSync(path, JSON.stringify(value, null, 2))
+  return path
+}
+
+/** Claude Desktop's format, with server-everything marked as a platform server (not the user's own). */
+const claudeDesktop = configFile("claude_desktop_config.json", {
+  mcpServers: {
+    everything: { command: node, args: [serverEntry("@modelcontextprotocol/server-everything")], kind: "platform" },
+    memory: {
+      command: node,
+      args: [serverEntry("@modelcontextprotocol/server-memory")],
+      env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") }
+    },
+    filesystem: { command: node, args: [serverEntry("@modelcontextprotocol/server-filesystem"), files] }
+  }
+})
+
+const found = (result: unknown): ReadonlyArray<string> =>
+  (JSON.parse(text(result).split("\n")[0] ?? "{}") as { functions: ReadonlyArray<{ name: string }> }).functions
+    .map((f) => f.name)
+
+/** The `maxResults` of the policy line a run logs before anything starts (stdin is closed at once). */
+const policyOf = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+  const result = spawnSync(node, [bin, "serve", ...args], {
+    encoding: "utf8",
+    input: "",
+    env: { ...process.env, ...env }
+  })
+  return { status: result.status, stderr: result.stderr, maxResults: /maxResults=(\d+)\//.exec(result.stderr)?.[1] }
+}
+
+describe("tool-search serve --config", () => {
+  it(
+    "a Claude Desktop config in front of server-everything, server-memory and server-filesystem, strict mode from the environment honoured",
+    { timeout: 60_000 },
+    async () => {
+      const strict = await connect(["--config", claudeDesktop], { TOOL_SEARCH_STRICT: "true" })
+      try {
+        await strict.ready("everything", "memory", "filesystem")
+        assert.match(strict.stderr(), /message="gateway policy" .*strict=true .*connected=memory,filesystem/)
+        // the platform server's tools do not exist for this client: not found, not callable
+        assert.deepStrictEqual(found(await strict.call("ToolSearch", { query: "select:echo,get-env,read_graph" })), [
+          "read_graph"
+        ])
+        assert.notInclude(found(await strict.call("ToolSearch", { query: "echo a message back" })), "echo")
+        assert.match(
+          text(await strict.call("call_tool", { name: "echo", arguments: { message: "x" } })),
+          /Unknown tool 'echo'/
+        )
+        // the user's own servers work
+        const read = await strict.call("ToolSearch", { query: "select:read_text_file" })
+        assert.deepStrictEqual(found(read), ["read_text_file"])
+        assert.strictEqual(
+          text(await strict.call("read_text_file", { path: join(files, "notes.txt") })),
+          "strict mode holds\n"
+        )
+      } finally {
+        await strict.client.close()
+      }
+
+      // the same file with strict mode off from the environment: the platform server is searchable
+      const open = await connect(["--config", claudeDesktop], { TOOL_SEARCH_STRICT: "false" })
+      try {
+        await open.ready("everything")
+        assert.match(open.stderr(), /strict=false/)
+        assert.deepStrictEqual(found(await open.call("ToolSearch", { query: "select:echo" })), ["echo"])
+        assert.strictEqual(text(await open.call("echo", { message: "hi" })), "Echo: hi")
+      } finally {
+        await open.client.close()
+      }
+
+      // strict, with echo selected by name: that one tool of the platform server exists, no other
+      const selected = await connect(["--config", claudeDesktop], { TOOL_SEARCH_SELECT: "echo" })
+      try {
+        await selected.ready("everything")
+        assert.deepStrictEqual(found(await selected.call("ToolSearch", { query: "select:echo,get-env" })), ["echo"])
+      } finally {
+        await selected.client.close()
+      }
+    }
+  )
+
+  it(
+    "flags beat the file, the file beats the environment, the environment beats the default",
+    { timeout: 60_000 },
+    () => {
+      const withFile = configFile("gateway.json", {
+        mcpServers: { x: { command: node, args: ["-e", "1"] } },
+        maxResults: 2
+      })
+      const withoutKey = configFile("plain.json", { mcpServers: { x: { command: node, args: ["-e", "1"] } } })
+      const env = { TOOL_SEARCH_MAX_RESULTS: "4" }
+      assert.strictEqual(policyOf(["--config", withFile, "--max-results", "3"], env).maxResults, "3")
+      assert.strictEqual(policyOf(["--config", withFile], env).maxResults, "2")
+      assert.strictEqual(policyOf(["--config", withoutKey], env).maxResults, "4")
+      assert.strictEqual(policyOf(["--config", withoutKey]).maxResults, "5")
+    }
+  )
+
+  it("a wrong key or value in the file is exit code 2 and one line naming the file, the server and the key", {
+    timeout: 60_000
+  }, () => {
+    const cases: ReadonlyArray<readonly [unknown, RegExp]> = [
+      [
+        { mcpServers: { memory: { comand: "npx" } } },
+        /bad\.json: mcpServers\.memory: unknown key "comand" \(did you mean "command"\?\)/
+      ],
+      [
+        { mcpServers: { memory: { command: "npx", deny: "delete" } } },
+        /bad\.json: mcpServers\.memory\.deny: Expected array/
+      ],
+      [
+        { mcpServers: { m: { command: "x" } }, maxResults: 0 },
+        /bad\.json: maxResults=0: Expected a value greater than or equal to 1/
+      ],
+      [
+        { mcpServers: { m: { command: "x" } }, http: "-1" },
+        /bad\.json: http="-1": Expected a port from 0 to 65535, or off/
+      ]
+    ]
+    for (const [value, expected] of cases) {
+      const path = configFile("bad.json", value)
+      const result = spawnSync(node, [bin, "serve", "--config", path], { encoding: "utf8", input: "" })
+      assert.strictEqual(result.status, 2, result.stderr)
+      assert.strictEqual(result.stderr.trim().split("\n").length, 1, result.stderr)
+      assert.match(result.stderr, expected)
+    }
+  })
+})

@@ -1,0 +1,214 @@
+/**
+ * The gateway's settings, declared once as a table of `Setting`s like core's `ToolSearchConfig`:
+ * where it listens, who may connect, how long sessions live, and the bounds on everything a client
+ * or an upstream sends. `tool-search serve` reads this table and the core one in one precedence
+ * (flags, `--config` file, environment, defaults); docs/configuration.md lists both.
+ *
+ * Every bound has a default sane for one machine serving a few clients; each is a setting so that
+ * an operator can tighten it, and each error that a bound causes names its setting.
+ *
+ * @since 0.2.0
+ */
+import { Setting } from "@tool-search/core"
+import { type Config, Result, Schema } from "effect"
+
+// -----------------------------------------------------------------------------
+// Schemas
+// -----------------------------------------------------------------------------
+
+/** A TCP port (0 picks a free one), or `off` for stdio. */
+const PortOrOff: Schema.Codec<number | "off", unknown> = Setting.fromString<number | "off">(
+  Schema.Union([Schema.Literal("off"), Schema.Int]) as unknown as Schema.Codec<number | "off">,
+  (raw) => {
+    const text = raw.trim().toLowerCase()
+    if (text === "off" || text === "") return Result.succeed("off")
+    const port = /^\d+$/.test(text) ? Number(text) : Number.NaN
+    return port >= 0 && port <= 65535 ? Result.succeed(port) : Result.fail("Expected a port from 0 to 65535, or off")
+  },
+  String
+)
+
+/** A share between 0 and 1. */
+const Share: Schema.Codec<number, unknown> = Schema.Finite.check(
+  Schema.isBetween({ minimum: 0, maximum: 1 })
+) as unknown as Schema.Codec<number, unknown>
+
+/** A number of at least 0. */
+const NonNegative: Schema.Codec<number, unknown> = Schema.Finite.check(
+  Schema.isGreaterThanOrEqualTo(0)
+) as unknown as Schema.Codec<number, unknown>
+
+/** Any text (a path, a variable name, a URL), empty meaning none. */
+const Text: Schema.Codec<string, unknown> = Schema.String as unknown as Schema.Codec<string, unknown>
+
+// -----------------------------------------------------------------------------
+// The table
+// -----------------------------------------------------------------------------
+
+/**
+ * Every gateway setting: its variable, flag, values, default and description.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
+export const settings = {
+  http: Setting.make("http", {
+    schema: PortOrOff,
+    default: "off",
+    values: "port 0–65535 (0: any free port), or `off`",
+    defaultText: "off (stdio)",
+    description: "serve Streamable HTTP on this port instead of stdio"
+  }),
+  host: Setting.make("host", {
+    schema: Text,
+    default: "127.0.0.1",
+    values: "an address",
+    description: "the address HTTP binds to; a non-loopback address needs authentication"
+  }),
+  authTokenEnv: Setting.make("authTokenEnv", {
+    schema: Text,
+    default: "TOOL_SEARCH_AUTH_TOKEN",
+    values: "a variable name",
+    description: "the environment variable holding the HTTP bearer token (authentication is on when it is set)"
+  }),
+  authTokenFile: Setting.make("authTokenFile", {
+    schema: Text,
+    default: "",
+    values: "a file path",
+    defaultText: "(none)",
+    description: "a file of HTTP bearer tokens, one per line (one per client or team), besides the variable"
+  }),
+  allowedOrigins: Setting.make("allowedOrigins", {
+    schema: Setting.List,
+    default: [],
+    values: "comma-separated origins (`https://app.example.com`)",
+    defaultText: "(none)",
+    description: "browser origins allowed to call over HTTP; a request with any other `Origin` is refused"
+  }),
+  allowedHosts: Setting.make("allowedHosts", {
+    schema: Setting.List,
+    default: [],
+    values: "comma-separated `host:port`",
+    defaultText: "the bound address (loopback: its names)",
+    description: "`Host` headers HTTP accepts (DNS rebinding protection)"
+  }),
+  maxSessions: Setting.make("maxSessions", {
+    schema: Setting.IntAtLeast(1),
+    default: 500,
+    values: "integer ≥ 1",
+    description: "HTTP sessions kept at once; a new one evicts the one idle the longest"
+  }),
+  sessionIdleTimeout: Setting.make("sessionIdleTimeout", {
+    schema: Setting.IntAtLeast(1),
+    default: 1800,
+    values: "seconds ≥ 1",
+    description: "an HTTP session without a request for this long is closed"
+  }),
+  maxLoadedTools: Setting.make("maxLoadedTools", {
+    schema: Setting.IntAtLeast(1),
+    default: 20,
+    values: "integer ≥ 1",
+    description: "tools loaded in one session; loading more unloads the least recently used"
+  }),
+  minScore: Setting.make("minScore", {
+    schema: NonNegative,
+    default: 0,
+    values: "number ≥ 0",
+    description: "search hits scoring below it are not loaded"
+  }),
+  minRelativeScore: Setting.make("minRelativeScore", {
+    schema: Share,
+    // chosen on two data sets of ../shared/bench and judged on the third, each in turn
+    // (npm run bench:gateway): keeps 99–100% of the relevant hits, leaves out 32–41% of the others
+    default: 0.6,
+    values: "0 to 1",
+    description: "search hits scoring below this share of the best hit are not loaded"
+  }),
+  listChangedDelay: Setting.make("listChangedDelay", {
+    schema: Setting.IntAtLeast(0),
+    default: 250,
+    values: "milliseconds ≥ 0",
+    description: "upstream list changes within this window reach a session as one `list_changed`"
+  }),
+  maxArgumentBytes: Setting.make("maxArgumentBytes", {
+    schema: Setting.IntAtLeast(2),
+    default: 1_048_576,
+    values: "bytes ≥ 2",
+    description: "the size of one call's arguments (as JSON); larger calls are refused with -32602"
+  }),
+  maxArgumentDepth: Setting.make("maxArgumentDepth", {
+    schema: Setting.IntAtLeast(1),
+    default: 64,
+    values: "integer ≥ 1",
+    description: "how deep one call's arguments may nest; deeper calls are refused with -32602"
+  }),
+  maxResultChars: Setting.make("maxResultChars", {
+    schema: Setting.IntAtLeast(100),
+    default: 100_000,
+    values: "characters ≥ 100",
+    description: "text of one tool result sent to the client; the rest is cut, with a note saying how much"
+  }),
+  maxMessageBytes: Setting.make("maxMessageBytes", {
+    schema: Setting.IntAtLeast(1024),
+    default: 4_194_304,
+    values: "bytes ≥ 1024",
+    description: "one message from a client (a stdio line, an HTTP body); larger ones are refused"
+  }),
+  maxUpstreamMessageBytes: Setting.make("maxUpstreamMessageBytes", {
+    schema: Setting.IntAtLeast(1024),
+    default: 16_777_216,
+    values: "bytes ≥ 1024",
+    description: "one message from an upstream over stdio; a larger answer fails its request, named"
+  }),
+  callTimeout: Setting.make("callTimeout", {
+    schema: Setting.IntAtLeast(1),
+    default: 60,
+    values: "seconds ≥ 1",
+    description: "an upstream tool call that takes longer fails, and is cancelled upstream"
+  }),
+  connectTimeout: Setting.make("connectTimeout", {
+    schema: Setting.IntAtLeast(1),
+    default: 30,
+    values: "seconds ≥ 1",
+    description: "an upstream that takes longer to start (spawn, initialize, list) has failed this attempt"
+  }),
+  upstreamAttempts: Setting.make("upstreamAttempts", {
+    schema: Setting.IntAtLeast(1),
+    default: 5,
+    values: "integer ≥ 1",
+    description: "failed start-ups in a row (a crash at start, an invalid answer) before an upstream is marked failed"
+  }),
+  otlpEndpoint: Setting.make("otlpEndpoint", {
+    schema: Text,
+    default: "",
+    values: "a URL (`http://localhost:4318`)",
+    defaultText: "(none: nothing is exported)",
+    description: "export traces and metrics over OTLP/HTTP to this collector"
+  })
+}
+
+/**
+ * The gateway settings, typed.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Settings = Setting.Values<typeof settings>
+
+/**
+ * Every gateway setting from the `ConfigProvider` in context, defaults applied.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
+export const config: Config.Config<Settings> = Setting.values(settings)
+
+/**
+ * The settings with nothing set.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
+export const defaults: Settings = Object.fromEntries(
+  Object.entries(settings).map(([key, setting]) => [key, setting.default])
+) as unknown as Settings

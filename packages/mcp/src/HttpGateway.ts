@@ -1,0 +1,280 @@
+/**
+ * The gateway over Streamable HTTP: one `Gateway` session per `Mcp-Session-Id`, and what a
+ * server reachable over a network needs around it.
+ *
+ * - **Binding**: loopback by default; a non-loopback address is refused unless authentication
+ *   is configured.
+ * - **Authentication**: bearer tokens (`Authorization: Bearer <token>`), compared in constant
+ *   time. A session belongs to the token that opened it: the same session id with another token
+ *   is "session not found", so a leaked session id alone is not enough.
+ * - **Origin and Host**: a request with an `Origin` header is refused unless the origin is
+ *   allowed (the MCP specification requires it, against DNS rebinding); the `Host` header must be
+ *   one of the allowed hosts (by default the bound address, and its names on loopback).
+ * - **Sessions**: recorded in the `SessionRegistry` in context (in memory by default): at most
+ *   `maxSessions`, the one idle the longest evicted first; idle ones expire. A client of a session
+ *   that is gone gets 404 "Session not found", and may initialize a new one.
+ * - **Bodies** over `maxMessageBytes` are refused with 413 before they are read whole.
+ * - **Operations**: `GET /health` (liveness: always 200 while the process serves) and
+ *   `GET /ready` (200 once every upstream finished starting, 503 before; the state of each).
+ *
+ * @since 0.2.0
+ */
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
+import type { ToolCatalog } from "@tool-search/core"
+import { Duration, Effect, Exit, FiberSet, Option, Redacted, Schedule, Scope } from "effect"
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import * as Gateway from "./Gateway.js"
+import * as GatewayConfig from "./GatewayConfig.js"
+import { McpSources } from "./McpSources.js"
+import { makeMemory, SessionRegistry } from "./SessionRegistry.js"
+
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
+
+/**
+ * Where and how the HTTP gateway listens.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Options extends Partial<Gateway.Options> {
+  /** 0 picks a free port. */
+  readonly port: number
+  /** Default `127.0.0.1`. Any other address needs `tokens`. */
+  readonly host?: string
+  /** Default `/mcp`. */
+  readonly path?: string
+  /**
+   * The bearer tokens clients may send, one per client or team; none: no authentication
+   * (loopback only). A session belongs to the token that opened it.
+   */
+  readonly tokens?: ReadonlyArray<Redacted.Redacted<string>>
+  /** Origins allowed to call (browsers send `Origin`); default none. */
+  readonly allowedOrigins?: ReadonlyArray<string>
+  /** `Host` headers accepted; default the bound address (its names on loopback). */
+  readonly allowedHosts?: ReadonlyArray<string>
+  /** The largest request body. */
+  readonly maxMessageBytes?: number
+  /** Session limits of the in-memory registry, when no `SessionRegistry` is in context. */
+  readonly maxSessions?: number
+  readonly sessionIdleTimeout?: Duration.Input
+}
+
+/**
+ * A listening HTTP gateway.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Address {
+  readonly url: string
+  readonly port: number
+  readonly host: string
+}
+
+// -----------------------------------------------------------------------------
+// Policy
+// -----------------------------------------------------------------------------
+
+/**
+ * Whether `host` is a loopback address or name: only such a bind may go without authentication.
+ *
+ * @since 0.2.0
+ * @category policy
+ */
+export const isLoopback = (host: string): boolean =>
+  host === "localhost" || host === "::1" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host)
+
+/** The hosts accepted when none are configured; `undefined` when any is (a wildcard bind, with authentication). */
+const defaultHosts = (host: string, port: number): ReadonlyArray<string> | undefined => {
+  if (isLoopback(host)) return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
+  if (host === "0.0.0.0" || host === "::") return undefined
+  return [`${host.includes(":") ? `[${host}]` : host}:${port}`]
+}
+
+/** A digest of a credential: what a session is bound to, never the credential itself. */
+const digest = (text: string): Buffer => createHash("sha256").update(text).digest()
+
+/** The bearer token of a request, if any. */
+const bearer = (req: IncomingMessage): string | undefined => {
+  const header = req.headers.authorization
+  const match = typeof header === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null
+  return match?.[1]
+}
+
+// -----------------------------------------------------------------------------
+// Server
+// -----------------------------------------------------------------------------
+
+/**
+ * Serves Streamable HTTP on `host:port` at `path` until the scope closes. Fails with a
+ * `GatewayError` when the address is not loopback and no token is given, or the port is taken.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const serve = (
+  options: Options
+): Effect.Effect<Address, Gateway.GatewayError, ToolCatalog.ToolCatalog | Scope.Scope> =>
+  Effect.gen(function*() {
+    const host = options.host ?? "127.0.0.1"
+    const path = options.path ?? "/mcp"
+    const tokens = (options.tokens ?? []).map((t) => digest(Redacted.value(t)))
+    if (!isLoopback(host) && tokens.length === 0) {
+      return yield* new Gateway.GatewayError({
+        reason: `refusing to listen on ${host} without authentication: set a bearer token (the variable named by ` +
+          `authTokenEnv, TOOL_SEARCH_AUTH_TOKEN by default, or authTokenFile), or bind 127.0.0.1`
+      })
+    }
+    const origins = new Set(options.allowedOrigins ?? [])
+    // the default: sessions in this process's memory, with the gateway's limits
+    const registry = Option.getOrElse(yield* Effect.serviceOption(SessionRegistry), () =>
+      makeMemory({
+        maxSessions: options.maxSessions ?? GatewayConfig.defaults.maxSessions,
+        idleTimeout: options.sessionIdleTimeout ?? Duration.seconds(GatewayConfig.defaults.sessionIdleTimeout)
+      }))
+    const sources = Option.getOrUndefined(yield* Effect.serviceOption(McpSources))
+    const scope = yield* Scope.Scope
+    const run = yield* FiberSet.makeRuntimePromise<ToolCatalog.ToolCatalog>()
+    /** The live part of each session: its transport and its scope. */
+    const live = new Map<
+      string,
+      { readonly transport: StreamableHTTPServerTransport; readonly scope: Scope.Closeable }
+    >()
+    // known once the port is: `undefined` accepts any Host (a wildcard bind, behind authentication)
+    const hosts: { allowed: ReadonlyArray<string> | undefined } = { allowed: [] }
+
+    const end = (id: string) =>
+      Effect.gen(function*() {
+        const session = live.get(id)
+        live.delete(id)
+        yield* registry.remove(id)
+        if (session !== undefined) yield* Scope.close(session.scope, Exit.void)
+      })
+
+    /** Opens a session for an `initialize` request; the session closes itself when its client goes away. */
+    const startSession = async (req: IncomingMessage, res: ServerResponse, principal: string) => {
+      const { sessionScope, transport } = await run(Effect.gen(function*() {
+        const sessionScope = yield* Scope.fork(scope)
+        const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: randomUUID,
+          onsessioninitialized: (id) => {
+            live.set(id, { transport, scope: sessionScope })
+          },
+          maxRequestBodySize: options.maxMessageBytes ?? GatewayConfig.defaults.maxMessageBytes
+        })
+        const closed = yield* Gateway.open(transport, options).pipe(Scope.provide(sessionScope))
+        yield* closed.pipe(
+          Effect.andThen(
+            Effect.suspend(() => transport.sessionId === undefined ? Effect.void : end(transport.sessionId))
+          ),
+          Effect.forkIn(scope)
+        )
+        return { sessionScope, transport }
+      }))
+      await transport.handleRequest(req, res)
+      const id = transport.sessionId
+      // Not an `initialize` the transport accepted: no session was created, so nothing is kept.
+      if (id === undefined) return run(Scope.close(sessionScope, Exit.void))
+      const evicted = await run(registry.open(id, principal))
+      await run(Effect.forEach(evicted, end, { discard: true }))
+    }
+
+    const ready = async (res: ServerResponse) => {
+      const status = sources === undefined ? [] : await run(sources.status)
+      const starting = status.some((s) => s.state === "starting")
+      json(res, starting ? 503 : 200, {
+        ready: !starting,
+        servers: status.map((s) => ({
+          name: s.name,
+          state: s.state,
+          tools: s.tools,
+          ...(s.error === undefined ? {} : { error: s.error.message })
+        }))
+      })
+    }
+
+    const handle = async (req: IncomingMessage, res: ServerResponse) => {
+      const url = new URL(req.url ?? "/", "http://localhost")
+      if (url.pathname === "/health" && req.method === "GET") return json(res, 200, { status: "ok" })
+      if (url.pathname !== path && url.pathname !== "/ready") return reply(res, 404, "Not found")
+      const hostHeader = req.headers.host
+      if (hosts.allowed !== undefined && (hostHeader === undefined || !hosts.allowed.includes(hostHeader))) {
+        return reply(res, 403, `Host ${JSON.stringify(hostHeader ?? "")} is not allowed (allowedHosts)`)
+      }
+      const origin = req.headers.origin
+      if (origin !== undefined && !origins.has(origin)) {
+        return reply(res, 403, `Origin ${JSON.stringify(origin)} is not allowed (allowedOrigins)`)
+      }
+      let principal = ""
+      if (tokens.length > 0) {
+        const token = bearer(req)
+        // every token is compared, in constant time, whatever matched before
+        const given = digest(token ?? "")
+        const matched = tokens.reduce((found, t) => timingSafeEqual(given, t) || found, false)
+        if (token === undefined || !matched) {
+          res.setHeader("www-authenticate", "Bearer")
+          return reply(res, 401, "Unauthorized: send Authorization: Bearer <token>")
+        }
+        principal = digest(`session:${token}`).toString("hex")
+      }
+      if (url.pathname === "/ready") return ready(res)
+      const id = req.headers["mcp-session-id"]
+      if (typeof id === "string") {
+        const known = await run(registry.touch(id, principal))
+        const session = live.get(id)
+        // Unknown, expired (the sweeper ends it) or opened with another credential: the same answer,
+        // and nothing happens to the session itself.
+        if (Option.isNone(known) || session === undefined) return reply(res, 404, "Session not found", -32001)
+        await session.transport.handleRequest(req, res)
+        // the end of a request is a use too: a long call does not make its session look idle
+        await run(registry.touch(id, principal))
+        return
+      }
+      if (req.method !== "POST") return reply(res, 400, "No valid session id: start with an initialize request")
+      return startSession(req, res, principal)
+    }
+
+    const server = createServer((req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        if (!res.headersSent) reply(res, 500, error instanceof Error ? error.message : String(error))
+      })
+    })
+    const port = yield* Effect.callback<number, Gateway.GatewayError>((resume) => {
+      const onError = (error: Error) => resume(Effect.fail(new Gateway.GatewayError({ reason: error.message })))
+      server.once("error", onError)
+      server.listen(options.port, host, () => {
+        server.off("error", onError)
+        resume(Effect.succeed((server.address() as AddressInfo).port))
+      })
+    })
+    yield* Effect.addFinalizer(() =>
+      Effect.callback<void>((resume) => {
+        server.close(() => resume(Effect.void))
+        server.closeAllConnections()
+      })
+    )
+    hosts.allowed = options.allowedHosts !== undefined && options.allowedHosts.length > 0
+      ? options.allowedHosts
+      : defaultHosts(host, port)
+    // Idle sessions expire: swept at a quarter of the timeout (at most every minute).
+    const sweepEvery = Duration.min(Duration.divideUnsafe(registry.idleTimeout, 4), Duration.minutes(1))
+    yield* registry.expire.pipe(
+      Effect.flatMap((ids) => Effect.forEach(ids, end, { discard: true })),
+      Effect.repeat(Schedule.spaced(sweepEvery)),
+      Effect.forkScoped({ startImmediately: true })
+    )
+    const shown = host.includes(":") ? `[${host}]` : host
+    return { url: `http://${shown}:${port}${path}`, port, host }
+  })
+
+const json = (res: ServerResponse, status: number, body: unknown): void => {
+  res.writeHead(status, { "content-type": "application/json" })
+  res.end(JSON.stringify(body))
+}
+
+const reply = (res: ServerResponse, status: number, message: string, code = -32000): void =>
+  json(res, status, { jsonrpc: "2.0", error: { code, message }, id: null })
