@@ -1,6 +1,6 @@
 /**
  * The `tool-search` command line: `search`, `toc`, `serve`, `demo`, `chat`, `run`, `bench`,
- * `bench-executor`, `audit`,
+ * `bench-executor`, `bench-disclosure`, `audit`,
  * and the conventions every command follows:
  *
  * - a usage error (unknown flag or command, bad value, missing flag or argument) is one short
@@ -17,6 +17,7 @@ import { readFileSync } from "node:fs"
 import { describe, helpHint, UsageError } from "./CliError.js"
 import * as Audit from "./commands/Audit.js"
 import * as Bench from "./commands/Bench.js"
+import * as BenchDisclosure from "./commands/BenchDisclosure.js"
 import * as BenchExecutor from "./commands/BenchExecutor.js"
 import * as Chat from "./commands/Chat.js"
 import * as Demo from "./commands/Demo.js"
@@ -57,6 +58,7 @@ export const cli = Command.make("tool-search").pipe(
     Run.command,
     Bench.command,
     BenchExecutor.command,
+    BenchDisclosure.command,
     Audit.command
   ])
 )

@@ -40,6 +40,7 @@ const cases: Readonly<
     missing: ["bench", "--tools", catalog]
   },
   "bench-executor": { badValue: ["bench-executor", "--turns", "many"] },
+  "bench-disclosure": { badValue: ["bench-disclosure", "--system-prompt-tokens", "many"] },
   audit: { badValue: ["audit", "--limit", "many"] }
 }
 

@@ -59,6 +59,8 @@ export * as SearchToolkit from "./SearchToolkit.js"
 export * as ToolArguments from "./ToolArguments.js"
 /** The search and discovery tools the model uses. */
 export * as MetaTools from "./MetaTools.js"
+/** Deferred tools sent the provider's way (Anthropic's `defer_loading`), and which providers can. */
+export * as NativeDeferral from "./NativeDeferral.js"
 /** A resource: a document, collection, policy, graph or prompt the model reads, and its reader. */
 export * as Resource from "./Resource.js"
 /** Resource files: JSON Lines or a JSON array of resources, bodies inline or in files beside it. */
