@@ -29,7 +29,7 @@ const userText = (prompt: Prompt.Prompt): string => {
 
 /** The tool results since the last user message, in order. */
 const resultsOf = (prompt: Prompt.Prompt): ReadonlyArray<Result> => {
-  const at = prompt.content.findLastIndex((m) => m.role === "user")
+  const at = prompt.content.map((m) => m.role).lastIndexOf("user")
   return prompt.content.slice(at + 1).flatMap((m) =>
     m.role === "tool"
       ? m.content.flatMap((p) =>

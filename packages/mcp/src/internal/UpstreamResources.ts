@@ -1,0 +1,272 @@
+/**
+ * The resources and prompts of the upstream servers in a `ResourceCatalog`, for `McpSources`: each
+ * server's listings imported (`McpResource`) as one catalog source named after it, re-listed on its
+ * `list_changed`, and named so that URIs never collide — a URI claimed by one server keeps its
+ * form, a URI claimed by two (or by another source of the catalog, or in the gateway's own
+ * scheme) is qualified per server (`QualifiedUri`), and renaming happens in one serialized step
+ * over every server, so no registration is refused for a collision that renaming resolves.
+ *
+ * Also what the gateway forwards: where a catalog resource came from, the URI a client should see
+ * for a server's URI, reads and prompt renderings by server, and resource subscriptions counted
+ * across sessions — the first subscriber subscribes upstream, the last one unsubscribes, a
+ * reconnection subscribes again — with every `notifications/resources/updated` published.
+ *
+ * @internal
+ */
+import { type Resource, type ResourceCatalog } from "@tool-search/core"
+import { Effect, PubSub, type Scope, Semaphore, Stream } from "effect"
+import type { McpConnection } from "../McpConnection.js"
+import type { CallError } from "../McpError.js"
+import * as McpResource from "../McpResource.js"
+import * as QualifiedUri from "../QualifiedUri.js"
+import type * as Upstream from "../Upstream.js"
+
+/** Where a catalog resource came from: a server's resource or template (its URI), or its prompt (its name). */
+export type Origin =
+  | { readonly _tag: "Resource"; readonly server: string; readonly uri: string }
+  | { readonly _tag: "Prompt"; readonly server: string; readonly name: string }
+
+/** The three listings of one server, raw. */
+export interface Listings {
+  readonly resources: ReadonlyArray<unknown>
+  readonly templates: ReadonlyArray<unknown>
+  readonly prompts: ReadonlyArray<unknown>
+}
+
+/** A resource update from a server, by the server's URI. */
+export interface Update {
+  readonly server: string
+  readonly uri: string
+}
+
+/** What the supervisors use, and what the gateway forwards through. */
+export interface UpstreamResources {
+  /** Registers a server's listings (raw); the entries that could not join. */
+  readonly sync: (
+    config: Upstream.Config,
+    listed: Listings
+  ) => Effect.Effect<ReadonlyArray<McpResource.InvalidServerResource>>
+  /** Resources and prompts of a server in the catalog. */
+  readonly count: (server: string) => number
+  /** Removes a server's resources and prompts (it stopped or failed). */
+  readonly drop: (server: string) => Effect.Effect<void>
+  /** After a reconnection: subscribes again to what sessions are subscribed to on `server`. */
+  readonly resubscribe: (server: string, connection: McpConnection) => Effect.Effect<void>
+  /** Publishes one `notifications/resources/updated` of `server`. */
+  readonly publish: (update: Update) => Effect.Effect<void>
+  readonly origin: (catalogUri: string) => Origin | undefined
+  readonly clientUri: (server: string, uri: string) => string
+  readonly subscribe: (server: string, uri: string) => Effect.Effect<void, CallError, Scope.Scope>
+  readonly updates: Stream.Stream<Update>
+}
+
+/** How a request reaches a server now: its open connection, or why there is none. */
+export type ConnectionOf = (server: string, target: string) => Effect.Effect<McpConnection, CallError>
+
+/** Builds the registry over `catalog` in the current scope. */
+export const make = (
+  catalog: ResourceCatalog.ResourceCatalog["Service"],
+  servers: ReadonlyArray<string>,
+  connectionOf: ConnectionOf
+): Effect.Effect<UpstreamResources, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    // Each server's imported resources, with the server's own URIs; changed only under `naming`.
+    const listings = new Map<string, ReadonlyArray<Resource.Resource>>()
+    const origins = new Map<string, Origin>()
+    const naming = yield* Semaphore.make(1)
+    const updates = yield* Effect.acquireRelease(PubSub.sliding<Update>(1024), PubSub.shutdown)
+
+    /** Whether a URI is claimed by a source that is not `server`: another server, or the catalog's own. */
+    const claimedElsewhere = (server: string, uri: string): boolean => {
+      for (const [other, resources] of listings) {
+        if (other !== server && resources.some((r) => r.uri === uri)) return true
+      }
+      const entry = catalog.unsafe.get(uri)
+      return entry !== undefined && origins.get(uri) === undefined
+    }
+
+    /** The catalog URI of a server's URI under the current listings. */
+    const finalUri = (server: string, uri: string): string =>
+      QualifiedUri.isQualified(uri) || claimedElsewhere(server, uri) ? QualifiedUri.qualify(server, uri) : uri
+
+    /** A server's resources as the catalog holds them: renamed, and read with the server's URI. */
+    const renamed = (server: string): ReadonlyArray<Resource.Resource> =>
+      (listings.get(server) ?? []).map((r) => {
+        const uri = finalUri(server, r.uri)
+        const read = r.read
+        if (uri === r.uri || read === undefined) return uri === r.uri ? r : { ...r, uri }
+        return {
+          ...r,
+          uri,
+          read: (request) => read({ ...request, uri: QualifiedUri.originalFor(server, request.uri) })
+        }
+      })
+
+    const registered = (server: string): ReadonlyArray<string> =>
+      [...origins].flatMap(([uri, o]) => o.server === server ? [uri] : [])
+
+    /**
+     * Registers `server`'s resources; what the catalog refuses (a qualified URI over the length
+     * bound, a URI another source registered meanwhile) is reported and left out, never the rest.
+     */
+    const register = (server: string) =>
+      Effect.gen(function*() {
+        const invalid: Array<McpResource.InvalidServerResource> = []
+        let resources = renamed(server)
+        while (true) {
+          const refused = yield* catalog.replaceSource(server, resources).pipe(
+            Effect.as(undefined),
+            Effect.catch((e) => Effect.succeed(e))
+          )
+          if (refused === undefined) break
+          const culprit = resources.find((r) => r.uri.slice(0, 120) === refused.uri.slice(0, 120))
+          invalid.push(
+            new McpResource.InvalidServerResource({
+              server,
+              resource: culprit?.name ?? refused.uri,
+              reason: refused.message
+            })
+          )
+          if (culprit === undefined) {
+            // not attributable to one resource: register nothing rather than a partial, wrong source
+            yield* catalog.replaceSource(server, []).pipe(Effect.ignore)
+            resources = []
+            break
+          }
+          resources = resources.filter((r) => r !== culprit)
+        }
+        for (const uri of registered(server)) origins.delete(uri)
+        const originals = new Map((listings.get(server) ?? []).map((r) => [finalUri(server, r.uri), r]))
+        for (const r of resources) {
+          const original = originals.get(r.uri)
+          if (original === undefined) continue
+          origins.set(
+            r.uri,
+            original.prompt !== undefined
+              ? { _tag: "Prompt", server, name: promptName(original) }
+              : { _tag: "Resource", server, uri: original.uri }
+          )
+        }
+        return invalid
+      })
+
+    /** Makes `server` hold `resources`, renaming the others' where a claim appeared or went. */
+    const apply = (server: string, resources: ReadonlyArray<Resource.Resource>) =>
+      naming.withPermits(1)(Effect.gen(function*() {
+        const before = new Map(servers.map((s) => [s, renamed(s).map((r) => r.uri).join("\n")]))
+        if (resources.length === 0) listings.delete(server)
+        else listings.set(server, resources)
+        // the others first: a URI this server now takes is released by them before it is registered
+        for (const other of servers) {
+          if (other === server || !listings.has(other)) continue
+          if (renamed(other).map((r) => r.uri).join("\n") !== before.get(other)) yield* register(other)
+        }
+        return yield* register(server)
+      }))
+
+    const sync = (config: Upstream.Config, listed: Listings) =>
+      Effect.gen(function*() {
+        const server = config.name
+        const client: McpResource.Client = {
+          readResource: (uri) =>
+            Effect.flatMap(
+              connectionOf(server, uri),
+              (c) => c.request("resources/read", { uri }, uri)
+            ),
+          getPrompt: (name, args) =>
+            Effect.flatMap(
+              connectionOf(server, name),
+              (c) => c.request("prompts/get", { name, arguments: args }, name)
+            )
+        }
+        const imported = yield* McpResource.importAll(listed, {
+          server,
+          client,
+          timeout: config.callTimeout,
+          maxBodySize: config.maxMessageBytes
+        })
+        const refused = yield* apply(server, imported.resources)
+        return [...imported.invalid, ...refused]
+      })
+
+    // Subscriptions: counted per server and URI; a server's own lock orders its subscribe and
+    // unsubscribe requests, so a slow server delays only the subscriptions to its own resources.
+    const counts = new Map<string, Map<string, number>>(servers.map((s) => [s, new Map()]))
+    const locks = new Map<string, Semaphore.Semaphore>()
+    for (const s of servers) locks.set(s, yield* Semaphore.make(1))
+
+    const withLock = <A, E>(server: string, effect: Effect.Effect<A, E>) => {
+      const lock = locks.get(server)
+      return lock === undefined ? effect : lock.withPermits(1)(effect)
+    }
+
+    const subscribe = (server: string, uri: string) =>
+      Effect.acquireRelease(
+        withLock(
+          server,
+          Effect.gen(function*() {
+            const count = counts.get(server)
+            const n = count?.get(uri) ?? 0
+            if (n === 0) {
+              const connection = yield* connectionOf(server, uri)
+              yield* connection.request("resources/subscribe", { uri }, uri)
+            }
+            count?.set(uri, n + 1)
+          })
+        ),
+        () =>
+          withLock(
+            server,
+            Effect.gen(function*() {
+              const count = counts.get(server)
+              const n = count?.get(uri) ?? 0
+              if (n > 1) return count?.set(uri, n - 1)
+              count?.delete(uri)
+              const connection = yield* connectionOf(server, uri)
+              yield* connection.request("resources/unsubscribe", { uri }, uri)
+            }).pipe(Effect.ignore)
+          )
+      )
+
+    const resubscribe = (server: string, connection: McpConnection) =>
+      withLock(
+        server,
+        Effect.forEach(
+          [...(counts.get(server)?.keys() ?? [])],
+          (uri) =>
+            connection.request("resources/subscribe", { uri }, uri).pipe(
+              Effect.catch((e) => Effect.logWarning(`resubscribing to ${uri}: ${e.message}`))
+            ),
+          { discard: true }
+        )
+      )
+
+    return {
+      sync,
+      count: (server) => registered(server).length,
+      drop: (server) => Effect.asVoid(apply(server, [])),
+      resubscribe,
+      publish: (update) => Effect.asVoid(PubSub.publish(updates, update)),
+      origin: (uri) => origins.get(uri),
+      clientUri: (server, uri) => {
+        if (QualifiedUri.isQualified(uri)) return QualifiedUri.qualify(server, uri)
+        const entry = catalog.unsafe.resolve(uri)
+        if (entry === undefined) return uri
+        return origins.get(entry.uri)?.server === server ? uri : QualifiedUri.qualify(server, uri)
+      },
+      subscribe,
+      updates: Stream.fromPubSub(updates)
+    } satisfies UpstreamResources
+  })
+
+/**
+ * The name a server gave an imported prompt: the last segment of its URI, which the import builds
+ * as `prompt://<server>/<encoded name>` (the catalog's name may be shortened).
+ */
+const promptName = (prompt: Resource.Resource): string => {
+  try {
+    return decodeURIComponent(prompt.uri.slice(prompt.uri.lastIndexOf("/") + 1))
+  } catch {
+    return prompt.name
+  }
+}
