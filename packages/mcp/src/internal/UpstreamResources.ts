@@ -76,31 +76,39 @@ export const make = (
     const naming = yield* Semaphore.make(1)
     const updates = yield* Effect.acquireRelease(PubSub.sliding<Update>(1024), PubSub.shutdown)
 
-    /** Whether a URI is claimed by a source that is not `server`: another server, or the catalog's own. */
+    /** Whether a URI is claimed by a source that is not `server`: another server, or another source of the catalog. */
     const claimedElsewhere = (server: string, uri: string): boolean => {
       for (const [other, resources] of listings) {
         if (other !== server && resources.some((r) => r.uri === uri)) return true
       }
-      const entry = catalog.unsafe.get(uri)
-      return entry !== undefined && origins.get(uri) === undefined
+      const source = catalog.unsafe.get(uri)?.source
+      return source !== undefined ? !servers.includes(source) : catalog.unsafe.get(uri) !== undefined
     }
 
     /** The catalog URI of a server's URI under the current listings. */
     const finalUri = (server: string, uri: string): string =>
       QualifiedUri.isQualified(uri) || claimedElsewhere(server, uri) ? QualifiedUri.qualify(server, uri) : uri
 
-    /** A server's resources as the catalog holds them: renamed, and read with the server's URI. */
-    const renamed = (server: string): ReadonlyArray<Resource.Resource> =>
-      (listings.get(server) ?? []).map((r) => {
-        const uri = finalUri(server, r.uri)
-        const read = r.read
-        if (uri === r.uri || read === undefined) return uri === r.uri ? r : { ...r, uri }
-        return {
-          ...r,
-          uri,
-          read: (request) => read({ ...request, uri: QualifiedUri.originalFor(server, request.uri) })
-        }
+    /** A server's resources as the catalog should hold them (renamed, read with the server's URI), with their originals. */
+    const renamed = (
+      server: string
+    ): ReadonlyArray<{ readonly resource: Resource.Resource; readonly original: Resource.Resource }> =>
+      (listings.get(server) ?? []).map((original) => {
+        const uri = finalUri(server, original.uri)
+        const read = original.read
+        if (uri === original.uri) return { resource: original, original }
+        const resource = read === undefined
+          ? { ...original, uri }
+          : {
+            ...original,
+            uri,
+            read: (request: Resource.ReadRequest) =>
+              read({ ...request, uri: QualifiedUri.originalFor(server, request.uri) })
+          }
+        return { resource, original }
       })
+
+    const signature = (server: string): string => renamed(server).map((r) => r.resource.uri).join("\n")
 
     const registered = (server: string): ReadonlyArray<string> =>
       [...origins].flatMap(([uri, o]) => o.server === server ? [uri] : [])
@@ -112,36 +120,33 @@ export const make = (
     const register = (server: string) =>
       Effect.gen(function*() {
         const invalid: Array<McpResource.InvalidServerResource> = []
-        let resources = renamed(server)
+        let planned = renamed(server)
         while (true) {
-          const refused = yield* catalog.replaceSource(server, resources).pipe(
+          const refused = yield* catalog.replaceSource(server, planned.map((p) => p.resource)).pipe(
             Effect.as(undefined),
             Effect.catch((e) => Effect.succeed(e))
           )
           if (refused === undefined) break
-          const culprit = resources.find((r) => r.uri.slice(0, 120) === refused.uri.slice(0, 120))
+          const culprit = planned.find((p) => p.resource.uri.slice(0, 120) === refused.uri.slice(0, 120))
           invalid.push(
             new McpResource.InvalidServerResource({
               server,
-              resource: culprit?.name ?? refused.uri,
+              resource: culprit?.original.name ?? refused.uri,
               reason: refused.message
             })
           )
           if (culprit === undefined) {
             // not attributable to one resource: register nothing rather than a partial, wrong source
             yield* catalog.replaceSource(server, []).pipe(Effect.ignore)
-            resources = []
+            planned = []
             break
           }
-          resources = resources.filter((r) => r !== culprit)
+          planned = planned.filter((p) => p !== culprit)
         }
         for (const uri of registered(server)) origins.delete(uri)
-        const originals = new Map((listings.get(server) ?? []).map((r) => [finalUri(server, r.uri), r]))
-        for (const r of resources) {
-          const original = originals.get(r.uri)
-          if (original === undefined) continue
+        for (const { original, resource } of planned) {
           origins.set(
-            r.uri,
+            resource.uri,
             original.prompt !== undefined
               ? { _tag: "Prompt", server, name: promptName(original) }
               : { _tag: "Resource", server, uri: original.uri }
@@ -153,13 +158,13 @@ export const make = (
     /** Makes `server` hold `resources`, renaming the others' where a claim appeared or went. */
     const apply = (server: string, resources: ReadonlyArray<Resource.Resource>) =>
       naming.withPermits(1)(Effect.gen(function*() {
-        const before = new Map(servers.map((s) => [s, renamed(s).map((r) => r.uri).join("\n")]))
+        const before = new Map(servers.map((s) => [s, signature(s)]))
         if (resources.length === 0) listings.delete(server)
         else listings.set(server, resources)
         // the others first: a URI this server now takes is released by them before it is registered
         for (const other of servers) {
           if (other === server || !listings.has(other)) continue
-          if (renamed(other).map((r) => r.uri).join("\n") !== before.get(other)) yield* register(other)
+          if (signature(other) !== before.get(other)) yield* register(other)
         }
         return yield* register(server)
       }))
@@ -249,10 +254,12 @@ export const make = (
       publish: (update) => Effect.asVoid(PubSub.publish(updates, update)),
       origin: (uri) => origins.get(uri),
       clientUri: (server, uri) => {
-        if (QualifiedUri.isQualified(uri)) return QualifiedUri.qualify(server, uri)
+        const qualified = QualifiedUri.qualify(server, uri)
+        if (QualifiedUri.isQualified(uri)) return qualified
         const entry = catalog.unsafe.resolve(uri)
-        if (entry === undefined) return uri
-        return origins.get(entry.uri)?.server === server ? uri : QualifiedUri.qualify(server, uri)
+        if (entry !== undefined) return origins.get(entry.uri)?.server === server ? uri : qualified
+        // not in the catalog in its own form: qualified when the server's resources are, or another claims it
+        return catalog.unsafe.resolve(qualified) !== undefined || claimedElsewhere(server, uri) ? qualified : uri
       },
       subscribe,
       updates: Stream.fromPubSub(updates)
