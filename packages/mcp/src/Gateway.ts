@@ -244,6 +244,7 @@ export const open = (
     const resources = resourceCatalog === undefined ? undefined : yield* SessionResources.make({
       catalog: resourceCatalog,
       upstream: sources?.resources,
+      servers: sources?.servers.map((s) => s.name) ?? [],
       visibility: yield* Visibility.Visibility,
       permission: yield* Permission.Permission,
       settings: {

@@ -8,13 +8,13 @@ import { Context, Effect, Exit, Fiber, Layer, Logger, Scope, Stream } from "effe
 import * as Fake from "./fixtures/FakeServer.js"
 import { turn } from "./fixtures/TestTime.js"
 
-/** Builds the sources over fresh catalogs, in the test's scope. */
+/** Builds the sources over fresh catalogs (bodies not read at registration), in the test's scope. */
 const start = (servers: ReadonlyArray<Upstream.Input>) =>
   Effect.gen(function*() {
     const context = yield* Layer.build(
       McpSources.McpSources.layerWithResources(servers).pipe(
         Layer.provideMerge(ToolCatalog.ToolCatalog.layer),
-        Layer.provideMerge(ResourceCatalog.ResourceCatalog.layer),
+        Layer.provideMerge(ResourceCatalog.ResourceCatalog.layerWith({ indexBodies: false })),
         Layer.provide(Keyword.layer),
         Layer.provide(Logger.layer([]))
       )

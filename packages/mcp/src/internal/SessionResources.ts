@@ -43,6 +43,8 @@ export interface Settings {
 export interface Dependencies {
   readonly catalog: ResourceCatalog.ResourceCatalog["Service"]
   readonly upstream: Upstream | undefined
+  /** The upstream servers' names, to name the qualified URIs of a URI several of them list. */
+  readonly servers: ReadonlyArray<string>
   readonly visibility: Visibility.Policy
   readonly permission: Permission.Policy
   readonly settings: Settings
@@ -107,8 +109,21 @@ export const make = (deps: Dependencies) =>
 
     const listing = Listing.of(catalog, visibility)
     const permitted = (e: ResourceCatalog.Entry) => permission.allows({ id: e.uri, name: e.name, source: e.source })
-    const notFound = (uri: string) =>
-      error(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 200)}`, { uri: uri.slice(0, 2_048) })
+    const notFound = (uri: string) => {
+      // a URI several servers list is read by one of its qualified URIs: say which
+      const candidates = deps.servers.map((s) => QualifiedUri.qualify(s, uri)).filter((q) => {
+        const entry = catalog.unsafe.get(q)
+        return entry !== undefined && visibility.includes(entry)
+      })
+      const shown = uri.slice(0, 200)
+      return candidates.length === 0
+        ? error(RESOURCE_NOT_FOUND, `Resource not found: ${shown}`, { uri: uri.slice(0, 2_048) })
+        : error(
+          RESOURCE_NOT_FOUND,
+          `Resource not found: ${shown} is listed by several servers; read one of ${candidates.join(", ")}`,
+          { uri: uri.slice(0, 2_048), candidates }
+        )
+    }
     const notPermitted = (uri: string) => invalid(`Resource '${uri.slice(0, 200)}' is not permitted for this client`)
 
     /** Checks a catalog entry a client URI resolved to. */

@@ -150,11 +150,17 @@ export const supervise = (shared: Shared, config: Upstream.Config, firstAttempt:
     const scope = yield* Scope.make()
     const connection = yield* Effect.gen(function*() {
       const connection = yield* McpConnection.connect(config)
+      // reachable while it lists: the resource index reads bodies through it
+      connections.set(server, connection)
       yield* sync(connection)
       return connection
     }).pipe(
       Scope.provide(scope),
-      Effect.onExit((exit) => Exit.isFailure(exit) ? Scope.close(scope, exit) : Effect.void)
+      Effect.onExit((exit) =>
+        Exit.isFailure(exit)
+          ? Effect.andThen(Effect.sync(() => connections.delete(server)), Scope.close(scope, exit))
+          : Effect.void
+      )
     )
     return { connection, scope }
   }).pipe(Effect.tapError(recordFailure))
