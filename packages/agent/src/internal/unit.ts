@@ -134,6 +134,9 @@ const resourceViewOf = (agent: Agent) =>
         ))
   })
 
+/** The meta tools that read rather than find. */
+const READS: ReadonlySet<string> = new Set([Disclosure.READ_RESOURCE, Disclosure.GET_PROMPT])
+
 /** Turns each call's start and outcome into events, and collects what searches returned. */
 const observerOf = (unit: Omit<Unit, "toolkit">): UnitToolkit.Observer => {
   const { agent, emit, path, searched } = unit
@@ -142,8 +145,9 @@ const observerOf = (unit: Omit<Unit, "toolkit">): UnitToolkit.Observer => {
     onOutcome: (outcome) =>
       Effect.gen(function*() {
         const { call } = outcome
-        // a search tool that ran (not one refused before running) reports what it found
-        if (outcome.tool !== undefined && outcome.found !== undefined) {
+        // a search tool that ran (not one refused before running) reports what it found; reading
+        // a resource or rendering a prompt finds nothing
+        if (outcome.tool !== undefined && outcome.found !== undefined && !READS.has(call.name)) {
           const found = outcome.found
           yield* emit(TurnEvent.Search({ path, tool: call.name, query: describeQuery(call.params), found }))
           // browsing (`search_tools`) loads nothing, and resource tools find resources, not tools:

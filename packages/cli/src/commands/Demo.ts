@@ -2,17 +2,20 @@
  * `tool-search demo [--json]` (what `npm start` runs): an agent with a 300-tool catalog talks
  * with a scripted model, offline, and every disclosure step is printed — what the model sees, what
  * it searched, what was activated, what ran, and the tool-definition tokens against sending the
- * whole catalog. It ends with a summary table. `--json` prints the event stream instead, one JSON
- * object per line, then a summary object.
+ * whole catalog. A last turn reads instead of calling: the model finds a policy through the
+ * resource levels and reads only the passage that answers, and its cost is shown next to pushing
+ * the whole document. It ends with a summary table. `--json` prints the event stream instead, one
+ * JSON object per line, then a summary object.
  *
  * @since 0.1.0
  */
 import { Executor, ScriptedModel, TokenCounter, TurnEvent } from "@tool-search/agent"
-import { Strategies, ToolCatalog } from "@tool-search/core"
+import { Disclosure, ResourceCatalog, Strategies, ToolCatalog, Visibility } from "@tool-search/core"
 import { Console, Effect, Layer, Stream } from "effect"
 import type { Prompt } from "effect/ai"
 import { Command } from "effect/cli"
 import * as Conversation from "../demo/Conversation.js"
+import * as Policies from "../demo/Policies.js"
 import * as Services from "../demo/Services.js"
 import * as Flags from "../Flags.js"
 
@@ -26,13 +29,23 @@ const Catalog = ToolCatalog.ToolCatalog.layerOf(Services.tools).pipe(
   Layer.orDie // static data, checked by its tests
 )
 
-/** The demo agent: executor, scripted model, catalog, real tokenizer. */
+/** The attached policies (a handbook, a reply prompt) and the wiki, ranked like the tools. */
+const Resources = ResourceCatalog.ResourceCatalog.layerOf(Policies.resources).pipe(
+  Layer.provide(Strategies.layer(Strategies.defaultName)),
+  Layer.orDie // static data, checked by its tests
+)
+
+/** The demo agent: executor offering the resources, scripted model, catalogs, real tokenizer. */
 export const Agent = Executor.Executor.layerMemory({
   maxIterations: 8,
   forks: { maxIterations: 6, inheritActivation: false }
 }).pipe(
+  Executor.Executor.withResources,
   Layer.provideMerge(ScriptedModel.layer({ policy: "capable", plan: (text) => Conversation.plans[text] })),
   Layer.provideMerge(Catalog),
+  Layer.provide(Resources),
+  // the policies are attached to this agent: the resource table of contents names them
+  Layer.provide(Visibility.layer({ strict: false, resources: [Policies.handbook.source ?? "policies"] })),
   Layer.provideMerge(TokenCounter.TokenCounter.o200k)
 )
 
@@ -48,12 +61,15 @@ export interface TurnSummary {
   readonly toolTokens: number
   readonly eagerToolTokens: number
   readonly stopReason: string
+  /** Tokens of what the resource tools returned (what the model read of resources). */
+  readonly readTokens: number
 }
 
 /** The whole conversation as events (each tagged with its turn), plus the per-turn summaries. */
 export const run = (onEvent: (turn: number, event: TurnEvent.TurnEvent) => Effect.Effect<void>) =>
   Effect.gen(function*() {
     const executor = yield* Executor.Executor
+    const counter = yield* TokenCounter.TokenCounter
     const summaries: Array<TurnSummary> = []
     let history: ReadonlyArray<Prompt.MessageEncoded> = []
     for (const [i, turn] of Conversation.turns.entries()) {
@@ -61,9 +77,13 @@ export const run = (onEvent: (turn: number, event: TurnEvent.TurnEvent) => Effec
       const prompt: ReadonlyArray<Prompt.MessageEncoded> = [...history, { role: "user", content: turn.user }]
       const requests: Array<TurnEvent.ModelRequest> = []
       let finished: TurnEvent.TurnFinished | undefined
+      let readTokens = 0
       yield* executor.stream({ sessionId: "demo", prompt }).pipe(
         Stream.runForEach((event) => {
           if (event._tag === "ModelRequest") requests.push(event)
+          if (event._tag === "ToolResult" && Disclosure.RESOURCE_TOOL_NAMES.includes(event.name)) {
+            readTokens += counter.count(JSON.stringify(event.result))
+          }
           if (event._tag === "TurnFinished" && event.path.length === 0) finished = event
           return onEvent(n, event)
         })
@@ -76,7 +96,8 @@ export const run = (onEvent: (turn: number, event: TurnEvent.TurnEvent) => Effec
         maxToolsSent: Math.max(...requests.map((r) => r.tools.length)),
         toolTokens: requests.reduce((s, r) => s + r.toolTokens, 0),
         eagerToolTokens: requests.reduce((s, r) => s + r.eagerToolTokens, 0),
-        stopReason: finished?.stopReason ?? "unknown"
+        stopReason: finished?.stopReason ?? "unknown",
+        readTokens
       })
     }
     return summaries
@@ -171,18 +192,26 @@ const table = (rows: ReadonlyArray<TurnSummary>): ReadonlyArray<string> => {
   ]
 }
 
-/** The summary object of `--json`. */
-const summaryJson = (rows: ReadonlyArray<TurnSummary>) => {
+/** The summary object of `--json`; `documentTokens`: the handbook pushed whole into the prompt. */
+const summaryJson = (rows: ReadonlyArray<TurnSummary>, documentTokens: number) => {
   const toolTokens = rows.reduce((s, r) => s + r.toolTokens, 0)
   const eagerToolTokens = rows.reduce((s, r) => s + r.eagerToolTokens, 0)
+  const readTokens = rows.reduce((s, r) => s + r.readTokens, 0)
   return {
     type: "summary",
     turns: rows,
     toolTokens,
     eagerToolTokens,
-    saved: eagerToolTokens === 0 ? 0 : 1 - toolTokens / eagerToolTokens
+    saved: eagerToolTokens === 0 ? 0 : 1 - toolTokens / eagerToolTokens,
+    resources: { readTokens, documentTokens, share: documentTokens === 0 ? 0 : readTokens / documentTokens }
   }
 }
+
+/** What the model read of resources in a turn, next to pushing the whole handbook. */
+const readLine = (readTokens: number, documentTokens: number): string =>
+  `  read ${fmt(readTokens)} tokens of resources (sample, search, slice): ${
+    (100 * readTokens / documentTokens).toFixed(1)
+  }% of the ${fmt(documentTokens)} tokens of pushing the whole handbook into the prompt`
 
 const human = Effect.gen(function*() {
   const catalog = yield* ToolCatalog.ToolCatalog
@@ -203,6 +232,7 @@ const human = Effect.gen(function*() {
   yield* Console.log(
     `  sending every definition would cost ${fmt(eagerTokens)} tokens per request (${counter.encoding})`
   )
+  const documentTokens = counter.count(Policies.handbookText)
   const seen = new Map<string, ReadonlyArray<string>>()
   let currentTurn = 0
   const rows = yield* run((turn, event) =>
@@ -217,9 +247,13 @@ const human = Effect.gen(function*() {
       for (const line of render(event, seen)) yield* Console.log(line)
     })
   )
+  const reading = rows.find((r) => r.readTokens > 0)
+  if (reading !== undefined) {
+    yield* Console.log(`\n  turn ${reading.turn}: ${readLine(reading.readTokens, documentTokens).trim()}`)
+  }
   yield* Console.log("\nsummary")
   for (const line of table(rows)) yield* Console.log(`  ${line}`)
-  const s = summaryJson(rows)
+  const s = summaryJson(rows, documentTokens)
   yield* Console.log(
     `\n  ${
       (s.saved * 100).toFixed(1)
@@ -228,8 +262,9 @@ const human = Effect.gen(function*() {
 })
 
 const json = Effect.gen(function*() {
+  const documentTokens = (yield* TokenCounter.TokenCounter).count(Policies.handbookText)
   const rows = yield* run((turn, event) => Console.log(JSON.stringify({ turn, ...TurnEvent.toJson(event) })))
-  yield* Console.log(JSON.stringify(summaryJson(rows)))
+  yield* Console.log(JSON.stringify(summaryJson(rows, documentTokens)))
 })
 
 /** The `demo` command. */
