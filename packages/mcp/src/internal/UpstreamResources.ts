@@ -76,13 +76,29 @@ export const make = (
     const naming = yield* Semaphore.make(1)
     const updates = yield* Effect.acquireRelease(PubSub.sliding<Update>(1024), PubSub.shutdown)
 
+    // The servers listing each URI, kept with `listings`.
+    const claims = new Map<string, Set<string>>()
+    const setListing = (server: string, resources: ReadonlyArray<Resource.Resource>) => {
+      for (const r of listings.get(server) ?? []) {
+        const owners = claims.get(r.uri)
+        owners?.delete(server)
+        if (owners?.size === 0) claims.delete(r.uri)
+      }
+      if (resources.length === 0) listings.delete(server)
+      else listings.set(server, resources)
+      for (const r of resources) {
+        const owners = claims.get(r.uri) ?? new Set<string>()
+        owners.add(server)
+        claims.set(r.uri, owners)
+      }
+    }
+
     /** Whether a URI is claimed by a source that is not `server`: another server, or another source of the catalog. */
     const claimedElsewhere = (server: string, uri: string): boolean => {
-      for (const [other, resources] of listings) {
-        if (other !== server && resources.some((r) => r.uri === uri)) return true
-      }
-      const source = catalog.unsafe.get(uri)?.source
-      return source !== undefined ? !servers.includes(source) : catalog.unsafe.get(uri) !== undefined
+      const owners = claims.get(uri)
+      if (owners !== undefined && (owners.size > 1 || !owners.has(server))) return true
+      const entry = catalog.unsafe.get(uri)
+      return entry !== undefined && (entry.source === undefined || !servers.includes(entry.source))
     }
 
     /** The catalog URI of a server's URI under the current listings. */
@@ -159,8 +175,7 @@ export const make = (
     const apply = (server: string, resources: ReadonlyArray<Resource.Resource>) =>
       naming.withPermits(1)(Effect.gen(function*() {
         const before = new Map(servers.map((s) => [s, signature(s)]))
-        if (resources.length === 0) listings.delete(server)
-        else listings.set(server, resources)
+        setListing(server, resources)
         // the others first: a URI this server now takes is released by them before it is registered
         for (const other of servers) {
           if (other === server || !listings.has(other)) continue
