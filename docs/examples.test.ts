@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as AgentExample from "./examples/agent.js"
+import * as DeliveryExample from "./examples/delivery.js"
 import * as McpGateway from "./examples/mcp-gateway.js"
 import * as McpImport from "./examples/mcp-import.js"
 import * as OwnLoop from "./examples/own-loop.js"
@@ -37,6 +38,28 @@ describe("docs examples", () => {
         activated: ["slack_send"],
         answer: "Done: slack_send returned true"
       })))
+
+  it.effect("delivery: list adds the found tool to the list; result keeps one list and calls through call_tool", () =>
+    Effect.gen(function*() {
+      assert.deepStrictEqual(yield* DeliveryExample.turn("list"), {
+        sent: [["read_file", "ToolSearch"], ["read_file", "ToolSearch", "slack_send"], [
+          "read_file",
+          "ToolSearch",
+          "slack_send"
+        ]],
+        calls: ["ToolSearch", "slack_send"],
+        prefixKept: [false, true]
+      })
+      assert.deepStrictEqual(yield* DeliveryExample.turn("result"), {
+        sent: [["read_file", "ToolSearch", "call_tool"], ["read_file", "ToolSearch", "call_tool"], [
+          "read_file",
+          "ToolSearch",
+          "call_tool"
+        ]],
+        calls: ["ToolSearch", "call_tool → slack_send"],
+        prefixKept: [true, true]
+      })
+    }))
 
   it.effect("own-loop: a call to a deferred tool is corrected, then loaded and run, without any AiError", () =>
     Effect.map(OwnLoop.program, (r) =>
@@ -135,6 +158,19 @@ describe("docs examples", () => {
 
   it.effect("search: semantic over a custom EmbeddingModel", () =>
     Effect.map(Search.semantic, (r) => assert.deepStrictEqual(r, ["github_create_issue"])))
+
+  it.effect("search: a query that led to a successful call finds that tool first next time", () =>
+    Effect.map(Search.feedback, ({ after, before }) => {
+      assert.strictEqual(before[0], "weather_now")
+      assert.strictEqual(after[0], "weather_week")
+    }))
+
+  it.effect("search: no good match loads nothing and says so", () =>
+    Effect.map(Search.noGoodMatch, (answer) => {
+      const { functions, note } = answer as { functions: ReadonlyArray<unknown>; note?: string }
+      assert.deepStrictEqual(functions, [])
+      assert.match(note ?? "", /^No good match: the closest tools \(.+\) match these words weakly/)
+    }))
 })
 
 /** A local server answering in the OpenAI wire format: `answer` gets each request body and its index. */

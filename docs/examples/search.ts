@@ -1,6 +1,16 @@
 // The search guide's examples: BM25F on a live catalog, regex over names, and the semantic
 // strategy over your own EmbeddingModel. Runs in docs/examples.test.ts (npm test).
-import { Bm25f, CatalogTool, Query, Regex, Semantic, ToolCatalog } from "@tool-search/core"
+import {
+  Bm25f,
+  CatalogTool,
+  Disclosure,
+  Query,
+  Regex,
+  SearchFeedback,
+  Semantic,
+  ToolCatalog,
+  ToolView
+} from "@tool-search/core"
 import { Effect, Layer } from "effect"
 import { EmbeddingModel } from "effect/ai"
 
@@ -60,3 +70,56 @@ export const semantic = Effect.gen(function*() {
   yield* catalog.register(tools)
   return names(yield* catalog.search(Query.keywords("report a bug"), { limit: 1 }))
 }).pipe(Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Semantic.layer), Layer.provide(Toy))))
+
+// Learning from use: a search whose hit is then called successfully in the same unit teaches the
+// catalog that query (SearchFeedback; ToolSearchConfig.layer provides the in-memory store unless
+// TOOL_SEARCH_FEEDBACK=false). The evidence is recorded by the tool's own `run`.
+const weather = [
+  CatalogTool.make({ name: "weather_now", description: "Current weather conditions for a city" }),
+  CatalogTool.make({
+    name: "weather_week",
+    description: "Seven day weather outlook for a city",
+    handler: () => Effect.succeed({ isFailure: false, result: "sunny all week" })
+  }),
+  CatalogTool.make({ name: "air_quality", description: "Air quality index for a city" })
+]
+
+/** One execution unit: search, then call what the model chose. */
+const turn = (query: string, call?: string) =>
+  ToolView.withUnit(Effect.gen(function*() {
+    const view = yield* ToolView.ToolView
+    const found = yield* view.searchAndActivate(query)
+    if (call !== undefined) yield* Effect.flatMap(view.resolve(call), (tool) => tool.run({}, { toolCallId: "1" }))
+    return names(found.matches)
+  }))
+
+export const feedback = Effect.gen(function*() {
+  const before = yield* turn("weather in Porto")
+  // the model read the request as an outlook: it calls weather_week, which succeeds
+  yield* turn("weather in Porto", "weather_week")
+  // the next time anyone asks this, the tool that served it comes first
+  const after = yield* turn("weather in Porto")
+  return { before, after }
+}).pipe(
+  Effect.provide(ToolCatalog.ToolCatalog.layerOf(weather).pipe(Layer.provide(Bm25f.layer))),
+  Effect.provide(SearchFeedback.layerMemory())
+)
+
+// "No good match": ToolSearch does not load hits that match the request weakly, and says so.
+export const noGoodMatch = ToolView.withUnit(Effect.gen(function*() {
+  const view = yield* ToolView.ToolView
+  const toolSearch = yield* view.resolve("ToolSearch")
+  const answer = yield* toolSearch.run({
+    query: "forward the quarterly budget email to my manager and send a copy to finance"
+  }, { toolCallId: "1" })
+  return answer.result
+})).pipe(
+  Effect.provide(
+    Layer.mergeAll(
+      ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Bm25f.layer)),
+      // stricter than the default (TOOL_SEARCH_MIN_SCORE 0.07): in a three-tool catalog every word
+      // is rare, so one shared word ("send") already weighs a good share of the request
+      Disclosure.layer({ minScore: 0.2 })
+    )
+  )
+)

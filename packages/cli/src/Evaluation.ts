@@ -14,7 +14,7 @@
  *
  * @since 0.1.0
  */
-import { Analyzer, type CatalogTool, SearchDocument, type SearchFailed, type SearchStrategy } from "@tool-search/core"
+import { type CatalogTool, SearchDocument, type SearchFailed, type SearchStrategy } from "@tool-search/core"
 import { Effect, Schema } from "effect"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
@@ -211,7 +211,6 @@ export const measure = <E>(
   Effect.gen(function*() {
     const progress = options.onProgress ?? (() => undefined)
     const { issues, queries } = validate(input, new Set(tools.map((t) => t.id)))
-    Analyzer.clearCache() // every engine starts cold, and the cache's size does not leak between runs
     const before = heapUsed()
     progress(`${engine.name}: indexing ${tools.length} tools`)
     let start = performance.now()

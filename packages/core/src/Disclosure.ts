@@ -87,16 +87,25 @@ export interface Options {
    */
   readonly searchTools: boolean | "auto"
   readonly searchToolsThreshold: number
+  /**
+   * "No good match": `ToolSearch` does not load a hit whose strength (`SearchStrategy.Hit`, 0 to 1)
+   * is below `minScore`, or below `minScoreRatio` times the best hit's, and says so. Strategies
+   * that give no strength (`semantic`, `hybrid`) are not filtered; 0 and 0 turn it off.
+   */
+  readonly minScore: number
+  readonly minScoreRatio: number
 }
 
-/** The defaults: `search` mode, 5 results, clamp at 20. */
+/** The defaults: `search` mode, 5 results, clamp at 20, the "no good match" thresholds the protocol chose. */
 export const defaults: Options = {
   mode: "search",
   descriptionDetail: "none",
   defaultMaxResults: 5,
   maxResultsLimit: 20,
   searchTools: "auto",
-  searchToolsThreshold: 12
+  searchToolsThreshold: 12,
+  minScore: 0.07,
+  minScoreRatio: 0
 }
 
 /** The disclosure settings in the context; defaults when none were provided. */

@@ -94,12 +94,60 @@ export const definitionOf = (tool: Entry): FunctionDefinition => ({
   parameters: tool.parameters
 })
 
-/** The answer of `ToolSearch`. */
+/** The answer of `ToolSearch`; `note` tells the model something about the answer itself. */
 export const renderFunctions = (
-  tools: ReadonlyArray<Entry>
-): { readonly functions: ReadonlyArray<FunctionDefinition> } => ({
-  functions: tools.map(definitionOf)
+  tools: ReadonlyArray<Entry>,
+  note?: string
+): { readonly functions: ReadonlyArray<FunctionDefinition>; readonly note?: string } => ({
+  functions: tools.map(definitionOf),
+  ...(note === undefined ? {} : { note })
 })
+
+/**
+ * The note of a `ToolSearch` answer that left weak matches out ("no good match").
+ *
+ * @since 0.2.0
+ * @category rendering
+ */
+export const weakMatchesNote = (kept: number, weak: ReadonlyArray<string>): string =>
+  kept === 0
+    ? `No good match: the closest tools (${weak.join(", ")}) match these words weakly and were not loaded. ` +
+      `Try other words, or load one by name with 'select:${weak[0] ?? "name"}'.`
+    : `Only ${kept} tool${kept === 1 ? "" : "s"} matched well; weaker matches were not loaded: ${weak.join(", ")}.`
+
+/**
+ * A name of a `select:` that was not loaded, and why.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface NotLoaded {
+  readonly name: string
+  readonly reason: "unknown" | "eager" | "over-limit"
+}
+
+/**
+ * The note of a `ToolSearch` answer that did not load every selected name.
+ *
+ * @since 0.2.0
+ * @category rendering
+ */
+export const notLoadedNote = (notLoaded: ReadonlyArray<NotLoaded>, limit: number): string => {
+  const of = (reason: NotLoaded["reason"]) => notLoaded.filter((n) => n.reason === reason).map((n) => n.name)
+  const parts: Array<string> = []
+  const unknown = of("unknown")
+  const eager = of("eager")
+  const over = of("over-limit")
+  if (unknown.length > 0) parts.push(`No tool is named ${unknown.join(", ")}.`)
+  if (eager.length > 0) parts.push(`Already available, call directly: ${eager.join(", ")}.`)
+  if (over.length > 0) {
+    parts.push(
+      `Not loaded, one search loads at most ${limit} tools: ${over.join(", ")}. ` +
+        `Load them with another ${TOOL_SEARCH} call ('select:${over.join(",")}').`
+    )
+  }
+  return parts.join(" ")
+}
 
 // -----------------------------------------------------------------------------
 // discover_tools

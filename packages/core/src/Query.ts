@@ -23,7 +23,11 @@ export interface Keywords {
   readonly text: string
 }
 
-/** Exact selection by name: no ranking, unknown names are skipped. */
+/**
+ * Exact selection by name: no ranking. Every name is honoured up to the hard cap of `max_results`
+ * (`Disclosure.maxResultsLimit`), whatever `max_results` says; the search answer names the names
+ * it did not load and why.
+ */
 export interface Select {
   readonly _tag: "Select"
   readonly names: ReadonlyArray<string>
@@ -100,11 +104,21 @@ export const parse = (input: string): Result.Result<Query, InvalidQuery> => {
   }
   const tokens = text.split(/\s+/)
   if (tokens.some((t) => t.startsWith("+"))) {
+    // `++slack` requires `slack`; a bare `+` requires nothing (it would match every name)
     const terms = dedupe(
-      tokens.filter((t) => t.startsWith("+")).map((t) => t.slice(1).toLowerCase()).filter((t) => t.length > 0)
+      tokens.filter((t) => t.startsWith("+")).map((t) => t.replace(/^\++/, "").toLowerCase()).filter((t) =>
+        t.length > 0
+      )
     )
     const rest = tokens.filter((t) => !t.startsWith("+")).join(" ")
-    return Result.succeed(required(terms, rest))
+    if (terms.length > 0) return Result.succeed(required(terms, rest))
+    if (rest.length > 0) return Result.succeed(keywords(rest))
+    return Result.fail(
+      new InvalidQuery({
+        query: text,
+        reason: "A bare '+' requires nothing: write the name part after it, e.g. '+slack send'"
+      })
+    )
   }
   return Result.succeed(keywords(text))
 }

@@ -1,6 +1,7 @@
 /**
  * The searchable text of a tool, split into the fields strategies weigh differently: name,
- * description, parameter names, parameter descriptions, category and aliases.
+ * description, parameter names, parameter descriptions, category and aliases, plus the past
+ * queries that found the tool and led to a successful call (`SearchFeedback`).
  *
  * Parameters are read defensively: a schema whose `properties` is missing or not an object yields
  * no parameter fields, never an error, so one malformed tool cannot break a search.
@@ -18,11 +19,13 @@ export interface SearchDocument {
   readonly parameterDescriptions: ReadonlyArray<string>
   readonly category: string
   readonly aliases: ReadonlyArray<string>
+  /** Past queries that found this tool and led to a successful call (`SearchFeedback`); none when absent. */
+  readonly queries?: ReadonlyArray<string>
 }
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
-/** Extracts the searchable fields of a tool. */
+/** Extracts the searchable fields of a tool (no past queries). */
 export const fromTool = (tool: CatalogTool): SearchDocument => {
   const parameterNames: Array<string> = []
   const parameterDescriptions: Array<string> = []
@@ -37,6 +40,17 @@ export const fromTool = (tool: CatalogTool): SearchDocument => {
     aliases: tool.aliases
   }
 }
+
+/**
+ * The document with these past queries (`SearchFeedback`).
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const withQueries = (doc: SearchDocument, queries: ReadonlyArray<string>): SearchDocument => ({
+  ...doc,
+  queries
+})
 
 // Nested objects contribute their property names too (one level is where real schemas put them:
 // `options.timeout`), but not deeper, so a huge schema cannot dominate the index.

@@ -20,7 +20,15 @@ import type { SearchDocument } from "./SearchDocument.js"
 /** One ranked result. */
 export interface Hit {
   readonly id: string
+  /** The strategy's own score: comparable within one strategy's answers only. */
   readonly score: number
+  /**
+   * How well the hit matches on an absolute scale, 0 to 1, comparable across queries: for BM25F
+   * the share of the query's term weight (idf) the tool matches, saturated — of the whole request,
+   * or of the clause it matches best when the request has several. Strategies that cannot say
+   * leave it out. `ToolSearch` reads it to answer "no good match" (`minScore`).
+   */
+  readonly strength?: number
 }
 
 /** What a strategy is asked. */
@@ -70,44 +78,3 @@ export class SearchStrategy extends Context.Service<SearchStrategy, {
 
 /** Sorts hits best first, ties broken by id so results are deterministic. */
 export const byScore = (a: Hit, b: Hit): number => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-
-/**
- * Keeps the best `limit` hits of a stream of scores without sorting everything: a bounded
- * selection that stays cheap when a query matches most of a large catalog.
- */
-export class TopK {
-  // Parallel arrays, best first: no object per offer, and ids are compared only on equal scores.
-  private readonly ids: Array<string> = []
-  private readonly scores: Array<number> = []
-  constructor(readonly limit: number) {}
-  /** Whether `offer(id, score)` would keep the hit now: lets callers skip costly checks first. */
-  wouldKeep(id: string, score: number): boolean {
-    if (this.limit <= 0 || !(score > 0)) return false
-    const n = this.ids.length
-    if (n < this.limit) return true
-    return this.before(id, score, n - 1)
-  }
-  /** Offers one scored id. */
-  offer(id: string, score: number): void {
-    if (!this.wouldKeep(id, score)) return
-    const ids = this.ids
-    const scores = this.scores
-    if (ids.length === this.limit) {
-      ids.pop()
-      scores.pop()
-    }
-    let i = ids.length
-    while (i > 0 && this.before(id, score, i - 1)) i--
-    ids.splice(i, 0, id)
-    scores.splice(i, 0, score)
-  }
-  /** Whether (id, score) ranks before the kept hit at `i`. */
-  private before(id: string, score: number, i: number): boolean {
-    const other = this.scores[i] as number // callers pass an index inside the arrays
-    return score > other || (score === other && id < (this.ids[i] as string))
-  }
-  /** The kept hits, best first. */
-  result(): ReadonlyArray<Hit> {
-    return this.ids.map((id, i) => ({ id, score: this.scores[i] as number }))
-  }
-}

@@ -186,6 +186,15 @@ export const IntAtLeast = (min: number): Schema.Codec<number, unknown> =>
   Schema.Int.check(Schema.isGreaterThanOrEqualTo(min)) as unknown as Schema.Codec<number, unknown>
 
 /**
+ * A finite number from `minimum` to `maximum`.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const NumberBetween = (minimum: number, maximum: number): Schema.Codec<number, unknown> =>
+  Schema.Finite.check(Schema.isBetween({ minimum, maximum })) as unknown as Schema.Codec<number, unknown>
+
+/**
  * One of `choices`.
  *
  * @since 0.2.0

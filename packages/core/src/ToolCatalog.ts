@@ -14,8 +14,9 @@
 import { Context, Effect, Layer, Option, PubSub, Schema, Semaphore, Stream } from "effect"
 import * as CatalogTool from "./CatalogTool.js"
 import { META_TOOL_NAMES } from "./Disclosure.js"
+import * as Evidence from "./internal/evidence.js"
 import type * as Query from "./Query.js"
-import * as SearchDocument from "./SearchDocument.js"
+import * as SearchFeedback from "./SearchFeedback.js"
 import { SearchFailed, type SearchIndex, SearchStrategy } from "./SearchStrategy.js"
 
 // -----------------------------------------------------------------------------
@@ -42,6 +43,8 @@ export interface Change {
 export interface Match {
   readonly tool: Entry
   readonly score: number
+  /** How well it matches on an absolute scale, when the strategy says (`SearchStrategy.Hit`). */
+  readonly strength?: number
 }
 
 /** How a catalog search is run. */
@@ -73,10 +76,12 @@ export interface Options {
    * can never hide a real tool.
    */
   readonly stripFunctionsPrefix: boolean
+  /** Names the catalog in `SearchFeedback`: catalogs sharing a feedback store need different names. */
+  readonly name: string
 }
 
 /** Default settings. */
-export const defaultOptions: Options = { stripFunctionsPrefix: true }
+export const defaultOptions: Options = { stripFunctionsPrefix: true, name: "default" }
 
 // -----------------------------------------------------------------------------
 // Service
@@ -122,6 +127,8 @@ export class ToolCatalog extends Context.Service<ToolCatalog, {
   readonly changes: Stream.Stream<Change>
   /** The strategy ranking this catalog. */
   readonly strategy: string
+  /** The catalog's name in `SearchFeedback`. */
+  readonly name: string
 }>()("@tool-search/core/ToolCatalog") {
   /** A catalog ranking with the `SearchStrategy` in context. */
   static readonly layer: Layer.Layer<ToolCatalog, never, SearchStrategy> = Layer.effect(
@@ -151,8 +158,10 @@ export class ToolCatalog extends Context.Service<ToolCatalog, {
 // -----------------------------------------------------------------------------
 
 /** Builds a catalog; its change stream ends with the enclosing scope. */
-export const make = Effect.fnUntraced(function*(options: Options) {
+export const make = Effect.fnUntraced(function*(partial: Partial<Options> = {}) {
+  const options: Options = { ...defaultOptions, ...partial }
   const strategy = yield* SearchStrategy
+  const feedback = yield* SearchFeedback.SearchFeedback
   const index: SearchIndex = yield* strategy.makeIndex
   const pubsub = yield* Effect.acquireRelease(PubSub.unbounded<Change>(), PubSub.shutdown)
   const writeLock = yield* Semaphore.make(1)
@@ -163,6 +172,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const idsByName = new Map<string, Set<string>>()
   const eagerIds = new Set<string>()
   let version = 0
+  // The feedback evidence the index holds (each tool's past queries).
+  const evidence = Evidence.make(index)
 
   const normalizeName = (name: string): string =>
     options.stripFunctionsPrefix ? CatalogTool.stripFunctionsPrefix(name) : name
@@ -237,7 +248,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     }
     const renamed = assignModelNames(touchedNames, new Set(additions.map((t) => t.id)))
     if (dropped.length > 0) index.remove(dropped)
-    if (additions.length > 0) index.add(additions.map(SearchDocument.fromTool))
+    if (additions.length > 0) index.add(additions.map(evidence.documentOf))
     version++
     return { added: additions.map((t) => t.id), removed, renamed, version }
   }
@@ -293,7 +304,13 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       plan.pipe(
         Effect.map(({ additions, removals }) => commit(removals, additions)),
         Effect.flatMap((change) =>
-          change.added.length + change.removed.length > 0 ? PubSub.publish(pubsub, change) : Effect.void
+          change.added.length + change.removed.length > 0
+            ? PubSub.publish(pubsub, change).pipe(Effect.as(change))
+            : Effect.succeed(change)
+        ),
+        // a removed tool takes its feedback with it
+        Effect.flatMap((change) =>
+          change.removed.length > 0 ? feedback.forget(options.name, change.removed) : Effect.void
         ),
         Effect.uninterruptible,
         Effect.asVoid
@@ -310,6 +327,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     opts: SearchOptions
   ): Effect.Effect<ReadonlyArray<Match>, SearchFailed | Query.InvalidQuery> =>
     Effect.gen(function*() {
+      evidence.apply(yield* feedback.read(options.name), (id) => byId.get(id))
       const candidates = opts.candidates ?? ((e: Entry) => e.loading === "deferred")
       const run = (accept: (e: Entry) => boolean) => rank(query, opts.limit, accept)
       let matches = opts.category === undefined
@@ -340,7 +358,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
           return out.slice(0, limit)
         })
       case "Required": {
-        const terms = query.required
+        const terms = query.required.filter((t) => t.length > 0)
+        // an empty requirement would match every name: it is no requirement
+        if (terms.length === 0) return query.text.trim() === "" ? Effect.succeed([]) : ranked(query.text, limit, accept)
         const named = (e: Entry) => {
           const lower = e.modelName.toLowerCase()
           return terms.every((t) => lower.includes(t)) && accept(e)
@@ -353,8 +373,15 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         }
         return ranked(query.text, limit, named)
       }
-      case "Keywords":
-        return ranked(query.text, limit, accept)
+      case "Keywords": {
+        // a query that is a tool's full name finds that tool first, whatever the ranking (or feedback) says
+        const named = findByNameUnsafe(query.text.trim())
+        if (named === undefined || !accept(named) || limit <= 0) return ranked(query.text, limit, accept)
+        return Effect.map(
+          ranked(query.text, limit - 1, (e) => e.id !== named.id && accept(e)),
+          (rest) => [{ tool: named, score: Math.max(rest[0]?.score ?? 1, 1) }, ...rest]
+        )
+      }
     }
   }
 
@@ -370,7 +397,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       Effect.map((hits) =>
         hits.flatMap((hit) => {
           const tool = byId.get(hit.id)
-          return tool === undefined ? [] : [{ tool, score: hit.score }]
+          if (tool === undefined) return []
+          return [
+            hit.strength === undefined ? { tool, score: hit.score } : { tool, score: hit.score, strength: hit.strength }
+          ]
         })
       ),
       Effect.catchDefect((defect) =>
@@ -410,7 +440,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     search,
     version: Effect.sync(() => version),
     changes: Stream.fromPubSub(pubsub),
-    strategy: strategy.name
+    strategy: strategy.name,
+    name: options.name
   })
 })
 

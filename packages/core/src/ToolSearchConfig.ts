@@ -14,6 +14,7 @@
  */
 import { Config, Context, Effect, Layer, Option } from "effect"
 import * as Disclosure from "./Disclosure.js"
+import * as SearchFeedback from "./SearchFeedback.js"
 import type { SearchStrategy } from "./SearchStrategy.js"
 import * as Setting from "./Setting.js"
 import * as Strategies from "./Strategies.js"
@@ -48,6 +49,8 @@ export interface Settings {
   readonly tableOfContents: TableOfContentsSettings
   /** Force the discovery tool on the first model call of each turn (once per turn). */
   readonly discoveryFirst: boolean
+  /** Learn from use: keep `SearchFeedback` evidence in memory and rank with it. */
+  readonly feedback: boolean
 }
 
 // -----------------------------------------------------------------------------
@@ -108,6 +111,19 @@ export const settings = {
     values: "integer ≥ 0",
     description: "with `auto`, `search_tools` needs at least this many searchable tools"
   }),
+  minScore: Setting.make("minScore", {
+    schema: Setting.NumberBetween(0, 1),
+    default: Disclosure.defaults.minScore,
+    values: "number, 0 to 1",
+    description:
+      "\"no good match\": ToolSearch does not load hits whose strength (share of the query's term weight matched) is below it; 0 turns it off"
+  }),
+  minScoreRatio: Setting.make("minScoreRatio", {
+    schema: Setting.NumberBetween(0, 1),
+    default: Disclosure.defaults.minScoreRatio,
+    values: "number, 0 to 1",
+    description: "nor hits whose strength is below this share of the best hit's; 0 turns it off"
+  }),
   strict: Setting.make("strict", {
     schema: Setting.Boolean,
     default: Visibility.defaults.strict,
@@ -161,6 +177,13 @@ export const settings = {
     values: choices(details),
     description: "what the table of contents shows of each listed tool"
   }),
+  feedback: Setting.make("feedback", {
+    schema: Setting.Boolean,
+    default: true,
+    values: "boolean",
+    description:
+      "learn from use: a search whose hit is then called successfully ranks that tool higher for similar queries (in memory)"
+  }),
   discoveryFirst: Setting.make("discoveryFirst", {
     schema: Setting.Boolean,
     default: false,
@@ -183,7 +206,8 @@ export const defaults: Settings = {
     namesPerSource: TableOfContents.defaults.namesPerSource,
     detail: TableOfContents.defaults.detail
   },
-  discoveryFirst: false
+  discoveryFirst: false,
+  feedback: true
 }
 
 /**
@@ -214,7 +238,9 @@ export const config: Config.Config<Settings> = Setting.options(settings).pipe(
         maxResultsLimit: limit,
         // forcing discovery first is an explicit opt-in to the search tool: never leave it out
         searchTools: or(v.searchTools, discoveryFirst ? true : Disclosure.defaults.searchTools),
-        searchToolsThreshold: or(v.searchToolsThreshold, Disclosure.defaults.searchToolsThreshold)
+        searchToolsThreshold: or(v.searchToolsThreshold, Disclosure.defaults.searchToolsThreshold),
+        minScore: or(v.minScore, Disclosure.defaults.minScore),
+        minScoreRatio: or(v.minScoreRatio, Disclosure.defaults.minScoreRatio)
       },
       visibility: {
         strict: or(v.strict, Visibility.defaults.strict),
@@ -229,7 +255,8 @@ export const config: Config.Config<Settings> = Setting.options(settings).pipe(
         namesPerSource: or(v.tocNamesPerSource, defaults.tableOfContents.namesPerSource),
         detail: or(v.tocDetail, defaults.tableOfContents.detail)
       },
-      discoveryFirst
+      discoveryFirst,
+      feedback: or(v.feedback, defaults.feedback)
     })
   })
 )
@@ -248,13 +275,17 @@ export const ToolSearchConfig = Context.Reference<Settings>("@tool-search/core/T
   defaultValue: () => defaults
 })
 
-/** Provides the settings, and the strategy, disclosure, visibility and table of contents they describe. */
+/**
+ * Provides the settings, and the strategy, disclosure, visibility, table of contents and search
+ * feedback they describe.
+ */
 export const layerFrom = (settings: Settings): Layer.Layer<SearchStrategy> =>
   Layer.mergeAll(
     Strategies.layer(settings.strategy),
     Disclosure.layer(settings.disclosure),
     Visibility.layer(settings.visibility),
     TableOfContents.layer(settings.tableOfContents),
+    settings.feedback ? SearchFeedback.layerMemory() : Layer.empty,
     Layer.succeed(ToolSearchConfig, settings)
   )
 

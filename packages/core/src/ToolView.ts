@@ -11,14 +11,16 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
 import type { JsonSchema } from "effect"
 import { Activation } from "./Activation.js"
 import { type CallContext, type Output, stripFunctionsPrefix, ToolExecutionError } from "./CatalogTool.js"
 import * as Disclosure from "./Disclosure.js"
+import * as SearchAnswer from "./internal/searchAnswer.js"
 import * as MetaTools from "./MetaTools.js"
 import * as Permission from "./Permission.js"
 import * as Query from "./Query.js"
+import { SearchFeedback } from "./SearchFeedback.js"
 import type { SearchFailed } from "./SearchStrategy.js"
 import { type Entry, type Match, ToolCatalog } from "./ToolCatalog.js"
 import * as Visibility from "./Visibility.js"
@@ -53,6 +55,10 @@ export interface SearchResult {
   readonly matches: ReadonlyArray<Match>
   /** Ids that this search activated and that were not active before. */
   readonly newlyActivated: ReadonlyArray<string>
+  /** Names of a `select:` that were not loaded, and why (empty for other queries). */
+  readonly notLoaded: ReadonlyArray<MetaTools.NotLoaded>
+  /** Hits left out as weak matches ("no good match": `Disclosure.minScore`), best first. */
+  readonly weak: ReadonlyArray<Match>
 }
 
 /** A deferred tool was called before being activated. The message tells the model the fixing call. */
@@ -99,6 +105,13 @@ export class ToolView extends Context.Service<ToolView, {
     query: string,
     options?: { readonly maxResults?: number; readonly category?: string }
   ) => Effect.Effect<ReadonlyArray<Match>, Query.InvalidQuery | SearchFailed>
+  /**
+   * The feedback hook: call it after a successful call of a catalog tool. When a ranked search of
+   * this unit (`ToolSearch` keywords, `search_tools`) returned the tool, the pair (that query, the
+   * tool) is recorded in `SearchFeedback`. Tools run through `visible` or `resolve` call it
+   * themselves; an executor that runs handlers some other way calls it.
+   */
+  readonly recordSuccessfulCall: (toolId: string) => Effect.Effect<void>
   /** The tool to run for a name the model called, or why it may not run. */
   readonly resolve: (name: string) => Effect.Effect<ModelTool, ResolveError>
   /** Activated tools, in activation order. */
@@ -141,6 +154,26 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
   const disclosure = yield* Disclosure.Disclosure
   const visibility = yield* Visibility.Visibility
   const permission = yield* Permission.Permission
+  const feedback = yield* SearchFeedback
+  // This unit's ranked searches: the last query that returned each tool (evidence once it is called).
+  const foundBy = yield* Ref.make(new Map<string, string>())
+
+  /** Remembers which query found these tools, for `recordSuccessfulCall`. */
+  const rememberFound = (query: Query.Query, matches: ReadonlyArray<Match>) => {
+    if (query._tag === "Select" || matches.length === 0) return Effect.void
+    const text = query._tag === "Required" ? [...query.required, query.text].join(" ").trim() : query.text
+    return Ref.update(foundBy, (found) => {
+      const next = new Map(found)
+      for (const m of matches) next.set(m.tool.id, text)
+      return next
+    })
+  }
+
+  const recordSuccessfulCall = (toolId: string) =>
+    Effect.flatMap(Ref.get(foundBy), (found) => {
+      const query = found.get(toolId)
+      return query === undefined ? Effect.void : feedback.record({ catalog: catalog.name, query, toolId })
+    })
 
   const exists = (t: Entry) => visibility.includes(t)
   const isSearchable = (t: Entry) => t.loading === "deferred" && exists(t)
@@ -171,10 +204,22 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
   const searchAndActivate = (input: string | Query.Query, maxResults?: number) =>
     Effect.gen(function*() {
       const query = typeof input === "string" ? yield* Effect.fromResult(Query.parse(input)) : input
-      const limit = maxResults ?? disclosure.defaultMaxResults
-      const matches = yield* catalog.search(query, { limit, candidates: isSearchable })
+      // explicit names are all honoured up to the hard cap, whatever max_results says
+      const limit = query._tag === "Select"
+        ? Math.max(maxResults ?? 0, disclosure.maxResultsLimit)
+        : maxResults ?? disclosure.defaultMaxResults
+      const found = yield* catalog.search(query, { limit, candidates: isSearchable })
+      const weak = query._tag === "Select" ? [] : SearchAnswer.weak(found, disclosure)
+      const matches = weak.length === 0 ? found : found.filter((m) => !weak.includes(m))
+      yield* rememberFound(query, matches)
       const newlyActivated = yield* activation.activate(matches.map((m) => m.tool.id))
-      return { query, matches, newlyActivated } satisfies SearchResult
+      const notLoaded = query._tag === "Select"
+        ? SearchAnswer.notLoaded(query.names, matches, (name) => {
+          const tool = catalog.unsafe.findByName(name)
+          return tool !== undefined && exists(tool) ? tool : undefined
+        })
+        : []
+      return { query, matches, newlyActivated, notLoaded, weak } satisfies SearchResult
     }).pipe(Effect.withSpan("tool-search.search", undefined, { captureStackTrace: false }))
 
   const discover = (names: ReadonlyArray<string>) =>
@@ -202,11 +247,13 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
       // A category the model spelled differently ("Web", " web ") is the tools' own category; one
       // that no searchable tool has would only cost a second search before the catalog falls back.
       const category = options.category === undefined ? undefined : yield* canonicalCategory(options.category)
-      return yield* catalog.search(query, {
+      const matches = yield* catalog.search(query, {
         limit: options.maxResults ?? disclosure.defaultMaxResults,
         candidates: isSearchable,
         ...(category === undefined ? {} : { category })
       })
+      yield* rememberFound(query, matches)
+      return matches
     })
 
   /** The category of a searchable tool equal to `requested` up to case and spacing. */
@@ -246,9 +293,14 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
         Effect.map((r): MetaOutput => {
           const tools = r.matches.map((m) => m.tool)
           const added = new Set(r.newlyActivated)
+          const note = r.notLoaded.length > 0
+            ? MetaTools.notLoadedNote(r.notLoaded, limit)
+            : r.weak.length > 0
+            ? MetaTools.weakMatchesNote(tools.length, r.weak.map((m) => m.tool.modelName))
+            : undefined
           return {
             isFailure: false,
-            result: MetaTools.renderFunctions(tools),
+            result: MetaTools.renderFunctions(tools, note),
             found: tools.map((t) => t.modelName),
             activated: tools.filter((t) => added.has(t.id)).map((t) => t.modelName)
           }
@@ -344,7 +396,10 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
       ? Effect.fail(
         new ToolExecutionError({ tool: tool.modelName, reason: "this tool has no handler in this process" })
       )
-      : tool.handler(params, context)
+      : Effect.tap(
+        tool.handler(params, context),
+        (output) => output.isFailure ? Effect.void : recordSuccessfulCall(tool.id)
+      )
 
   const asModelTool = (tool: Entry, kind: "eager" | "activated"): ModelTool => ({
     name: tool.modelName,
@@ -410,6 +465,7 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
     searchAndActivate,
     discover,
     browse,
+    recordSuccessfulCall,
     resolve,
     activated: activatedEntries,
     searchable,

@@ -39,6 +39,8 @@ export * as Hybrid from "./strategies/Hybrid.js"
 export * as OfflineEmbeddings from "./OfflineEmbeddings.js"
 /** Tool vectors kept between searches and runs. */
 export * as VectorCache from "./VectorCache.js"
+/** Evidence of relevance learnt from use: a search whose hit was then called successfully. */
+export * as SearchFeedback from "./SearchFeedback.js"
 /** The agent-lifetime tool catalog. */
 export * as ToolCatalog from "./ToolCatalog.js"
 /** The per-unit activation state. */
@@ -57,6 +59,8 @@ export * as SearchToolkit from "./SearchToolkit.js"
 export * as ToolArguments from "./ToolArguments.js"
 /** The search and discovery tools the model uses. */
 export * as MetaTools from "./MetaTools.js"
+/** Deferred tools sent the provider's way (Anthropic's `defer_loading`), and which providers can. */
+export * as NativeDeferral from "./NativeDeferral.js"
 /** A resource: a document, collection, policy, graph or prompt the model reads, and its reader. */
 export * as Resource from "./Resource.js"
 /** Resource files: JSON Lines or a JSON array of resources, bodies inline or in files beside it. */

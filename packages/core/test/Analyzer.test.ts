@@ -110,7 +110,8 @@ describe("Analyzer", () => {
     )
   })
 
-  it("property: identifier styles of the same words give the same terms", () => {
+  it("property: identifier styles of the same words give the same terms (camelCase also its compound)", () => {
+    const split = Analyzer.make({ compounds: false })
     fc.assert(
       fc.property(fc.array(fc.stringMatching(/^[a-z]{2,8}$/), { minLength: 1, maxLength: 4 }), (parts) => {
         const snake = Analyzer.terms(parts.join("_"))
@@ -118,8 +119,26 @@ describe("Analyzer", () => {
         assert.deepStrictEqual(Analyzer.terms(parts.join(".")), snake)
         assert.deepStrictEqual(Analyzer.terms(parts.join(" ")), snake)
         const camel = parts.map((p, i) => (i === 0 ? p : `${p.slice(0, 1).toUpperCase()}${p.slice(1)}`)).join("")
-        assert.deepStrictEqual(Analyzer.terms(camel), snake)
+        assert.deepStrictEqual(split.terms(camel), snake)
+        // with compounds (the default), the whole word comes first, then the same terms
+        const compound = Analyzer.terms(camel)
+        assert.deepStrictEqual(parts.length > 1 ? compound.slice(1) : compound, snake)
       })
     )
+  })
+
+  it("compounds: MySQL meets mysql, and each step can be switched off", () => {
+    assert.deepStrictEqual(Analyzer.terms("MySQL"), ["mysql", "sql"]) // `my` is a stop word
+    assert.include(Analyzer.terms("mysql_database_list"), "mysql")
+    // a compound is made of the split parts: NFKC's separators ("⒈" is "1.") never enter a term
+    for (const term of Analyzer.terms("x⒈Y")) assert.notInclude(term, ".")
+    assert.deepStrictEqual(Analyzer.make({ camelCase: false }).terms("getHealthWorkforce"), ["gethealthworkforc"])
+    assert.deepStrictEqual(Analyzer.make({ snakeCase: false }).terms("read_file"), ["read_file"])
+    assert.deepStrictEqual(Analyzer.make({ stopWords: false, stemming: "none" }).terms("the files"), ["the", "files"])
+    assert.deepStrictEqual(Analyzer.make({ stemming: "porter" }).terms("registries"), ["registri"])
+    assert.deepStrictEqual(Analyzer.make({ stemming: "plural" }).terms("boxes creating"), ["box", "creating"])
+    assert.deepStrictEqual(Analyzer.make({ cjkBigrams: false }).terms("发送消息"), ["发送消息"])
+    assert.deepStrictEqual(Analyzer.make({ koreanParticles: false }).terms("슬랙으로"), ["슬랙으로"])
+    assert.deepStrictEqual(Analyzer.make({ nfkc: false }).terms("Ｆｕｌｌ"), ["ｆｕｌｌ"])
   })
 })

@@ -30,6 +30,43 @@ describe("Query.parse", () => {
     assert.deepStrictEqual(ok("+slack"), { _tag: "Required", required: ["slack"], text: "" })
   })
 
+  it("a bare '+' requires nothing: alone it is invalid, with words they rank", () => {
+    for (const bare of ["+", "+ + +", " +\t+ "]) assert.include(error(bare).message, "A bare '+' requires nothing")
+    assert.deepStrictEqual(ok("+ slack send"), { _tag: "Keywords", text: "slack send" })
+    assert.deepStrictEqual(ok("++slack send"), { _tag: "Required", required: ["slack"], text: "send" })
+  })
+
+  it("property: a parsed requirement is never empty, so it can never match every name", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom("+", " ", "a", "B", "_", "\t"), maxLength: 30 }), (s) => {
+        const r = Query.parse(s)
+        if (Result.isSuccess(r) && r.success._tag === "Required") {
+          assert.isAbove(r.success.required.length, 0)
+          for (const term of r.success.required) {
+            assert.isAbove(term.length, 0)
+            assert.notMatch(term, /^\+|\s/, "no leading '+' and no spaces in a term")
+            assert.strictEqual(term, term.toLowerCase())
+          }
+        }
+        if (Result.isFailure(r)) assert.isTrue(s.trim() === "" || /^[+\s]+$/.test(s), `only blank or bare '+': ${s}`)
+      }),
+      { numRuns: 2_000 }
+    )
+  })
+
+  it("property: the mode is decided by the prefix alone", () => {
+    const word = fc.stringMatching(/^[a-z]{1,8}$/)
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 5 }), fc.array(word, { maxLength: 3 }), (words, req) => {
+        const text = [...words, ...req.map((w) => `+${w}`)].join(" ")
+        const parsed = ok(text)
+        assert.strictEqual(parsed._tag, req.length > 0 ? "Required" : "Keywords")
+        assert.strictEqual(ok(`select:${text}`)._tag, "Select")
+        assert.strictEqual(Query.rankingText(parsed), words.join(" "))
+      })
+    )
+  })
+
   it("errors are typed and written for the model", () => {
     assert.strictEqual(error("").message, "Query cannot be empty")
     assert.strictEqual(error(" \n\t ").message, "Query cannot be empty")

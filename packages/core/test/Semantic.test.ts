@@ -100,6 +100,20 @@ describe("Semantic strategy", () => {
       ])
     }))
 
+  it.effect("a document whose embedded text is unchanged (only past queries changed) is not embedded again", () =>
+    Effect.gen(function*() {
+      const { fake: f, model } = yield* fake
+      const index = yield* Semantic.makeIndexWith(model, Semantic.defaults) // no cache
+      index.add(tools.map(SearchDocument.fromTool))
+      yield* index.search({ text: "car", limit: 1, accept: () => true })
+      yield* Ref.set(f.embedded, [])
+      index.add([
+        SearchDocument.withQueries(SearchDocument.fromTool(tools[0] as CatalogTool.CatalogTool), ["hire a car"])
+      ])
+      yield* index.search({ text: "car", limit: 1, accept: () => true })
+      assert.deepStrictEqual(yield* Ref.get(f.embedded), ["car"], "only the query")
+    }))
+
   it.effect("a failing model is SearchFailed, never an empty result, and the next search retries", () =>
     Effect.gen(function*() {
       const { fake: f, model } = yield* fake

@@ -35,6 +35,8 @@ describe("ToolSearchConfig.config", () => {
         TOOL_SEARCH_DESCRIPTION_DETAIL: "first-sentence",
         TOOL_SEARCH_SEARCH_TOOLS: "false",
         TOOL_SEARCH_SEARCH_TOOLS_THRESHOLD: "3",
+        TOOL_SEARCH_MIN_SCORE: "0.1",
+        TOOL_SEARCH_MIN_SCORE_RATIO: "0",
         TOOL_SEARCH_STRICT: "off",
         TOOL_SEARCH_SELECT: "read_file, write_file",
         TOOL_SEARCH_CONNECTED: "news-mcp",
@@ -43,7 +45,8 @@ describe("ToolSearchConfig.config", () => {
         TOOL_SEARCH_PLATFORM_SOURCES: "nodes,workflows",
         TOOL_SEARCH_TOC_NAMES_PER_SOURCE: "4",
         TOOL_SEARCH_TOC_DETAIL: "none",
-        TOOL_SEARCH_DISCOVERY_FIRST: "1"
+        TOOL_SEARCH_DISCOVERY_FIRST: "1",
+        TOOL_SEARCH_FEEDBACK: "off"
       })
       assert.deepStrictEqual(settings.disclosure, {
         mode: "staged",
@@ -51,7 +54,9 @@ describe("ToolSearchConfig.config", () => {
         defaultMaxResults: 8,
         maxResultsLimit: 30,
         searchTools: false,
-        searchToolsThreshold: 3
+        searchToolsThreshold: 3,
+        minScore: 0.1,
+        minScoreRatio: 0
       })
       assert.deepStrictEqual(settings.visibility, {
         strict: false,
@@ -63,6 +68,7 @@ describe("ToolSearchConfig.config", () => {
       })
       assert.deepStrictEqual(settings.tableOfContents, { namesPerSource: 4, detail: "none" })
       assert.isTrue(settings.discoveryFirst)
+      assert.isFalse(settings.feedback)
       assert.strictEqual(settings.strategy, Strategies.names[Strategies.names.length - 1])
     }))
 
@@ -73,6 +79,8 @@ describe("ToolSearchConfig.config", () => {
         ["TOOL_SEARCH_MAX_RESULTS", "0", "Expected a value greater than or equal to 1"],
         ["TOOL_SEARCH_MAX_RESULTS_LIMIT", "lots", "Expected a string representing a finite number"],
         ["TOOL_SEARCH_MODE", "stagd", `Expected "search" | "catalog" | "staged"`],
+        ["TOOL_SEARCH_MIN_SCORE", "1.5", "Expected a value between 0 and 1"],
+        ["TOOL_SEARCH_MIN_SCORE_RATIO", "-0.1", "Expected a value between 0 and 1"],
         ["TOOL_SEARCH_DESCRIPTION_DETAIL", "short", `Expected "none" | "first-sentence" | "full"`],
         ["TOOL_SEARCH_SEARCH_TOOLS", "sometimes", "Expected auto, true or false"],
         ["TOOL_SEARCH_SEARCH_TOOLS_THRESHOLD", "-1", "Expected a value greater than or equal to 0"],
@@ -84,7 +92,8 @@ describe("ToolSearchConfig.config", () => {
         ["TOOL_SEARCH_PLATFORM_SOURCES", "*,nodes", "'*' stands alone"],
         ["TOOL_SEARCH_TOC_NAMES_PER_SOURCE", "1.5", "Expected an integer"],
         ["TOOL_SEARCH_TOC_DETAIL", "all", `Expected "none" | "first-sentence" | "full"`],
-        ["TOOL_SEARCH_DISCOVERY_FIRST", "sure", "Expected true or false"]
+        ["TOOL_SEARCH_DISCOVERY_FIRST", "sure", "Expected true or false"],
+        ["TOOL_SEARCH_FEEDBACK", "maybe", "Expected true or false"]
       ]
       // every variable has a case here
       assert.sameMembers(cases.map(([name]) => name), Object.values(ToolSearchConfig.settings).map((s) => s.env))

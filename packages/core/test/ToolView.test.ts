@@ -26,11 +26,41 @@ describe("ToolView: seed 000's error and empty-result table", () => {
       assert.deepStrictEqual(out.result, { functions: [] })
     })))
 
-  it.effect("select: with every name absent is an empty result", () =>
+  it.effect("select: with every name absent is an empty result that names them", () =>
     unit(Effect.gen(function*() {
       const out = yield* search("select:Nope,Nothing")
       assert.isFalse(out.isFailure)
-      assert.deepStrictEqual(out.result, { functions: [] })
+      assert.deepStrictEqual(out.result, { functions: [], note: "No tool is named Nope, Nothing." })
+    })))
+
+  it.effect("select: honours every explicit name up to the hard cap, whatever max_results says", () =>
+    Effect.gen(function*() {
+      const many = Array.from({ length: 25 }, (_, i) => tool(`t${String(i).padStart(2, "0")}`, `Tool ${i}`))
+      const names = many.map((t) => t.name)
+      const out = yield* ToolView.withUnit(search(`select:${names.slice(0, 11).join(",")}`, 5)).pipe(
+        Effect.provide(ToolCatalog.ToolCatalog.layerOf(many).pipe(Layer.provide(Strategies.layer("keyword"))))
+      )
+      assert.deepStrictEqual(functionsOf(out.result), names.slice(0, 11), "11 names with max_results 5: all 11")
+      const capped = yield* ToolView.withUnit(search(`select:${names.join(",")},Nope`)).pipe(
+        Effect.provide(ToolCatalog.ToolCatalog.layerOf(many).pipe(Layer.provide(Strategies.layer("keyword"))))
+      )
+      assert.deepStrictEqual(functionsOf(capped.result), names.slice(0, 20), "at most the hard cap (20)")
+      const note = (capped.result as { note?: string }).note ?? ""
+      assert.include(note, "No tool is named Nope.")
+      assert.include(note, `at most 20 tools: ${names.slice(20).join(", ")}`)
+      assert.include(note, `'select:${names.slice(20).join(",")}'`, "the call that loads the rest")
+    }))
+
+  it.effect("a bare '+' is no requirement: '+ + +' is an invalid query, '+ slack' ranks by 'slack'", () =>
+    unit(Effect.gen(function*() {
+      const bare = yield* search("+ + +")
+      assert.isTrue(bare.isFailure)
+      assert.include(String(bare.result), "A bare '+' requires nothing")
+      const view = yield* ToolView.ToolView
+      assert.deepStrictEqual(yield* view.activated, [], "nothing was loaded")
+      const ranked = yield* search("+ slack")
+      assert.isFalse(ranked.isFailure)
+      assert.isTrue(functionsOf(ranked.result).every((n) => n.startsWith("slack_")))
     })))
 
   it.effect("select: with some names present returns only those", () =>
@@ -64,6 +94,7 @@ describe("ToolView: seed 000's error and empty-result table", () => {
     unit(Effect.gen(function*() {
       const out = yield* search("select:Read,Grep")
       assert.deepStrictEqual(functionsOf(out.result), ["Grep"])
+      assert.strictEqual((out.result as { note?: string }).note, "Already available, call directly: Read.")
     })))
 })
 
@@ -292,4 +323,49 @@ describe("ToolView: the ToolSearch description follows the strategy", () => {
       assert.include(regex, "a regular expression over tool names")
       assert.notInclude(regex, "keywords ('read file')")
     }))
+})
+
+describe("ToolView: no good match", () => {
+  const catalog = [
+    tool("slack_send_message", "Send a message to a Slack channel"),
+    tool("slack_list_channels", "List the channels of a Slack workspace"),
+    tool("github_create_issue", "Create an issue in a GitHub repository"),
+    tool("calendar_create_event", "Create an event in the calendar"),
+    tool("weather_forecast", "Get the weather forecast for a city")
+  ]
+  const over = (disclosure: Partial<Disclosure.Options>) =>
+    Effect.provide(
+      Layer.mergeAll(
+        ToolCatalog.ToolCatalog.layerOf(catalog).pipe(Layer.provide(Strategies.layer("bm25f"))),
+        Disclosure.layer(disclosure)
+      )
+    )
+
+  it.effect("weak hits are not loaded, and the answer says so and names them", () =>
+    Effect.gen(function*() {
+      const out = yield* ToolView.withUnit(search("send a slack message to the team about the weather tomorrow"))
+      const loaded = functionsOf(out.result)
+      assert.strictEqual(loaded[0], "slack_send_message")
+      assert.isBelow(loaded.length, catalog.length, "fewer tools than max_results")
+      const note = (out.result as { note?: string }).note ?? ""
+      assert.match(note, /^Only \d tools? matched well; weaker matches were not loaded: /)
+      assert.deepStrictEqual(out.activated, loaded, "only what was returned was activated")
+    }).pipe(over({ minScoreRatio: 0.5 })))
+
+  it.effect("nothing strong enough: no tool is loaded and the answer says 'No good match'", () =>
+    Effect.gen(function*() {
+      const out = yield* ToolView.withUnit(
+        search("translate my essay into french, summarize its tone and reply to the message")
+      )
+      assert.deepStrictEqual(functionsOf(out.result), [])
+      assert.include((out.result as { note?: string }).note ?? "", "No good match")
+      assert.deepStrictEqual(out.activated, [])
+    }).pipe(over({ minScore: 0.5 })))
+
+  it.effect("0 and 0 turn it off: every hit up to max_results is loaded", () =>
+    Effect.gen(function*() {
+      const out = yield* ToolView.withUnit(search("create slack weather", 5))
+      assert.strictEqual(functionsOf(out.result).length, 5, "every tool shares a word with the query")
+      assert.isUndefined((out.result as { note?: string }).note)
+    }).pipe(over({ minScore: 0, minScoreRatio: 0 })))
 })

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { SearchStrategy } from "../src/index.js"
+import { TopK } from "../src/internal/TopK.js"
+import { byScore } from "../src/SearchStrategy.js"
 
 describe("TopK", () => {
   it("property: keeps exactly the best `limit` positive hits, best first, ties by id", () => {
@@ -12,9 +13,9 @@ describe("TopK", () => {
       fc.property(fc.array(hit, { maxLength: 20 }), fc.integer({ min: 0, max: 6 }), (offers, limit) => {
         // one offer per id, as strategies make them
         const unique = [...new Map(offers.map((h) => [h.id, h])).values()]
-        const top = new SearchStrategy.TopK(limit)
+        const top = new TopK(limit)
         for (const h of unique) top.offer(h.id, h.score)
-        const expected = unique.filter((h) => h.score > 0).sort(SearchStrategy.byScore).slice(0, limit)
+        const expected = unique.filter((h) => h.score > 0).sort(byScore).slice(0, limit)
         assert.deepStrictEqual(top.result(), expected)
       })
     )

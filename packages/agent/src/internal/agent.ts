@@ -6,6 +6,7 @@
  */
 import {
   Disclosure,
+  NativeDeferral,
   Permission,
   type ResourceCatalog,
   ResourceDisclosure,
@@ -20,6 +21,8 @@ import type { Options, Service } from "../Executor.js"
 import { SessionStore } from "../SessionStore.js"
 import { TokenCounter } from "../TokenCounter.js"
 import type { TurnEvent } from "../TurnEvent.js"
+import * as Delivery from "./delivery.js"
+import * as Prefix from "./prefix.js"
 import * as Tokens from "./tokens.js"
 import * as Unit from "./unit.js"
 
@@ -36,6 +39,8 @@ export interface Agent {
   /** Provides the agent-level policies (fixed when the executor was built) to a unit. */
   readonly withPolicies: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   readonly tokens: Tokens.Account
+  /** Every request of the executor, for the prefix a later request shares with them. */
+  readonly prefix: Prefix.Index
   /** Numbers forks: `fork-1`, `fork-2`, ... */
   readonly forks: Ref.Ref<number>
 }
@@ -50,9 +55,14 @@ export const Resources: Context.Reference<Option.Option<ResourceCatalog.Resource
     defaultValue: () => Option.none()
   })
 
-/** Builds an executor from the services and policies in context. */
+/**
+ * Builds an executor from the services and policies in context. Asking for `native` delivery of a
+ * model that cannot defer tools is a wiring mistake: a defect (`Executor.layerConfig` checks it
+ * first and fails with a `ConfigError`).
+ */
 export const make = (options: Options) =>
   Effect.gen(function*() {
+    yield* Effect.orDie(Delivery.check(options.delivery, yield* NativeDeferral.Support))
     const catalog = yield* ToolCatalog.ToolCatalog
     const counter = yield* TokenCounter
     const disclosure = yield* Disclosure.Disclosure
@@ -77,6 +87,7 @@ export const make = (options: Options) =>
           Effect.provideService(Approval, approval)
         ),
       tokens: yield* Tokens.make(catalog, visibility, counter),
+      prefix: Prefix.make(counter),
       forks: yield* Ref.make(0)
     }
     const service: Service = {

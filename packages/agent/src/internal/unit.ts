@@ -49,6 +49,8 @@ export interface Unit {
   readonly searched: Ref.Ref<ReadonlyArray<string>>
   /** The unit's tools and the one code path of their calls. */
   readonly toolkit: UnitToolkit.UnitToolkit
+  /** What each request sends, and how the calls of a response are answered. */
+  readonly delivery: Delivery.Delivery
 }
 
 /** Runs one unit: a turn (`path` empty) or a fork. */
@@ -96,9 +98,11 @@ export const run = (
         toolArgumentsMaxSize: options.toolArgumentsMaxSize,
         toolArgumentsMaxDepth: options.toolArgumentsMaxDepth,
         extraTools,
-        observer: observerOf(base)
+        observer: observerOf(base),
+        dispatcher: options.delivery === "result"
       }).pipe(Effect.provideService(ToolView.ToolView, view))
-      return { ...base, toolkit } satisfies Unit
+      const delivery = yield* Delivery.make(options.delivery, toolkit, view)
+      return { ...base, toolkit, delivery } satisfies Unit
     }).pipe(
       agent.withPolicies,
       Effect.provideService(Activation.Activation, activation),
@@ -107,7 +111,7 @@ export const run = (
     )
     // The loop runs in a fiber owned by this scope: interrupting the turn interrupts it and
     // everything it started, then the scope closes and the activation ends.
-    const fiber = yield* Effect.forkScoped(Loop.run(unit, Delivery.list))
+    const fiber = yield* Effect.forkScoped(Loop.run(unit))
     const result = yield* Fiber.join(fiber)
     if (isTurn) {
       yield* ActivationPolicy.record(options.activationPolicy, {
@@ -138,10 +142,17 @@ const resourceViewOf = (agent: Agent) =>
 const READS: ReadonlySet<string> = new Set([Disclosure.READ_RESOURCE, Disclosure.GET_PROMPT])
 
 /** Turns each call's start and outcome into events, and collects what searches returned. */
-const observerOf = (unit: Omit<Unit, "toolkit">): UnitToolkit.Observer => {
+const observerOf = (unit: Omit<Unit, "toolkit" | "delivery">): UnitToolkit.Observer => {
   const { agent, emit, path, searched } = unit
   return {
-    onCall: (call) => emit(TurnEvent.ToolCall({ path, id: call.id, name: call.name, params: call.params })),
+    onCall: (call) =>
+      emit(TurnEvent.ToolCall({
+        path,
+        id: call.id,
+        name: call.name,
+        params: call.params,
+        ...(call.via === undefined ? {} : { via: call.via })
+      })),
     onOutcome: (outcome) =>
       Effect.gen(function*() {
         const { call } = outcome
@@ -166,7 +177,8 @@ const observerOf = (unit: Omit<Unit, "toolkit">): UnitToolkit.Observer => {
           isFailure: outcome.isFailure,
           failure: outcome.failure,
           result: outcome.result,
-          truncated: outcome.truncated
+          truncated: outcome.truncated,
+          ...(call.via === undefined ? {} : { via: call.via })
         }))
       })
   }

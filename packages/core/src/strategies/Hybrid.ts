@@ -15,7 +15,8 @@
  */
 import { Effect, Layer } from "effect"
 import { EmbeddingModel } from "effect/ai"
-import { type SearchIndex, SearchStrategy, TopK } from "../SearchStrategy.js"
+import { TopK } from "../internal/TopK.js"
+import { type SearchIndex, SearchStrategy } from "../SearchStrategy.js"
 import * as Bm25f from "./Bm25f.js"
 import * as Semantic from "./Semantic.js"
 

@@ -11,8 +11,9 @@
  * @since 0.1.0
  */
 import { Effect, Layer } from "effect"
+import { TopK } from "../internal/TopK.js"
 import type { SearchDocument } from "../SearchDocument.js"
-import { type SearchIndex, SearchStrategy, TopK } from "../SearchStrategy.js"
+import { type SearchIndex, SearchStrategy } from "../SearchStrategy.js"
 
 /** Field weights of the keyword strategy. */
 export const WEIGHTS = { name: 0.5, description: 0.35, parameters: 0.15 } as const

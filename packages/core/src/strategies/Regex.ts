@@ -26,9 +26,10 @@
  */
 import { Effect, Layer, Result } from "effect"
 import { RE2JS } from "re2js"
+import { TopK } from "../internal/TopK.js"
 import { InvalidQuery } from "../Query.js"
 import type { SearchDocument } from "../SearchDocument.js"
-import { type SearchIndex, SearchStrategy, TopK } from "../SearchStrategy.js"
+import { type SearchIndex, SearchStrategy } from "../SearchStrategy.js"
 
 /** Longest pattern accepted, in characters. */
 export const MAX_PATTERN_LENGTH = 200

@@ -17,15 +17,9 @@
 import { Effect, Layer, Semaphore } from "effect"
 import { EmbeddingModel } from "effect/ai"
 import * as Analyzer from "../Analyzer.js"
+import { TopK } from "../internal/TopK.js"
 import type { SearchDocument } from "../SearchDocument.js"
-import {
-  type Hit,
-  SearchFailed,
-  type SearchIndex,
-  type SearchRequest,
-  SearchStrategy,
-  TopK
-} from "../SearchStrategy.js"
+import { type Hit, SearchFailed, type SearchIndex, type SearchRequest, SearchStrategy } from "../SearchStrategy.js"
 import * as VectorCache from "../VectorCache.js"
 
 // -----------------------------------------------------------------------------
@@ -185,6 +179,8 @@ export const makeIndexWith = (
       add: (docs: ReadonlyArray<SearchDocument>) => {
         for (const doc of docs) {
           const text = documentText(doc)
+          // the same text (only past queries changed, or a re-registration): keep its vector or its place in the queue
+          if (entries.get(doc.id)?.text === text) continue
           entries.set(doc.id, { text, key: VectorCache.key(options.model, text), vector: undefined })
           pending.add(doc.id)
         }

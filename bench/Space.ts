@@ -1,0 +1,119 @@
+/**
+ * Every analyzer step, ranking addition and weight of BM25F as a named knob with the values the
+ * protocol may try. `--ablate` switches each off and on; `--protocol` tunes them leave one data set
+ * out (docs/search.md).
+ */
+import { type Analyzer, Bm25f } from "@tool-search/core"
+
+/** One knob: how to read it from parameters, set it, and the values to try. */
+export interface Knob<A = unknown> {
+  readonly name: string
+  readonly kind: "analyzer" | "addition" | "weight"
+  readonly get: (p: Bm25f.Parameters) => A
+  readonly set: (p: Bm25f.Parameters, value: A) => Bm25f.Parameters
+  readonly values: ReadonlyArray<A>
+  /** The value that switches the step off (`--ablate`), when there is one. */
+  readonly off?: A
+}
+
+const analyzerKnob = <K extends keyof Analyzer.Options>(
+  key: K,
+  values: ReadonlyArray<Analyzer.Options[K]>,
+  off?: Analyzer.Options[K]
+): Knob =>
+  ({
+    name: `analyzer.${key}`,
+    kind: "analyzer",
+    get: (p) => p.analyzer[key],
+    set: (p, value) => ({ ...p, analyzer: { ...p.analyzer, [key]: value } }),
+    values,
+    ...(off === undefined ? {} : { off })
+  }) as Knob
+
+const knob = <K extends "k1" | "b" | "nameCoverage" | "clauseWeight" | "quotedWeight">(
+  key: K,
+  kind: Knob["kind"],
+  values: ReadonlyArray<number>,
+  off?: number
+): Knob =>
+  ({
+    name: key,
+    kind,
+    get: (p) => p[key],
+    set: (p, value) => ({ ...p, [key]: value }),
+    values,
+    ...(off === undefined ? {} : { off })
+  }) as Knob
+
+const weightKnob = (fields: ReadonlyArray<Bm25f.Field>, values: ReadonlyArray<number>): Knob =>
+  ({
+    name: `weights.${fields.join("+")}`,
+    kind: "weight",
+    get: (p) => p.weights[fields[0] as Bm25f.Field],
+    set: (p, value) => ({
+      ...p,
+      weights: { ...p.weights, ...Object.fromEntries(fields.map((f) => [f, value])) }
+    }),
+    values
+  }) as Knob
+
+/** The knobs, in the order the protocol visits them: analyzer, additions, then weights and saturation. */
+export const knobs: ReadonlyArray<Knob> = [
+  analyzerKnob("camelCase", [true, false], false),
+  analyzerKnob("compounds", [false, true], false),
+  analyzerKnob("snakeCase", [true, false], false),
+  analyzerKnob("nfkc", [true, false], false),
+  analyzerKnob("stopWords", [true, false], false),
+  analyzerKnob("stemming", ["none", "plural", "light", "porter"], "none"),
+  analyzerKnob("cjkBigrams", [true, false], false),
+  analyzerKnob("koreanParticles", [true, false], false),
+  knob("nameCoverage", "addition", [0, 0.25, 0.5, 1, 1.5, 2], 0),
+  knob("clauseWeight", "addition", [0, 0.25, 0.5, 0.75], 0),
+  knob("quotedWeight", "addition", [0.1, 0.3, 0.5, 0.75, 1], 1),
+  weightKnob(["name", "aliases"], [1, 2, 3, 4, 5]),
+  weightKnob(["parameterNames"], [0.5, 1, 2, 3]),
+  weightKnob(["description", "category"], [0.5, 1, 1.5, 2]),
+  weightKnob(["parameterDescriptions"], [0, 0.25, 0.5, 1]),
+  knob("k1", "weight", [0.6, 0.9, 1.2, 1.5, 2, 3]),
+  knob("b", "weight", [0.3, 0.5, 0.75, 0.9, 1])
+]
+
+/**
+ * Where the protocol starts: the parameters of 0.1.0, chosen by hand before the protocol existed
+ * (the feedback weight is not a knob here: without evidence it changes nothing).
+ */
+export const origin: Bm25f.Parameters = {
+  k1: 1.5,
+  b: 0.75,
+  weights: {
+    name: 3,
+    aliases: 3,
+    parameterNames: 2,
+    category: 1,
+    description: 1,
+    parameterDescriptions: 1,
+    queries: Bm25f.defaults.weights.queries
+  },
+  nameCoverage: 1,
+  clauseWeight: 0.5,
+  quotedWeight: 0.3,
+  analyzer: {
+    camelCase: true,
+    compounds: false,
+    snakeCase: true,
+    nfkc: true,
+    stopWords: true,
+    stemming: "light",
+    cjkBigrams: true,
+    koreanParticles: true
+  }
+}
+
+/** A stable key of a parameter set, for caching evaluations. */
+export const keyOf = (p: Bm25f.Parameters): string => JSON.stringify(p)
+
+/** The value a knob has in the defaults. */
+export const defaultOf = (k: Knob): unknown => k.get(Bm25f.defaults)
+
+/** How a knob's value is printed. */
+export const show = (value: unknown): string => typeof value === "string" ? value : JSON.stringify(value)
