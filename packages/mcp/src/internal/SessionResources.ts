@@ -15,19 +15,13 @@
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js"
 import type { Permission, Resource, ResourceCatalog, Visibility } from "@tool-search/core"
 import { Duration, Effect, Exit, Schema, Scope, Stream } from "effect"
-import { Base64 } from "effect/encoding"
-import type { CallError } from "../McpError.js"
-import * as McpResource from "../McpResource.js"
 import type { Resources as Upstream } from "../McpSources.js"
 import type * as McpTool from "../McpTool.js"
 import * as QualifiedUri from "../QualifiedUri.js"
 import * as JsonBounds from "./JsonBounds.js"
 import * as Listing from "./ResourceListing.js"
-
-/** What a request comes to: a result, or a JSON-RPC error to send as is. */
-export type Reply =
-  | { readonly _tag: "Ok"; readonly value: Record<string, unknown> }
-  | { readonly _tag: "Error"; readonly code: number; readonly message: string; readonly data?: unknown }
+import { error, invalid, ok, type Reply, upstreamError } from "./SessionReplies.js"
+import * as Replies from "./SessionReplies.js"
 
 /** The settings a session's resources apply. */
 export interface Settings {
@@ -59,6 +53,8 @@ export interface Notify {
   readonly changed: Effect.Effect<void>
 }
 
+export type { Reply }
+
 /** The methods served here. */
 export const METHODS: ReadonlySet<string> = new Set([
   "resources/list",
@@ -82,15 +78,6 @@ const PromptParams = Schema.Struct({
     Schema.NullOr(Schema.Record(Schema.String, Schema.String).check(Schema.isMaxProperties(32)))
   )
 })
-
-const ok = (value: Record<string, unknown>): Reply => ({ _tag: "Ok", value })
-const error = (code: number, message: string, data?: unknown): Reply => ({
-  _tag: "Error",
-  code,
-  message,
-  ...(data === undefined ? {} : { data })
-})
-const invalid = (message: string) => error(ErrorCode.InvalidParams, message)
 
 /** Where a read goes: an upstream server (by its URI), or the catalog entry's own reader. */
 type Target =
@@ -163,67 +150,9 @@ export const make = (deps: Dependencies) =>
         : notPermitted(uri)
     }
 
-    const upstreamError = (e: CallError): Reply =>
-      e._tag === "UpstreamError"
-        ? error(e.code, e.reason, e.data)
-        : error(ErrorCode.InternalError, e.message)
-
-    const tooLarge = (what: string, size: number) =>
-      error(
-        ErrorCode.InternalError,
-        `${what} is ${size} characters, over the limit of ${settings.maxResourceBytes} (maxResourceBytes)`
-      )
-
     // -------------------------------------------------------------------------
     // resources/read
     // -------------------------------------------------------------------------
-
-    const readUpstream = (server: string, uri: string, asked: string) =>
-      Effect.gen(function*() {
-        const raw = yield* Effect.result((upstream as Upstream).read(server, uri))
-        if (raw._tag === "Failure") return upstreamError(raw.failure)
-        const decoded = Schema.decodeUnknownOption(McpResource.ReadResult)(raw.success)
-        if (decoded._tag === "None") {
-          return error(ErrorCode.InternalError, `MCP server '${server}' sent an invalid answer to resources/read`)
-        }
-        const contents = decoded.value.contents
-        const size = contents.reduce((n, c) => n + ("text" in c ? c.text.length : c.blob.length), 0)
-        if (size > settings.maxResourceBytes) return tooLarge(`MCP server '${server}''s answer for '${asked}'`, size)
-        if (contents.some((c) => "blob" in c && !isBase64(c.blob))) {
-          return error(ErrorCode.InternalError, `MCP server '${server}' sent invalid base64 for '${asked}'`)
-        }
-        return ok({
-          contents: contents.map((c) => ({
-            uri: c.uri === uri ? asked : (upstream as Upstream).clientUri(server, c.uri),
-            ...(typeof c.mimeType === "string" ? { mimeType: c.mimeType } : {}),
-            ...("text" in c ? { text: c.text } : { blob: c.blob })
-          }))
-        })
-      })
-
-    const readLocal = (entry: ResourceCatalog.Entry, uri: string) =>
-      Effect.gen(function*() {
-        const reader = entry.read as Resource.Reader // checked: not a prompt
-        const slice = yield* Effect.result(
-          Effect.suspend(() => reader({ uri, offset: 0, length: settings.maxResourceBytes + 1 })).pipe(
-            Effect.timeoutOrElse({
-              duration: settings.readTimeout,
-              orElse: () => Effect.fail({ message: `reading '${uri}' took too long` })
-            })
-          )
-        )
-        if (slice._tag === "Failure") return error(ErrorCode.InternalError, slice.failure.message)
-        const { content, total } = slice.success
-        if (total > settings.maxResourceBytes) return tooLarge(`'${uri}'`, total)
-        const mime = entry.mimeType === undefined ? {} : { mimeType: entry.mimeType }
-        return ok({
-          contents: [
-            content._tag === "Text"
-              ? { uri, ...mime, text: content.text }
-              : { uri, ...mime, blob: Base64.encode(content.bytes) }
-          ]
-        })
-      })
 
     const read = (params: unknown) =>
       Effect.suspend(() => {
@@ -232,7 +161,9 @@ export const make = (deps: Dependencies) =>
         const uri = input.value.uri
         const where = target(uri)
         if (where._tag === "Ok" || where._tag === "Error") return Effect.succeed(where)
-        return where._tag === "Upstream" ? readUpstream(where.server, where.uri, uri) : readLocal(where.entry, uri)
+        return where._tag === "Upstream"
+          ? Replies.readUpstream(upstream as Upstream, settings, where.server, where.uri, uri)
+          : Replies.readLocal(settings, where.entry, uri)
       })
 
     // -------------------------------------------------------------------------
@@ -303,31 +234,9 @@ export const make = (deps: Dependencies) =>
           )
         }
         const origin = upstream?.origin(entry.uri)
-        if (origin?._tag === "Prompt") {
-          const raw = yield* Effect.result((upstream as Upstream).getPrompt(origin.server, origin.name, args))
-          if (raw._tag === "Failure") return upstreamError(raw.failure)
-          const decoded = Schema.decodeUnknownOption(McpResource.GetPromptResult)(raw.success)
-          if (decoded._tag === "None") {
-            return error(ErrorCode.InternalError, `MCP server '${origin.server}' sent an invalid answer to prompts/get`)
-          }
-          const size = JSON.stringify(decoded.value).length
-          if (size > settings.maxResourceBytes) return tooLarge(`MCP server '${origin.server}''s prompt`, size)
-          const messages = decoded.value.messages.map((m) => ({
-            role: m.role,
-            content: linked(origin.server, m.content)
-          }))
-          const description = decoded.value.description
-          return ok({ ...(typeof description === "string" ? { description } : {}), messages })
-        }
-        const render = (entry.prompt as Resource.Prompt).render
-        const rendered = yield* Effect.result(
-          Effect.suspend(() => render(args)).pipe(Effect.timeout(settings.readTimeout))
-        )
-        if (rendered._tag === "Failure") return error(ErrorCode.InternalError, rendered.failure.message)
-        return ok({
-          ...(rendered.success.description === undefined ? {} : { description: rendered.success.description }),
-          messages: rendered.success.messages.map((m) => ({ role: m.role, content: { type: "text", text: m.text } }))
-        })
+        return origin?._tag === "Prompt"
+          ? yield* Replies.promptUpstream(upstream as Upstream, settings, origin, args, linked)
+          : yield* Replies.promptLocal(settings, entry.prompt as Resource.Prompt, args)
       })
 
     // -------------------------------------------------------------------------
@@ -445,5 +354,3 @@ export const make = (deps: Dependencies) =>
 
 /** The session's resources. */
 export type SessionResources = Effect.Success<ReturnType<typeof make>>
-
-const isBase64 = (text: string): boolean => text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text)
