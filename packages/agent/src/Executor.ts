@@ -19,8 +19,8 @@
  *
  * @since 0.1.0
  */
-import { NativeDeferral, Setting, type ToolCatalog, ToolSearchConfig } from "@tool-search/core"
-import { type Config, Context, Duration, Effect, Layer, type Stream } from "effect"
+import { NativeDeferral, ResourceCatalog, Setting, type ToolCatalog, ToolSearchConfig } from "@tool-search/core"
+import { type Config, Context, Duration, Effect, Layer, Option, type Stream } from "effect"
 import type { AiError, LanguageModel, Prompt } from "effect/ai"
 import type * as ActivationPolicy from "./ActivationPolicy.js"
 import * as AgentConfig from "./AgentConfig.js"
@@ -205,6 +205,26 @@ export class Executor extends Context.Service<Executor, Service>()("@tool-search
     eviction: Eviction.Strategy = Eviction.defaultStrategy
   ): Layer.Layer<Executor, never, Exclude<Needs, SessionStore>> =>
     Executor.layer(options).pipe(Layer.provide(SessionStore.memory(eviction)))
+
+  /**
+   * Makes the executor built by `layer` offer the resources of the `ResourceCatalog` in context:
+   * each turn and each fork gets its own revealed set (a fork inherits no reveal), the resource
+   * tools join its tool list (`sample_resources`, `search_resources`, `read_resource`,
+   * `get_prompt`, as `ResourceView.withResources` orders them), and the resource table of contents
+   * joins its system prompt. The `ResourceDisclosure` settings in context apply, with the
+   * visibility and permission policies. `Executor.layerMemory().pipe(Executor.withResources)`.
+   *
+   * @since 0.2.0
+   */
+  static readonly withResources = <E, R>(
+    layer: Layer.Layer<Executor, E, R>
+  ): Layer.Layer<Executor, E, R | ResourceCatalog.ResourceCatalog> =>
+    Layer.unwrap(
+      Effect.map(
+        Effect.service(ResourceCatalog.ResourceCatalog),
+        (catalog) => Layer.provide(layer, Layer.succeed(Internal.Resources, Option.some(catalog)))
+      )
+    )
 
   /**
    * An executor configured by the settings: discovery-first from the core settings in context

@@ -15,6 +15,10 @@
  * tool (`result`); tools sent deferred (`native`) count as offered once a tool result references
  * them, as a provider would load them.
  *
+ * A plan may read instead of call (`read`): the model samples the resources for a topic, searches
+ * inside the one it picks, reads the best passage only, and answers with the sentences of that
+ * slice — what a capable model does with the resource tools.
+ *
  * Every request is recorded in a `ModelLog`, so tests can assert what each request carried.
  *
  * @since 0.1.0
@@ -46,6 +50,23 @@ export interface Plan {
   readonly policy?: Policy
   /** The final answer; default: a sentence naming the tool and its result. */
   readonly answer?: string
+  /** Find a resource through the levels and answer from the slice read, instead of calling a tool. */
+  readonly read?: ReadPlan
+}
+
+/**
+ * How the model reads: sample for `topic` (L2), search inside the resource of `kind` it found for
+ * `keywords` (L3), read the best passage (L4), answer with the slice's sentences holding `answerWords`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ReadPlan {
+  readonly topic: string
+  /** The kind of resource to pick among the samples; default: the first one. */
+  readonly kind?: string
+  readonly keywords: string
+  readonly answerWords: ReadonlyArray<string>
 }
 
 /** The script: a policy and the plan for each user message. */
@@ -156,6 +177,11 @@ export const respond = (
   // A forced call is obeyed whatever the policy (that is what discovery-first relies on).
   if (forced !== undefined && !called(forced)) return call(forced, searchParams(forced, plan))
 
+  if (plan.read !== undefined && offered.includes(Disclosure.SAMPLE_RESOURCES)) {
+    const next = reading(plan.read, lastOf)
+    return typeof next === "string" ? answer(next) : call(next.name, next.params)
+  }
+
   if (plan.delegate !== undefined) {
     const tasks = typeof plan.delegate === "string" ? [plan.delegate] : plan.delegate
     const done = steps.filter((s) => s.call?.name === DELEGATE_TASK)
@@ -221,6 +247,53 @@ export const respond = (
 }
 
 const isSearch = (name: string): boolean => Disclosure.META_TOOL_NAMES.has(name)
+
+/** The next step of a read plan: a call, or the answer. */
+const reading = (
+  plan: ReadPlan,
+  lastOf: (name: string) => Step["call"]
+): { readonly name: string; readonly params: unknown } | string => {
+  const sampled = lastOf(Disclosure.SAMPLE_RESOURCES)
+  if (sampled?.result === undefined) {
+    return { name: Disclosure.SAMPLE_RESOURCES, params: { query: plan.topic, max: 3 } }
+  }
+  const resource = list(sampled.result.value, "resources").find((r) =>
+    plan.kind === undefined || r["kind"] === plan.kind
+  )
+  if (resource === undefined || typeof resource["uri"] !== "string") return "I found no document about that."
+  const searched = lastOf(Disclosure.SEARCH_RESOURCES)
+  if (searched?.result === undefined) {
+    return { name: Disclosure.SEARCH_RESOURCES, params: { query: plan.keywords, uri: resource["uri"], max: 3 } }
+  }
+  const passage = list(searched.result.value, "passages")[0]
+  if (passage === undefined) return `${String(resource["name"])} does not say.`
+  const read = lastOf(Disclosure.READ_RESOURCE)
+  if (read?.result === undefined) {
+    return {
+      name: Disclosure.READ_RESOURCE,
+      params: { uri: passage["uri"], offset: passage["offset"], length: passage["length"] }
+    }
+  }
+  const value = read.result.value
+  const text = typeof value === "object" && value !== null && "text" in value && typeof value.text === "string"
+    ? value.text
+    : ""
+  // the model's reading of the slice: the sentences that hold the answer
+  const prose = text.split("\n").filter((line) => !line.startsWith("#")).join(" ")
+  const sentences = prose.split(/(?<=\.)\s+/).filter((sentence) =>
+    plan.answerWords.some((w) => sentence.toLowerCase().includes(w.toLowerCase()))
+  )
+  return sentences.length === 0 ? `${String(resource["name"])} does not say.` : sentences.join(" ").trim()
+}
+
+/** The objects of an array field of a tool result. */
+const list = (value: unknown, field: string): ReadonlyArray<Record<string, unknown>> => {
+  if (typeof value !== "object" || value === null || !(field in value)) return []
+  const items = (value as Record<string, unknown>)[field]
+  return Array.isArray(items)
+    ? items.filter((i): i is Record<string, unknown> => typeof i === "object" && i !== null)
+    : []
+}
 
 const searchParams = (tool: string, plan: Plan): unknown =>
   tool === Disclosure.DISCOVER_TOOLS

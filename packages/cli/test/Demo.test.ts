@@ -2,7 +2,7 @@ import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import { TestConsole } from "effect/testing"
-import { Cli } from "../src/index.js"
+import { Cli, DemoPolicies } from "../src/index.js"
 import { runCli } from "./runCli.js"
 
 const runDemo = (argv: ReadonlyArray<string>) =>
@@ -37,6 +37,32 @@ describe("tool-search demo", () => {
     60_000
   )
 
+  it.effect(
+    "the resource turn finds the policy through the levels, reads under a tenth of it, and answers correctly",
+    () =>
+      Effect.gen(function*() {
+        const lines = (yield* runDemo(["--json"])).map((l) => JSON.parse(String(l)))
+        const summary = lines[lines.length - 1]
+        const turn = summary.turns.find((t: { readTokens: number }) => t.readTokens > 0).turn
+        const events = lines.filter((e) => e.turn === turn)
+        // L1 in the system prompt, then L2, L3 and one slice (L4): no body pushed, no other read
+        assert.deepStrictEqual(events.filter((e) => e.type === "tool-call").map((e) => e.name), [
+          "sample_resources",
+          "search_resources",
+          "read_resource"
+        ])
+        const read = events.find((e) => e.type === "tool-call" && e.name === "read_resource")
+        assert.strictEqual(read.params.uri, DemoPolicies.handbook.uri)
+        const answer = events.find((e) => e.type === "turn-finished" && e.path.length === 0).text
+        assert.include(answer, "Opened laptops can be returned within 14 days of delivery.")
+        assert.include(answer, "A 15% restocking fee applies to opened laptops")
+        const { documentTokens, readTokens } = summary.resources
+        assert.isAbove(readTokens, 0)
+        assert.isBelow(readTokens * 10, documentTokens)
+      }),
+    60_000
+  )
+
   it.effect("prints each step and ends with a summary table", () =>
     Effect.gen(function*() {
       const out = (yield* runDemo([])).join("\n")
@@ -46,6 +72,10 @@ describe("tool-search demo", () => {
       assert.include(out, "✗ not-active:")
       assert.match(out, /summary\n\s+turn\s+requests/)
       assert.match(out, /fewer tool-definition tokens than sending the whole catalog/)
+      assert.match(
+        out,
+        /read [\d,]+ tokens of resources \(sample, search, slice\): [\d.]+% of the [\d,]+ tokens of pushing/
+      )
       assert.match(out, /\d+\.\d% of the input tokens \([\d,]+ of [\d,]+\) repeat the start of an earlier request/)
       assert.include(out, "(delivery: list)")
     }), 60_000)

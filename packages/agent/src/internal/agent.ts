@@ -1,10 +1,20 @@
 /**
  * What every unit of one executor shares, gathered once when the executor is built: the settings,
- * the model, the catalog, the token counter, the session store, the policies in context at that
- * moment, and the token totals. `make` builds it and returns the executor's service.
+ * the model, the catalog (and the resource catalog, when the executor offers resources), the token
+ * counter, the session store, the policies in context at that moment, and the token totals. `make`
+ * builds it and returns the executor's service.
  */
-import { Disclosure, NativeDeferral, Permission, TableOfContents, ToolCatalog, Visibility } from "@tool-search/core"
-import { Effect, Queue, Ref, Stream } from "effect"
+import {
+  Disclosure,
+  NativeDeferral,
+  Permission,
+  type ResourceCatalog,
+  ResourceDisclosure,
+  TableOfContents,
+  ToolCatalog,
+  Visibility
+} from "@tool-search/core"
+import { Context, Effect, Option, Queue, Ref, Stream } from "effect"
 import { type AiError, LanguageModel } from "effect/ai"
 import { Approval } from "../Approval.js"
 import type { Options, Service } from "../Executor.js"
@@ -21,6 +31,8 @@ export interface Agent {
   readonly options: Options
   readonly model: LanguageModel.LanguageModel
   readonly catalog: ToolCatalog.ToolCatalog["Service"]
+  /** The resources every unit offers (`Executor.withResources`); none by default. */
+  readonly resources: Option.Option<ResourceCatalog.ResourceCatalog["Service"]>
   readonly counter: TokenCounter["Service"]
   readonly store: SessionStore["Service"]
   readonly tableOfContents: TableOfContents.Options
@@ -32,6 +44,16 @@ export interface Agent {
   /** Numbers forks: `fork-1`, `fork-2`, ... */
   readonly forks: Ref.Ref<number>
 }
+
+/**
+ * The resource catalog an executor built here offers to its units. Only `Executor.withResources`
+ * sets it, and that combinator puts `ResourceCatalog` in the layer's requirements: the dependency
+ * is in the types, not looked up on the side.
+ */
+export const Resources: Context.Reference<Option.Option<ResourceCatalog.ResourceCatalog["Service"]>> = Context
+  .Reference<Option.Option<ResourceCatalog.ResourceCatalog["Service"]>>("@tool-search/agent/internal/Resources", {
+    defaultValue: () => Option.none()
+  })
 
 /**
  * Builds an executor from the services and policies in context. Asking for `native` delivery of a
@@ -47,10 +69,12 @@ export const make = (options: Options) =>
     const visibility = yield* Visibility.Visibility
     const permission = yield* Permission.Permission
     const approval = yield* Approval
+    const resourceDisclosure = yield* ResourceDisclosure.ResourceDisclosure
     const agent: Agent = {
       options,
       model: yield* LanguageModel.LanguageModel,
       catalog,
+      resources: yield* Resources,
       counter,
       store: yield* SessionStore,
       tableOfContents: yield* TableOfContents.TableOfContents,
@@ -59,6 +83,7 @@ export const make = (options: Options) =>
           Effect.provideService(Disclosure.Disclosure, disclosure),
           Effect.provideService(Visibility.Visibility, visibility),
           Effect.provideService(Permission.Permission, permission),
+          Effect.provideService(ResourceDisclosure.ResourceDisclosure, resourceDisclosure),
           Effect.provideService(Approval, approval)
         ),
       tokens: yield* Tokens.make(catalog, visibility, counter),

@@ -2,7 +2,9 @@
  * `tool-search demo [--json] [--database D]` (what `npm start` runs): an agent with a 300-tool catalog talks
  * with a scripted model, offline, and every disclosure step is printed — what the model sees, what
  * it searched, what was activated, what ran, and the tool-definition tokens against sending the
- * whole catalog. It ends with a summary table and the share of input tokens a provider's prefix
+ * whole catalog. A last turn reads instead of calling: the model finds a policy through the
+ * resource levels and reads only the passage that answers, and its cost is shown next to pushing
+ * the whole document. It ends with a summary table and the share of input tokens a provider's prefix
  * cache could serve. `--json` prints the event stream instead, one JSON object per line, then a
  * summary object. `TOOL_SEARCH_DELIVERY` (or `--delivery`) picks how found tools reach the model.
  * `--database` keeps the demo's audit trail in a database, for `tool-search audit`.
@@ -10,12 +12,13 @@
  * @since 0.1.0
  */
 import { AgentConfig, Executor, ScriptedModel, TokenCounter, TurnEvent } from "@tool-search/agent"
-import { Setting, Strategies, ToolCatalog } from "@tool-search/core"
+import { Disclosure, ResourceCatalog, Setting, Strategies, ToolCatalog, Visibility } from "@tool-search/core"
 import { Console, Effect, Layer, Option, Stream } from "effect"
 import type { Prompt } from "effect/ai"
 import { Command, Flag } from "effect/cli"
 import { report as reportUsage, UsageError } from "../CliError.js"
 import * as Conversation from "../demo/Conversation.js"
+import * as Policies from "../demo/Policies.js"
 import * as Services from "../demo/Services.js"
 import * as Flags from "../Flags.js"
 import * as AuditCommand from "./Audit.js"
@@ -30,9 +33,15 @@ const Catalog = ToolCatalog.ToolCatalog.layerOf(Services.tools).pipe(
   Layer.orDie // static data, checked by its tests
 )
 
+/** The attached policies (a handbook, a reply prompt) and the wiki, ranked like the tools. */
+const Resources = ResourceCatalog.ResourceCatalog.layerOf(Policies.resources).pipe(
+  Layer.provide(Strategies.layer(Strategies.defaultName)),
+  Layer.orDie // static data, checked by its tests
+)
+
 /**
- * The demo agent with a delivery mode (and, for the comparison, a system prompt): executor,
- * scripted model, catalog, real tokenizer.
+ * The demo agent with a delivery mode (and, for the comparison, a system prompt): executor
+ * offering the resources, scripted model, catalogs, real tokenizer.
  *
  * @since 0.2.0
  * @category agent
@@ -44,12 +53,16 @@ export const agent = (delivery: Executor.Delivery, options: { readonly systemPro
     delivery,
     ...options
   }).pipe(
+    Executor.Executor.withResources,
     Layer.provideMerge(ScriptedModel.layer({ policy: "capable", plan: (text) => Conversation.plans[text] })),
     Layer.provideMerge(Catalog),
+    Layer.provide(Resources),
+    // the policies are attached to this agent: the resource table of contents names them
+    Layer.provide(Visibility.layer({ strict: false, resources: [Policies.handbook.source ?? "policies"] })),
     Layer.provideMerge(TokenCounter.TokenCounter.o200k)
   )
 
-/** The demo agent: executor, scripted model, catalog, real tokenizer. */
+/** The demo agent: executor, scripted model, catalogs, real tokenizer. */
 export const Agent = agent("list")
 
 // -----------------------------------------------------------------------------
@@ -67,12 +80,15 @@ export interface TurnSummary {
   readonly inputTokens: number
   readonly prefixTokens: number
   readonly stopReason: string
+  /** Tokens of what the resource tools returned (what the model read of resources). */
+  readonly readTokens: number
 }
 
 /** The whole conversation as events (each tagged with its turn), plus the per-turn summaries. */
 export const run = (onEvent: (turn: number, event: TurnEvent.TurnEvent) => Effect.Effect<void>) =>
   Effect.gen(function*() {
     const executor = yield* Executor.Executor
+    const counter = yield* TokenCounter.TokenCounter
     const summaries: Array<TurnSummary> = []
     let history: ReadonlyArray<Prompt.MessageEncoded> = []
     for (const [i, turn] of Conversation.turns.entries()) {
@@ -80,10 +96,14 @@ export const run = (onEvent: (turn: number, event: TurnEvent.TurnEvent) => Effec
       const prompt: ReadonlyArray<Prompt.MessageEncoded> = [...history, { role: "user", content: turn.user }]
       const requests: Array<TurnEvent.ModelRequest> = []
       let finished: TurnEvent.TurnFinished | undefined
+      let readTokens = 0
       yield* executor.stream({ sessionId: "demo", prompt }).pipe(
         AuditCommand.recorded,
         Stream.runForEach((event) => {
           if (event._tag === "ModelRequest") requests.push(event)
+          if (event._tag === "ToolResult" && Disclosure.RESOURCE_TOOL_NAMES.includes(event.name)) {
+            readTokens += counter.count(JSON.stringify(event.result))
+          }
           if (event._tag === "TurnFinished" && event.path.length === 0) finished = event
           return onEvent(n, event)
         })
@@ -98,7 +118,8 @@ export const run = (onEvent: (turn: number, event: TurnEvent.TurnEvent) => Effec
         eagerToolTokens: requests.reduce((s, r) => s + r.eagerToolTokens, 0),
         inputTokens: requests.reduce((s, r) => s + r.inputTokens, 0),
         prefixTokens: requests.reduce((s, r) => s + r.prefixTokens, 0),
-        stopReason: finished?.stopReason ?? "unknown"
+        stopReason: finished?.stopReason ?? "unknown",
+        readTokens
       })
     }
     return summaries
@@ -196,13 +217,19 @@ const table = (rows: ReadonlyArray<TurnSummary>): ReadonlyArray<string> => {
 
 /**
  * The summary object of `--json`: the turns, the tool-definition tokens against the whole catalog,
- * and the input tokens with the share a prefix cache could serve.
+ * the input tokens with the share a prefix cache could serve, and what the model read of resources
+ * against pushing the whole handbook (`documentTokens`) into the prompt.
  *
  * @since 0.2.0
  * @category output
  */
-export const summaryJson = (rows: ReadonlyArray<TurnSummary>, delivery: Executor.Delivery) => {
+export const summaryJson = (
+  rows: ReadonlyArray<TurnSummary>,
+  delivery: Executor.Delivery,
+  documentTokens = 0
+) => {
   const sum = (f: (r: TurnSummary) => number) => rows.reduce((s, r) => s + f(r), 0)
+  const readTokens = sum((r) => r.readTokens)
   const toolTokens = sum((r) => r.toolTokens)
   const eagerToolTokens = sum((r) => r.eagerToolTokens)
   const inputTokens = sum((r) => r.inputTokens)
@@ -217,9 +244,16 @@ export const summaryJson = (rows: ReadonlyArray<TurnSummary>, delivery: Executor
     saved: eagerToolTokens === 0 ? 0 : 1 - toolTokens / eagerToolTokens,
     inputTokens,
     prefixTokens,
-    prefixShare: inputTokens === 0 ? 0 : prefixTokens / inputTokens
+    prefixShare: inputTokens === 0 ? 0 : prefixTokens / inputTokens,
+    resources: { readTokens, documentTokens, share: documentTokens === 0 ? 0 : readTokens / documentTokens }
   }
 }
+
+/** What the model read of resources in a turn, next to pushing the whole handbook. */
+const readLine = (readTokens: number, documentTokens: number): string =>
+  `read ${fmt(readTokens)} tokens of resources (sample, search, slice): ${
+    (100 * readTokens / documentTokens).toFixed(1)
+  }% of the ${fmt(documentTokens)} tokens of pushing the whole handbook into the prompt`
 
 const human = (delivery: Executor.Delivery) =>
   Effect.gen(function*() {
@@ -241,6 +275,7 @@ const human = (delivery: Executor.Delivery) =>
     yield* Console.log(
       `  sending every definition would cost ${fmt(eagerTokens)} tokens per request (${counter.encoding})`
     )
+    const documentTokens = counter.count(Policies.handbookText)
     const seen = new Map<string, ReadonlyArray<string>>()
     let currentTurn = 0
     const rows = yield* run((turn, event) =>
@@ -255,9 +290,13 @@ const human = (delivery: Executor.Delivery) =>
         for (const line of render(event, seen)) yield* Console.log(line)
       })
     )
+    const reading = rows.find((r) => r.readTokens > 0)
+    if (reading !== undefined) {
+      yield* Console.log(`\n  turn ${reading.turn}: ${readLine(reading.readTokens, documentTokens)}`)
+    }
     yield* Console.log("\nsummary")
     for (const line of table(rows)) yield* Console.log(`  ${line}`)
-    const s = summaryJson(rows, delivery)
+    const s = summaryJson(rows, delivery, documentTokens)
     yield* Console.log(
       `\n  ${
         (s.saved * 100).toFixed(1)
@@ -272,8 +311,9 @@ const human = (delivery: Executor.Delivery) =>
 
 const json = (delivery: Executor.Delivery) =>
   Effect.gen(function*() {
+    const documentTokens = (yield* TokenCounter.TokenCounter).count(Policies.handbookText)
     const rows = yield* run((turn, event) => Console.log(JSON.stringify({ turn, ...TurnEvent.toJson(event) })))
-    yield* Console.log(JSON.stringify(summaryJson(rows, delivery)))
+    yield* Console.log(JSON.stringify(summaryJson(rows, delivery, documentTokens)))
   })
 
 /**
