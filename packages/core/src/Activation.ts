@@ -8,8 +8,9 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Ref, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import type { Scope } from "effect"
+import * as UnitSet from "./internal/unitSet.js"
 
 /** Using an activation after its scope closed: a programming error, raised as a defect. */
 export class ActivationClosed extends Schema.TaggedError<ActivationClosed>()("ActivationClosed", {}) {
@@ -39,25 +40,6 @@ export class Activation extends Context.Service<Activation, {
 /** A fresh activation in the current scope; it ends when the scope closes. */
 export const make = (initial: ReadonlyArray<string>): Effect.Effect<Activation["Service"], never, Scope.Scope> =>
   Effect.gen(function*() {
-    // `undefined` marks a closed activation.
-    const ref = yield* Ref.make<ReadonlyArray<string> | undefined>([...new Set(initial)])
-    yield* Effect.addFinalizer(() => Ref.set(ref, undefined))
-    const current = Effect.flatMap(
-      Ref.get(ref),
-      (ids) => ids === undefined ? Effect.die(new ActivationClosed()) : Effect.succeed(ids)
-    )
-    return Activation.of({
-      activate: (ids) =>
-        Effect.flatMap(
-          Ref.modify(ref, (state): readonly [ReadonlyArray<string> | undefined, ReadonlyArray<string> | undefined] => {
-            if (state === undefined) return [undefined, state]
-            const known = new Set(state)
-            const added = ids.filter((id) => !known.has(id) && (known.add(id), true))
-            return [added, added.length === 0 ? state : [...state, ...added]]
-          }),
-          (added) => added === undefined ? Effect.die(new ActivationClosed()) : Effect.succeed(added)
-        ),
-      ids: current,
-      has: (id) => Effect.map(current, (ids) => ids.includes(id))
-    })
+    const set = yield* UnitSet.make(initial, () => new ActivationClosed())
+    return Activation.of({ activate: set.add, ids: set.values, has: set.has })
   })

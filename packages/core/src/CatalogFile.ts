@@ -15,6 +15,7 @@
  */
 import { Effect, Predicate, Schema } from "effect"
 import * as CatalogTool from "./CatalogTool.js"
+import * as Json from "./internal/json.js"
 import { elementLines } from "./internal/jsonElements.js"
 
 /** A catalog file that cannot be read; `line` is 1-based (0 when the file itself is missing). */
@@ -155,7 +156,7 @@ const split = (file: string, text: string): Effect.Effect<ReadonlyArray<Item>, C
   const trimmed = text.trimStart()
   if (trimmed.length === 0) return fail(1, "the file is empty")
   if (trimmed.startsWith("[")) {
-    const whole = tryJson(text)
+    const whole = Json.parse(text)
     if (!whole.ok) return fail(errorLine(text, whole.error), `invalid JSON: ${printable(whole.error)}`)
     return Array.isArray(whole.value)
       ? Effect.succeed(elements(text, whole.value, []))
@@ -163,7 +164,7 @@ const split = (file: string, text: string): Effect.Effect<ReadonlyArray<Item>, C
   }
   // A single JSON document holding `tools` is an MCP tools/list result (or its JSON-RPC reply);
   // anything else is JSON Lines.
-  const whole = trimmed.startsWith("{") ? tryJson(text) : undefined
+  const whole = trimmed.startsWith("{") ? Json.parse(text) : undefined
   if (whole?.ok === true && Predicate.isObject(whole.value)) {
     const document = whole.value
     const result = document["result"]
@@ -194,38 +195,23 @@ const elements = (text: string, values: ReadonlyArray<unknown>, path: ReadonlyAr
   return values.map((value, i) => ({ _tag: "Tool", line: lines[i] ?? i + 1, value }))
 }
 
-const jsonLines = (file: string, text: string): Array<Item> => {
-  const items: Array<Item> = []
-  const lines = text.split(/\r?\n/)
-  for (let i = 0; i < lines.length; i++) {
-    const raw = (lines[i] as string).trim() // i < lines.length
-    if (raw.length === 0) continue
-    const parsed = tryJson(raw)
-    const line = i + 1
+const jsonLines = (file: string, text: string): Array<Item> =>
+  Json.lines(text).map((parsed): Item => {
+    const { line } = parsed
     if (!parsed.ok) {
-      items.push({
+      return {
         _tag: "Invalid",
         error: new CatalogFileError({ file, line, reason: `invalid JSON: ${printable(parsed.error)}` })
-      })
-    } else if (!Predicate.isObject(parsed.value)) {
-      items.push({
+      }
+    }
+    if (!Predicate.isObject(parsed.value)) {
+      return {
         _tag: "Invalid",
         error: new CatalogFileError({ file, line, reason: "expected a JSON object (one tool per line)" })
-      })
-    } else items.push({ _tag: "Tool", line, value: parsed.value })
-  }
-  return items
-}
-
-const tryJson = (
-  text: string
-): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string } => {
-  try {
-    return { ok: true, value: JSON.parse(text) }
-  } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) }
-  }
-}
+      }
+    }
+    return { _tag: "Tool", line, value: parsed.value }
+  })
 
 /** The line of a `JSON.parse` error, from the position V8 reports. */
 const errorLine = (text: string, error: string): number => {

@@ -10,10 +10,11 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Option, Schema, Stream } from "effect"
+import { Context, Effect, Option, Predicate, Schema, Stream } from "effect"
 import type { JsonSchema } from "effect"
 import { Tool, type Toolkit } from "effect/ai"
 import { annotationsOf, approvalOf, guard } from "./internal/handlers.js"
+import { messageOf } from "./internal/messages.js"
 import * as Names from "./internal/names.js"
 
 // -----------------------------------------------------------------------------
@@ -188,8 +189,6 @@ export const stripFunctionsPrefix = (name: string): string =>
 /** A short stable hash (FNV-1a, 32 bit, hex), for names and cache keys. */
 export const hash: (text: string) => string = Names.hash
 
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-
 /**
  * Checks what every tool must satisfy before a model may see it: a provider-valid name, a non-empty
  * id, and a parameter schema whose root is an object. A schema without `type` gets `"type": "object"`
@@ -206,7 +205,7 @@ export const validate = (tool: CatalogTool): Effect.Effect<CatalogTool, InvalidT
     )
   }
   if (tool.id.length === 0) return Effect.fail(new InvalidTool({ tool: label, reason: "id must not be empty" }))
-  if (!isRecord(tool.parameters)) {
+  if (!Predicate.isObject(tool.parameters)) {
     return Effect.fail(new InvalidTool({ tool: label, reason: "parameters must be a JSON Schema object" }))
   }
   const type = tool.parameters["type"]
@@ -253,11 +252,7 @@ export const handler = <E>(
 (params, context) =>
   run(params, context).pipe(
     Effect.map((result): Output => ({ isFailure: false, result })),
-    Effect.catch((error) =>
-      Effect.fail(
-        new ToolExecutionError({ tool: name, reason: error instanceof Error ? error.message : String(error) })
-      )
-    )
+    Effect.catch((error) => Effect.fail(new ToolExecutionError({ tool: name, reason: messageOf(error) })))
   )
 
 /**
@@ -311,11 +306,7 @@ export const fromToolkit = <Tools extends Record<string, Tool.Any>>(
           onNone: () => Effect.fail(new ToolExecutionError({ tool: name, reason: "the handler produced no result" })),
           onSome: (r) => Effect.succeed<Output>({ isFailure: r.isFailure, result: r.encodedResult })
         })),
-        Effect.catch((error) =>
-          Effect.fail(
-            new ToolExecutionError({ tool: name, reason: error instanceof Error ? error.message : String(error) })
-          )
-        )
+        Effect.catch((error) => Effect.fail(new ToolExecutionError({ tool: name, reason: messageOf(error) })))
       )
     const needsApproval = approvalOf(tool)
     return make({
@@ -370,7 +361,7 @@ export const decode = (input: unknown, options: DecodeOptions = {}): Effect.Effe
   Schema.decodeUnknownEffect(Spec)(input).pipe(
     Effect.mapError((error) =>
       new InvalidTool({
-        tool: isRecord(input) && typeof input["name"] === "string" ? input["name"] : "<unnamed>",
+        tool: Predicate.isObject(input) && typeof input["name"] === "string" ? input["name"] : "<unnamed>",
         reason: error.message
       })
     ),

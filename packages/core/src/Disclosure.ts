@@ -11,6 +11,7 @@
  * @since 0.1.0
  */
 import { Context, Layer } from "effect"
+import * as Clamp from "./internal/clamp.js"
 
 /** The three ways of showing deferred tools. */
 export type Mode = "search" | "catalog" | "staged"
@@ -137,12 +138,5 @@ export const discoveryTool = (visibleNames: Iterable<string>): string | undefine
 }
 
 /** Clamps a requested `max_results` into [1, limit]; non-numbers give the default. */
-export const clampMaxResults = (requested: unknown, options: Options): number => {
-  const n = typeof requested === "number"
-    ? requested
-    : typeof requested === "string" && requested.trim() !== ""
-    ? Number(requested)
-    : Number.NaN
-  if (!Number.isFinite(n)) return options.defaultMaxResults
-  return Math.min(options.maxResultsLimit, Math.max(1, Math.floor(n)))
-}
+export const clampMaxResults = (requested: unknown, options: Options): number =>
+  Clamp.count(requested, options.defaultMaxResults, options.maxResultsLimit)

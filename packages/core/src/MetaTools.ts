@@ -15,6 +15,7 @@ import type { JsonSchema } from "effect"
 import { Schema } from "effect"
 import { firstSentence } from "./CatalogTool.js"
 import { type DescriptionDetail, DISCOVER_TOOLS, SEARCH_TOOLS, TOOL_SEARCH } from "./Disclosure.js"
+import { memoNumbers } from "./internal/memo.js"
 import type { Entry } from "./ToolCatalog.js"
 
 // -----------------------------------------------------------------------------
@@ -40,25 +41,8 @@ export type QueryStyle = "keywords" | "regex"
 /** The query style of a strategy, by its name. */
 export const queryStyleOf = (strategy: string): QueryStyle => strategy === "regex" ? "regex" : "keywords"
 
-/**
- * Same arguments, same object: the executor caches token counts and `effect/ai` tool definitions
- * per schema object, so a schema rebuilt for every turn would defeat those caches.
- */
-const memo = <A>(f: (limit: number, defaultMax: number) => A) => {
-  const cache = new Map<string, A>()
-  return (limit: number, defaultMax: number): A => {
-    const key = `${limit}/${defaultMax}`
-    let value = cache.get(key)
-    if (value === undefined) {
-      value = f(limit, defaultMax)
-      cache.set(key, value)
-    }
-    return value
-  }
-}
-
 /** The parameter schema of `ToolSearch`. */
-export const toolSearchParameters = memo((limit, defaultMax): JsonSchema.JsonSchema => ({
+export const toolSearchParameters = memoNumbers((limit: number, defaultMax: number): JsonSchema.JsonSchema => ({
   type: "object",
   properties: {
     query: {
@@ -203,7 +187,7 @@ export const searchToolsDescription = (limit: number, defaultMax: number): strin
   ].join(" ")
 
 /** The parameter schema of `search_tools`. */
-export const searchToolsParameters = memo((limit, defaultMax): JsonSchema.JsonSchema => ({
+export const searchToolsParameters = memoNumbers((limit: number, defaultMax: number): JsonSchema.JsonSchema => ({
   type: "object",
   properties: {
     query: { type: "string", description: "What you need to do, in a few words" },

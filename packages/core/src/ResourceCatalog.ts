@@ -18,6 +18,7 @@
  * @since 0.2.0
  */
 import { Context, type Duration, Effect, Layer, Option, PubSub, Schema, Semaphore, Stream } from "effect"
+import { messageOf } from "./internal/messages.js"
 import * as Passages from "./internal/passages.js"
 import * as Index from "./internal/resourceIndex.js"
 import * as UriTemplate from "./internal/uriTemplate.js"
@@ -379,7 +380,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const run = (index: SearchIndex, text: string, limit: number, accept: (id: string) => boolean) =>
     index.search({ text, limit, accept }).pipe(
       Effect.catchDefect((defect) =>
-        Effect.fail(new SearchFailed({ strategy: strategy.name, reason: Index.causeMessage(defect) }))
+        Effect.fail(new SearchFailed({ strategy: strategy.name, reason: messageOf(defect, 300) }))
       )
     )
 

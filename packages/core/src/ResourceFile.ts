@@ -25,7 +25,9 @@
  *
  * @since 0.2.0
  */
-import { Effect, FileSystem, Option, Path, Schema } from "effect"
+import { Effect, FileSystem, Option, Path, Predicate, Schema } from "effect"
+import * as Json from "./internal/json.js"
+import { elementLines } from "./internal/jsonElements.js"
 import * as Resource from "./Resource.js"
 
 // -----------------------------------------------------------------------------
@@ -290,33 +292,17 @@ const split = (file: string, text: string): Effect.Effect<ReadonlyArray<Item>, R
   const trimmed = text.trimStart()
   if (trimmed.length === 0) return fail(1, "the file is empty")
   if (trimmed.startsWith("[")) {
-    const parsed = tryJson(text)
-    if (!parsed.ok) return fail(1, `invalid JSON: ${parsed.error}`)
+    const parsed = Json.parse(text)
+    if (!parsed.ok) return fail(1, `invalid JSON: ${parsed.error.slice(0, 200)}`)
     if (!Array.isArray(parsed.value)) return fail(1, "expected a JSON array of resources")
-    return Effect.succeed(parsed.value.map((value, i) => ({ value, line: i + 1 })))
+    const lines = elementLines(text, [])
+    return Effect.succeed(parsed.value.map((value, i) => ({ value, line: lines[i] ?? i + 1 })))
   }
   const items: Array<Item> = []
-  const lines = text.split(/\r?\n/)
-  for (let i = 0; i < lines.length; i++) {
-    const raw = (lines[i] as string).trim() // i < lines.length
-    if (raw.length === 0) continue
-    const parsed = tryJson(raw)
-    if (!parsed.ok) return fail(i + 1, `invalid JSON: ${parsed.error}`)
-    if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) {
-      return fail(i + 1, "expected a JSON object (one resource per line)")
-    }
-    items.push({ line: i + 1, value: parsed.value })
+  for (const parsed of Json.lines(text)) {
+    if (!parsed.ok) return fail(parsed.line, `invalid JSON: ${parsed.error.slice(0, 200)}`)
+    if (!Predicate.isObject(parsed.value)) return fail(parsed.line, "expected a JSON object (one resource per line)")
+    items.push({ line: parsed.line, value: parsed.value })
   }
   return Effect.succeed(items)
-}
-
-const tryJson = (
-  text: string
-): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string } => {
-  try {
-    return { ok: true, value: JSON.parse(text) }
-  } catch (e) {
-    // a deeply nested document overflows the parser's stack: a RangeError, reported like bad JSON
-    return { ok: false, error: e instanceof Error ? e.message.slice(0, 200) : String(e).slice(0, 200) }
-  }
 }

@@ -26,8 +26,10 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { stripFunctionsPrefix } from "./CatalogTool.js"
 import * as Excerpt from "./internal/excerpt.js"
+import { messageOf } from "./internal/messages.js"
 import * as Answers from "./internal/resourceAnswers.js"
 import { bindTools } from "./internal/resourceToolkit.js"
+import { cachedByVersion } from "./internal/versioned.js"
 import * as Permission from "./Permission.js"
 import * as Resource from "./Resource.js"
 import { type Entry, type Passage, ResourceCatalog } from "./ResourceCatalog.js"
@@ -159,16 +161,7 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
     const permitted = (e: Entry) => permission.allows({ id: e.uri, name: e.name, source: e.source })
 
     // Recomputed only when the catalog changes: the tool list and tables of contents read it often.
-    let cache: { readonly version: number; readonly entries: ReadonlyArray<Entry> } | undefined
-    const available = Effect.suspend(() => {
-      const version = catalog.unsafe.version()
-      if (cache?.version === version) return Effect.succeed(cache.entries)
-      return Effect.map(catalog.all, (all) => {
-        const entries = all.filter(exists)
-        cache = { version, entries }
-        return entries
-      })
-    })
+    const available = cachedByVersion(catalog.unsafe.version, Effect.map(catalog.all, (all) => all.filter(exists)))
 
     /** The resource of a URI the model gave, if it exists for this agent. */
     const find = (uri: string): Effect.Effect<Entry, UnknownResource> => {
@@ -198,9 +191,7 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
           () => Effect.fail(new Resource.ResourceReadError({ uri, reason: "it took too long; try again or read less" }))
         ),
         Effect.catchDefect((defect) =>
-          Effect.fail(
-            new Resource.ResourceReadError({ uri, reason: defect instanceof Error ? defect.message : String(defect) })
-          )
+          Effect.fail(new Resource.ResourceReadError({ uri, reason: messageOf(defect, 300) }))
         )
       )
 

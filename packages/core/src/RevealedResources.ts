@@ -11,8 +11,9 @@
  *
  * @since 0.2.0
  */
-import { Context, Effect, Layer, Ref, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import type { Scope } from "effect"
+import * as UnitSet from "./internal/unitSet.js"
 
 /**
  * Using a revealed set after its scope closed: a programming error, raised as a defect.
@@ -61,25 +62,6 @@ export const make = (
   initial: ReadonlyArray<string>
 ): Effect.Effect<RevealedResources["Service"], never, Scope.Scope> =>
   Effect.gen(function*() {
-    // `undefined` marks a closed set.
-    const ref = yield* Ref.make<ReadonlyArray<string> | undefined>([...new Set(initial)])
-    yield* Effect.addFinalizer(() => Ref.set(ref, undefined))
-    const current = Effect.flatMap(
-      Ref.get(ref),
-      (uris) => uris === undefined ? Effect.die(new RevealedResourcesClosed()) : Effect.succeed(uris)
-    )
-    return RevealedResources.of({
-      reveal: (uris) =>
-        Effect.flatMap(
-          Ref.modify(ref, (state): readonly [ReadonlyArray<string> | undefined, ReadonlyArray<string> | undefined] => {
-            if (state === undefined) return [undefined, state]
-            const known = new Set(state)
-            const added = uris.filter((uri) => !known.has(uri) && (known.add(uri), true))
-            return [added, added.length === 0 ? state : [...state, ...added]]
-          }),
-          (added) => added === undefined ? Effect.die(new RevealedResourcesClosed()) : Effect.succeed(added)
-        ),
-      uris: current,
-      has: (uri) => Effect.map(current, (uris) => uris.includes(uri))
-    })
+    const set = yield* UnitSet.make(initial, () => new RevealedResourcesClosed())
+    return RevealedResources.of({ reveal: set.add, uris: set.values, has: set.has })
   })

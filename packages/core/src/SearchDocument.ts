@@ -8,6 +8,7 @@
  *
  * @since 0.1.0
  */
+import { Predicate } from "effect"
 import type { CatalogTool } from "./CatalogTool.js"
 
 /** The fields of one tool, as strategies index them. */
@@ -22,8 +23,6 @@ export interface SearchDocument {
   /** Past queries that found this tool and led to a successful call (`SearchFeedback`); none when absent. */
   readonly queries?: ReadonlyArray<string>
 }
-
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 /** Extracts the searchable fields of a tool (no past queries). */
 export const fromTool = (tool: CatalogTool): SearchDocument => {
@@ -55,12 +54,12 @@ export const withQueries = (doc: SearchDocument, queries: ReadonlyArray<string>)
 // Nested objects contribute their property names too (one level is where real schemas put them:
 // `options.timeout`), but not deeper, so a huge schema cannot dominate the index.
 const collect = (schema: unknown, names: Array<string>, descriptions: Array<string>, depth: number): void => {
-  if (!isRecord(schema)) return
+  if (!Predicate.isObject(schema)) return
   const properties = schema["properties"]
-  if (!isRecord(properties)) return
+  if (!Predicate.isObject(properties)) return
   for (const [name, property] of Object.entries(properties)) {
     names.push(name)
-    if (!isRecord(property)) continue
+    if (!Predicate.isObject(property)) continue
     const description = property["description"]
     if (typeof description === "string" && description.length > 0) descriptions.push(description)
     if (depth === 0) collect(property, names, descriptions, depth + 1)

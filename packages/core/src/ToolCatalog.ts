@@ -15,6 +15,7 @@ import { Context, Effect, Layer, Option, PubSub, Schema, Semaphore, Stream } fro
 import * as CatalogTool from "./CatalogTool.js"
 import { META_TOOL_NAMES } from "./Disclosure.js"
 import * as Evidence from "./internal/evidence.js"
+import { messageOf } from "./internal/messages.js"
 import type * as Query from "./Query.js"
 import * as SearchFeedback from "./SearchFeedback.js"
 import { SearchFailed, type SearchIndex, SearchStrategy } from "./SearchStrategy.js"
@@ -404,7 +405,7 @@ export const make = Effect.fnUntraced(function*(partial: Partial<Options> = {}) 
         })
       ),
       Effect.catchDefect((defect) =>
-        Effect.fail(new SearchFailed({ strategy: strategy.name, reason: defectMessage(defect) }))
+        Effect.fail(new SearchFailed({ strategy: strategy.name, reason: messageOf(defect) }))
       )
     )
 
@@ -455,5 +456,3 @@ const suffixed = (name: string, id: string): string =>
 /** `source__name`, valid for providers; tools without a source are qualified by their id. */
 const qualifiedName = (tool: CatalogTool.CatalogTool): string =>
   CatalogTool.sanitizeName(tool.source === undefined ? tool.id : `${tool.source}__${tool.name}`)
-
-const defectMessage = (defect: unknown): string => defect instanceof Error ? defect.message : String(defect)

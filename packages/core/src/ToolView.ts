@@ -17,6 +17,7 @@ import { Activation } from "./Activation.js"
 import { type CallContext, type Output, stripFunctionsPrefix, ToolExecutionError } from "./CatalogTool.js"
 import * as Disclosure from "./Disclosure.js"
 import * as SearchAnswer from "./internal/searchAnswer.js"
+import { cachedByVersion } from "./internal/versioned.js"
 import * as MetaTools from "./MetaTools.js"
 import * as Permission from "./Permission.js"
 import * as Query from "./Query.js"
@@ -190,16 +191,7 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
   const activatedEntries = Effect.map(activation.ids, entriesOf)
 
   // Recomputed only when the catalog changes: staged and catalog modes read it on every request.
-  let searchableCache: { readonly version: number; readonly tools: ReadonlyArray<Entry> } | undefined
-  const searchable = Effect.suspend(() => {
-    const version = catalog.unsafe.version()
-    if (searchableCache?.version === version) return Effect.succeed(searchableCache.tools)
-    return Effect.map(catalog.deferred, (ts) => {
-      const tools = ts.filter(exists)
-      searchableCache = { version, tools }
-      return tools
-    })
-  })
+  const searchable = cachedByVersion(catalog.unsafe.version, Effect.map(catalog.deferred, (ts) => ts.filter(exists)))
 
   const searchAndActivate = (input: string | Query.Query, maxResults?: number) =>
     Effect.gen(function*() {

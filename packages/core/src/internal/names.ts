@@ -8,6 +8,7 @@
  *
  * @internal
  */
+import * as Fnv from "./fnv.js"
 
 /** The ASCII form of `text`, and how many letters or digits had no ASCII form. */
 export interface Transliteration {
@@ -183,14 +184,7 @@ export const transliterate = (text: string): Transliteration => {
 }
 
 /** A short stable hash (FNV-1a, 32 bit, hex), for names and cache keys. */
-export const hash = (text: string): string => {
-  let h = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
-  return (h >>> 0).toString(16).padStart(8, "0")
-}
+export const hash: (text: string) => string = Fnv.hex
 
 /** The first few ASCII words of `text`, lower case, joined by `_`: a stem for a name with no readable part. */
 const stemOf = (text: string): string =>
