@@ -14,9 +14,10 @@
  * @since 0.1.0
  */
 import { Effect, Predicate, Schema } from "effect"
-import * as CatalogTool from "./CatalogTool.js"
+import type * as CatalogTool from "./CatalogTool.js"
 import * as Json from "./internal/json.js"
 import { elementLines } from "./internal/jsonElements.js"
+import * as ToolSpec from "./ToolSpec.js"
 
 /** A catalog file that cannot be read; `line` is 1-based (0 when the file itself is missing). */
 export class CatalogFileError extends Schema.TaggedError<CatalogFileError>()("CatalogFileError", {
@@ -30,7 +31,7 @@ export class CatalogFileError extends Schema.TaggedError<CatalogFileError>()("Ca
 }
 
 /** How a file's tools are decoded. */
-export interface Options extends CatalogTool.DecodeOptions {
+export interface Options extends ToolSpec.DecodeOptions {
   /**
    * Leave out the tools that cannot be decoded (and JSON Lines that are not JSON objects) instead
    * of failing; `parseAll` lists them. A file that is not JSON at all still fails.
@@ -92,7 +93,7 @@ export const parseAll = (file: string, text: string, options: Options = {}): Eff
         continue
       }
       const { line, value } = item
-      const decoded = yield* Effect.result(CatalogTool.decode(value, options))
+      const decoded = yield* Effect.result(ToolSpec.decode(value, options))
       if (decoded._tag === "Failure") {
         const { reason, tool } = decoded.failure
         yield* reject(

@@ -13,6 +13,8 @@
 
 /** A tool as the catalog knows it, its constructors and validation. */
 export * as CatalogTool from "./CatalogTool.js"
+/** The wire form of a tool (files, MCP `tools/list`), decoded; MCP's annotations codec. */
+export * as ToolSpec from "./ToolSpec.js"
 /** Reading catalog files: JSONL, JSON arrays and MCP `tools/list` results. */
 export * as CatalogFile from "./CatalogFile.js"
 /** The query language: keywords, `select:`, `+required`. */

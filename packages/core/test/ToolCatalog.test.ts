@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, Option, Stream } from "effect"
-import { CatalogTool, Keyword, Query, ToolCatalog } from "../src/index.js"
+import { CatalogTool, Keyword, Query, ToolCatalog, ToolSpec } from "../src/index.js"
 import { CatalogLive, EmptyCatalog, tool } from "./fixtures.js"
 
 const catalog = Effect.service(ToolCatalog.ToolCatalog)
@@ -197,13 +197,13 @@ describe("CatalogTool", () => {
 
   it.effect("decode names the tool and the problem", () =>
     Effect.gen(function*() {
-      const e1 = yield* Effect.flip(CatalogTool.decode({ name: "x", parameters: "nope" }))
+      const e1 = yield* Effect.flip(ToolSpec.decode({ name: "x", parameters: "nope" }))
       assert.strictEqual(e1.message, "Invalid tool 'x': parameters must be a JSON Schema object")
-      const e2 = yield* Effect.flip(CatalogTool.decode({ description: "no name" }))
+      const e2 = yield* Effect.flip(ToolSpec.decode({ description: "no name" }))
       assert.include(e2.message, "<unnamed>")
-      const e3 = yield* Effect.flip(CatalogTool.decode({ name: "getPM2.5Level" }))
+      const e3 = yield* Effect.flip(ToolSpec.decode({ name: "getPM2.5Level" }))
       assert.include(e3.message, "getPM2.5Level")
-      const ok = yield* CatalogTool.decode({ name: "getPM2.5Level" }, { names: "sanitize" })
+      const ok = yield* ToolSpec.decode({ name: "getPM2.5Level" }, { names: "sanitize" })
       assert.strictEqual(ok.name, "getPM2_5Level")
       assert.strictEqual(ok.id, "getPM2.5Level")
     }))

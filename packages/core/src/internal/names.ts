@@ -10,6 +10,21 @@
  */
 import * as Fnv from "./fnv.js"
 
+/**
+ * The tool names every major provider accepts (OpenAI, Anthropic, Gemini agree on this subset):
+ * ASCII letters, digits, `_` and `-`, 1 to 64 characters.
+ */
+export const PATTERN = /^[A-Za-z0-9_-]{1,64}$/
+
+/** Whether a provider would accept `name` as a tool name. */
+export const isValid = (name: string): boolean => PATTERN.test(name)
+
+const FUNCTIONS_PREFIX = "functions."
+
+/** `name` without a leading `functions.`. */
+export const stripFunctionsPrefix = (name: string): string =>
+  name.startsWith(FUNCTIONS_PREFIX) ? name.slice(FUNCTIONS_PREFIX.length) : name
+
 /** The ASCII form of `text`, and how many letters or digits had no ASCII form. */
 export interface Transliteration {
   readonly ascii: string
