@@ -29,6 +29,7 @@ import * as Excerpt from "./internal/excerpt.js"
 import { messageOf } from "./internal/messages.js"
 import * as Answers from "./internal/resourceAnswers.js"
 import { bindTools } from "./internal/resourceToolkit.js"
+import { suggest } from "./internal/suggest.js"
 import { cachedByVersion } from "./internal/versioned.js"
 import * as Permission from "./Permission.js"
 import * as Resource from "./Resource.js"
@@ -43,20 +44,20 @@ import {
 } from "./ResourceError.js"
 import * as ResourceTools from "./ResourceTools.js"
 import { RevealedResources } from "./RevealedResources.js"
-import { type ModelTool, suggest, type ToolView } from "./ToolView.js"
+import type * as ToolView from "./ToolView.js"
 import * as Visibility from "./Visibility.js"
 
 // -----------------------------------------------------------------------------
-// Service
+// Models
 // -----------------------------------------------------------------------------
 
 /**
- * The resource view of one execution unit.
+ * The operations of one unit's resource view. It has no way to register or remove a resource.
  *
  * @since 0.2.0
- * @category services
+ * @category models
  */
-export class ResourceView extends Context.Service<ResourceView, {
+export interface Service {
   /** Resources that exist for this agent, in registration order. */
   readonly available: Effect.Effect<ReadonlyArray<Entry>>
   /** L2: resources for a query, or the resource of a URI; reveals them. */
@@ -85,35 +86,14 @@ export class ResourceView extends Context.Service<ResourceView, {
   /** Revealed resources that still exist, in reveal order. */
   readonly revealed: Effect.Effect<ReadonlyArray<Entry>>
   /** The resource tools for the next request: none without resources, `get_prompt` only with prompts. */
-  readonly tools: Effect.Effect<ReadonlyArray<ModelTool>>
+  readonly tools: Effect.Effect<ReadonlyArray<ToolView.ModelTool>>
   /** A resource tool offered now, by name, if this agent may call it. */
-  readonly resolveTool: (name: string) => Effect.Effect<Option.Option<ModelTool>, Permission.ToolNotPermitted>
+  readonly resolveTool: (name: string) => Effect.Effect<Option.Option<ToolView.ModelTool>, Permission.ToolNotPermitted>
   /** The settings this view applies. */
   readonly options: ResourceDisclosure.Options
   /** The visibility policy this view applies (tables of contents read it). */
   readonly visibility: Visibility.Policy
-}>()("@tool-search/core/ResourceView") {
-  /** A view over the catalog and the unit's revealed set in context. */
-  static readonly layer: Layer.Layer<ResourceView, never, ResourceCatalog | RevealedResources> = Layer.effect(
-    ResourceView,
-    Effect.suspend(() => make)
-  )
-  /** A view with its own fresh revealed set: provide it to one turn or fork. */
-  static readonly unit: Layer.Layer<ResourceView, never, ResourceCatalog> = ResourceView.layer.pipe(
-    Layer.provide(RevealedResources.layer),
-    Layer.fresh
-  )
 }
-
-/**
- * Runs `effect` as one execution unit for resources: a fresh revealed set, gone when `effect` ends.
- *
- * @since 0.2.0
- * @category constructors
- */
-export const withUnit = <A, E, R>(
-  effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, E, Exclude<R, ResourceView> | ResourceCatalog> => Effect.provide(effect, ResourceView.unit)
 
 /**
  * A tool view that also offers the unit's resource tools: they are listed after the meta tools and
@@ -122,10 +102,7 @@ export const withUnit = <A, E, R>(
  * @since 0.2.0
  * @category combinators
  */
-export const withResources = (
-  tools: ToolView["Service"],
-  resources: ResourceView["Service"]
-): ToolView["Service"] => ({
+export const withResources = (tools: ToolView.Service, resources: Service): ToolView.Service => ({
   ...tools,
   visible: Effect.zipWith(tools.visible, resources.tools, (visible, extra) => {
     const at = visible.findIndex((t) => t.kind === "activated")
@@ -149,7 +126,7 @@ export const withResources = (
  * @since 0.2.0
  * @category constructors
  */
-export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog | RevealedResources> = Effect.gen(
+export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResources> = Effect.gen(
   function*() {
     const catalog = yield* ResourceCatalog
     const revealed = yield* RevealedResources
@@ -327,7 +304,7 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
 
     const bound = bindTools({ sample, search, read, getPrompt }, options)
 
-    const tools = Effect.map(available, (entries): ReadonlyArray<ModelTool> => {
+    const tools = Effect.map(available, (entries): ReadonlyArray<ToolView.ModelTool> => {
       if (entries.length === 0) return []
       const offered = [bound.sample]
       if (entries.some((e) => e.passages > 0)) offered.push(bound.search)
@@ -339,13 +316,13 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
     const resolveTool = (name: string) =>
       Effect.flatMap(tools, (offered) => {
         const tool = offered.find((t) => t.name === name)
-        if (tool === undefined) return Effect.succeed(Option.none<ModelTool>())
+        if (tool === undefined) return Effect.succeed(Option.none<ToolView.ModelTool>())
         return permission.allows({ id: tool.name, name: tool.name, source: "meta" })
           ? Effect.succeed(Option.some(tool))
           : Effect.fail(new Permission.ToolNotPermitted({ name: tool.name }))
       })
 
-    return ResourceView.of({
+    return {
       available,
       sample,
       search,
@@ -359,6 +336,39 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
       resolveTool,
       options,
       visibility
-    })
+    }
   }
 )
+
+// -----------------------------------------------------------------------------
+// Service
+// -----------------------------------------------------------------------------
+
+/**
+ * The resource view of one execution unit.
+ *
+ * @since 0.2.0
+ * @category services
+ */
+export class ResourceView extends Context.Service<ResourceView, Service>()("@tool-search/core/ResourceView") {
+  /** A view over the catalog and the unit's revealed set in context. */
+  static readonly layer: Layer.Layer<ResourceView, never, ResourceCatalog | RevealedResources> = Layer.effect(
+    ResourceView,
+    make
+  )
+  /** A view with its own fresh revealed set: provide it to one turn or fork. */
+  static readonly unit: Layer.Layer<ResourceView, never, ResourceCatalog> = ResourceView.layer.pipe(
+    Layer.provide(RevealedResources.layer),
+    Layer.fresh
+  )
+}
+
+/**
+ * Runs `effect` as one execution unit for resources: a fresh revealed set, gone when `effect` ends.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const withUnit = <A, E, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, Exclude<R, ResourceView> | ResourceCatalog> => Effect.provide(effect, ResourceView.unit)

@@ -30,26 +30,17 @@ export class RevealedResourcesClosed
 }
 
 /**
- * The revealed resources of one execution unit, by URI (a template's URI reveals its family).
+ * The operations of one unit's revealed set.
  *
  * @since 0.2.0
- * @category services
+ * @category models
  */
-export class RevealedResources extends Context.Service<RevealedResources, {
+export interface Service {
   /** Reveals URIs (idempotent); returns those that were not revealed before, in order. */
   readonly reveal: (uris: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
   /** Revealed URIs, in reveal order. */
   readonly uris: Effect.Effect<ReadonlyArray<string>>
   readonly has: (uri: string) => Effect.Effect<boolean>
-}>()("@tool-search/core/RevealedResources") {
-  /** A fresh, empty set bound to the scope that builds the layer. */
-  static readonly layer: Layer.Layer<RevealedResources> = Layer.effect(
-    RevealedResources,
-    Effect.suspend(() => make([]))
-  )
-  /** A fresh set that starts with `uris` (an explicit copy, independent of its origin). */
-  static readonly layerFrom = (uris: ReadonlyArray<string>): Layer.Layer<RevealedResources> =>
-    Layer.effect(RevealedResources, Effect.suspend(() => make(uris)))
 }
 
 /**
@@ -58,10 +49,24 @@ export class RevealedResources extends Context.Service<RevealedResources, {
  * @since 0.2.0
  * @category constructors
  */
-export const make = (
-  initial: ReadonlyArray<string>
-): Effect.Effect<RevealedResources["Service"], never, Scope.Scope> =>
-  Effect.gen(function*() {
-    const set = yield* UnitSet.make(initial, () => new RevealedResourcesClosed())
-    return RevealedResources.of({ reveal: set.add, uris: set.values, has: set.has })
-  })
+export const make = (initial: ReadonlyArray<string>): Effect.Effect<Service, never, Scope.Scope> =>
+  Effect.map(
+    UnitSet.make(initial, () => new RevealedResourcesClosed()),
+    (set): Service => ({ reveal: set.add, uris: set.values, has: set.has })
+  )
+
+/**
+ * The revealed resources of one execution unit, by URI (a template's URI reveals its family).
+ *
+ * @since 0.2.0
+ * @category services
+ */
+export class RevealedResources
+  extends Context.Service<RevealedResources, Service>()("@tool-search/core/RevealedResources")
+{
+  /** A fresh, empty set bound to the scope that builds the layer. */
+  static readonly layer: Layer.Layer<RevealedResources> = Layer.effect(RevealedResources, make([]))
+  /** A fresh set that starts with `uris` (an explicit copy, independent of its origin). */
+  static readonly layerFrom = (uris: ReadonlyArray<string>): Layer.Layer<RevealedResources> =>
+    Layer.effect(RevealedResources, make(uris))
+}

@@ -26,9 +26,9 @@ import * as Disclosure from "./Disclosure.js"
 import * as Internal from "./internal/resourceContents.js"
 import { headingOf, summaryOf } from "./internal/resourceContents.js"
 import type * as ResourceCatalog from "./ResourceCatalog.js"
-import { ResourceView } from "./ResourceView.js"
+import * as ResourceView from "./ResourceView.js"
 import type { Entry } from "./ToolCatalog.js"
-import { ToolView } from "./ToolView.js"
+import * as ToolView from "./ToolView.js"
 import type * as Visibility from "./Visibility.js"
 
 // -----------------------------------------------------------------------------
@@ -282,7 +282,7 @@ export const render = (contents: Contents): string => {
 // -----------------------------------------------------------------------------
 
 /** The table of a view: its searchable tools, classified by its visibility policy. */
-export const ofView = (view: ToolView["Service"], options: Options = defaults): Effect.Effect<Contents> =>
+export const ofView = (view: ToolView.Service, options: Options = defaults): Effect.Effect<Contents> =>
   Effect.map(view.searchable, (tools) => build(tools, view.visibility, options))
 
 /**
@@ -290,7 +290,7 @@ export const ofView = (view: ToolView["Service"], options: Options = defaults): 
  * the view's mode is `staged` and some tool is deferred — the other modes explain themselves in
  * their tools' descriptions.
  */
-export const promptOf = (view: ToolView["Service"], options: Options = defaults): Effect.Effect<string> =>
+export const promptOf = (view: ToolView.Service, options: Options = defaults): Effect.Effect<string> =>
   Effect.gen(function*() {
     if (view.disclosure.mode !== "staged") return ""
     const tools = yield* view.searchable
@@ -307,11 +307,11 @@ export const promptOf = (view: ToolView["Service"], options: Options = defaults)
  * appends to its system prompt before each model call. With a `ResourceView` in context, the
  * resource section follows the tool section.
  */
-export const systemPrompt: Effect.Effect<string, never, ToolView> = Effect.gen(function*() {
-  const view = yield* ToolView
+export const systemPrompt: Effect.Effect<string, never, ToolView.ToolView> = Effect.gen(function*() {
+  const view = yield* ToolView.ToolView
   const options = yield* TableOfContents
   const tools = yield* promptOf(view, options)
-  const resources = yield* Effect.serviceOption(ResourceView)
+  const resources = yield* Effect.serviceOption(ResourceView.ResourceView)
   if (Option.isNone(resources)) return tools
   const section = yield* resourcePromptOf(resources.value, options)
   return [tools, section].filter((s) => s !== "").join("\n\n")
@@ -357,7 +357,7 @@ export const renderResources: (contents: ResourceContents) => string = Internal.
  * @category resources
  */
 export const resourcesOf = (
-  view: ResourceView["Service"],
+  view: ResourceView.Service,
   options: Options = defaults
 ): Effect.Effect<ResourceContents> =>
   Effect.map(view.available, (resources) => buildResources(resources, view.visibility, options))
@@ -371,7 +371,7 @@ export const resourcesOf = (
  * @category resources
  */
 export const resourcePromptOf = (
-  view: ResourceView["Service"],
+  view: ResourceView.Service,
   options: Options = defaults
 ): Effect.Effect<string> =>
   Effect.gen(function*() {
