@@ -68,13 +68,26 @@ export class SearchFailed extends Schema.TaggedError<SearchFailed>()("SearchFail
 // Service
 // -----------------------------------------------------------------------------
 
-/** The ranking strategy of an agent. */
-export class SearchStrategy extends Context.Service<SearchStrategy, {
+/**
+ * What a strategy is: a name, and how to make a new, empty index.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Service {
   /** A short name for logs, benchmarks and the CLI (`keyword`, `bm25f`, ...). */
   readonly name: string
   /** A new, empty index. */
   readonly makeIndex: Effect.Effect<SearchIndex>
-}>()("@tool-search/core/SearchStrategy") {}
+}
+
+/**
+ * The ranking strategy of an agent.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class SearchStrategy extends Context.Service<SearchStrategy, Service>()("@tool-search/core/SearchStrategy") {}
 
 /** Sorts hits best first, ties broken by id so results are deterministic. */
 export const byScore = (a: Hit, b: Hit): number => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
