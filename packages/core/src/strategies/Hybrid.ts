@@ -17,6 +17,7 @@ import { Effect, Layer } from "effect"
 import { EmbeddingModel } from "effect/ai"
 import { TopK } from "../internal/TopK.js"
 import { type SearchIndex, SearchStrategy } from "../SearchStrategy.js"
+import * as VectorCache from "../VectorCache.js"
 import * as Bm25f from "./Bm25f.js"
 import * as Semantic from "./Semantic.js"
 
@@ -99,7 +100,11 @@ export const layerWith = (options: Options): Layer.Layer<SearchStrategy, never, 
     SearchStrategy,
     Effect.gen(function*() {
       const model = yield* EmbeddingModel.EmbeddingModel
-      return { name: "hybrid", makeIndex: makeIndexWith(model, options) }
+      const store = yield* VectorCache.Store
+      return {
+        name: "hybrid",
+        makeIndex: Effect.provideService(makeIndexWith(model, options), VectorCache.Store, store)
+      }
     })
   )
 

@@ -18,6 +18,7 @@ import { Effect, Layer, Semaphore } from "effect"
 import { EmbeddingModel } from "effect/ai"
 import * as Analyzer from "../Analyzer.js"
 import { TopK } from "../internal/TopK.js"
+import * as VectorFile from "../internal/vectorFile.js"
 import type { SearchDocument } from "../SearchDocument.js"
 import { type Hit, SearchFailed, type SearchIndex, type SearchRequest, SearchStrategy } from "../SearchStrategy.js"
 import * as VectorCache from "../VectorCache.js"
@@ -30,8 +31,11 @@ import * as VectorCache from "../VectorCache.js"
 export interface Options {
   /** Names the embedding model in cache keys: change it when the model changes. */
   readonly model: string
-  /** Where tool vectors are kept between searches and runs. */
-  readonly cache: VectorCache.VectorCache
+  /**
+   * Where tool vectors are kept between searches and runs; when absent, the cache of `model` in
+   * the `VectorCache.Store` in context.
+   */
+  readonly cache?: VectorCache.VectorCache
   /** How many tool texts one provider call embeds. */
   readonly batchSize: number
   /** Called while queued tools are embedded (done, total): long first runs can show progress. */
@@ -100,6 +104,7 @@ export const makeIndexWith = (
     const entries = new Map<string, Entry>()
     const pending = new Set<string>()
     const embedding = yield* Semaphore.make(1)
+    const cache = options.cache ?? (yield* (yield* VectorCache.Store).cacheFor(options.model))
 
     const failed = (reason: string) => new SearchFailed({ strategy, reason })
 
@@ -110,7 +115,7 @@ export const makeIndexWith = (
         const entry = entries.get(id)
         return entry === undefined ? [] : [{ id, entry }]
       })
-      const cached = yield* options.cache.getMany(queued.map((q) => q.entry.key))
+      const cached = yield* cache.getMany(queued.map((q) => q.entry.key))
       const missing: Array<{ readonly id: string; readonly entry: Entry }> = []
       queued.forEach((q, i) => {
         const vector = cached[i]
@@ -138,7 +143,7 @@ export const makeIndexWith = (
             pending.delete(q.id)
           }
         })
-        yield* options.cache.setMany(fresh)
+        yield* cache.setMany(fresh)
       }
       if (missing.length > 0) options.onProgress?.(missing.length, missing.length)
     }))
@@ -181,7 +186,7 @@ export const makeIndexWith = (
           const text = documentText(doc)
           // the same text (only past queries changed, or a re-registration): keep its vector or its place in the queue
           if (entries.get(doc.id)?.text === text) continue
-          entries.set(doc.id, { text, key: VectorCache.key(options.model, text), vector: undefined })
+          entries.set(doc.id, { text, key: VectorFile.key(options.model, text), vector: undefined })
           pending.add(doc.id)
         }
       },
@@ -196,13 +201,20 @@ export const makeIndexWith = (
     }
   })
 
-/** The semantic strategy over the `EmbeddingModel` in context, with explicit options. */
+/**
+ * The semantic strategy over the `EmbeddingModel` in context, with explicit options; without a
+ * `cache`, its indexes use the model's cache in the `VectorCache.Store` of the layer's context.
+ */
 export const layerWith = (options: Options): Layer.Layer<SearchStrategy, never, EmbeddingModel.EmbeddingModel> =>
   Layer.effect(
     SearchStrategy,
     Effect.gen(function*() {
       const model = yield* EmbeddingModel.EmbeddingModel
-      return { name: "semantic", makeIndex: makeIndexWith(model, options) }
+      const store = yield* VectorCache.Store
+      return {
+        name: "semantic",
+        makeIndex: Effect.provideService(makeIndexWith(model, options), VectorCache.Store, store)
+      }
     })
   )
 
