@@ -92,7 +92,7 @@ export interface Service {
   /** The settings this view applies. */
   readonly options: ResourceDisclosure.Options
   /** The visibility policy this view applies (tables of contents read it). */
-  readonly visibility: Visibility.Policy
+  readonly visibility: Visibility.Visibility
 }
 
 /**

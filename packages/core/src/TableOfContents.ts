@@ -203,7 +203,7 @@ export const layer = (options: Partial<Options>): Layer.Layer<never> =>
  */
 export const build = (
   tools: ReadonlyArray<Entry>,
-  policy: Visibility.Policy,
+  policy: Visibility.Visibility,
   options: Options = defaults
 ): Contents => ToolContents.build(tools, policy, options)
 
@@ -276,7 +276,7 @@ export const systemPrompt: Effect.Effect<string, never, ToolView.ToolView> = Eff
  */
 export const buildResources: (
   resources: ReadonlyArray<ResourceCatalog.Entry>,
-  policy: Visibility.Policy,
+  policy: Visibility.Visibility,
   options?: Options
 ) => ResourceContents = (resources, policy, options = defaults) => Internal.build(resources, policy, options)
 

@@ -125,7 +125,7 @@ export interface Service {
   /** The disclosure settings this view applies. */
   readonly disclosure: Disclosure.Options
   /** The visibility policy this view applies (tables of contents read it). */
-  readonly visibility: Visibility.Policy
+  readonly visibility: Visibility.Visibility
 }
 
 // -----------------------------------------------------------------------------

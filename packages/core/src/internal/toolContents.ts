@@ -12,7 +12,7 @@ import { headingOf, summaryOf } from "./resourceContents.js"
 /** The tool table. */
 export const build = (
   tools: ReadonlyArray<Entry>,
-  policy: Visibility.Policy,
+  policy: Visibility.Visibility,
   options: Options
 ): Contents => {
   const groups = new Map<string, { named: Array<Named>; hidden: number; order: number }>()
