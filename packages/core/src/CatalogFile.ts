@@ -19,7 +19,12 @@ import * as Json from "./internal/json.js"
 import { elementLines } from "./internal/jsonElements.js"
 import * as ToolSpec from "./ToolSpec.js"
 
-/** A catalog file that cannot be read; `line` is 1-based (0 when the file itself is missing). */
+/**
+ * A catalog file that cannot be read; `line` is 1-based (0 when the file itself is missing).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class CatalogFileError extends Schema.TaggedError<CatalogFileError>()("CatalogFileError", {
   file: Schema.String,
   line: Schema.Number,
@@ -30,7 +35,12 @@ export class CatalogFileError extends Schema.TaggedError<CatalogFileError>()("Ca
   }
 }
 
-/** How a file's tools are decoded. */
+/**
+ * How a file's tools are decoded.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Options extends ToolSpec.DecodeOptions {
   /**
    * Leave out the tools that cannot be decoded (and JSON Lines that are not JSON objects) instead
@@ -59,7 +69,12 @@ export interface Parsed {
   readonly skipped: ReadonlyArray<CatalogFileError>
 }
 
-/** Parses the text of a catalog file named `file` (the name is only used in errors). */
+/**
+ * Parses the text of a catalog file named `file` (the name is only used in errors).
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
 export const parse = (
   file: string,
   text: string,

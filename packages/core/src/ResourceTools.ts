@@ -383,5 +383,3 @@ export const isPromptHint = (name: string): string =>
  */
 export const notAPromptHint = (uri: string): string =>
   `'${uri}' is not a prompt. Call ${READ_RESOURCE} with ${JSON.stringify({ uri })} to read it.`
-
-export { GET_PROMPT, READ_RESOURCE, SAMPLE_RESOURCES, SEARCH_RESOURCES }

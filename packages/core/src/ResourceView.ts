@@ -25,6 +25,7 @@
  */
 import { Context, Effect, Layer, Option } from "effect"
 import { stripFunctionsPrefix } from "./CatalogTool.js"
+import * as Disclosure from "./Disclosure.js"
 import * as Excerpt from "./internal/excerpt.js"
 import { messageOf } from "./internal/messages.js"
 import * as Answers from "./internal/resourceAnswers.js"
@@ -195,8 +196,8 @@ export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResou
         }
         if (query === undefined) {
           return yield* new InvalidResourceRequest({
-            tool: ResourceTools.SAMPLE_RESOURCES,
-            reason: ResourceTools.usage[ResourceTools.SAMPLE_RESOURCES] as string
+            tool: Disclosure.SAMPLE_RESOURCES,
+            reason: ResourceTools.usage[Disclosure.SAMPLE_RESOURCES] as string
           })
         }
         const limit = ResourceDisclosure.clampMax(input.max, options)
@@ -246,7 +247,7 @@ export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResou
     const read = (input: { readonly uri: string; readonly offset?: number; readonly length?: number }) =>
       Effect.gen(function*() {
         const entry = yield* find(input.uri)
-        const tool = ResourceTools.READ_RESOURCE
+        const tool = Disclosure.READ_RESOURCE
         if (entry.prompt !== undefined) {
           return yield* new InvalidResourceRequest({ tool, reason: ResourceTools.isPromptHint(entry.name) })
         }
@@ -273,7 +274,7 @@ export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResou
 
     const getPrompt = (input: { readonly name: string; readonly arguments?: Readonly<Record<string, string>> }) =>
       Effect.gen(function*() {
-        const tool = ResourceTools.GET_PROMPT
+        const tool = Disclosure.GET_PROMPT
         const all = yield* available
         const named = all.filter((e) => e.uri === input.name || e.name === input.name)
         const prompts = named.filter((e) => e.prompt !== undefined)

@@ -11,7 +11,12 @@
 import { Predicate } from "effect"
 import type { CatalogTool } from "./CatalogTool.js"
 
-/** The fields of one tool, as strategies index them. */
+/**
+ * The fields of one tool, as strategies index them.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface SearchDocument {
   readonly id: string
   readonly name: string
@@ -24,7 +29,12 @@ export interface SearchDocument {
   readonly queries?: ReadonlyArray<string>
 }
 
-/** Extracts the searchable fields of a tool (no past queries). */
+/**
+ * Extracts the searchable fields of a tool (no past queries).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const fromTool = (tool: CatalogTool): SearchDocument => {
   const parameterNames: Array<string> = []
   const parameterDescriptions: Array<string> = []

@@ -18,19 +18,44 @@ import * as Regex from "./strategies/Regex.js"
 import * as Semantic from "./strategies/Semantic.js"
 import * as VectorCache from "./VectorCache.js"
 
-/** Names of the built-in strategies. */
+/**
+ * Names of the built-in strategies.
+ *
+ * @since 0.1.0
+ * @category names
+ */
 export const names = ["bm25f", "keyword", "regex", "semantic", "hybrid"] as const
 
-/** A built-in strategy name. */
+/**
+ * A built-in strategy name.
+ *
+ * @since 0.1.0
+ * @category names
+ */
 export type Name = typeof names[number]
 
-/** The strategy used when none is configured. */
+/**
+ * The strategy used when none is configured.
+ *
+ * @since 0.1.0
+ * @category names
+ */
 export const defaultName: Name = "bm25f"
 
-/** Whether `name` is a built-in strategy. */
+/**
+ * Whether `name` is a built-in strategy.
+ *
+ * @since 0.1.0
+ * @category names
+ */
 export const isName = (name: string): name is Name => (names as ReadonlyArray<string>).includes(name)
 
-/** Settings of the built-in strategies that embed. */
+/**
+ * Settings of the built-in strategies that embed.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Options {
   /**
    * Where tool vectors are cached; when absent, in the `VectorCache.Store` in context.
@@ -42,7 +67,12 @@ export interface Options {
   readonly onProgress?: (done: number, total: number) => void
 }
 
-/** The layer of a built-in strategy. */
+/**
+ * The layer of a built-in strategy.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = (name: Name, options: Options = {}): Layer.Layer<SearchStrategy> => {
   switch (name) {
     case "bm25f":

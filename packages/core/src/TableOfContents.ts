@@ -35,7 +35,12 @@ import type * as Visibility from "./Visibility.js"
 // Models
 // -----------------------------------------------------------------------------
 
-/** A tool listed by name. */
+/**
+ * A tool listed by name.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Named {
   readonly name: string
   /** As much of the description as `detail` asks for; empty for `none`. */
@@ -44,21 +49,36 @@ export interface Named {
   readonly source?: string
 }
 
-/** One category: the tools listed by name, then how many more are hidden. */
+/**
+ * One category: the tools listed by name, then how many more are hidden.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Group {
   readonly category: string
   readonly named: ReadonlyArray<Named>
   readonly hidden: number
 }
 
-/** A table of contents, before rendering. */
+/**
+ * A table of contents, before rendering.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Contents {
   readonly groups: ReadonlyArray<Group>
   /** Categories with only hidden tools beyond `maxFoldedCategories`, as one count. */
   readonly overflow: { readonly categories: number; readonly tools: number }
 }
 
-/** What a template receives. */
+/**
+ * What a template receives.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface TemplateInput {
   /** The rendered table. */
   readonly toc: string
@@ -66,7 +86,12 @@ export interface TemplateInput {
   readonly searchTools: boolean
 }
 
-/** Turns the table into the system-prompt section. */
+/**
+ * Turns the table into the system-prompt section.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type Template = (input: TemplateInput) => string
 
 /**
@@ -126,7 +151,12 @@ export interface ResourceTemplateInput {
  */
 export type ResourceTemplate = (input: ResourceTemplateInput) => string
 
-/** How tables of contents are built and rendered. */
+/**
+ * How tables of contents are built and rendered.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Options {
   /** Names listed per connected or resource source; the rest are counted (default 10). */
   readonly namesPerSource: number
@@ -146,7 +176,12 @@ export interface Options {
 // Templates
 // -----------------------------------------------------------------------------
 
-/** The default section: the table, then what the search tools do. Descriptive, never imperative. */
+/**
+ * The default section: the table, then what the search tools do. Descriptive, never imperative.
+ *
+ * @since 0.1.0
+ * @category templates
+ */
 export const defaultTemplate: Template = ({ searchTools, toc }) =>
   [
     "## Tools to load",
@@ -171,10 +206,20 @@ export const defaultTemplate: Template = ({ searchTools, toc }) =>
  */
 export const defaultResourceTemplate: ResourceTemplate = Internal.defaultTemplate
 
-/** A template from text: `{toc}` is replaced by the table. */
+/**
+ * A template from text: `{toc}` is replaced by the table.
+ *
+ * @since 0.1.0
+ * @category templates
+ */
 export const fromText = (text: string): Template => ({ toc }) => text.split("{toc}").join(toc)
 
-/** The defaults. */
+/**
+ * The defaults.
+ *
+ * @since 0.1.0
+ * @category settings
+ */
 export const defaults: Options = {
   namesPerSource: 10,
   detail: "first-sentence",
@@ -184,12 +229,22 @@ export const defaults: Options = {
   resourceTemplate: defaultResourceTemplate
 }
 
-/** The table-of-contents settings in context; defaults when none were provided. */
+/**
+ * The table-of-contents settings in context; defaults when none were provided.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export const TableOfContents = Context.Reference<Options>("@tool-search/core/TableOfContents", {
   defaultValue: () => defaults
 })
 
-/** Provides settings, each field defaulting as in `defaults`. */
+/**
+ * Provides settings, each field defaulting as in `defaults`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = (options: Partial<Options>): Layer.Layer<never> =>
   Layer.succeed(TableOfContents, { ...defaults, ...options })
 
@@ -200,6 +255,9 @@ export const layer = (options: Partial<Options>): Layer.Layer<never> =>
 /**
  * The table of `tools` — the deferred tools that exist for the agent, in registration order — as
  * `policy` classifies them.
+ *
+ * @since 0.1.0
+ * @category building
  */
 export const build = (
   tools: ReadonlyArray<Entry>,
@@ -208,7 +266,7 @@ export const build = (
 ): Contents => ToolContents.build(tools, policy, options)
 
 /** Whether the table lists nothing at all. */
-export const isEmpty = (contents: Contents): boolean => contents.groups.length === 0 && contents.overflow.tools === 0
+const isEmpty = (contents: Contents): boolean => contents.groups.length === 0 && contents.overflow.tools === 0
 
 /**
  * The table as text, one line per category or tool:
@@ -218,6 +276,9 @@ export const isEmpty = (contents: Contents): boolean => contents.groups.length =
  * - rag_search (load first) — Search the attached documents.
  * [catalog] (66 more tools, hidden)
  * ```
+ *
+ * @since 0.1.0
+ * @category building
  */
 export const render: (contents: Contents) => string = ToolContents.render
 
@@ -225,7 +286,12 @@ export const render: (contents: Contents) => string = ToolContents.render
 // From a view
 // -----------------------------------------------------------------------------
 
-/** The table of a view: its searchable tools, classified by its visibility policy. */
+/**
+ * The table of a view: its searchable tools, classified by its visibility policy.
+ *
+ * @since 0.1.0
+ * @category views
+ */
 export const ofView = (view: ToolView.Service, options: Options = defaults): Effect.Effect<Contents> =>
   Effect.map(view.searchable, (tools) => build(tools, view.visibility, options))
 
@@ -233,6 +299,9 @@ export const ofView = (view: ToolView.Service, options: Options = defaults): Eff
  * The system-prompt section for a view: the rendered table in `options.template`. Empty unless
  * the view's mode is `staged` and some tool is deferred — the other modes explain themselves in
  * their tools' descriptions.
+ *
+ * @since 0.1.0
+ * @category views
  */
 export const promptOf = (view: ToolView.Service, options: Options = defaults): Effect.Effect<string> =>
   Effect.gen(function*() {
@@ -250,6 +319,9 @@ export const promptOf = (view: ToolView.Service, options: Options = defaults): E
  * The system-prompt section for the unit's view, with the settings in context: what an executor
  * appends to its system prompt before each model call. With a `ResourceView` in context, the
  * resource section follows the tool section.
+ *
+ * @since 0.1.0
+ * @category views
  */
 export const systemPrompt: Effect.Effect<string, never, ToolView.ToolView> = Effect.gen(function*() {
   const view = yield* ToolView.ToolView

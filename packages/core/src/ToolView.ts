@@ -32,7 +32,12 @@ import * as Visibility from "./Visibility.js"
 // Models
 // -----------------------------------------------------------------------------
 
-/** A tool as sent to the model, and how to run it. */
+/**
+ * A tool as sent to the model, and how to run it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ModelTool {
   readonly name: string
   readonly description: string
@@ -44,7 +49,12 @@ export interface ModelTool {
   readonly run: (params: unknown, context: CallContext) => Effect.Effect<MetaOutput, ToolExecutionError>
 }
 
-/** A tool result, with what a meta tool found and activated (for progress events). */
+/**
+ * A tool result, with what a meta tool found and activated (for progress events).
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface MetaOutput extends Output {
   /** Model names the call found (meta tools only). */
   readonly found?: ReadonlyArray<string>
@@ -52,7 +62,12 @@ export interface MetaOutput extends Output {
   readonly activated?: ReadonlyArray<string>
 }
 
-/** The outcome of `searchAndActivate`. */
+/**
+ * The outcome of `searchAndActivate`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface SearchResult {
   readonly query: Query.Query
   readonly matches: ReadonlyArray<Match>
@@ -64,7 +79,12 @@ export interface SearchResult {
   readonly weak: ReadonlyArray<Match>
 }
 
-/** A deferred tool was called before being activated. The message tells the model the fixing call. */
+/**
+ * A deferred tool was called before being activated. The message tells the model the fixing call.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class ToolNotActive extends Schema.TaggedError<ToolNotActive>()("ToolNotActive", {
   name: Schema.String,
   hint: Schema.String
@@ -74,7 +94,12 @@ export class ToolNotActive extends Schema.TaggedError<ToolNotActive>()("ToolNotA
   }
 }
 
-/** No tool of that name exists for this agent. Carries up to three "did you mean" names. */
+/**
+ * No tool of that name exists for this agent. Carries up to three "did you mean" names.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class UnknownTool extends Schema.TaggedError<UnknownTool>()("UnknownTool", {
   name: Schema.String,
   suggestions: Schema.Array(Schema.String),
@@ -85,7 +110,12 @@ export class UnknownTool extends Schema.TaggedError<UnknownTool>()("UnknownTool"
   }
 }
 
-/** Why `resolve` refused a name. */
+/**
+ * Why `resolve` refused a name.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export type ResolveError = ToolNotActive | UnknownTool | Permission.ToolNotPermitted
 
 /**

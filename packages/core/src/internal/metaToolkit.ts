@@ -58,7 +58,7 @@ export const make = (disclosure: Disclosure.Options, strategy: string, ops: Oper
 
   const toolSearch: ModelTool = {
     name: Disclosure.TOOL_SEARCH,
-    description: MetaTools.toolSearchDescription(limit, defaultMax, MetaTools.queryStyleOf(strategy)),
+    description: MetaTools.toolSearchDescription(limit, defaultMax, strategy === "regex" ? "regex" : "keywords"),
     parameters: MetaTools.toolSearchParameters(limit, defaultMax),
     kind: "meta",
     run: (params) => {

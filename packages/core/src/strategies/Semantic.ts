@@ -27,7 +27,12 @@ import * as VectorCache from "../VectorCache.js"
 // Models
 // -----------------------------------------------------------------------------
 
-/** How the semantic strategy embeds and caches. */
+/**
+ * How the semantic strategy embeds and caches.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Options {
   /** Names the embedding model in cache keys: change it when the model changes. */
   readonly model: string
@@ -42,10 +47,20 @@ export interface Options {
   readonly onProgress?: (done: number, total: number) => void
 }
 
-/** No cache, batches of 64. */
+/**
+ * No cache, batches of 64.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export const defaults: Options = { model: "default", cache: VectorCache.none, batchSize: 64 }
 
-/** The live semantic index: the `SearchIndex` operations plus raw similarities for fusion. */
+/**
+ * The live semantic index: the `SearchIndex` operations plus raw similarities for fusion.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Index extends SearchIndex {
   /** Cosine similarity of every accepted tool to the query, after embedding what is queued. */
   readonly similarities: (
@@ -56,6 +71,9 @@ export interface Index extends SearchIndex {
 /**
  * The text of a tool that is embedded: its name as words, its description, and its parameter
  * names. Sentence encoders read words, so `getHealthWorkforce` becomes `get health workforce`.
+ *
+ * @since 0.1.0
+ * @category models
  */
 export const documentText = (doc: SearchDocument): string => {
   const parts = [Analyzer.words(doc.name).join(" ").toLowerCase()]
@@ -78,7 +96,7 @@ interface Entry {
 }
 
 /** Scales a vector to unit length, so a dot product is the cosine. */
-export const normalize = (values: ReadonlyArray<number>): Float32Array => {
+const normalize = (values: ReadonlyArray<number>): Float32Array => {
   const v = Float32Array.from(values)
   let norm = 0
   for (let i = 0; i < v.length; i++) norm += (v[i] as number) * (v[i] as number)
@@ -94,7 +112,12 @@ const dot = (a: Float32Array, b: Float32Array): number => {
   return s
 }
 
-/** A new semantic index embedding with `model`. */
+/**
+ * A new semantic index embedding with `model`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const makeIndexWith = (
   model: EmbeddingModel.EmbeddingModel,
   options: Options,
@@ -204,6 +227,9 @@ export const makeIndexWith = (
 /**
  * The semantic strategy over the `EmbeddingModel` in context, with explicit options; without a
  * `cache`, its indexes use the model's cache in the `VectorCache.Store` of the layer's context.
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layerWith = (options: Options): Layer.Layer<SearchStrategy, never, EmbeddingModel.EmbeddingModel> =>
   Layer.effect(
@@ -218,5 +244,10 @@ export const layerWith = (options: Options): Layer.Layer<SearchStrategy, never, 
     })
   )
 
-/** The semantic strategy over the `EmbeddingModel` in context, without a vector cache. */
+/**
+ * The semantic strategy over the `EmbeddingModel` in context, without a vector cache.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer: Layer.Layer<SearchStrategy, never, EmbeddingModel.EmbeddingModel> = layerWith(defaults)
