@@ -11,11 +11,12 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { JsonSchema } from "effect"
 import { Activation } from "./Activation.js"
 import { type CallContext, type Output, stripFunctionsPrefix, ToolExecutionError } from "./CatalogTool.js"
 import * as Disclosure from "./Disclosure.js"
+import * as FoundBy from "./internal/foundBy.js"
 import * as MetaToolkit from "./internal/metaToolkit.js"
 import * as SearchAnswer from "./internal/searchAnswer.js"
 import * as Suggest from "./internal/suggest.js"
@@ -23,7 +24,6 @@ import { cachedByVersion } from "./internal/versioned.js"
 import * as MetaTools from "./MetaTools.js"
 import * as Permission from "./Permission.js"
 import * as Query from "./Query.js"
-import { SearchFeedback } from "./SearchFeedback.js"
 import type { SearchFailed } from "./SearchStrategy.js"
 import { type Entry, type Match, ToolCatalog } from "./ToolCatalog.js"
 import * as Visibility from "./Visibility.js"
@@ -174,26 +174,8 @@ export const make: Effect.Effect<Service, never, ToolCatalog | Activation> = Eff
   const disclosure = yield* Disclosure.Disclosure
   const visibility = yield* Visibility.Visibility
   const permission = yield* Permission.Permission
-  const feedback = yield* SearchFeedback
-  // This unit's ranked searches: the last query that returned each tool (evidence once it is called).
-  const foundBy = yield* Ref.make(new Map<string, string>())
-
-  /** Remembers which query found these tools, for `recordSuccessfulCall`. */
-  const rememberFound = (query: Query.Query, matches: ReadonlyArray<Match>) => {
-    if (query._tag === "Select" || matches.length === 0) return Effect.void
-    const text = query._tag === "Required" ? [...query.required, query.text].join(" ").trim() : query.text
-    return Ref.update(foundBy, (found) => {
-      const next = new Map(found)
-      for (const m of matches) next.set(m.tool.id, text)
-      return next
-    })
-  }
-
-  const recordSuccessfulCall = (toolId: string) =>
-    Effect.flatMap(Ref.get(foundBy), (found) => {
-      const query = found.get(toolId)
-      return query === undefined ? Effect.void : feedback.record({ catalog: catalog.name, query, toolId })
-    })
+  // This unit's ranked searches, turned into feedback evidence when a tool they found is called.
+  const foundBy = yield* FoundBy.make(catalog.name)
 
   const exists = (t: Entry) => visibility.includes(t)
   const isSearchable = (t: Entry) => t.loading === "deferred" && exists(t)
@@ -222,7 +204,7 @@ export const make: Effect.Effect<Service, never, ToolCatalog | Activation> = Eff
       const found = yield* catalog.search(query, { limit, candidates: isSearchable })
       const weak = query._tag === "Select" ? [] : SearchAnswer.weak(found, disclosure)
       const matches = weak.length === 0 ? found : found.filter((m) => !weak.includes(m))
-      yield* rememberFound(query, matches)
+      yield* foundBy.remember(query, matches)
       const newlyActivated = yield* activation.activate(matches.map((m) => m.tool.id))
       const notLoaded = query._tag === "Select"
         ? SearchAnswer.notLoaded(query.names, matches, (name) => {
@@ -263,7 +245,7 @@ export const make: Effect.Effect<Service, never, ToolCatalog | Activation> = Eff
         candidates: isSearchable,
         ...(category === undefined ? {} : { category })
       })
-      yield* rememberFound(query, matches)
+      yield* foundBy.remember(query, matches)
       return matches
     })
 
@@ -299,7 +281,7 @@ export const make: Effect.Effect<Service, never, ToolCatalog | Activation> = Eff
       )
       : Effect.tap(
         tool.handler(params, context),
-        (output) => output.isFailure ? Effect.void : recordSuccessfulCall(tool.id)
+        (output) => output.isFailure ? Effect.void : foundBy.recordSuccessfulCall(tool.id)
       )
 
   const asModelTool = (tool: Entry, kind: "eager" | "activated"): ModelTool => ({
@@ -356,7 +338,7 @@ export const make: Effect.Effect<Service, never, ToolCatalog | Activation> = Eff
     searchAndActivate,
     discover,
     browse,
-    recordSuccessfulCall,
+    recordSuccessfulCall: foundBy.recordSuccessfulCall,
     resolve,
     activated: activatedEntries,
     searchable,
