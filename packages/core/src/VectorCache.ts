@@ -173,13 +173,8 @@ export const makeFile = (directory: string, model: string): Effect.Effect<Vector
     } satisfies VectorCache
   })
 
-/**
- * Caches made by `make` for each model, once per model.
- *
- * @since 0.2.0
- * @category constructors
- */
-export const makeCaches = <R>(make: (model: string) => Effect.Effect<VectorCache, never, R>) =>
+/** Caches made by `make` for each model, once per model. */
+const makeCaches = <R>(make: (model: string) => Effect.Effect<VectorCache, never, R>) =>
   Effect.gen(function*() {
     const context = yield* Effect.context<R>()
     const caches = yield* SynchronizedRef.make(new Map<string, VectorCache>())
