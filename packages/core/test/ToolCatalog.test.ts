@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, Option, Stream } from "effect"
 import { CatalogTool, Keyword, Query, ToolCatalog, ToolSpec } from "../src/index.js"
-import { CatalogLive, EmptyCatalog, tool } from "./fixtures.js"
+import { CatalogLive, EmptyCatalog, tool } from "./kit/tools.js"
 
 const catalog = Effect.service(ToolCatalog.ToolCatalog)
 const ids = (entries: ReadonlyArray<{ readonly id: string }>) => entries.map((e) => e.id)
@@ -72,8 +72,11 @@ describe("ToolCatalog", () => {
         tool("read_file", "Read a file (local)", { id: "fs-local/read_file", source: "fs-local" })
       ])
       assert.strictEqual(Option.getOrThrow(yield* c.get("fs-local/write_file")).modelName, "write_file")
-      const changes = yield* c.changes.pipe(Stream.take(1), Stream.runCollect, Effect.forkChild)
-      yield* Effect.yieldNow
+      const changes = yield* c.changes.pipe(
+        Stream.take(1),
+        Stream.runCollect,
+        Effect.forkChild({ startImmediately: true })
+      )
       yield* c.register(
         tool("write_file", "Write a file (remote)", { id: "fs-remote/write_file", source: "fs-remote" })
       )
@@ -179,8 +182,11 @@ describe("ToolCatalog", () => {
   it.effect("publishes changes", () =>
     Effect.gen(function*() {
       const c = yield* catalog
-      const fiber = yield* c.changes.pipe(Stream.take(2), Stream.runCollect, Effect.forkChild)
-      yield* Effect.yieldNow
+      const fiber = yield* c.changes.pipe(
+        Stream.take(2),
+        Stream.runCollect,
+        Effect.forkChild({ startImmediately: true })
+      )
       yield* c.register([tool("one", "1"), tool("two", "2")])
       yield* c.unregister("one")
       const changes = yield* Fiber.join(fiber)

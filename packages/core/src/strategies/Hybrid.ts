@@ -13,11 +13,11 @@
  *
  * @since 0.1.0
  */
-import { Effect, Layer } from "effect"
-import { EmbeddingModel } from "effect/ai"
+import { Effect, type Layer } from "effect"
+import type { EmbeddingModel } from "effect/ai"
+import * as EmbeddingStrategy from "../internal/embeddingStrategy.js"
 import { TopK } from "../internal/TopK.js"
-import { type SearchIndex, SearchStrategy } from "../SearchStrategy.js"
-import * as VectorCache from "../VectorCache.js"
+import type { SearchIndex, SearchStrategy } from "../SearchStrategy.js"
 import * as Bm25f from "./Bm25f.js"
 import * as Semantic from "./Semantic.js"
 
@@ -119,17 +119,7 @@ export const makeIndexWith = (model: EmbeddingModel.EmbeddingModel, options: Opt
  * @category layers
  */
 export const layerWith = (options: Options): Layer.Layer<SearchStrategy, never, EmbeddingModel.EmbeddingModel> =>
-  Layer.effect(
-    SearchStrategy,
-    Effect.gen(function*() {
-      const model = yield* EmbeddingModel.EmbeddingModel
-      const store = yield* VectorCache.Store
-      return {
-        name: "hybrid",
-        makeIndex: Effect.provideService(makeIndexWith(model, options), VectorCache.Store, store)
-      }
-    })
-  )
+  EmbeddingStrategy.layer("hybrid", (model) => makeIndexWith(model, options))
 
 /**
  * The hybrid strategy with the tuned defaults.

@@ -14,13 +14,14 @@
  *
  * @since 0.1.0
  */
-import { Effect, Layer, Semaphore } from "effect"
-import { EmbeddingModel } from "effect/ai"
+import { Effect, type Layer, Semaphore } from "effect"
+import type { EmbeddingModel } from "effect/ai"
 import * as Analyzer from "../Analyzer.js"
+import * as EmbeddingStrategy from "../internal/embeddingStrategy.js"
 import { TopK } from "../internal/TopK.js"
 import * as VectorFile from "../internal/vectorFile.js"
 import type { SearchDocument } from "../SearchDocument.js"
-import { type Hit, SearchFailed, type SearchIndex, type SearchRequest, SearchStrategy } from "../SearchStrategy.js"
+import { type Hit, SearchFailed, type SearchIndex, type SearchRequest, type SearchStrategy } from "../SearchStrategy.js"
 import * as VectorCache from "../VectorCache.js"
 
 // -----------------------------------------------------------------------------
@@ -232,17 +233,7 @@ export const makeIndexWith = (
  * @category layers
  */
 export const layerWith = (options: Options): Layer.Layer<SearchStrategy, never, EmbeddingModel.EmbeddingModel> =>
-  Layer.effect(
-    SearchStrategy,
-    Effect.gen(function*() {
-      const model = yield* EmbeddingModel.EmbeddingModel
-      const store = yield* VectorCache.Store
-      return {
-        name: "semantic",
-        makeIndex: Effect.provideService(makeIndexWith(model, options), VectorCache.Store, store)
-      }
-    })
-  )
+  EmbeddingStrategy.layer("semantic", (model) => makeIndexWith(model, options))
 
 /**
  * The semantic strategy over the `EmbeddingModel` in context, without a vector cache.
