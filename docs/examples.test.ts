@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as AgentExample from "./examples/agent.js"
+import * as DeliveryExample from "./examples/delivery.js"
 import * as McpGateway from "./examples/mcp-gateway.js"
 import * as McpImport from "./examples/mcp-import.js"
 import * as OwnLoop from "./examples/own-loop.js"
@@ -37,6 +38,28 @@ describe("docs examples", () => {
         activated: ["slack_send"],
         answer: "Done: slack_send returned true"
       })))
+
+  it.effect("delivery: list adds the found tool to the list; result keeps one list and calls through call_tool", () =>
+    Effect.gen(function*() {
+      assert.deepStrictEqual(yield* DeliveryExample.turn("list"), {
+        sent: [["read_file", "ToolSearch"], ["read_file", "ToolSearch", "slack_send"], [
+          "read_file",
+          "ToolSearch",
+          "slack_send"
+        ]],
+        calls: ["ToolSearch", "slack_send"],
+        prefixKept: [false, true]
+      })
+      assert.deepStrictEqual(yield* DeliveryExample.turn("result"), {
+        sent: [["read_file", "ToolSearch", "call_tool"], ["read_file", "ToolSearch", "call_tool"], [
+          "read_file",
+          "ToolSearch",
+          "call_tool"
+        ]],
+        calls: ["ToolSearch", "call_tool → slack_send"],
+        prefixKept: [true, true]
+      })
+    }))
 
   it.effect("own-loop: a call to a deferred tool is corrected, then loaded and run, without any AiError", () =>
     Effect.map(OwnLoop.program, (r) =>

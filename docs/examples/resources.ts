@@ -1,8 +1,9 @@
 // docs/resources.md: a model finds a policy through the levels — the table of contents (L1),
 // sample_resources (L2), search_resources (L3) — and reads only the slice it needs (L4), with the
-// token cost next to pushing the whole document. Runs in docs/examples.test.ts; the demo's
-// resource turn reuses `findAndRead` and the data of ./policyHandbook.ts.
+// token cost next to pushing the whole document. Runs in docs/examples.test.ts; the data is the
+// demo's (`npm start` runs the same turn through the executor and the scripted model).
 import { TokenCounter } from "@tool-search/agent"
+import { DemoPolicies } from "@tool-search/cli"
 import {
   Bm25f,
   Disclosure,
@@ -15,7 +16,8 @@ import {
   Visibility
 } from "@tool-search/core"
 import { Console, Effect, Layer } from "effect"
-import { handbookText, resources } from "./policyHandbook.js"
+
+const { handbookText, resources } = DemoPolicies
 
 /** One tool call of the turn, with the tokens its result put into the context. */
 export interface Step {
@@ -41,22 +43,9 @@ export interface Report {
 }
 
 /** What the model is asked, and the words it would use at each level. */
-export interface Question {
-  readonly text: string
-  /** What to sample for (L2). */
-  readonly topic: string
-  /** What to search inside the policy (L3). */
-  readonly keywords: string
-  /** Words of the sentences that answer (the model's reading of the slice). */
-  readonly answerWords: ReadonlyArray<string>
-}
+export type Question = DemoPolicies.Question
 
-export const laptopReturn: Question = {
-  text: "A customer opened a laptop 10 days ago and wants to return it. Can they, and what does it cost?",
-  topic: "return policy",
-  keywords: "return opened laptop restocking fee",
-  answerWords: ["opened laptops"]
-}
+export const laptopReturn: Question = DemoPolicies.laptopReturn
 
 /**
  * One turn of a scripted reader — what a capable model does with the resource tools: sample the

@@ -11,8 +11,9 @@
  * @since 0.1.0
  */
 import { Disclosure, type ToolCatalog } from "@tool-search/core"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option, Predicate, Schema } from "effect"
 import type { Prompt } from "effect/ai"
+import { CALL_TOOL } from "./internal/dispatcher.js"
 import type { SessionStore, State } from "./SessionStore.js"
 
 /** All policies, in documentation order. */
@@ -91,12 +92,22 @@ export const fromHistory = (
   prompt: Prompt.Prompt,
   catalog: ToolCatalog.ToolCatalog["Service"]
 ): ReadonlyArray<string> => {
+  // a search the model ran through `call_tool` (result delivery) is answered under that name
+  const dispatched = new Map<string, string>()
+  for (const message of prompt.content) {
+    if (message.role !== "assistant") continue
+    for (const part of message.content) {
+      if (part.type !== "tool-call" || part.name !== CALL_TOOL) continue
+      const params: unknown = part.params
+      if (Predicate.isObject(params) && typeof params["name"] === "string") dispatched.set(part.id, params["name"])
+    }
+  }
   const ids: Array<string> = []
   for (const message of prompt.content) {
     if (message.role !== "tool") continue
     for (const part of message.content) {
       if (part.type !== "tool-result" || part.isFailure) continue
-      const names = namesIn(part.name, part.result)
+      const names = namesIn(part.name === CALL_TOOL ? dispatched.get(part.id) ?? part.name : part.name, part.result)
       for (const name of names) {
         const tool = catalog.unsafe.findByName(name)
         if (tool !== undefined && tool.loading === "deferred") ids.push(tool.id)

@@ -1,7 +1,8 @@
 /**
  * The agent's settings, declared as a table of `Setting`s like core's `ToolSearchConfig`: how
  * activation carries over between the turns of a session, when a session's carried-over state is
- * dropped, and the bounds on every tool call (its time, its arguments, the result the model sees).
+ * dropped, how found tools reach the model, and the bounds on every tool call (its time, its
+ * arguments, the result the model sees).
  * `Executor.layerConfig` reads them together with the core settings.
  *
  * @since 0.2.0
@@ -10,6 +11,7 @@ import { Setting } from "@tool-search/core"
 import { type Config, Duration, Option, Result, Schema } from "effect"
 import * as ActivationPolicy from "./ActivationPolicy.js"
 import * as Eviction from "./Eviction.js"
+import * as Delivery from "./internal/delivery.js"
 import * as UnitToolkit from "./UnitToolkit.js"
 
 /** A positive, finite duration written as `Duration` reads it (`30 seconds`, `5 minutes`). */
@@ -43,6 +45,13 @@ export const settings = {
     values: "`never` | `always` | `lru:<sessions>` | `ttl:<duration>` | several joined by `,`",
     defaultText: "lru:1000",
     description: "when a session's carried-over activation is dropped, e.g. `lru:200,ttl:30 minutes`"
+  }),
+  delivery: Setting.make("delivery", {
+    schema: Setting.Choice(Delivery.modes),
+    default: "list",
+    values: Delivery.modes.map((m) => `\`${m}\``).join(" | "),
+    description: "how found tools reach the model: join the tool list (`list`), a fixed list and `call_tool` " +
+      "(`result`, keeps the prompt cache), or the provider's deferred tools (`native`, Anthropic)"
   }),
   toolTimeout: Setting.make("toolTimeout", {
     schema: PositiveDuration,

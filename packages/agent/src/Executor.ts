@@ -5,7 +5,11 @@
  * A turn opens a `Scope` with a fresh `Activation` (seeded by the activation policy), then loops:
  * read `ToolView.visible`, call the model with exactly those tools, run the tool calls, append the
  * results, until the model answers without tool calls or the iteration budget ends. Tools activated
- * in iteration n are therefore in the request of iteration n + 1.
+ * in iteration n are therefore in the request of iteration n + 1 — under the default `list`
+ * delivery. `result` delivery keeps one tool list for the whole unit (found tools are called
+ * through `call_tool`) and `native` sends the deferred tools the provider's way, so the request
+ * prefix, and the provider's prompt cache, hold. Every request reports its input tokens and the
+ * prefix an earlier request of the executor shared (`ModelRequest`).
  *
  * Tool calls run through `UnitToolkit`, the same code path an app's own loop uses: a deferred tool
  * that is not active, an unknown name, a denied permission or approval, arguments that do not fit
@@ -15,13 +19,14 @@
  *
  * @since 0.1.0
  */
-import { type ToolCatalog, ToolSearchConfig } from "@tool-search/core"
-import { type Config, Context, Duration, Effect, Layer, type Stream } from "effect"
+import { NativeDeferral, ResourceCatalog, Setting, type ToolCatalog, ToolSearchConfig } from "@tool-search/core"
+import { type Config, Context, Duration, Effect, Layer, Option, type Stream } from "effect"
 import type { AiError, LanguageModel, Prompt } from "effect/ai"
 import type * as ActivationPolicy from "./ActivationPolicy.js"
 import * as AgentConfig from "./AgentConfig.js"
 import * as Eviction from "./Eviction.js"
 import * as Internal from "./internal/agent.js"
+import * as DeliveryInternal from "./internal/delivery.js"
 import * as Forks from "./internal/forks.js"
 import { SessionStore } from "./SessionStore.js"
 import type { TokenCounter } from "./TokenCounter.js"
@@ -40,6 +45,41 @@ export interface ForkOptions {
   readonly inheritActivation: boolean
 }
 
+/**
+ * How found tools reach the model: `list` (they join the tool list of the next request), `result`
+ * (the tool list stays fixed; search results carry the schemas, `call_tool` runs them) or `native`
+ * (deferred tools sent the provider's way, where the provider supports it).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Delivery = DeliveryInternal.Mode
+
+/**
+ * The delivery modes.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export const deliveries: ReadonlyArray<Delivery> = DeliveryInternal.modes
+
+/**
+ * `native` delivery was asked of a language model whose layer does not declare deferred-tool
+ * support (`NativeDeferral.Support`); the message names the provider and says why.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export const DeliveryUnsupported = DeliveryInternal.DeliveryUnsupported
+
+/**
+ * The error of `native` delivery on a model that cannot defer tools.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export type DeliveryUnsupported = DeliveryInternal.DeliveryUnsupported
+
 /** The executor's settings; the bounds on tool calls are `UnitToolkit`'s. */
 export interface Options extends UnitToolkit.Settings {
   /** Model calls per turn before the turn stops with `max-iterations`. */
@@ -52,14 +92,20 @@ export interface Options extends UnitToolkit.Settings {
   readonly systemPrompt?: string
   /** Offer the `delegate_task` tool that runs a sub-agent (to turns, not to forks); absent: no forks. */
   readonly forks?: ForkOptions
+  /**
+   * How found tools reach the model. `native` needs a model whose layer declares
+   * `NativeDeferral.Support` (Anthropic's): on any other the layer dies with `DeliveryUnsupported`.
+   */
+  readonly delivery: Delivery
 }
 
-/** The defaults: 10 iterations, `turn` policy, no forcing, no forks, `UnitToolkit.defaults`. */
+/** The defaults: 10 iterations, `turn` policy, no forcing, no forks, `list` delivery, `UnitToolkit.defaults`. */
 export const defaults: Options = {
   ...UnitToolkit.defaults,
   maxIterations: 10,
   activationPolicy: "turn",
-  discoveryFirst: false
+  discoveryFirst: false,
+  delivery: "list"
 }
 
 /** One turn to run. */
@@ -94,6 +140,10 @@ export interface TurnResult {
   readonly toolTokens: number
   /** What sending every tool on every request would have cost. */
   readonly eagerToolTokens: number
+  /** Input tokens of the turn's requests (tools, system, messages), counted with the `TokenCounter`. */
+  readonly inputTokens: number
+  /** Of those, the tokens each request shared with the start of an earlier request: what a prefix cache could serve. */
+  readonly prefixTokens: number
   readonly requests: number
 }
 
@@ -103,6 +153,8 @@ export interface Totals {
   readonly requests: number
   readonly toolTokens: number
   readonly eagerToolTokens: number
+  readonly inputTokens: number
+  readonly prefixTokens: number
 }
 
 /** The name of the fork tool. */
@@ -155,28 +207,51 @@ export class Executor extends Context.Service<Executor, Service>()("@tool-search
     Executor.layer(options).pipe(Layer.provide(SessionStore.memory(eviction)))
 
   /**
+   * Makes the executor built by `layer` offer the resources of the `ResourceCatalog` in context:
+   * each turn and each fork gets its own revealed set (a fork inherits no reveal), the resource
+   * tools join its tool list (`sample_resources`, `search_resources`, `read_resource`,
+   * `get_prompt`, as `ResourceView.withResources` orders them), and the resource table of contents
+   * joins its system prompt. The `ResourceDisclosure` settings in context apply, with the
+   * visibility and permission policies. `Executor.layerMemory().pipe(Executor.withResources)`.
+   *
+   * @since 0.2.0
+   */
+  static readonly withResources = <E, R>(
+    layer: Layer.Layer<Executor, E, R>
+  ): Layer.Layer<Executor, E, R | ResourceCatalog.ResourceCatalog> =>
+    Layer.unwrap(
+      Effect.map(
+        Effect.service(ResourceCatalog.ResourceCatalog),
+        (catalog) => Layer.provide(layer, Layer.succeed(Internal.Resources, Option.some(catalog)))
+      )
+    )
+
+  /**
    * An executor configured by the settings: discovery-first from the core settings in context
-   * (`ToolSearchConfig.layer`), the activation policy and the bounds on tool calls from
-   * `AgentConfig` (the `ConfigProvider` in context, the environment by default). `options` set what
-   * the settings do not. The `SessionStore` comes from context: `SessionStore.layerConfig` is the
-   * in-memory one with the configured eviction.
+   * (`ToolSearchConfig.layer`), the activation policy, the delivery and the bounds on tool calls
+   * from `AgentConfig` (the `ConfigProvider` in context, the environment by default). `options` set
+   * what the settings do not. The `SessionStore` comes from context: `SessionStore.layerConfig` is
+   * the in-memory one with the configured eviction. `TOOL_SEARCH_DELIVERY=native` on a model that
+   * cannot defer tools is a `ConfigError` naming the variable and the provider.
    */
   static readonly layerConfig = (
     options: Partial<Options> = {}
   ): Layer.Layer<Executor, Config.ConfigError, Needs> =>
-    Layer.unwrap(
-      Effect.map(
-        Effect.all([Effect.service(ToolSearchConfig.ToolSearchConfig), AgentConfig.config]),
-        ([core, settings]) =>
-          Executor.layer({
-            ...options,
-            discoveryFirst: core.discoveryFirst,
-            activationPolicy: settings.activation,
-            toolTimeout: Duration.toMillis(settings.toolTimeout),
-            toolResultMaxTokens: settings.toolResultMaxTokens,
-            toolArgumentsMaxSize: settings.toolArgumentsMaxSize,
-            toolArgumentsMaxDepth: settings.toolArgumentsMaxDepth
-          })
+    Layer.unwrap(Effect.gen(function*() {
+      const core = yield* ToolSearchConfig.ToolSearchConfig
+      const settings = yield* AgentConfig.config
+      yield* DeliveryInternal.check(settings.delivery, yield* NativeDeferral.Support).pipe(
+        Effect.mapError((e) => Setting.invalid(AgentConfig.settings.delivery.env, e.message))
       )
-    )
+      return Executor.layer({
+        ...options,
+        discoveryFirst: core.discoveryFirst,
+        activationPolicy: settings.activation,
+        delivery: settings.delivery,
+        toolTimeout: Duration.toMillis(settings.toolTimeout),
+        toolResultMaxTokens: settings.toolResultMaxTokens,
+        toolArgumentsMaxSize: settings.toolArgumentsMaxSize,
+        toolArgumentsMaxDepth: settings.toolArgumentsMaxDepth
+      })
+    }))
 }

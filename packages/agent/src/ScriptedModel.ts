@@ -10,14 +10,24 @@
  * - `weak`: never searches on its own; when the first call is forced to the search tool
  *   (discovery-first) it searches and proceeds; otherwise it gives up.
  *
+ * It uses a tool the way each delivery offers it: by name when the tool is in its tool list;
+ * through `call_tool {name, arguments}` when the list has the dispatcher and a search returned the
+ * tool (`result`); tools sent deferred (`native`) count as offered once a tool result references
+ * them, as a provider would load them.
+ *
+ * A plan may read instead of call (`read`): the model samples the resources for a topic, searches
+ * inside the one it picks, reads the best passage only, and answers with the sentences of that
+ * slice — what a capable model does with the resource tools.
+ *
  * Every request is recorded in a `ModelLog`, so tests can assert what each request carried.
  *
  * @since 0.1.0
  */
-import { Disclosure } from "@tool-search/core"
+import { Disclosure, NativeDeferral } from "@tool-search/core"
 import { Context, Effect, Layer, Ref, Stream } from "effect"
 import { LanguageModel, type Prompt, type Response } from "effect/ai"
 import { DELEGATE_TASK } from "./Executor.js"
+import { CALL_TOOL } from "./UnitToolkit.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -40,6 +50,23 @@ export interface Plan {
   readonly policy?: Policy
   /** The final answer; default: a sentence naming the tool and its result. */
   readonly answer?: string
+  /** Find a resource through the levels and answer from the slice read, instead of calling a tool. */
+  readonly read?: ReadPlan
+}
+
+/**
+ * How the model reads: sample for `topic` (L2), search inside the resource of `kind` it found for
+ * `keywords` (L3), read the best passage (L4), answer with the slice's sentences holding `answerWords`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ReadPlan {
+  readonly topic: string
+  /** The kind of resource to pick among the samples; default: the first one. */
+  readonly kind?: string
+  readonly keywords: string
+  readonly answerWords: ReadonlyArray<string>
 }
 
 /** The script: a policy and the plan for each user message. */
@@ -51,7 +78,10 @@ export interface Script {
 
 /** One recorded request. */
 export interface Request {
+  /** The tools in the model's context (tools sent deferred are not, until referenced). */
   readonly tools: ReadonlyArray<string>
+  /** How many tools were sent deferred. */
+  readonly deferred: number
   readonly toolChoice: string
   readonly messages: number
 }
@@ -65,24 +95,34 @@ export class ModelLog extends Context.Service<ModelLog, {
 // Layer
 // -----------------------------------------------------------------------------
 
-/** The scripted model and its request log. */
+/**
+ * The scripted model and its request log. It declares `NativeDeferral.Support`: it plays a provider
+ * that loads deferred tools from references, so every delivery mode runs on it.
+ */
 export const layer = (script: Script): Layer.Layer<LanguageModel.LanguageModel | ModelLog> =>
   Layer.effectContext(Effect.gen(function*() {
     const log = yield* Ref.make<ReadonlyArray<Request>>([])
     const model = yield* LanguageModel.make({
       generateText: (options) =>
         Effect.gen(function*() {
-          const tools = options.tools.map((t) => t.name)
+          const tools = options.tools.filter((t) => !NativeDeferral.isDeferred(t)).map((t) => t.name)
+          const deferred = new Set(options.tools.filter(NativeDeferral.isDeferred).map((t) => t.name))
           const toolChoice = typeof options.toolChoice === "object" && "tool" in options.toolChoice
             ? String(options.toolChoice.tool)
             : String(options.toolChoice)
-          yield* Ref.update(log, (rs) => [...rs, { tools, toolChoice, messages: options.prompt.content.length }])
-          return respond(script, options.prompt, tools, toolChoice)
+          yield* Ref.update(log, (rs) => [
+            ...rs,
+            { tools, deferred: deferred.size, toolChoice, messages: options.prompt.content.length }
+          ])
+          // a deferred tool is loaded where a tool result references it
+          const loaded = referenced(options.prompt).filter((name) => deferred.has(name))
+          return respond(script, options.prompt, [...tools, ...loaded], toolChoice)
         }),
       streamText: () => Stream.empty
     })
     return Context.make(LanguageModel.LanguageModel, model).pipe(
-      Context.add(ModelLog, ModelLog.of({ requests: Ref.get(log) }))
+      Context.add(ModelLog, ModelLog.of({ requests: Ref.get(log) })),
+      Context.add(NativeDeferral.Support, { provider: "the scripted model", deferredTools: true })
     )
   }))
 
@@ -114,6 +154,19 @@ export const respond = (
   ]
   const answer = (text: string): Array<Response.PartEncoded> => [{ type: "text", text }, finish("stop")]
 
+  // the dispatcher reaches what searches loaded; `browse` (search_tools) loads nothing
+  const loadedBySearch = steps.flatMap((s) =>
+    s.call !== undefined && isSearch(s.call.name) && s.call.name !== Disclosure.SEARCH_TOOLS
+      ? foundNames(s.call.result?.value)
+      : []
+  )
+  const reachable = (name: string) =>
+    offered.includes(name) || (offered.includes(CALL_TOOL) && loadedBySearch.includes(name))
+  const use = (name: string, params: unknown): Array<Response.PartEncoded> =>
+    offered.includes(name) || !offered.includes(CALL_TOOL)
+      ? call(name, params)
+      : call(CALL_TOOL, { name, arguments: params })
+
   const called = (name: string) => steps.some((s) => s.call?.name === name)
   const lastOf = (name: string) => [...steps].reverse().find((s) => s.call?.name === name)?.call
   const searchTool = [Disclosure.SEARCH_TOOLS, Disclosure.TOOL_SEARCH, Disclosure.DISCOVER_TOOLS].find((n) =>
@@ -123,6 +176,11 @@ export const respond = (
 
   // A forced call is obeyed whatever the policy (that is what discovery-first relies on).
   if (forced !== undefined && !called(forced)) return call(forced, searchParams(forced, plan))
+
+  if (plan.read !== undefined && offered.includes(Disclosure.SAMPLE_RESOURCES)) {
+    const next = reading(plan.read, lastOf)
+    return typeof next === "string" ? answer(next) : call(next.name, next.params)
+  }
 
   if (plan.delegate !== undefined) {
     const tasks = typeof plan.delegate === "string" ? [plan.delegate] : plan.delegate
@@ -162,13 +220,13 @@ export const respond = (
     ) {
       return call(hint.tool, hint.params)
     }
-    if (offered.includes(target)) return call(target, plan.params ?? {})
+    if (reachable(target)) return use(target, plan.params ?? {})
     return answer(`I could not use ${target}.`)
   }
 
   // capable and weak: use the tool when it is offered
-  if (target !== undefined && offered.includes(target) && (finished === undefined || finished.result === undefined)) {
-    return call(target, plan.params ?? {})
+  if (target !== undefined && reachable(target) && (finished === undefined || finished.result === undefined)) {
+    return use(target, plan.params ?? {})
   }
   const searches = steps.filter((s) => s.call !== undefined && isSearch(s.call.name))
   if (searches.length === 0) {
@@ -182,13 +240,60 @@ export const respond = (
   if (last?.name === Disclosure.SEARCH_TOOLS && pick !== undefined && offered.includes(Disclosure.TOOL_SEARCH)) {
     return call(Disclosure.TOOL_SEARCH, { query: `select:${pick}` })
   }
-  if (pick !== undefined && offered.includes(pick) && lastOf(pick) === undefined) return call(pick, plan.params ?? {})
+  if (pick !== undefined && reachable(pick) && lastOf(pick) === undefined) return use(pick, plan.params ?? {})
   const done = pick === undefined ? undefined : lastOf(pick)
   if (done?.result !== undefined) return answer(plan.answer ?? `Done: ${pick} returned ${summarize(done.result.value)}`)
   return answer("I could not find a tool for that.")
 }
 
 const isSearch = (name: string): boolean => Disclosure.META_TOOL_NAMES.has(name)
+
+/** The next step of a read plan: a call, or the answer. */
+const reading = (
+  plan: ReadPlan,
+  lastOf: (name: string) => Step["call"]
+): { readonly name: string; readonly params: unknown } | string => {
+  const sampled = lastOf(Disclosure.SAMPLE_RESOURCES)
+  if (sampled?.result === undefined) {
+    return { name: Disclosure.SAMPLE_RESOURCES, params: { query: plan.topic, max: 3 } }
+  }
+  const resource = list(sampled.result.value, "resources").find((r) =>
+    plan.kind === undefined || r["kind"] === plan.kind
+  )
+  if (resource === undefined || typeof resource["uri"] !== "string") return "I found no document about that."
+  const searched = lastOf(Disclosure.SEARCH_RESOURCES)
+  if (searched?.result === undefined) {
+    return { name: Disclosure.SEARCH_RESOURCES, params: { query: plan.keywords, uri: resource["uri"], max: 3 } }
+  }
+  const passage = list(searched.result.value, "passages")[0]
+  if (passage === undefined) return `${String(resource["name"])} does not say.`
+  const read = lastOf(Disclosure.READ_RESOURCE)
+  if (read?.result === undefined) {
+    return {
+      name: Disclosure.READ_RESOURCE,
+      params: { uri: passage["uri"], offset: passage["offset"], length: passage["length"] }
+    }
+  }
+  const value = read.result.value
+  const text = typeof value === "object" && value !== null && "text" in value && typeof value.text === "string"
+    ? value.text
+    : ""
+  // the model's reading of the slice: the sentences that hold the answer
+  const prose = text.split("\n").filter((line) => !line.startsWith("#")).join(" ")
+  const sentences = prose.split(/(?<=\.)\s+/).filter((sentence) =>
+    plan.answerWords.some((w) => sentence.toLowerCase().includes(w.toLowerCase()))
+  )
+  return sentences.length === 0 ? `${String(resource["name"])} does not say.` : sentences.join(" ").trim()
+}
+
+/** The objects of an array field of a tool result. */
+const list = (value: unknown, field: string): ReadonlyArray<Record<string, unknown>> => {
+  if (typeof value !== "object" || value === null || !(field in value)) return []
+  const items = (value as Record<string, unknown>)[field]
+  return Array.isArray(items)
+    ? items.filter((i): i is Record<string, unknown> => typeof i === "object" && i !== null)
+    : []
+}
 
 const searchParams = (tool: string, plan: Plan): unknown =>
   tool === Disclosure.DISCOVER_TOOLS
@@ -227,7 +332,20 @@ const finish = (reason: "stop" | "tool-calls"): Response.PartEncoded => ({
   usage: { inputTokens: {}, outputTokens: {} }
 })
 
-/** The steps taken since the last user message, that message's text, and the calls so far. */
+/** The tool names the tool results of `prompt` reference (`NativeDeferral.references`). */
+const referenced = (prompt: Prompt.Prompt): ReadonlyArray<string> =>
+  prompt.content.flatMap((m) =>
+    m.role === "tool" ? m.content.flatMap((p) => p.type === "tool-result" ? NativeDeferral.referencesOf(p) : []) : []
+  )
+
+/** A call through the dispatcher as the call of the tool it names. */
+const unwrapped = (name: string, params: unknown): { readonly name: string; readonly params: unknown } =>
+  name === CALL_TOOL && typeof params === "object" && params !== null && "name" in params &&
+    typeof params.name === "string"
+    ? { name: params.name, params: "arguments" in params ? params.arguments : {} }
+    : { name, params }
+
+/** The steps taken since the last user message (dispatched calls as the calls they stand for), that message's text, and the calls so far. */
 const readPrompt = (prompt: Prompt.Prompt) => {
   let lastUser = -1
   prompt.content.forEach((m, i) => {
@@ -253,7 +371,7 @@ const readPrompt = (prompt: Prompt.Prompt) => {
     for (const p of m.content) {
       if (p.type !== "tool-call") continue
       const result = results.get(p.id)
-      steps.push({ call: { name: p.name, params: p.params, ...(result === undefined ? {} : { result }) } })
+      steps.push({ call: { ...unwrapped(p.name, p.params), ...(result === undefined ? {} : { result }) } })
     }
   }
   return { steps, userText, callCount }

@@ -25,11 +25,16 @@ interface Base {
  * - `TurnStarted`: a turn (or fork) began, with the tool names the activation policy carried over.
  * - `IterationStarted`: an iteration of the loop began.
  * - `ModelRequest`: the model was called with these tools (names in order), the tokens of their
- *   definitions, what sending every tool would have cost, and `auto` or the forced tool.
- * - `ModelResponse`: the model answered: its text, the tools it called, the tokens it reported.
+ *   definitions, what sending every tool would have cost, and `auto` or the forced tool; the
+ *   request's input tokens (tools, system, messages, counted with the `TokenCounter`) and, of those,
+ *   `prefixTokens`: the start it shares with an earlier request of the executor — what a provider's
+ *   prefix cache could serve; `deferredTools` counts the tools sent deferred (`native` delivery).
+ * - `ModelResponse`: the model answered: its text, the tools it called, the tokens it reported
+ *   (`cachedInputTokens`: the input tokens the provider says its cache served).
  * - `Search`: a search or discovery tool ran: its query and the names it found.
  * - `Activation`: tools became active in this unit.
- * - `ToolCall`: the model called a tool.
+ * - `ToolCall`: the model called a tool; `via` names the dispatcher (`call_tool`) when it called
+ *   the tool through it.
  * - `ToolResult`: a call's result as the model receives it; `failure` says why it failed when it
  *   did, and `truncated` (when the result was cut to the cap) carries the full result.
  * - `TurnFinished`: the turn ended.
@@ -49,12 +54,16 @@ export type TurnEvent = Data.TaggedEnum<{
     readonly toolTokens: number
     readonly eagerToolTokens: number
     readonly toolChoice: string
+    readonly inputTokens: number
+    readonly prefixTokens: number
+    readonly deferredTools?: number
   }
   ModelResponse: Base & {
     readonly iteration: number
     readonly text: string
     readonly toolCalls: ReadonlyArray<string>
     readonly inputTokens: number | null
+    readonly cachedInputTokens: number | null
     readonly outputTokens: number | null
   }
   Search: Base & {
@@ -67,6 +76,7 @@ export type TurnEvent = Data.TaggedEnum<{
     readonly id: string
     readonly name: string
     readonly params: unknown
+    readonly via?: string
   }
   ToolResult: Base & {
     readonly id: string
@@ -75,6 +85,7 @@ export type TurnEvent = Data.TaggedEnum<{
     readonly failure: UnitToolkit.Failure | null
     readonly result: unknown
     readonly truncated: UnitToolkit.Truncation | null
+    readonly via?: string
   }
   TurnFinished: Base & {
     readonly stopReason: "answered" | "max-iterations"
@@ -83,6 +94,8 @@ export type TurnEvent = Data.TaggedEnum<{
     readonly activated: ReadonlyArray<string>
     readonly toolTokens: number
     readonly eagerToolTokens: number
+    readonly inputTokens: number
+    readonly prefixTokens: number
   }
 }>
 

@@ -33,7 +33,8 @@ import { Duration, Effect } from "effect"
 import { Prompt, type Toolkit } from "effect/ai"
 import { Approval } from "./Approval.js"
 import * as Calls from "./internal/calls.js"
-import { TokenCounter } from "./TokenCounter.js"
+import * as Dispatcher from "./internal/dispatcher.js"
+import { type Definition, TokenCounter } from "./TokenCounter.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -49,7 +50,21 @@ export interface Call {
   readonly id: string
   readonly name: string
   readonly params: unknown
+  /**
+   * The dispatcher the model called this tool through (`call_tool`), when it did not call it by
+   * name: its tool result answers the dispatcher's call.
+   */
+  readonly via?: string
 }
+
+/**
+ * The dispatcher tool of `result` delivery: `call_tool {name, arguments}` runs a tool that was
+ * found but is not in the tool list.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const CALL_TOOL: string = Dispatcher.CALL_TOOL
 
 /**
  * Why a call failed: refused before running (`not-active`, `unknown`, `not-permitted`,
@@ -163,6 +178,13 @@ export interface Options extends Partial<Settings> {
   /** Sent after the visible tools; permission-checked by name; exempt from the per-call timeout. */
   readonly extraTools?: ReadonlyArray<ToolView.ModelTool>
   readonly observer?: Observer
+  /**
+   * Offer `call_tool {name, arguments}` (sent last) and run each call to it as a call of the named
+   * tool: the same resolution, permission, approval, argument check and corrective messages as a
+   * direct call. With it, a loop can keep one tool list for a whole turn — found tools are called
+   * through the dispatcher — so the provider's prompt cache holds (the executor's `result` delivery).
+   */
+  readonly dispatcher?: boolean
 }
 
 /**
@@ -176,9 +198,18 @@ export interface UnitToolkit {
   readonly tools: Effect.Effect<ReadonlyArray<ToolView.ModelTool>>
   /** `tools` as an `effect/ai` `Toolkit` whose handlers run through `handle`. */
   readonly toolkit: Effect.Effect<Toolkit.WithHandler<Record<string, Calls.AiTool>>>
-  /** Any list of tools as an `effect/ai` `Toolkit` whose handlers run through `handle`. */
-  readonly toolkitOf: (tools: ReadonlyArray<ToolView.ModelTool>) => Toolkit.WithHandler<Record<string, Calls.AiTool>>
-  /** Runs one call, whatever its name: always an outcome, never an error. */
+  /**
+   * Any list of tools as an `effect/ai` `Toolkit` whose handlers run through `handle`; `deferred`
+   * tools join it annotated `NativeDeferral.DeferLoading`, for a provider that sends them deferred.
+   */
+  readonly toolkitOf: (
+    tools: ReadonlyArray<ToolView.ModelTool>,
+    deferred?: ReadonlyArray<Definition>
+  ) => Toolkit.WithHandler<Record<string, Calls.AiTool>>
+  /**
+   * Runs one call, whatever its name: always an outcome, never an error. With the dispatcher, a
+   * call to `call_tool` runs the tool it names (the outcome's call has `via: "call_tool"`).
+   */
   readonly handle: (call: Call) => Effect.Effect<Outcome>
   /**
    * Runs the calls of one response: search tools first, one at a time, in the model's order (so
@@ -222,6 +253,9 @@ export const make = (options: Options = {}): Effect.Effect<UnitToolkit, never, T
       maxSize: settings.toolArgumentsMaxSize,
       maxDepth: settings.toolArgumentsMaxDepth
     }
+    const dispatcher = options.dispatcher === true
+    const unwrap = (call: Call): Dispatcher.Unwrapped =>
+      dispatcher ? Dispatcher.unwrap(call, limits) : { _tag: "Call", call }
     const execute = Calls.executor({
       view,
       extraTools,
@@ -233,10 +267,18 @@ export const make = (options: Options = {}): Effect.Effect<UnitToolkit, never, T
       maxTokens: settings.toolResultMaxTokens
     })
 
-    const handle = (call: Call): Effect.Effect<Outcome> =>
-      Effect.gen(function*() {
+    const handle = (raw: Call): Effect.Effect<Outcome> => {
+      const unwrapped = unwrap(raw)
+      const call = unwrapped._tag === "Call" ? unwrapped.call : raw
+      return Effect.gen(function*() {
         if (observer.onCall !== undefined) yield* observer.onCall(call)
-        const outcome = yield* execute(call)
+        const outcome: Outcome = unwrapped._tag === "Call" ? yield* execute(call) : {
+          call,
+          isFailure: true,
+          failure: "invalid-arguments",
+          result: unwrapped.message,
+          truncated: null
+        }
         // the span says how the call ended; a cut result's size is on it, the whole result in the outcome
         yield* Effect.annotateCurrentSpan({
           failure: outcome.failure ?? "none",
@@ -248,11 +290,23 @@ export const make = (options: Options = {}): Effect.Effect<UnitToolkit, never, T
         if (observer.onOutcome !== undefined) yield* observer.onOutcome(outcome)
         return outcome
       }).pipe(Effect.withSpan("tool-search.tool-call", { attributes: { tool: call.name } }, Calls.noStackTrace))
+    }
 
-    const run = (calls: ReadonlyArray<Call>) => Calls.inOrder(calls, handle, Math.max(1, settings.toolConcurrency))
+    // unwrapped first, so a search run through the dispatcher still runs first, in order
+    const run = (calls: ReadonlyArray<Call>) =>
+      Calls.inOrder(
+        calls.map((c) => {
+          const unwrapped = unwrap(c)
+          return unwrapped._tag === "Call" ? unwrapped.call : c
+        }),
+        handle,
+        Math.max(1, settings.toolConcurrency)
+      )
 
-    const tools = Effect.map(view.visible, (visible) => [...visible, ...extraTools])
-    const toolkitOf = (list: ReadonlyArray<ToolView.ModelTool>) => Calls.toolkitOf(list, handle)
+    const own = dispatcher ? [...extraTools, Dispatcher.tool] : extraTools
+    const tools = Effect.map(view.visible, (visible) => [...visible, ...own])
+    const toolkitOf = (list: ReadonlyArray<ToolView.ModelTool>, deferred: ReadonlyArray<Definition> = []) =>
+      Calls.toolkitOf(list, handle, deferred)
 
     return {
       tools,
@@ -265,19 +319,28 @@ export const make = (options: Options = {}): Effect.Effect<UnitToolkit, never, T
   })
 
 /**
- * Outcomes as the tool message that answers them.
+ * Outcomes as the tool message that answers them: each result answers the call the model made (a
+ * call through the dispatcher is answered as `call_tool`). `optionsOf` adds provider options to a
+ * result (the `native` delivery's tool references).
  *
  * @since 0.2.0
  * @category constructors
  */
-export const toPrompt = (outcomes: ReadonlyArray<Outcome>): Prompt.Prompt =>
+export const toPrompt = (
+  outcomes: ReadonlyArray<Outcome>,
+  optionsOf: (outcome: Outcome) => Prompt.ToolResultPartOptions | undefined = () => undefined
+): Prompt.Prompt =>
   Prompt.make([{
     role: "tool",
-    content: outcomes.map((o) => ({
-      type: "tool-result" as const,
-      id: o.call.id,
-      name: o.call.name,
-      isFailure: o.isFailure,
-      result: o.result
-    }))
+    content: outcomes.map((o) => {
+      const options = optionsOf(o)
+      return {
+        type: "tool-result" as const,
+        id: o.call.id,
+        name: o.call.via ?? o.call.name,
+        isFailure: o.isFailure,
+        result: o.result,
+        ...(options === undefined ? {} : { options })
+      }
+    })
   }])

@@ -1,10 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
+import { ToolCatalog } from "@tool-search/core"
 import { Clock, Effect, Layer, Option, Stream } from "effect"
 import { Prompt } from "effect/ai"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
-import { Eviction, Executor, SessionStore } from "../src/index.js"
-import { agent, agentWithoutStore } from "./fixtures.js"
+import { ActivationPolicy, Eviction, Executor, SessionStore } from "../src/index.js"
+import { agent, agentWithoutStore, CatalogLive } from "./fixtures.js"
 
 /** Runs a turn; returns what it carried over (from `turn-started`), what it found, and the result. */
 const turn = (sessionId: string | undefined, prompt: Prompt.RawInput) =>
@@ -65,6 +66,50 @@ describe("activation policies", () => {
       assert.deepStrictEqual(second.carried, first.activated)
       assert.include(second.carried, "chat_send_message")
     }).pipe(Effect.provide(agent("capable", { activationPolicy: "history" }))))
+
+  it.effect("history: a search run through call_tool (result delivery) counts as the search", () =>
+    Effect.gen(function*() {
+      const catalog = yield* ToolCatalog.ToolCatalog
+      const prompt = Prompt.make([
+        { role: "user", content: "tell #ops" },
+        {
+          role: "assistant",
+          content: [{
+            type: "tool-call",
+            id: "c1",
+            name: "call_tool",
+            params: { name: "ToolSearch", arguments: { query: "select:chat_send_message" } }
+          }, {
+            type: "tool-call",
+            id: "c2",
+            name: "call_tool",
+            params: { name: "read_file", arguments: {} }
+          }]
+        },
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              id: "c1",
+              name: "call_tool",
+              isFailure: false,
+              result: { functions: [{ name: "chat_send_message" }] }
+            },
+            // not a search: a result that looks like one loads nothing
+            {
+              type: "tool-result",
+              id: "c2",
+              name: "call_tool",
+              isFailure: false,
+              result: { functions: [{ name: "tickets_create" }] }
+            }
+          ]
+        }
+      ])
+      const ids = ActivationPolicy.fromHistory(prompt, catalog)
+      assert.deepStrictEqual(ids.map((id) => catalog.unsafe.get(id)?.modelName), ["chat_send_message"])
+    }).pipe(Effect.provide(CatalogLive)))
 })
 
 describe("SessionStore eviction (lazy, on access)", () => {

@@ -313,7 +313,8 @@ export const banner = (info: Info): string =>
 
 /**
  * A turn's figures, for the line after its answer: requests, tool-definition tokens against the
- * whole catalog, and the input tokens the provider reported.
+ * whole catalog, the input tokens the provider reported (and those its cache served), and the
+ * share of the input a prefix cache could serve by the executor's own count.
  *
  * @since 0.2.0
  * @category output
@@ -323,11 +324,17 @@ export const turnSummary = (events: ReadonlyArray<TurnEvent.TurnEvent>): string 
   const responses = events.filter((e): e is TurnEvent.ModelResponse => e._tag === "ModelResponse")
   const tool = requests.reduce((s, r) => s + r.toolTokens, 0)
   const eager = requests.reduce((s, r) => s + r.eagerToolTokens, 0)
-  const input = responses.every((r) => r.inputTokens !== null)
-    ? `${responses.reduce((s, r) => s + (r.inputTokens ?? 0), 0).toLocaleString("en-US")} input tokens`
-    : "input tokens not reported"
   const fmt = (n: number) => n.toLocaleString("en-US")
+  const cached = responses.every((r) => r.cachedInputTokens !== null)
+    ? `, ${fmt(responses.reduce((s, r) => s + (r.cachedInputTokens ?? 0), 0))} from its cache`
+    : ""
+  const input = responses.every((r) => r.inputTokens !== null)
+    ? `${fmt(responses.reduce((s, r) => s + (r.inputTokens ?? 0), 0))} input tokens${cached}`
+    : "input tokens not reported"
+  const counted = requests.reduce((s, r) => s + r.inputTokens, 0)
+  const prefix = requests.reduce((s, r) => s + r.prefixTokens, 0)
+  const share = counted === 0 ? "" : ` · ${((prefix / counted) * 100).toFixed(0)}% of the input cacheable`
   return `${requests.length} requests · ${fmt(tool)} tool-definition tokens (the whole catalog every time: ${
     fmt(eager)
-  }) · ${input}`
+  }) · ${input}${share}`
 }

@@ -1,6 +1,6 @@
 /**
  * The `tool-search` command line: `search`, `toc`, `serve`, `demo`, `chat`, `run`, `bench`,
- * `bench-executor`,
+ * `bench-executor`, `bench-disclosure`,
  * and the conventions every command follows:
  *
  * - a usage error (unknown flag or command, bad value, missing flag or argument) is one short
@@ -16,6 +16,7 @@ import { CliError, CliOutput, Command, type HelpDoc } from "effect/cli"
 import { readFileSync } from "node:fs"
 import { describe, helpHint, UsageError } from "./CliError.js"
 import * as Bench from "./commands/Bench.js"
+import * as BenchDisclosure from "./commands/BenchDisclosure.js"
 import * as BenchExecutor from "./commands/BenchExecutor.js"
 import * as Chat from "./commands/Chat.js"
 import * as Demo from "./commands/Demo.js"
@@ -55,7 +56,8 @@ export const cli = Command.make("tool-search").pipe(
     Chat.command,
     Run.command,
     Bench.command,
-    BenchExecutor.command
+    BenchExecutor.command,
+    BenchDisclosure.command
   ])
 )
 

@@ -10,5 +10,7 @@ export * as Cli from "./Cli.js"
 export * as CliError from "./CliError.js"
 /** Loading catalog files. */
 export * as Catalogs from "./Catalogs.js"
+/** The demo's policy handbook, wiki and prompt: the resources of its resource turn. */
+export * as DemoPolicies from "./demo/Policies.js"
 /** Retrieval metrics and the benchmark harness. */
 export * as Evaluation from "./Evaluation.js"

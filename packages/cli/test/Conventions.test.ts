@@ -39,7 +39,8 @@ const cases: Readonly<
     badValue: ["bench", "--tools", catalog, "--queries", queries, "--k", "ten"],
     missing: ["bench", "--tools", catalog]
   },
-  "bench-executor": { badValue: ["bench-executor", "--turns", "many"] }
+  "bench-executor": { badValue: ["bench-executor", "--turns", "many"] },
+  "bench-disclosure": { badValue: ["bench-disclosure", "--system-prompt-tokens", "many"] }
 }
 
 /** One line on stderr, naming the command, ending with the hint; nothing on stdout; exit code 2. */

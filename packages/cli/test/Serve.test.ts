@@ -59,6 +59,43 @@ describe("tool-search serve", () => {
     }
   )
 
+  it(
+    "forwards the servers' resources and prompts, and with --resource-tools offers the level tools too",
+    { timeout: 30_000 },
+    async () => {
+      const everything = upstream("everything", [node, serverEntry("@modelcontextprotocol/server-everything"), "stdio"])
+      const gateway = await connect([
+        "--resource-tools",
+        "--upstream",
+        everything,
+        "--upstream",
+        upstream("fs", [node, serverEntry("@modelcontextprotocol/server-filesystem"), files])
+      ])
+      try {
+        await gateway.ready("everything", "fs")
+        const doc = "demo://resource/static/document/features.md"
+        const listed = await gateway.client.listResources()
+        assert.include(listed.resources.map((r) => r.uri), doc)
+        const read = await gateway.client.readResource({ uri: doc })
+        assert.match((read.contents[0] as { text: string }).text, /^#/)
+        const prompts = (await gateway.client.listPrompts()).prompts.map((p) => p.name)
+        assert.include(prompts, "simple-prompt")
+
+        // the level tools: a document found by what it says, then the slice read
+        const names = await gateway.names()
+        assert.includeMembers(names, ["sample_resources", "search_resources", "read_resource", "get_prompt"])
+        const found = JSON.parse(text(await gateway.call("search_resources", { query: "features", max: 1 })))
+        const passage = found.passages[0] as { uri: string; offset: number; length: number }
+        assert.match(passage.uri, /^demo:\/\/resource\/static\/document\//)
+        const slice = JSON.parse(text(await gateway.call("read_resource", { ...passage })))
+        assert.strictEqual(slice.offset, passage.offset)
+        assert.isAtMost(slice.text.length, passage.length)
+      } finally {
+        await gateway.client.close()
+      }
+    }
+  )
+
   it("keeps serving when one upstream cannot start, and says which one on stderr", { timeout: 30_000 }, async () => {
     const gateway = await connect([
       "--upstream",

@@ -132,11 +132,17 @@ export interface Options {
   readonly indexTimeout: Duration.Input
   /** Bodies read at once while registering. */
   readonly indexConcurrency: number
+  /**
+   * Whether bodies are read and split into passages at registration (default `true`). Without it
+   * nothing is read until someone reads: resources are found by their metadata only (a gateway
+   * that forwards reads and offers no search inside bodies).
+   */
+  readonly indexBodies: boolean
 }
 
 /**
- * Defaults: 2 million indexed characters per body, passages of 800 to 1,600 characters, 30 seconds
- * and 4 reads at once.
+ * Defaults: bodies indexed, 2 million indexed characters per body, passages of 800 to 1,600
+ * characters, 30 seconds and 4 reads at once.
  *
  * @since 0.2.0
  * @category models
@@ -146,7 +152,8 @@ export const defaultOptions: Options = {
   passageTarget: Passages.defaultSizes.target,
   passageMax: Passages.defaultSizes.max,
   indexTimeout: "30 seconds",
-  indexConcurrency: 4
+  indexConcurrency: 4,
+  indexBodies: true
 }
 
 /**

@@ -10,7 +10,7 @@
  *   `Bm25f`, `Regex`, `Semantic`, `Hybrid`, `OfflineEmbeddings`, `VectorCache`, `SearchFeedback`
  * - **units** (the catalog and what one turn or fork sees) — `ToolCatalog`, `Activation`, `ToolView`
  * - **policies** — `Disclosure`, `Visibility`, `Permission`
- * - **model-facing** — `MetaTools`, `TableOfContents`, `SearchToolkit`
+ * - **model-facing** — `MetaTools`, `TableOfContents`, `SearchToolkit`, `NativeDeferral`
  * - **resources** — `Resource`, `ResourceFile`, `ResourceCatalog`, `RevealedResources`,
  *   `ResourceView`, `ResourceDisclosure`, `ResourceTools`, `ResourceError`
  * - **settings** — `Setting`, `ToolSearchConfig`, `ResourceConfig`
@@ -249,6 +249,14 @@ export * as TableOfContents from "./TableOfContents.js"
  * @category model-facing
  */
 export * as SearchToolkit from "./SearchToolkit.js"
+
+/**
+ * Deferred tools sent the provider's way (Anthropic's `defer_loading`), and which providers can.
+ *
+ * @since 0.2.0
+ * @category model-facing
+ */
+export * as NativeDeferral from "./NativeDeferral.js"
 
 // -----------------------------------------------------------------------------
 // Resources

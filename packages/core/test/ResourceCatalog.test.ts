@@ -106,6 +106,18 @@ describe("ResourceCatalog", () => {
       assert.strictEqual(entry.size, handbookText.length)
     }).pipe(Effect.provide(resourceCatalogOf([handbook], { maxIndexedChars: 100 }))))
 
+  it.effect("without indexBodies nothing is read at registration: found by metadata, not searchable", () =>
+    Effect.gen(function*() {
+      const reads = yield* Ref.make(0)
+      const catalog = yield* Catalog
+      yield* catalog.register(counted("docs://policy", "# Returns\n\nOpened laptops: 15% restocking fee.", reads))
+      assert.strictEqual(yield* Ref.get(reads), 0)
+      const entry = Option.getOrThrow(yield* catalog.get("docs://policy"))
+      assert.strictEqual(entry.unsearchable, "bodies are not indexed in this catalog")
+      assert.deepStrictEqual(yield* catalog.searchPassages("restocking fee", all), [])
+      assert.deepStrictEqual((yield* catalog.sample("policy", all)).map((m) => m.resource.uri), ["docs://policy"])
+    }).pipe(Effect.provide(resourceCatalogOf([], { indexBodies: false }))))
+
   it.effect("a batch with one invalid or duplicate resource registers nothing, and reads no body first", () =>
     Effect.gen(function*() {
       const catalog = yield* Catalog

@@ -20,6 +20,14 @@
  * run a call — the server is down, died during the call, or did not answer in time — the client
  * gets an error result naming the server and the tool, and the other servers keep working.
  *
+ * With a `ResourceCatalog` (`withResources`), the session also serves resources and prompts:
+ * `resources/list`, `resources/templates/list`, `resources/read`, subscriptions, `prompts/list`
+ * and `prompts/get`, through the same visibility and permission policies, forwarded to the upstream
+ * each came from, with list changes coalesced like the tools'; `resource_link`s in upstream tool
+ * results are readable in the session that received them; and with `resourceTools` the level
+ * tools (`sample_resources`, `search_resources`, `read_resource`, `get_prompt`) are offered to
+ * clients that prefer tools, over a revealed set of the session's own.
+ *
  * The MCP protocol work is the official SDK's `Server` (one per session): `effect/ai`'s
  * `McpServer` registers tools for all clients at once and broadcasts list changes to every client,
  * while here each session has its own list. Streamable HTTP is in `HttpGateway`.
@@ -33,9 +41,19 @@ import {
   ListToolsRequestSchema,
   type ListToolsResult as SdkListToolsResult
 } from "@modelcontextprotocol/sdk/types.js"
-import { Activation, Disclosure, ToolCatalog, ToolView } from "@tool-search/core"
 import {
-  Clock,
+  Activation,
+  Disclosure,
+  Permission,
+  ResourceCatalog,
+  ResourceDisclosure,
+  ResourceView,
+  RevealedResources,
+  ToolCatalog,
+  ToolView,
+  Visibility
+} from "@tool-search/core"
+import {
   Context,
   Deferred,
   Duration,
@@ -43,7 +61,6 @@ import {
   Exit,
   FiberSet,
   Layer,
-  Metric,
   Option,
   Queue,
   Schema,
@@ -54,13 +71,13 @@ import {
 import type { Readable, Writable } from "node:stream"
 import * as GatewayConfig from "./GatewayConfig.js"
 import * as BoundedActivation from "./internal/BoundedActivation.js"
-import { type Answer, checkParams, invalidParams, JsonRpcError, result, textResult } from "./internal/Calls.js"
-import * as ResultCap from "./internal/ResultCap.js"
+import { checkParams, invalidParams, JsonRpcError } from "./internal/Calls.js"
 import * as Search from "./internal/Search.js"
+import * as SessionCalls from "./internal/SessionCalls.js"
+import * as SessionResources from "./internal/SessionResources.js"
 import { StdioServer } from "./internal/StdioServer.js"
 import { McpSources } from "./McpSources.js"
 import * as McpTool from "./McpTool.js"
-import * as Telemetry from "./Telemetry.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -76,6 +93,8 @@ export interface Limits {
   readonly maxArgumentBytes: number
   readonly maxArgumentDepth: number
   readonly maxResultChars: number
+  /** The text or base64 of one `resources/read` or `prompts/get` answer sent to the client. */
+  readonly maxResourceBytes: number
 }
 
 /**
@@ -101,6 +120,10 @@ export interface Options {
   readonly minRelativeScore: number
   /** Catalog changes within this window reach a session as one `list_changed`. */
   readonly listChangedDelay: Duration.Input
+  /** With resources: offer the level tools (`sample_resources`, ...) besides the resource methods. */
+  readonly resourceTools: boolean
+  /** With resources: resources one session may subscribe to at once. */
+  readonly maxSubscriptions: number
 }
 
 /** The gateway could not start (for example, the port is taken). */
@@ -114,6 +137,31 @@ export class GatewayError extends Schema.TaggedError<GatewayError>()("GatewayErr
 
 /** The name of the meta tool that calls a found tool by name. */
 export const CALL_TOOL = McpTool.CALL_TOOL
+
+/**
+ * The resource catalog a gateway serves; none unless `withResources` put one in, which puts
+ * `ResourceCatalog` in the requirements of what it wraps.
+ */
+const Resources: Context.Reference<Option.Option<ResourceCatalog.ResourceCatalog["Service"]>> = Context.Reference<
+  Option.Option<ResourceCatalog.ResourceCatalog["Service"]>
+>("@tool-search/mcp/Gateway/Resources", { defaultValue: () => Option.none() })
+
+/**
+ * Makes the gateway sessions opened by `effect` (`serve`, `serveStdio`, `HttpGateway.serve`) serve
+ * the resources and prompts of the `ResourceCatalog` in context, through the visibility and
+ * permission policies: the resource and prompt methods of MCP, forwarded to the upstream each came
+ * from when `McpSources` imported them (`McpSources.layerWithResources`).
+ *
+ * @since 0.2.0
+ * @category combinators
+ */
+export const withResources = <A, E, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R | ResourceCatalog.ResourceCatalog> =>
+  Effect.flatMap(
+    Effect.service(ResourceCatalog.ResourceCatalog),
+    (catalog) => Effect.provideService(effect, Resources, Option.some(catalog))
+  )
 
 /** The default instructions sent at `initialize`. */
 export const defaultInstructions = [
@@ -140,37 +188,20 @@ export function optionsFrom(settings: GatewayConfig.Settings): Options {
     limits: {
       maxArgumentBytes: settings.maxArgumentBytes,
       maxArgumentDepth: settings.maxArgumentDepth,
-      maxResultChars: settings.maxResultChars
+      maxResultChars: settings.maxResultChars,
+      maxResourceBytes: settings.maxResourceBytes
     },
     maxLoadedTools: settings.maxLoadedTools,
     minScore: settings.minScore,
     minRelativeScore: settings.minRelativeScore,
-    listChangedDelay: Duration.millis(settings.listChangedDelay)
+    listChangedDelay: Duration.millis(settings.listChangedDelay),
+    resourceTools: settings.resourceTools,
+    maxSubscriptions: settings.maxSubscriptions
   }
 }
 
 /** The `tools/list` entry of `call_tool`. */
-export const callToolListed: McpTool.ListedTool = {
-  name: CALL_TOOL,
-  description: [
-    `Call a tool that ${Disclosure.TOOL_SEARCH} loaded, by name. Use it when a loaded tool does not appear in`,
-    "your tool list; otherwise call the tool directly."
-  ].join(" "),
-  inputSchema: {
-    type: "object",
-    properties: {
-      name: { type: "string", description: `The tool name, as ${Disclosure.TOOL_SEARCH} returned it` },
-      arguments: { type: "object", description: "The tool's arguments, matching its input schema" }
-    },
-    required: ["name"],
-    additionalProperties: false
-  }
-}
-
-const CallToolInput = Schema.Struct({
-  name: Schema.String,
-  arguments: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
-})
+export const callToolListed: McpTool.ListedTool = SessionCalls.callToolListed
 
 // -----------------------------------------------------------------------------
 // Sessions
@@ -188,9 +219,10 @@ export const open = (
   Effect.gen(function*() {
     const settings: Options = { ...defaults, ...options, limits: { ...defaults.limits, ...options.limits } }
     const scope = yield* Scope.Scope
-    // The session's execution unit: its activation lives exactly as long as the session scope.
+    // The session's execution unit: its activation (and revealed resources) live exactly as long
+    // as the session scope.
     const bounded = yield* BoundedActivation.make(settings.maxLoadedTools)
-    const view = Context.get(
+    const tools = Context.get(
       yield* Layer.buildWithScope(
         ToolView.ToolView.layer.pipe(Layer.provide(Layer.succeed(Activation.Activation, bounded.activation))),
         scope
@@ -199,6 +231,31 @@ export const open = (
     )
     const catalog = yield* ToolCatalog.ToolCatalog
     const sources = Option.getOrUndefined(yield* Effect.serviceOption(McpSources))
+    const resourceCatalog = Option.getOrUndefined(yield* Resources)
+    const view = resourceCatalog === undefined || !settings.resourceTools
+      ? tools
+      : ResourceView.withResources(
+        tools,
+        yield* ResourceView.make.pipe(
+          Effect.provideService(ResourceCatalog.ResourceCatalog, resourceCatalog),
+          Effect.provideService(RevealedResources.RevealedResources, yield* RevealedResources.make([]))
+        )
+      )
+    const resources = resourceCatalog === undefined ? undefined : yield* SessionResources.make({
+      catalog: resourceCatalog,
+      upstream: sources?.resources,
+      servers: sources?.servers.map((s) => s.name) ?? [],
+      visibility: yield* Visibility.Visibility,
+      permission: yield* Permission.Permission,
+      settings: {
+        maxResourceBytes: settings.limits.maxResourceBytes,
+        maxSubscriptions: settings.maxSubscriptions,
+        maxArgumentBytes: settings.limits.maxArgumentBytes,
+        maxArgumentDepth: settings.limits.maxArgumentDepth,
+        listChangedDelay: settings.listChangedDelay,
+        readTimeout: (yield* ResourceDisclosure.ResourceDisclosure).readTimeout
+      }
+    })
     const run = yield* FiberSet.makeRuntimePromise<never>()
     const closed = yield* Deferred.make<void>()
     const lock = yield* Semaphore.make(1)
@@ -206,7 +263,15 @@ export const open = (
 
     const server = new Server(
       { name: settings.name, version: settings.version },
-      { capabilities: { tools: { listChanged: true } }, instructions: settings.instructions }
+      {
+        capabilities: {
+          tools: { listChanged: true },
+          ...(resources === undefined
+            ? {}
+            : { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true } })
+        },
+        instructions: settings.instructions
+      }
     )
 
     /** The tools this session lists now. */
@@ -229,74 +294,17 @@ export const open = (
         yield* Effect.promise(() => send().catch(() => undefined))
       }))
 
-    /** A structured log line and a span around one search or call, with its duration. */
-    const observed = <A>(
-      what: "search" | "call",
-      fields: Record<string, unknown>,
-      effect: Effect.Effect<A>,
-      outcome: (a: A) => Record<string, unknown>
-    ) =>
-      Effect.gen(function*() {
-        const started = yield* Clock.currentTimeMillis
-        const a = yield* effect
-        const ms = (yield* Clock.currentTimeMillis) - started
-        yield* Effect.logInfo(`gateway ${what}`).pipe(
-          Effect.annotateLogs({ session: session(), ...fields, ...outcome(a), ms })
-        )
-        return a
-      }).pipe(
-        Effect.withSpan(`tool-search.gateway.${what}`, { attributes: { session: session(), ...fields } }, {
-          captureStackTrace: false
-        })
-      )
+    const observed = SessionCalls.observer(session)
 
-    const search = Search.make({ view, catalog, sources, bounded, settings, observed })
-
-    /** A call of a tool by the name the model sees. */
-    const callNamed = (name: string, args: Record<string, unknown>, requestId: string): Effect.Effect<Answer> =>
-      Effect.gen(function*() {
-        const resolved = yield* Effect.result(view.resolve(name))
-        if (resolved._tag === "Failure") return result(textResult(resolved.failure.message, true))
-        const tool = resolved.success
-        if (tool.tool !== undefined) yield* bounded.touch(tool.tool.id)
-        const origin = tool.tool === undefined ? undefined : sources?.origin(tool.tool.id)
-        if (origin !== undefined && sources !== undefined) {
-          const outcome = yield* Effect.result(sources.call(origin.server, origin.tool, args))
-          if (outcome._tag === "Success") return result(ResultCap.cap(outcome.success, settings.limits.maxResultChars))
-          const e = outcome.failure
-          return e._tag === "UpstreamError"
-            ? { _tag: "Error", code: e.code, message: e.reason, ...(e.data === undefined ? {} : { data: e.data }) }
-            : result(textResult(e.message, true))
-        }
-        const output = yield* Effect.result(tool.run(args, { toolCallId: requestId }))
-        if (output._tag === "Failure") return result(textResult(output.failure.message, true))
-        const { isFailure, result: value } = output.success
-        const content = textResult(typeof value === "string" ? value : JSON.stringify(value), isFailure)
-        return result(ResultCap.cap(content, settings.limits.maxResultChars))
-      })
-
-    const outcomeOf = (answer: Answer): string =>
-      answer._tag === "Error" ? "error" : answer.result.isError === true ? "tool_error" : "ok"
-
-    /** A call the model made: the search tool, `call_tool`, or a tool by name. */
-    const dispatch = (name: string, args: Record<string, unknown>, requestId: string): Effect.Effect<Answer> => {
-      if (name === Disclosure.TOOL_SEARCH && view.disclosure.mode !== "catalog") return search(args)
-      return observed("call", { tool: name }, callNamed(name, args, requestId), (answer) => ({
-        outcome: outcomeOf(answer)
-      })).pipe(
-        Effect.tap((answer) => Metric.update(Metric.withAttributes(Telemetry.calls, { outcome: outcomeOf(answer) }), 1))
-      )
-    }
-
-    const call = (name: string, args: Record<string, unknown>, requestId: string): Effect.Effect<Answer> => {
-      if (!settings.callTool || name !== CALL_TOOL) return dispatch(name, args, requestId)
-      const input = Schema.decodeUnknownOption(CallToolInput)(args)
-      if (Option.isNone(input) || input.value.name === CALL_TOOL) {
-        const usage = `${CALL_TOOL} needs {"name": "<tool name>", "arguments": {...}} naming a tool other than itself`
-        return Effect.succeed(result(textResult(usage, true)))
-      }
-      return dispatch(input.value.name, input.value.arguments ?? {}, requestId)
-    }
+    const call = SessionCalls.make({
+      view,
+      bounded,
+      sources,
+      settings: { callTool: settings.callTool, maxResultChars: settings.limits.maxResultChars },
+      observed,
+      search: Search.make({ view, catalog, sources, bounded, settings, observed }),
+      links: (server, result) => resources === undefined ? result : resources.links(server, result)
+    })
 
     server.setRequestHandler(ListToolsRequestSchema, () =>
       run(
@@ -307,9 +315,15 @@ export const open = (
         }))
       ))
 
-    // `tools/call` is handled from the raw request: the SDK's own schema check answers bad params
-    // with -32603 and a multi-line dump; here they get -32602 and one line, bounds checked first.
+    // `tools/call` and the resource methods are handled from the raw request: the SDK's own schema
+    // check answers bad params with -32603 and a multi-line dump; here they get -32602 and one
+    // line, bounds checked first.
     server.fallbackRequestHandler = async (request, extra) => {
+      if (resources !== undefined && SessionResources.METHODS.has(request.method)) {
+        const reply = await run(resources.handle(request.method, request.params), { signal: extra.signal })
+        if (reply._tag === "Error") throw new JsonRpcError(reply.code, reply.message, reply.data)
+        return reply.value as never
+      }
       if (request.method !== "tools/call") {
         throw new JsonRpcError(ErrorCode.MethodNotFound, "Method not found", undefined)
       }
@@ -339,6 +353,15 @@ export const open = (
       Stream.runForEachArray(() => Effect.andThen(announce(() => server.sendToolListChanged()), Effect.sleep(delay))),
       Effect.forkScoped({ startImmediately: true })
     )
+    if (resources !== undefined) {
+      yield* resources.follow({
+        resourcesChanged: () => server.sendResourceListChanged(),
+        promptsChanged: () => server.sendPromptListChanged(),
+        updated: (uri) => server.sendResourceUpdated({ uri }),
+        // the resource tools are offered only when they can do something: the tool list may change
+        changed: view === tools ? Effect.void : announce(() => server.sendToolListChanged())
+      })
+    }
     yield* Effect.addFinalizer(() => Effect.promise(() => server.close().catch(() => undefined)))
     yield* Effect.promise(() => server.connect(transport))
     return Deferred.await(closed)

@@ -148,6 +148,26 @@ export const settings = {
     values: "characters ≥ 100",
     description: "text of one tool result sent to the client; the rest is cut, with a note saying how much"
   }),
+  maxResourceBytes: Setting.make("maxResourceBytes", {
+    schema: Setting.IntAtLeast(1024),
+    default: 8_388_608,
+    values: "characters ≥ 1024",
+    description:
+      "text or base64 of one `resources/read` or `prompts/get` answer sent to a client; a larger one is refused, named"
+  }),
+  maxSubscriptions: Setting.make("maxSubscriptions", {
+    schema: Setting.IntAtLeast(0),
+    default: 100,
+    values: "integer ≥ 0",
+    description: "resources one session may subscribe to at once (`resources/subscribe`)"
+  }),
+  resourceTools: Setting.make("resourceTools", {
+    schema: Setting.Boolean,
+    default: false,
+    values: "boolean",
+    description:
+      "also offer the resource level tools (`sample_resources`, `search_resources`, `read_resource`, `get_prompt`) to clients that prefer tools"
+  }),
   maxMessageBytes: Setting.make("maxMessageBytes", {
     schema: Setting.IntAtLeast(1024),
     default: 4_194_304,

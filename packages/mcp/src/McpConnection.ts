@@ -15,25 +15,25 @@
  * @since 0.1.0
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import {
-  ErrorCode,
-  McpError as SdkMcpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ResultSchema,
   ToolListChangedNotificationSchema
 } from "@modelcontextprotocol/sdk/types.js"
-import { Deferred, Duration, Effect, Exit, Queue, Schema, type Scope, Stream } from "effect"
-import { isTooLarge, StdioClient } from "./internal/StdioClient.js"
+import { Deferred, Duration, Effect, Exit, Option, Queue, Schema, type Scope, Stream } from "effect"
+import { describeCause, guard, listAll, NO_SDK_TIMEOUT, requestFailure } from "./internal/Requests.js"
+import { StdioClient } from "./internal/StdioClient.js"
 import {
   type CallError,
   type ConnectError,
   ConnectionLost,
-  RequestFailed,
   ServerProtocolError,
   ServerStartFailed,
-  ServerTimeout,
-  UpstreamError
+  ServerTimeout
 } from "./McpError.js"
 import * as McpTool from "./McpTool.js"
 import type * as Upstream from "./Upstream.js"
@@ -42,20 +42,71 @@ import type * as Upstream from "./Upstream.js"
 // Models
 // -----------------------------------------------------------------------------
 
+/**
+ * What a server declared about resources and prompts at `initialize`; absent means not offered.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export const Capabilities = Schema.Struct({
+  resources: Schema.optionalKey(Schema.Struct({
+    subscribe: Schema.optionalKey(Schema.NullOr(Schema.Boolean)),
+    listChanged: Schema.optionalKey(Schema.NullOr(Schema.Boolean))
+  })),
+  prompts: Schema.optionalKey(Schema.Struct({
+    listChanged: Schema.optionalKey(Schema.NullOr(Schema.Boolean))
+  }))
+})
+
+/**
+ * The requests about resources and prompts a connection forwards.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type ResourceMethod = "resources/read" | "resources/subscribe" | "resources/unsubscribe" | "prompts/get"
+
 /** An open connection. */
 export interface McpConnection {
   readonly server: string
   /** What the server says it is (`initialize` result). */
   readonly serverInfo: { readonly name: string; readonly version: string } | undefined
+  /** What the server offers besides tools (resources, subscriptions, prompts). */
+  readonly capabilities: typeof Capabilities.Type
   /** Every tool, all pages, raw (decode each with `McpTool`), within the list timeout. */
   readonly listTools: Effect.Effect<ReadonlyArray<unknown>, ConnectError>
+  /**
+   * Every entry of `resources/list`, `resources/templates/list` and `prompts/list`, all pages, raw
+   * (decode each with `McpResource`), within the list timeout; empty for what the server does not offer.
+   */
+  readonly listResources: Effect.Effect<
+    {
+      readonly resources: ReadonlyArray<unknown>
+      readonly templates: ReadonlyArray<unknown>
+      readonly prompts: ReadonlyArray<unknown>
+    },
+    ConnectError
+  >
   /** Calls a tool by its MCP name; the result as received. Interrupting the effect cancels the call upstream. */
   readonly callTool: (
     tool: string,
     args: Readonly<Record<string, unknown>>
   ) => Effect.Effect<McpTool.CallToolResult, CallError>
+  /**
+   * One request about a resource or prompt (`target`: its URI or name, for errors), within the call
+   * timeout; the result raw, for the caller to decode. Interrupting it cancels it upstream.
+   */
+  readonly request: (
+    method: ResourceMethod,
+    params: Readonly<Record<string, unknown>>,
+    target: string
+  ) => Effect.Effect<unknown, CallError>
   /** One element per `notifications/tools/list_changed` (several may be merged). */
   readonly toolsChanged: Stream.Stream<void>
+  /** One element per `notifications/resources/list_changed` or `prompts/list_changed` (merged). */
+  readonly resourcesChanged: Stream.Stream<void>
+  /** The URI of each `notifications/resources/updated` (the latest 256 are kept while nobody reads). */
+  readonly resourceUpdated: Stream.Stream<string>
   /** What the connection dropped (an oversized message without an id, a line that is not JSON-RPC), for the log. */
   readonly warnings: Stream.Stream<string>
   /** Fails when the connection is lost; never succeeds while it is open. */
@@ -65,14 +116,11 @@ export interface McpConnection {
 /** The name and version the client announces in `initialize`. */
 export const clientInfo = { name: "tool-search", version: "0.1.0" }
 
-/** The longest timer Node accepts: SDK deadlines are disabled, the Effect ones apply. */
-const NO_SDK_TIMEOUT = 2 ** 31 - 1
-
-/** How many pages a listing may take before the server is considered broken (a cursor loop). */
-const MAX_PAGES = 1000
-
 /** How much of a server's stderr is kept for error messages. */
 const STDERR_TAIL = 2000
+
+/** The longest URI kept from a `notifications/resources/updated`. */
+const MAX_UPDATED_URI = 4096
 
 // -----------------------------------------------------------------------------
 // Constructors
@@ -84,6 +132,8 @@ export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, C
     const server = config.name
     const lost = yield* Deferred.make<never, ConnectionLost>()
     const changes = yield* Queue.sliding<void>(1)
+    const resourceChanges = yield* Queue.sliding<void>(1)
+    const updated = yield* Queue.sliding<string>(256)
     const warnings = yield* Queue.sliding<string>(16)
     let stderrTail = ""
     const tail = () => stderrTail.trim() === "" ? "" : ` (stderr: ${stderrTail.trim().slice(-STDERR_TAIL)})`
@@ -91,6 +141,16 @@ export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, C
     const client = new Client(clientInfo, { capabilities: {} })
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       Queue.offerUnsafe(changes, undefined)
+    })
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      Queue.offerUnsafe(resourceChanges, undefined)
+    })
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
+      Queue.offerUnsafe(resourceChanges, undefined)
+    })
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      const uri: unknown = notification.params.uri
+      if (typeof uri === "string" && uri.length <= MAX_UPDATED_URI) Queue.offerUnsafe(updated, uri)
     })
     const markLost = (error: ConnectionLost) => {
       Deferred.doneUnsafe(lost, Exit.fail(error))
@@ -122,33 +182,39 @@ export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, C
         orElse: () => Effect.fail(new ServerTimeout({ server, operation: "initialize", millis }))
       })
     )
-
-    const listTools = listAll(client, server).pipe(
-      noteLost,
-      Effect.timeoutOrElse({
-        duration: config.listTimeout,
-        orElse: () =>
-          Effect.fail(
-            new ServerTimeout({ server, operation: "tools/list", millis: Duration.toMillis(config.listTimeout) })
-          )
-      })
+    // what the server declared; anything unreadable counts as not offered
+    const capabilities = Option.getOrElse(
+      Schema.decodeUnknownOption(Capabilities)(client.getServerCapabilities() ?? {}),
+      (): typeof Capabilities.Type => ({})
     )
 
+    const listed = (method: string, field: string) =>
+      listAll(client, server, method, field).pipe(
+        noteLost,
+        Effect.timeoutOrElse({
+          duration: config.listTimeout,
+          orElse: () =>
+            Effect.fail(new ServerTimeout({ server, operation: method, millis: Duration.toMillis(config.listTimeout) }))
+        })
+      )
+    const none = Effect.succeed<ReadonlyArray<unknown>>([])
+
     const callMillis = Duration.toMillis(config.callTimeout)
-    const callTool = (tool: string, args: Readonly<Record<string, unknown>>) =>
+    const request = (method: string, params: Readonly<Record<string, unknown>>, target: string) =>
       Effect.tryPromise({
         try: (signal) =>
-          client.request({ method: "tools/call", params: { name: tool, arguments: { ...args } } }, ResultSchema, {
-            signal,
-            timeout: NO_SDK_TIMEOUT
-          }),
-        catch: (cause) => callFailure(server, tool, cause, tail)
+          client.request({ method, params: { ...params } }, ResultSchema, { signal, timeout: NO_SDK_TIMEOUT }),
+        catch: (cause) => requestFailure(server, target, cause, tail)
       }).pipe(
         noteLost,
         Effect.timeoutOrElse({
           duration: config.callTimeout,
-          orElse: () => Effect.fail(new ServerTimeout({ server, operation: "tools/call", tool, millis: callMillis }))
-        }),
+          orElse: () => Effect.fail(new ServerTimeout({ server, operation: method, tool: target, millis: callMillis }))
+        })
+      )
+
+    const callTool = (tool: string, args: Readonly<Record<string, unknown>>) =>
+      request("tools/call", { name: tool, arguments: { ...args } }, tool).pipe(
         Effect.flatMap((result) =>
           Schema.decodeUnknownEffect(McpTool.CallToolResult)(result).pipe(
             Effect.as(result as McpTool.CallToolResult),
@@ -161,9 +227,20 @@ export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, C
     return {
       server,
       serverInfo: info === undefined ? undefined : { name: info.name, version: info.version },
-      listTools,
+      capabilities,
+      listTools: listed("tools/list", "tools"),
+      listResources: Effect.all({
+        resources: capabilities.resources === undefined ? none : listed("resources/list", "resources"),
+        templates: capabilities.resources === undefined
+          ? none
+          : listed("resources/templates/list", "resourceTemplates"),
+        prompts: capabilities.prompts === undefined ? none : listed("prompts/list", "prompts")
+      }),
       callTool,
+      request,
       toolsChanged: Stream.fromQueue(changes),
+      resourcesChanged: Stream.fromQueue(resourceChanges),
+      resourceUpdated: Stream.fromQueue(updated),
       warnings: Stream.fromQueue(warnings),
       lost: Deferred.await(lost)
     } satisfies McpConnection
@@ -210,114 +287,9 @@ const makeTransport = (
   }
 }
 
-/** A failure of the transport itself while sending: the one kind of error that means the connection is gone. */
-class TransportFailure extends Error {
-  constructor(readonly failure: unknown) {
-    super(describeCause(failure))
-  }
-}
-
-/** Marks every error of `send` as a `TransportFailure`, so that it is not mistaken for anything else. */
-const guard = (transport: SdkTransport): SdkTransport => {
-  const send = transport.send.bind(transport)
-  transport.send = (message, options) =>
-    send(message, options).catch((failure: unknown) => Promise.reject(new TransportFailure(failure)))
-  return transport
-}
-
 /**
- * Whether a transport failure means the connection is gone: anything but an HTTP answer that
- * refuses this one request (a 4xx other than 404, which means the server forgot the session).
+ * The message of a JSON-RPC error as the server sent it (the SDK prefixes `MCP error <code>: `).
+ *
+ * @since 0.1.0
  */
-const isLost = (failure: TransportFailure): boolean =>
-  !(failure.failure instanceof StreamableHTTPError && failure.failure.code !== undefined &&
-    failure.failure.code >= 400 && failure.failure.code < 500 && failure.failure.code !== 404)
-
-/** The SDK's own check of an answer failed: the server sent something that is not MCP. */
-const isSchemaError = (cause: unknown): boolean => cause instanceof Error && cause.name === "ZodError"
-
-/** All pages of `tools/list`, raw. A repeated cursor or an endless listing is a protocol error. */
-const listAll = (client: Client, server: string): Effect.Effect<ReadonlyArray<unknown>, ConnectError> =>
-  Effect.gen(function*() {
-    const tools: Array<unknown> = []
-    const seen = new Set<string>()
-    let cursor: string | undefined
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const params = cursor === undefined ? {} : { cursor }
-      const raw = yield* Effect.tryPromise({
-        try: (signal) =>
-          client.request({ method: "tools/list", params }, ResultSchema, { signal, timeout: NO_SDK_TIMEOUT }),
-        catch: (cause) => listFailure(server, cause)
-      })
-      const result = yield* Schema.decodeUnknownEffect(McpTool.ListToolsPage)(raw).pipe(
-        Effect.mapError((e) => new ServerProtocolError({ server, reason: `tools/list: ${e.message}` }))
-      )
-      tools.push(...result.tools)
-      const next = result.nextCursor
-      if (next === undefined || next === null) return tools
-      if (seen.has(next)) {
-        return yield* new ServerProtocolError({
-          server,
-          reason: `tools/list repeated the cursor ${JSON.stringify(next)}`
-        })
-      }
-      seen.add(next)
-      cursor = next
-    }
-    return yield* new ServerProtocolError({ server, reason: `tools/list did not end after ${MAX_PAGES} pages` })
-  })
-
-/**
- * Sorts a failed listing: only a closed connection or a transport failure means the connection is
- * gone; an error answer, an answer over the size bound or anything else is the server's answer
- * being unusable, which another attempt will not fix by restarting.
- */
-const listFailure = (server: string, cause: unknown): ConnectError => {
-  if (cause instanceof SdkMcpError && cause.code === ErrorCode.ConnectionClosed) {
-    return new ConnectionLost({ server, reason: describeCause(cause) })
-  }
-  if (cause instanceof TransportFailure) {
-    return isLost(cause)
-      ? new ConnectionLost({ server, reason: cause.message })
-      : new RequestFailed({ server, reason: `tools/list: ${cause.message}` })
-  }
-  return new ServerProtocolError({ server, reason: `tools/list failed: ${describeCause(cause)}` })
-}
-
-/**
- * Sorts a failed call. A JSON-RPC error from the server is kept exactly (code, message, data). A
- * closed connection or a transport failure means the connection is gone. An answer over the size
- * bound or one the SDK could not read is a protocol error of that call; anything else failed in
- * the gateway. Neither restarts the server: its other calls are not affected.
- */
-const callFailure = (server: string, tool: string, cause: unknown, tail: () => string): CallError => {
-  if (cause instanceof SdkMcpError) {
-    if (cause.code === ErrorCode.ConnectionClosed) {
-      return new ConnectionLost({ server, tool, reason: `${wireMessage(cause)}${tail()}` })
-    }
-    if (isTooLarge(cause.data)) return new ServerProtocolError({ server, tool, reason: wireMessage(cause) })
-    return new UpstreamError({
-      server,
-      tool,
-      code: cause.code,
-      reason: wireMessage(cause),
-      ...(cause.data === undefined ? {} : { data: cause.data })
-    })
-  }
-  if (cause instanceof TransportFailure) {
-    return isLost(cause)
-      ? new ConnectionLost({ server, tool, reason: cause.message })
-      : new RequestFailed({ server, tool, reason: cause.message })
-  }
-  if (isSchemaError(cause)) return new ServerProtocolError({ server, tool, reason: describeCause(cause) })
-  return new RequestFailed({ server, tool, reason: describeCause(cause) })
-}
-
-/** The SDK prefixes `MCP error <code>: ` to the message it received; this is the message on the wire. */
-export const wireMessage = (error: SdkMcpError): string => {
-  const prefix = `MCP error ${error.code}: `
-  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message
-}
-
-const describeCause = (cause: unknown): string =>
-  cause instanceof SdkMcpError ? wireMessage(cause) : cause instanceof Error ? cause.message : String(cause)
+export { wireMessage } from "./internal/Requests.js"

@@ -18,21 +18,28 @@
  * the server is `failed`, with the reason, and no longer retried: a broken server never
  * restart-loops.
  *
+ * With `layerWithResources`, each server's resources, resource templates and prompts join the
+ * `ResourceCatalog` too (one source per server, re-listed on `resources/list_changed` and
+ * `prompts/list_changed`), named so that no two servers' URIs collide (`QualifiedUri`), and
+ * `resources` forwards reads, prompt renderings and subscriptions to the server each came from.
+ *
  * @since 0.1.0
  */
-import { CatalogTool, ToolCatalog, type Visibility } from "@tool-search/core"
-import { Context, Deferred, Effect, Exit, Layer, Metric, Option, Scope, Stream, SubscriptionRef } from "effect"
-import * as McpConnection from "./McpConnection.js"
+import { CatalogTool, ResourceCatalog, ToolCatalog, type Visibility } from "@tool-search/core"
+import { Context, Deferred, Effect, Layer, Option, type Scope, Stream, SubscriptionRef } from "effect"
+import { supervise } from "./internal/Supervisor.js"
+import * as UpstreamResources from "./internal/UpstreamResources.js"
+import type * as McpConnection from "./McpConnection.js"
 import {
   type CallError,
-  type ConnectError,
-  InvalidServerTool,
+  type InvalidServerTool,
   type McpError,
+  ServerProtocolError,
   ServerUnavailable,
   UnknownServer
 } from "./McpError.js"
-import * as McpTool from "./McpTool.js"
-import * as Telemetry from "./Telemetry.js"
+import type { InvalidServerResource } from "./McpResource.js"
+import type * as McpTool from "./McpTool.js"
 import * as Upstream from "./Upstream.js"
 
 // -----------------------------------------------------------------------------
@@ -54,6 +61,10 @@ export interface ServerStatus {
   readonly tools: number
   /** Tools the server declares that could not join the catalog, each with its reason. */
   readonly invalidTools: ReadonlyArray<InvalidServerTool>
+  /** Resources, templates and prompts of this server in the resource catalog (`layerWithResources`). */
+  readonly resources: number
+  /** Resources and prompts the server lists that could not join the resource catalog. */
+  readonly invalidResources: ReadonlyArray<InvalidServerResource>
   /** The last failure (cleared by nothing: compare `connections` to see a recovery). */
   readonly error?: McpError
   /** Connections opened successfully so far; more than one means the server was restarted. */
@@ -96,6 +107,8 @@ export class McpSources extends Context.Service<McpSources, {
   ) => Effect.Effect<McpTool.CallToolResult, CallError>
   /** The server and MCP name behind a catalog tool id, if the tool came from one of these servers. */
   readonly origin: (id: string) => McpTool.Origin | undefined
+  /** The servers' resources and prompts: present when the layer imports them (`layerWithResources`). */
+  readonly resources: Resources | undefined
 }>()("@tool-search/mcp/McpSources") {
   /**
    * Starts a supervisor per server and, by default, waits for each one's first connection
@@ -109,7 +122,80 @@ export class McpSources extends Context.Service<McpSources, {
     servers: ReadonlyArray<Upstream.Input>,
     options: Options = {}
   ): Layer.Layer<McpSources, Upstream.InvalidUpstream, ToolCatalog.ToolCatalog> =>
-    Layer.effect(McpSources, Effect.suspend(() => make(servers, options)))
+    Layer.effect(McpSources, Effect.suspend(() => make(servers, options, Option.none())))
+
+  /**
+   * `layer`, and each server's resources, resource templates and prompts join the
+   * `ResourceCatalog` in context as well (one source per server, kept live), and `resources`
+   * forwards reads, prompt renderings and subscriptions to their servers.
+   *
+   * @since 0.2.0
+   */
+  static readonly layerWithResources = (
+    servers: ReadonlyArray<Upstream.Input>,
+    options: Options = {}
+  ): Layer.Layer<
+    McpSources,
+    Upstream.InvalidUpstream,
+    ToolCatalog.ToolCatalog | ResourceCatalog.ResourceCatalog
+  > =>
+    Layer.effect(
+      McpSources,
+      Effect.flatMap(
+        Effect.service(ResourceCatalog.ResourceCatalog),
+        (resources) => make(servers, options, Option.some(resources))
+      )
+    )
+}
+
+/**
+ * Where a catalog resource or prompt came from: a server's resource or template (by the server's
+ * URI), or its prompt (by the server's name).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Origin = UpstreamResources.Origin
+
+/**
+ * A `notifications/resources/updated` of a server, by the server's URI.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Update = UpstreamResources.Update
+
+/**
+ * What the gateway forwards to the servers about resources and prompts.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Resources {
+  /** Where a catalog resource or prompt (by its catalog URI) came from; undefined for other sources'. */
+  readonly origin: (catalogUri: string) => Origin | undefined
+  /**
+   * The URI a client sees for a server's URI (in a tool result's `resource_link`, in a read's
+   * contents): the URI itself while no other source claims it, else its qualified form.
+   */
+  readonly clientUri: (server: string, uri: string) => string
+  /** `resources/read` on a server, by the server's URI: the result raw, for the caller to decode. */
+  readonly read: (server: string, uri: string) => Effect.Effect<unknown, CallError>
+  /** `prompts/get` on a server, by the server's name: the result raw. */
+  readonly getPrompt: (
+    server: string,
+    name: string,
+    args: Readonly<Record<string, string>>
+  ) => Effect.Effect<unknown, CallError>
+  /**
+   * Subscribes to a server's resource for as long as the scope is open: the first subscriber
+   * subscribes upstream, the last one to leave unsubscribes, a reconnection subscribes again.
+   */
+  readonly subscribe: (server: string, uri: string) => Effect.Effect<void, CallError, Scope.Scope>
+  /** Whether the server accepts subscriptions (its `resources.subscribe` capability). */
+  readonly canSubscribe: (server: string) => boolean
+  /** Every `notifications/resources/updated` of every server. */
+  readonly updates: Stream.Stream<Update>
 }
 
 /**
@@ -164,232 +250,120 @@ export const awaitStatus = (
 // -----------------------------------------------------------------------------
 
 /** Builds the service in the current scope: the supervisors end with it. */
-export const make = Effect.fnUntraced(function*(inputs: ReadonlyArray<Upstream.Input>, options: Options = {}) {
-  const catalog = yield* ToolCatalog.ToolCatalog
-  const configs: Array<Upstream.Config> = []
-  for (const input of inputs) {
-    const config = yield* Upstream.make(input)
-    if (configs.some((c) => c.name === config.name)) {
-      return yield* new Upstream.InvalidUpstream({ spec: config.name, reason: "two servers have this name" })
-    }
-    configs.push(config)
-  }
-
-  const statusRef = yield* SubscriptionRef.make<ReadonlyArray<ServerStatus>>(
-    configs.map((c) => ({ name: c.name, kind: c.kind, state: "starting", tools: 0, invalidTools: [], connections: 0 }))
-  )
-  const updateStatus = (server: string, f: (s: ServerStatus) => ServerStatus) =>
-    SubscriptionRef.update(statusRef, (all) => all.map((s) => s.name === server ? f(s) : s))
-  const statusOf = (server: string) =>
-    Effect.map(SubscriptionRef.get(statusRef), (all) => all.find((s) => s.name === server))
-
-  const connections = new Map<string, McpConnection.McpConnection>()
-  const origins = new Map<string, McpTool.Origin>()
-
-  const call = (server: string, tool: string, args: Readonly<Record<string, unknown>>) =>
-    Effect.suspend((): Effect.Effect<McpTool.CallToolResult, CallError> => {
-      if (!configs.some((c) => c.name === server)) return Effect.fail(new UnknownServer({ server }))
-      const connection = connections.get(server)
-      if (connection !== undefined) return connection.callTool(tool, args)
-      return Effect.flatMap(SubscriptionRef.get(statusRef), (all) => {
-        const status = all.find((s) => s.name === server)
-        const reason = status?.state === "stopped"
-          ? `it was stopped after repeated failures (${status.error?.message ?? "no error recorded"})`
-          : status?.state === "failed"
-          ? `it failed (${status.error?.message ?? "no error recorded"})`
-          : status?.error === undefined
-          ? "it is starting"
-          : `it is reconnecting after: ${status.error.message}`
-        return Effect.fail(new ServerUnavailable({ server, tool, reason }))
-      })
-    })
-
-  /** The catalog handler of one imported tool: arguments must be an object; the result is the MCP result. */
-  const handler = (origin: McpTool.Origin): CatalogTool.Handler => (params) =>
-    Effect.gen(function*() {
-      const args = params === undefined || params === null ? {} : params
-      if (typeof args !== "object" || Array.isArray(args)) {
-        return yield* Effect.fail(
-          `arguments must be a JSON object, not ${Array.isArray(args) ? "an array" : typeof args}`
-        )
+export const make = (
+  inputs: ReadonlyArray<Upstream.Input>,
+  options: Options,
+  resourceCatalog: Option.Option<ResourceCatalog.ResourceCatalog["Service"]>
+): Effect.Effect<McpSources["Service"], Upstream.InvalidUpstream, ToolCatalog.ToolCatalog | Scope.Scope> =>
+  Effect.gen(function*() {
+    const catalog = yield* ToolCatalog.ToolCatalog
+    const configs: Array<Upstream.Config> = []
+    for (const input of inputs) {
+      const config = yield* Upstream.make(input)
+      if (configs.some((c) => c.name === config.name)) {
+        return yield* new Upstream.InvalidUpstream({ spec: config.name, reason: "two servers have this name" })
       }
-      const result = yield* call(origin.server, origin.tool, args as Record<string, unknown>).pipe(
-        Effect.mapError((e) => e.message)
-      )
-      return { isFailure: result.isError === true, result } satisfies CatalogTool.Output
-    }).pipe(Effect.mapError((reason) => new CatalogTool.ToolExecutionError({ tool: origin.tool, reason })))
-
-  const supervise = (config: Upstream.Config, firstAttempt: Deferred.Deferred<void>) => {
-    const server = config.name
-    const importOptions: McpTool.ImportOptions = {
-      server,
-      loading: config.loading,
-      category: config.category,
-      handler,
-      alwaysLoad: config.alwaysLoad,
-      ...(config.filter === undefined ? {} : { filter: config.filter }),
-      ...(config.prefix === undefined ? {} : { prefix: config.prefix })
+      configs.push(config)
     }
-    const annotate = Effect.annotateLogs({ server })
 
-    // The last listing registered, to skip a re-listing that changed nothing.
-    let lastListing: string | undefined
+    const statusRef = yield* SubscriptionRef.make<ReadonlyArray<ServerStatus>>(
+      configs.map((c): ServerStatus => ({
+        name: c.name,
+        kind: c.kind,
+        state: "starting",
+        tools: 0,
+        invalidTools: [],
+        resources: 0,
+        invalidResources: [],
+        connections: 0
+      }))
+    )
+    const updateStatus = (server: string, f: (s: ServerStatus) => ServerStatus) =>
+      SubscriptionRef.update(statusRef, (all) => all.map((s) => s.name === server ? f(s) : s))
+    const statusOf = (server: string) =>
+      Effect.map(SubscriptionRef.get(statusRef), (all) => all.find((s) => s.name === server))
 
-    /** Lists and registers the tools of an open connection: one atomic catalog step. */
-    const sync = (connection: McpConnection.McpConnection) =>
-      Effect.gen(function*() {
-        const raws = yield* connection.listTools
-        const listing = JSON.stringify(raws)
-        if (listing === lastListing) return
-        lastListing = listing
-        const imported = yield* McpTool.importAll(raws, importOptions)
-        const { invalid, tools } = yield* register(server, imported)
-        for (const [id, origin] of origins) if (origin.server === server) origins.delete(id)
-        for (const tool of tools) origins.set(tool.id, { server, tool: tool.aliases[0] ?? tool.name })
-        // Warn once per unusable tool, not again at every re-listing.
-        const before = new Set((yield* statusOf(server))?.invalidTools.map((e) => e.message))
-        for (const e of invalid) if (!before.has(e.message)) yield* Effect.logWarning(e.message)
-        yield* updateStatus(server, (s) => ({ ...s, tools: tools.length, invalidTools: invalid }))
+    const connections = new Map<string, McpConnection.McpConnection>()
+    const origins = new Map<string, McpTool.Origin>()
+
+    /** The open connection of a server, or why there is none (`target`: the tool or resource asked for). */
+    const connectionOf = (server: string, target: string) =>
+      Effect.suspend((): Effect.Effect<McpConnection.McpConnection, CallError> => {
+        if (!configs.some((c) => c.name === server)) return Effect.fail(new UnknownServer({ server }))
+        const connection = connections.get(server)
+        if (connection !== undefined) return Effect.succeed(connection)
+        return Effect.flatMap(SubscriptionRef.get(statusRef), (all) => {
+          const status = all.find((s) => s.name === server)
+          const reason = status?.state === "stopped"
+            ? `it was stopped after repeated failures (${status.error?.message ?? "no error recorded"})`
+            : status?.state === "failed"
+            ? `it failed (${status.error?.message ?? "no error recorded"})`
+            : status?.error === undefined
+            ? "it is starting"
+            : `it is reconnecting after: ${status.error.message}`
+          return Effect.fail(new ServerUnavailable({ server, tool: target, reason }))
+        })
       })
 
-    /** Registers what can be registered; a tool the catalog refuses is reported, not fatal. */
-    const register = (name: string, imported: McpTool.Imported) =>
+    const call = (server: string, tool: string, args: Readonly<Record<string, unknown>>) =>
+      Effect.flatMap(connectionOf(server, tool), (connection) => connection.callTool(tool, args))
+
+    /** The catalog handler of one imported tool: arguments must be an object; the result is the MCP result. */
+    const handler = (origin: McpTool.Origin): CatalogTool.Handler => (params) =>
       Effect.gen(function*() {
-        let tools = imported.tools
-        const invalid = [...imported.invalid]
-        while (true) {
-          const refused = yield* catalog.replaceSource(name, tools).pipe(
-            Effect.as(undefined),
-            Effect.catch((e) => Effect.succeed(e))
-          )
-          if (refused === undefined) return { tools, invalid }
-          const culprit = tools.find((t) =>
-            refused._tag === "DuplicateTool" ? t.id === refused.id : t.name === refused.tool
-          )
-          if (culprit === undefined) {
-            // Not attributable to one tool: register nothing rather than a partial, wrong source.
-            yield* catalog.replaceSource(name, []).pipe(Effect.ignore)
-            invalid.push(new InvalidServerTool({ server: name, tool: "*", reason: refused.message }))
-            return { tools: [], invalid }
-          }
-          tools = tools.filter((t) => t !== culprit)
-          invalid.push(
-            new InvalidServerTool({ server: name, tool: culprit.aliases[0] ?? culprit.name, reason: refused.message })
+        const args = params === undefined || params === null ? {} : params
+        if (typeof args !== "object" || Array.isArray(args)) {
+          return yield* Effect.fail(
+            `arguments must be a JSON object, not ${Array.isArray(args) ? "an array" : typeof args}`
           )
         }
-      })
-
-    const recordFailure = (error: McpError) =>
-      Effect.gen(function*() {
-        yield* updateStatus(server, (s) => ({
-          ...s,
-          state: s.state === "stopped" || s.state === "failed" ? s.state : "reconnecting",
-          error
-        }))
-        yield* Effect.logWarning(error.message)
-        yield* Deferred.succeed(firstAttempt, undefined)
-      })
-
-    /** One connection attempt, in its own scope: closed at once if the attempt fails. */
-    const open = Effect.gen(function*() {
-      lastListing = undefined
-      const scope = yield* Scope.make()
-      const connection = yield* Effect.gen(function*() {
-        const connection = yield* McpConnection.connect(config)
-        yield* sync(connection)
-        return connection
-      }).pipe(
-        Scope.provide(scope),
-        Effect.onExit((exit) => Exit.isFailure(exit) ? Scope.close(scope, exit) : Effect.void)
-      )
-      return { connection, scope }
-    }).pipe(Effect.tapError(recordFailure))
-
-    /** Serves an open connection until it is lost or a re-listing fails. */
-    const serve = ({ connection, scope }: { connection: McpConnection.McpConnection; scope: Scope.Closeable }) =>
-      Effect.gen(function*() {
-        connections.set(server, connection)
-        yield* updateStatus(server, (s) => ({
-          ...s,
-          state: "ready",
-          connections: s.connections + 1,
-          ...(connection.serverInfo === undefined ? {} : { serverInfo: connection.serverInfo })
-        }))
-        const now = yield* statusOf(server)
-        if ((now?.connections ?? 0) > 1) yield* Metric.update(Telemetry.upstreamRestarts, 1)
-        const tools = now?.tools ?? 0
-        yield* Effect.logInfo(
-          `MCP server '${server}' is ready with ${tools} tools (${Upstream.describe(config.transport)})`
+        const result = yield* call(origin.server, origin.tool, args as Record<string, unknown>).pipe(
+          Effect.mapError((e) => e.message)
         )
-        yield* Deferred.succeed(firstAttempt, undefined)
-        yield* connection.warnings.pipe(Stream.runForEach(Effect.logWarning), Effect.forkIn(scope))
-        // A re-listing that fails without losing the connection keeps the tools listed before:
-        // the server goes on serving them, and its next list_changed tries again.
-        const relist = sync(connection).pipe(
-          Effect.catch((error) =>
-            error._tag === "ConnectionLost"
-              ? Effect.fail(error)
-              : Effect.andThen(updateStatus(server, (s) => ({ ...s, error })), Effect.logWarning(error.message))
-          )
-        )
-        // a burst of notifications waits in the queue during the delay: one re-listing per window
-        const follow = connection.toolsChanged.pipe(
-          Stream.runForEachArray(() => Effect.andThen(relist, Effect.sleep(config.listChangedDelay)))
-        )
-        return yield* Effect.raceFirst(connection.lost, Effect.andThen(follow, Effect.never))
-      }).pipe(
-        Effect.ensuring(Effect.andThen(Effect.sync(() => connections.delete(server)), Scope.close(scope, Exit.void))),
-        Effect.catch((error: ConnectError) => recordFailure(error))
-      )
+        return { isFailure: result.isError === true, result } satisfies CatalogTool.Output
+      }).pipe(Effect.mapError((reason) => new CatalogTool.ToolExecutionError({ tool: origin.tool, reason })))
 
-    // Failures in a row that another attempt will not fix; a working connection resets the count.
-    let deterministic = 0
-    const retryable = (error: McpError) => isTransient(error, config.transport) || ++deterministic < config.attempts
-
-    const loop = Effect.gen(function*() {
-      while (true) {
-        const opened = yield* open.pipe(Effect.retry({ schedule: config.reconnect, while: retryable }))
-        deterministic = 0
-        yield* serve(opened)
-        yield* Effect.sleep(config.restartDelay)
-      }
+    const upstream = yield* Option.match(resourceCatalog, {
+      onNone: () => Effect.succeed(undefined),
+      onSome: (resources) => UpstreamResources.make(resources, configs.map((c) => c.name), connectionOf)
     })
+    const shared = { catalog, resources: upstream, connections, origins, updateStatus, statusOf, handler, isTransient }
 
-    const giveUp = (state: "stopped" | "failed", error: McpError | undefined) =>
-      Effect.gen(function*() {
-        // the server can no longer run its tools: they leave the catalog
-        yield* catalog.replaceSource(server, []).pipe(Effect.ignore)
-        for (const [id, origin] of origins) if (origin.server === server) origins.delete(id)
-        yield* updateStatus(server, (s) => ({ ...s, state, tools: 0 }))
-        yield* Effect.logError(
-          state === "failed"
-            ? `MCP server '${server}' failed ${config.attempts} times in a row and is no longer retried: ${
-              error?.message ?? "no error recorded"
-            }`
-            : `MCP server '${server}' was stopped: its reconnection schedule ended`
-        )
-        yield* Deferred.succeed(firstAttempt, undefined)
-      })
+    const firstAttempts: Array<Deferred.Deferred<void>> = []
+    for (const config of configs) {
+      const first = yield* Deferred.make<void>()
+      firstAttempts.push(first)
+      yield* Effect.forkScoped(supervise(shared, config, first))
+    }
+    if (options.start !== "background") yield* Effect.forEach(firstAttempts, Deferred.await, { discard: true })
 
-    return loop.pipe(
-      Effect.catch((error: McpError) => giveUp(deterministic >= config.attempts ? "failed" : "stopped", error)),
-      annotate
-    )
-  }
-
-  const firstAttempts: Array<Deferred.Deferred<void>> = []
-  for (const config of configs) {
-    const first = yield* Deferred.make<void>()
-    firstAttempts.push(first)
-    yield* Effect.forkScoped(supervise(config, first))
-  }
-  if (options.start !== "background") yield* Effect.forEach(firstAttempts, Deferred.await, { discard: true })
-
-  return McpSources.of({
-    servers: configs.map((c) => ({ name: c.name, kind: c.kind })),
-    status: SubscriptionRef.get(statusRef),
-    changes: SubscriptionRef.changes(statusRef),
-    call,
-    origin: (id) => origins.get(id)
+    return McpSources.of({
+      servers: configs.map((c) => ({ name: c.name, kind: c.kind })),
+      status: SubscriptionRef.get(statusRef),
+      changes: SubscriptionRef.changes(statusRef),
+      call,
+      origin: (id) => origins.get(id),
+      resources: upstream === undefined ? undefined : resourcesOf(upstream, connectionOf, connections)
+    })
   })
+
+/** What the gateway forwards through, over the registry and the open connections. */
+const resourcesOf = (
+  upstream: UpstreamResources.UpstreamResources,
+  connectionOf: UpstreamResources.ConnectionOf,
+  connections: ReadonlyMap<string, McpConnection.McpConnection>
+): Resources => ({
+  origin: upstream.origin,
+  clientUri: upstream.clientUri,
+  read: (server, uri) => Effect.flatMap(connectionOf(server, uri), (c) => c.request("resources/read", { uri }, uri)),
+  getPrompt: (server, name, args) =>
+    Effect.flatMap(connectionOf(server, name), (c) => c.request("prompts/get", { name, arguments: args }, name)),
+  subscribe: (server, uri) =>
+    Effect.suspend(() =>
+      connections.get(server)?.capabilities.resources?.subscribe === false
+        ? Effect.fail(new ServerProtocolError({ server, tool: uri, reason: "the server does not offer subscriptions" }))
+        : upstream.subscribe(server, uri)
+    ),
+  canSubscribe: (server) => connections.get(server)?.capabilities.resources?.subscribe === true,
+  updates: upstream.updates
 })

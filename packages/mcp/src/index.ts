@@ -4,7 +4,7 @@
  *
  * Read top to bottom: how a server is described (`Upstream`, `CommandLine`), what can go wrong
  * (`McpError`), the wire forms of tools (`McpTool`) and of resources and prompts (`McpResource`),
- * one connection (`McpConnection`), the supervised servers as catalog sources (`McpSources`), and
+ * how upstream URIs are qualified when they collide (`QualifiedUri`), one connection (`McpConnection`), the supervised servers as catalog sources (`McpSources`), and
  * the gateway (`Gateway`).
  *
  * @since 0.1.0
@@ -20,6 +20,8 @@ export * as McpError from "./McpError.js"
 export * as McpTool from "./McpTool.js"
 /** MCP resources, templates and prompts on the wire, and their import into a resource catalog. */
 export * as McpResource from "./McpResource.js"
+/** The gateway's URIs for upstream resources: `tool-search://<server>/<uri>`. */
+export * as QualifiedUri from "./QualifiedUri.js"
 /** One scoped connection to one MCP server. */
 export * as McpConnection from "./McpConnection.js"
 /** Supervised MCP servers as catalog sources. */

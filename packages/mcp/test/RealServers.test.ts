@@ -1,12 +1,14 @@
 // The gateway in front of real MCP servers from npm (server-memory, server-filesystem on a temp
 // folder, server-everything over stdio and over Streamable HTTP), driven by the official SDK
-// client over Streamable HTTP. Everything runs locally and offline.
+// client over Streamable HTTP: tools, and the servers' resources and prompts (the two
+// server-everything instances list the same URIs and prompt names, so each is qualified).
+// Everything runs locally and offline.
 import { assert, layer } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
-import { Keyword, ToolCatalog } from "@tool-search/core"
-import { CommandLine, HttpGateway, McpSources, Upstream } from "@tool-search/mcp"
+import { Keyword, ResourceCatalog, ToolCatalog } from "@tool-search/core"
+import { CommandLine, Gateway, HttpGateway, McpSources, QualifiedUri, Upstream } from "@tool-search/mcp"
 import { Context, Effect, Fiber, Layer, Logger } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -92,11 +94,17 @@ class Setup extends Context.Service<Setup, {
       ]
       // Built in this layer's scope: the servers live as long as the tests that share them.
       const upstreams = yield* Layer.build(
-        McpSources.McpSources.layer(servers).pipe(
-          Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer)))
+        McpSources.McpSources.layerWithResources(servers).pipe(
+          Layer.provideMerge(ToolCatalog.ToolCatalog.layer),
+          // as `serve` does without the level tools: bodies are read when a client reads
+          Layer.provideMerge(ResourceCatalog.ResourceCatalog.layerWith({ indexBodies: false })),
+          Layer.provide(Keyword.layer)
         )
       )
-      const address = yield* HttpGateway.serve({ port: 0 }).pipe(Effect.provideContext(upstreams))
+      const address = yield* HttpGateway.serve({ port: 0 }).pipe(
+        Gateway.withResources,
+        Effect.provideContext(upstreams)
+      )
       return { url: address.url, dir: files, pidFile }
     })
   ).pipe(Layer.provide(Logger.layer([])))
@@ -195,6 +203,64 @@ layer(Setup.layer, { timeout: 60_000, excludeTestServices: true })("the gateway 
       assert.match(text(found), /"name":"everythingHttp__echo"/)
       const echoed = yield* call(s, "everythingHttp__echo", { message: "over http" })
       assert.strictEqual(text(echoed), "Echo: over http")
+    }))
+
+  it.effect("lists and reads the servers' resources and prompts, each server's under its qualified URI or name", () =>
+    Effect.gen(function*() {
+      const { client } = yield* session
+      const doc = "demo://resource/static/document/features.md"
+      const uris = (yield* Effect.promise(() => client.listResources())).resources.map((r) => r.uri)
+      assert.includeMembers(uris, [
+        QualifiedUri.qualify("everything", doc),
+        QualifiedUri.qualify("everythingHttp", doc)
+      ])
+      const read = yield* Effect.promise(() =>
+        client.readResource({ uri: QualifiedUri.qualify("everythingHttp", doc) })
+      )
+      assert.strictEqual(read.contents[0]?.uri, QualifiedUri.qualify("everythingHttp", doc))
+      assert.match((read.contents[0] as { text: string }).text, /^#/)
+
+      const templates = (yield* Effect.promise(() => client.listResourceTemplates())).resourceTemplates
+      const template = QualifiedUri.qualify("everything", "demo://resource/dynamic/text/{resourceId}")
+      assert.include(templates.map((t) => t.uriTemplate), template)
+      const concrete = template.replace("{resourceId}", "3")
+      const dynamic = yield* Effect.promise(() => client.readResource({ uri: concrete }))
+      assert.deepStrictEqual(dynamic.contents.map((c) => c.uri), [concrete])
+      assert.match((dynamic.contents[0] as { text: string }).text, /^Resource 3: This is a plaintext resource/)
+
+      const prompts = (yield* Effect.promise(() => client.listPrompts())).prompts.map((p) => p.name)
+      assert.includeMembers(prompts, ["everything__simple-prompt", "everythingHttp__simple-prompt"])
+      const simple = yield* Effect.promise(() => client.getPrompt({ name: "everything__simple-prompt" }))
+      assert.strictEqual(simple.messages[0]?.role, "user")
+      assert.strictEqual(simple.messages[0]?.content.type, "text")
+      // a prompt's embedded resource comes with the URI the client reads it by
+      const embedding = yield* Effect.promise(() =>
+        client.getPrompt({
+          name: "everything__resource-prompt",
+          arguments: { resourceType: "Text", resourceId: "2" }
+        })
+      )
+      const embedded = embedding.messages[1]?.content as { type: string; resource: { uri: string } }
+      assert.strictEqual(embedded.resource.uri, QualifiedUri.qualify("everything", "demo://resource/dynamic/text/2"))
+    }))
+
+  it.effect("reads the resource links a tool returns, through the gateway", () =>
+    Effect.gen(function*() {
+      const s = yield* session
+      yield* call(s, "ToolSearch", { query: "select:everything__get-resource-links" })
+      const result = yield* call(s, "everything__get-resource-links", { count: 2 })
+      const links = (result.content as ReadonlyArray<{ type: string; uri?: string; mimeType?: string }>)
+        .filter((c) => c.type === "resource_link")
+      // both server-everything instances serve these URIs: each link names the instance it came from
+      assert.deepStrictEqual(links.map((l) => l.uri), [
+        QualifiedUri.qualify("everything", "demo://resource/dynamic/blob/1"),
+        QualifiedUri.qualify("everything", "demo://resource/dynamic/text/2")
+      ])
+      const blob = yield* Effect.promise(() => s.client.readResource({ uri: links[0]?.uri ?? "" }))
+      const bytes = Buffer.from((blob.contents[0] as { blob: string }).blob, "base64").toString("utf8")
+      assert.match(bytes, /^Resource 1: This is a base64 blob/)
+      const textLink = yield* Effect.promise(() => s.client.readResource({ uri: links[1]?.uri ?? "" }))
+      assert.match((textLink.contents[0] as { text: string }).text, /^Resource 2: This is a plaintext resource/)
     }))
 
   it.effect("an upstream killed mid-call gives an error result; the others keep serving; it is restarted", () =>

@@ -2,10 +2,13 @@
  * A `LanguageModel` over Anthropic's Messages API (`POST /v1/messages`); the mapping to and from
  * the wire is `AnthropicMessages`. Each request is bounded in time and response size by the
  * shared HTTP client, and every failure is the `AiError` `effect/ai` expects. `streamText` replays
- * one buffered request as stream parts: no incremental streaming.
+ * one buffered request as stream parts: no incremental streaming. The layer declares
+ * `NativeDeferral.Support`: Messages defers tools (`defer_loading`) and loads them from
+ * `tool_reference` blocks, so the executor's `native` delivery runs on it.
  *
  * @since 0.2.0
  */
+import { NativeDeferral } from "@tool-search/core"
 import { type Duration, Effect, Layer, type Redacted, type Schema, Stream } from "effect"
 import { LanguageModel } from "effect/ai"
 import { HttpClient } from "effect/http"
@@ -92,10 +95,24 @@ export const make = (options: Options): Effect.Effect<LanguageModel.LanguageMode
   })
 
 /**
- * The language model as a layer.
+ * What Messages can do with deferred tools: defer them and load them from references.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const support = (options: Pick<Options, "model">): NativeDeferral.Capability => ({
+  provider: `anthropic:${options.model}`,
+  deferredTools: true
+})
+
+/**
+ * The language model as a layer, with its `NativeDeferral.Support`.
  *
  * @since 0.2.0
  * @category layers
  */
 export const layer = (options: Options): Layer.Layer<LanguageModel.LanguageModel, never, HttpClient.HttpClient> =>
-  Layer.effect(LanguageModel.LanguageModel, make(options))
+  Layer.merge(
+    Layer.effect(LanguageModel.LanguageModel, make(options)),
+    Layer.succeed(NativeDeferral.Support, support(options))
+  )

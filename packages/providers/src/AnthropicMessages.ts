@@ -7,7 +7,10 @@
  *   `text` and `tool_use` blocks; tool results → `tool_result` blocks (with `is_error`) in a
  *   `user` message; consecutive messages of one role are merged, as the API wants them to
  *   alternate, and empty ones dropped;
- * - tools → `tools: [{ name, description, input_schema }]`;
+ * - tools → `tools: [{ name, description, input_schema }]`, with `defer_loading: true` for a tool
+ *   annotated `NativeDeferral.DeferLoading` (in the request, out of the model's context until
+ *   referenced); a tool result whose options carry `NativeDeferral.references` is sent as
+ *   `tool_reference` blocks, which load those tools (client-side tool search);
  * - `toolChoice` → `tool_choice`: `{ type: "auto" | "none" | "any" }` or `{ type: "tool", name }`;
  *   a `oneOf` is already a filtered tool list, with `auto` or `any`;
  * - the answer's `text`, `tool_use` and `thinking` blocks → text, tool calls and reasoning; other
@@ -22,6 +25,7 @@
  *
  * @since 0.2.0
  */
+import { NativeDeferral } from "@tool-search/core"
 import { Effect, Schema } from "effect"
 import type { AiError, LanguageModel, Prompt, Response } from "effect/ai"
 import { fileSource, functionTools, toolResultText, unsupported } from "./internal/parts.js"
@@ -91,9 +95,35 @@ export type Block =
   | {
     readonly type: "tool_result"
     readonly tool_use_id: string
-    readonly content: string
+    /** The result's text, or the deferred tools it loads. */
+    readonly content: string | ReadonlyArray<ToolReference>
     readonly is_error?: boolean
   } & CacheControl
+
+/**
+ * A reference to a deferred tool in a tool result: the API loads that tool's definition.
+ *
+ * @since 0.2.0
+ * @category wire
+ */
+export interface ToolReference {
+  readonly type: "tool_reference"
+  readonly tool_name: string
+}
+
+/**
+ * A tool as sent.
+ *
+ * @since 0.2.0
+ * @category wire
+ */
+export interface WireTool {
+  readonly name: string
+  readonly description?: string
+  readonly input_schema: unknown
+  /** Out of the model's context until a `tool_reference` loads it. */
+  readonly defer_loading?: boolean
+}
 
 /**
  * A message as sent.
@@ -127,9 +157,7 @@ export interface MessagesRequest {
   readonly max_tokens: number
   readonly system?: ReadonlyArray<{ readonly type: "text"; readonly text: string } & CacheControl>
   readonly messages: ReadonlyArray<Message>
-  readonly tools?: ReadonlyArray<
-    { readonly name: string; readonly description?: string; readonly input_schema: unknown }
-  >
+  readonly tools?: ReadonlyArray<WireTool>
   readonly tool_choice?: ToolChoice
 }
 
@@ -210,10 +238,11 @@ export const toRequest = (
       ...(system.length === 0 ? {} : { system }),
       messages: cache ? withBreakpointAtEnd(messages) : messages,
       ...(tools.length === 0 ? {} : {
-        tools: tools.map((t) => ({
+        tools: tools.map((t): WireTool => ({
           name: t.name,
           ...(t.description === undefined ? {} : { description: t.description }),
-          input_schema: t.parameters
+          input_schema: t.parameters,
+          ...(t.deferred ? { defer_loading: true } : {})
         })),
         tool_choice: toToolChoice(options.toolChoice)
       })
@@ -265,16 +294,19 @@ const toMessages = (prompt: Prompt.Prompt): Effect.Effect<ReadonlyArray<Message>
         case "tool":
           return Effect.succeed({
             role: "user",
-            content: message.content.flatMap((p): Array<Block> =>
-              p.type === "tool-result"
-                ? [{
-                  type: "tool_result",
-                  tool_use_id: p.id,
-                  content: toolResultText(p),
-                  ...(p.isFailure ? { is_error: true } : {})
-                }]
-                : []
-            )
+            content: message.content.flatMap((p): Array<Block> => {
+              if (p.type !== "tool-result") return []
+              // a search that loaded deferred tools answers with references to them, as the API wants
+              const loads = p.isFailure ? [] : NativeDeferral.referencesOf(p)
+              return [{
+                type: "tool_result",
+                tool_use_id: p.id,
+                content: loads.length > 0
+                  ? loads.map((name): ToolReference => ({ type: "tool_reference", tool_name: name }))
+                  : toolResultText(p),
+                ...(p.isFailure ? { is_error: true } : {})
+              }]
+            })
           })
       }
     }),

@@ -10,6 +10,7 @@
  *
  * @since 0.2.0
  */
+import { NativeDeferral } from "@tool-search/core"
 import { type Duration, Effect, Layer, Redacted, type Schema, Stream } from "effect"
 import { LanguageModel } from "effect/ai"
 import { HttpClient } from "effect/http"
@@ -89,10 +90,32 @@ export const make = (options: Options): Effect.Effect<LanguageModel.LanguageMode
   })
 
 /**
- * The language model as a layer.
+ * What Chat Completions can do with deferred tools: nothing. OpenAI's tool search (`defer_loading`
+ * with a `tool_search` tool) exists in the Responses API only, which this provider does not speak;
+ * OpenAI-compatible servers have no standard for it.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const support = (options: Pick<Options, "model" | "module">): NativeDeferral.Capability => {
+  const compatible = options.module !== undefined && options.module !== "OpenAI"
+  return {
+    provider: `${compatible ? "openai-compatible" : "openai"}:${options.model}`,
+    deferredTools: false,
+    reason: compatible
+      ? "OpenAI-compatible servers have no standard for deferred tools"
+      : "Chat Completions cannot express deferred tools (OpenAI's tool search is in the Responses API only)"
+  }
+}
+
+/**
+ * The language model as a layer, with its `NativeDeferral.Support` (none).
  *
  * @since 0.2.0
  * @category layers
  */
 export const layer = (options: Options): Layer.Layer<LanguageModel.LanguageModel, never, HttpClient.HttpClient> =>
-  Layer.effect(LanguageModel.LanguageModel, make(options))
+  Layer.merge(
+    Layer.effect(LanguageModel.LanguageModel, make(options)),
+    Layer.succeed(NativeDeferral.Support, support(options))
+  )

@@ -1,6 +1,7 @@
 // The Messages mapping, checked on the wire against a local server with hand-written answers:
 // these tests check the wire format, not a model.
 import { assert, describe, it } from "@effect/vitest"
+import { NativeDeferral } from "@tool-search/core"
 import { Effect, Layer, Redacted } from "effect"
 import { LanguageModel, type Prompt, Tool, Toolkit } from "effect/ai"
 import { FetchHttpClient } from "effect/http"
@@ -221,4 +222,68 @@ describe("Anthropic Messages (checks the wire, not a model)", () => {
       assert.strictEqual(error.reason._tag, "NetworkError")
       assert.include(error.message, "cannot be written as JSON")
     }))
+
+  it.effect("deferred tools: defer_loading on annotated tools only; a referencing result is tool_reference blocks", () =>
+    Effect.gen(function*() {
+      const server = yield* WireServer.make(() => ({ json: message([{ type: "text", text: "ok" }]) }))
+      const search = Tool.dynamic("ToolSearch", { parameters: { type: "object", properties: {} } })
+      yield* LanguageModel.generateText({
+        prompt: [
+          { role: "user", content: "weather?" },
+          {
+            role: "assistant",
+            content: [
+              { type: "tool-call", id: "t1", name: "ToolSearch", params: { query: "weather" } },
+              { type: "tool-call", id: "t2", name: "ToolSearch", params: { query: "bad" } }
+            ]
+          },
+          {
+            role: "tool",
+            content: [
+              {
+                type: "tool-result",
+                id: "t1",
+                name: "ToolSearch",
+                isFailure: false,
+                result: { functions: [{ name: "weather_forecast" }] },
+                options: NativeDeferral.references(["weather_forecast"])
+              },
+              // a failed result keeps its text, whatever its options say
+              {
+                type: "tool-result",
+                id: "t2",
+                name: "ToolSearch",
+                isFailure: true,
+                result: "Query cannot be empty",
+                options: NativeDeferral.references(["weather_forecast"])
+              }
+            ]
+          }
+        ],
+        toolkit: Toolkit.make(search, weather.annotate(NativeDeferral.DeferLoading, true)),
+        disableToolCallResolution: true
+      }).pipe(Effect.provide(model(server.url, { promptCache: false })))
+      const body = (yield* server.requests)[0]?.body as AnthropicMessages.MessagesRequest
+      assert.deepStrictEqual(body.tools?.map((t) => [t.name, t.defer_loading]), [
+        ["ToolSearch", undefined],
+        ["weather_forecast", true]
+      ])
+      assert.deepStrictEqual(body.messages[2], {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            tool_use_id: "t1",
+            content: [{ type: "tool_reference", tool_name: "weather_forecast" }]
+          },
+          { type: "tool_result", tool_use_id: "t2", content: "Query cannot be empty", is_error: true }
+        ]
+      })
+    }))
+
+  it.effect("the layer declares that Messages can defer tools", () =>
+    Effect.gen(function*() {
+      const support = yield* NativeDeferral.Support
+      assert.deepStrictEqual(support, { provider: "anthropic:claude-test", deferredTools: true })
+    }).pipe(Effect.provide(model("http://127.0.0.1:9"))))
 })

@@ -2,11 +2,13 @@
 // responses (a scripted conversation, not a model) and the tests assert what the executor sent —
 // the tools of each request, the corrective result after a call to a tool that is not loaded, the
 // forced tool_choice of discovery-first, and one system prompt (with the table of contents) for
-// every request of the turn.
+// every request of the turn; under `result` delivery one tool list for the whole turn and the
+// call_tool round trip; under `native` delivery (Anthropic) the defer_loading flags and the
+// tool_reference blocks.
 import { assert, describe, it } from "@effect/vitest"
 import { Executor, SessionStore, TokenCounter } from "@tool-search/agent"
 import { CatalogTool, Keyword, ToolCatalog, ToolSearchConfig } from "@tool-search/core"
-import { ConfigProvider, Effect, Layer, Stream } from "effect"
+import { ConfigProvider, Effect, Exit, Layer, Stream } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { type AnthropicMessages, type OpenAiChatCompletions, Providers } from "../src/index.js"
 import * as WireServer from "./WireServer.js"
@@ -43,7 +45,8 @@ const agentSettings = {
   TOOL_SEARCH_STRICT: "false"
 }
 
-const agent = (env: Record<string, string>) => {
+/** The agent the settings describe, failing as configuration does. */
+const agentFailing = (env: Record<string, string>) => {
   const provider = ConfigProvider.layer(ConfigProvider.fromEnv({ env: { ...agentSettings, ...env } }))
   const settings = Layer.unwrap(Effect.map(ToolSearchConfig.config, ToolSearchConfig.layerFrom))
   return Executor.Executor.layerConfig({ maxIterations: 8 }).pipe(
@@ -52,10 +55,11 @@ const agent = (env: Record<string, string>) => {
     Layer.provide(ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Keyword.layer))),
     Layer.provide(TokenCounter.TokenCounter.approximate),
     Layer.provide(settings),
-    Layer.provide([provider, FetchHttpClient.layer]),
-    Layer.orDie
+    Layer.provide([provider, FetchHttpClient.layer])
   )
 }
+
+const agent = (env: Record<string, string>) => agentFailing(env).pipe(Layer.orDie)
 
 // -----------------------------------------------------------------------------
 // Each provider's dialect
@@ -69,7 +73,8 @@ interface Call {
 
 interface ToolResult {
   readonly id: string
-  readonly content: string
+  /** The result's text, or the names of the tools it references (Anthropic's tool_reference blocks). */
+  readonly content: string | ReadonlyArray<string>
   readonly isError: boolean
 }
 
@@ -85,6 +90,8 @@ interface Dialect {
   readonly auto: unknown
   readonly system: (body: unknown) => ReadonlyArray<string>
   readonly results: (body: unknown) => ReadonlyArray<ToolResult>
+  /** The assistant's tool calls the request replays. */
+  readonly calls: (body: unknown) => ReadonlyArray<Call>
 }
 
 const chat = (body: unknown) => body as OpenAiChatCompletions.ChatRequest
@@ -123,6 +130,16 @@ const chatCompletions = (name: string, env: (url: string) => Record<string, stri
       m.role === "tool"
         ? [{ id: m.tool_call_id, content: m.content, isError: false }] // no error flag: the text says it
         : []
+    ),
+  calls: (body) =>
+    chat(body).messages.flatMap((m) =>
+      m.role === "assistant"
+        ? (m.tool_calls ?? []).map((c) => ({
+          id: c.id,
+          name: c.function.name,
+          input: JSON.parse(c.function.arguments)
+        }))
+        : []
     )
 })
 
@@ -159,7 +176,21 @@ const dialects: ReadonlyArray<Dialect> = [
       messages(body).messages.flatMap((m) =>
         m.role === "user"
           ? m.content.flatMap((b) =>
-            b.type === "tool_result" ? [{ id: b.tool_use_id, content: b.content, isError: b.is_error === true }] : []
+            b.type === "tool_result"
+              ? [{
+                id: b.tool_use_id,
+                content: typeof b.content === "string" ? b.content : b.content.map((r) => r.tool_name),
+                isError: b.is_error === true
+              }]
+              : []
+          )
+          : []
+      ),
+    calls: (body) =>
+      messages(body).messages.flatMap((m) =>
+        m.role === "assistant"
+          ? m.content.flatMap((b) =>
+            b.type === "tool_use" ? [{ id: b.id, name: b.name, input: b.input as Record<string, unknown> }] : []
           )
           : []
       )
@@ -231,5 +262,131 @@ describe.each(dialects)("the executor on the $name wire (checks the wire, not a 
       assert.strictEqual(finished?._tag === "TurnFinished" ? finished.text : "", "Oslo: 3 degrees.")
       const usage = events.flatMap((e) => e._tag === "ModelResponse" ? [e.inputTokens] : [])
       assert.deepStrictEqual(usage, [100, 100, 100, 100, 100])
+    }))
+})
+
+// -----------------------------------------------------------------------------
+// result delivery: one tool list, call_tool
+// -----------------------------------------------------------------------------
+
+const callTool = (id: string, name: string, args: Record<string, unknown>): Call => ({
+  id,
+  name: "call_tool",
+  input: { name, arguments: args }
+})
+
+/** The conversation under result delivery: found tools are called through call_tool. */
+const resultScript: ReadonlyArray<ReadonlyArray<Call> | string> = [
+  [{ id: "c1", name: "search_tools", input: { query: "weather" } }],
+  // through the dispatcher, before loading it: the same corrective result as a direct call
+  [callTool("c2", "weather_forecast", { city: "Oslo" })],
+  [{ id: "c3", name: "ToolSearch", input: { query: "select:weather_forecast" } }],
+  // arguments that do not fit the tool's schema, checked against the schema ToolSearch returned
+  [callTool("c4", "weather_forecast", { town: "Oslo" })],
+  [callTool("c5", "weather_forecast", { city: "Oslo" })],
+  "Oslo: 3 degrees."
+]
+
+describe.each(dialects.filter((d) => d.name !== "openai-compatible"))(
+  "result delivery on the $name wire (checks the wire, not a model)",
+  (dialect) => {
+    it.effect("one tool list for the turn, the call_tool round trip, corrective results through the dispatcher", () =>
+      Effect.gen(function*() {
+        const server = yield* WireServer.make((_, i) => ({ json: dialect.reply(resultScript[i] ?? "no more script") }))
+        const events = yield* Effect.flatMap(
+          Executor.Executor,
+          (e) => Stream.runCollect(e.stream({ prompt: [{ role: "user", content: "weather in Oslo?" }] }))
+        ).pipe(Effect.provide(agent({ ...dialect.env(`${server.url}/v1`), TOOL_SEARCH_DELIVERY: "result" })))
+        const bodies = (yield* server.requests).map((r) => r.body)
+        assert.strictEqual(bodies.length, resultScript.length)
+
+        // the same tools in every request: what ToolSearch loaded never joins the list
+        const tools = ["read_file", "search_tools", "ToolSearch", "call_tool"]
+        assert.deepStrictEqual(bodies.map(dialect.tools), bodies.map(() => tools))
+        assert.deepStrictEqual(bodies.map(dialect.toolChoice)[0], dialect.forced("search_tools"))
+
+        const last = bodies[bodies.length - 1]
+        const result = (id: string) => dialect.results(last).find((r) => r.id === id)
+        // the call through call_tool before loading got the corrective result of a direct call
+        assert.include(result("c2")?.content, `Call ToolSearch with {"query": "select:weather_forecast"}`)
+        // arguments checked against the found tool's own schema
+        assert.include(result("c4")?.content, "Invalid arguments for 'weather_forecast'")
+        assert.include(result("c4")?.content, "city: Missing required property")
+        if (dialect.name === "anthropic") {
+          assert.deepStrictEqual([result("c2")?.isError, result("c4")?.isError], [true, true])
+        }
+        // the round trip: the model's call_tool call is replayed, and answered by the tool's result
+        assert.deepStrictEqual(
+          dialect.calls(last).find((c) => c.id === "c5"),
+          callTool("c5", "weather_forecast", { city: "Oslo" })
+        )
+        assert.include(result("c5")?.content, `"tool":"weather_forecast","params":{"city":"Oslo"}`)
+
+        // the prefix an earlier request shared grows with every request: nothing before it changed
+        const requests = events.filter((e) => e._tag === "ModelRequest")
+        for (const [i, r] of requests.entries()) {
+          if (i > 0 && r._tag === "ModelRequest") {
+            const before = requests[i - 1]
+            assert.strictEqual(r.prefixTokens, before?._tag === "ModelRequest" ? before.inputTokens : -1)
+          }
+        }
+        const systems = bodies.map((b) => dialect.system(b).join("\n"))
+        assert.deepStrictEqual(new Set(systems).size, 1)
+      }))
+  }
+)
+
+// -----------------------------------------------------------------------------
+// native delivery: Anthropic's deferred tools
+// -----------------------------------------------------------------------------
+
+const anthropic = dialects.find((d) => d.name === "anthropic") as Dialect
+
+const nativeScript: ReadonlyArray<ReadonlyArray<Call> | string> = [
+  [{ id: "c1", name: "search_tools", input: { query: "weather" } }],
+  [{ id: "c2", name: "ToolSearch", input: { query: "select:weather_forecast" } }],
+  [{ id: "c3", name: "weather_forecast", input: { city: "Oslo" } }],
+  "Oslo: 3 degrees."
+]
+
+describe("native delivery on the anthropic wire (checks the wire, not a model)", () => {
+  it.effect("deferred tools carry defer_loading in every request; the search result references what it loaded", () =>
+    Effect.gen(function*() {
+      const server = yield* WireServer.make((_, i) => ({ json: anthropic.reply(nativeScript[i] ?? "no more script") }))
+      yield* Effect.flatMap(
+        Executor.Executor,
+        (e) => e.run({ prompt: [{ role: "user", content: "weather in Oslo?" }] })
+      ).pipe(Effect.provide(agent({ ...anthropic.env(`${server.url}/v1`), TOOL_SEARCH_DELIVERY: "native" })))
+      const bodies = (yield* server.requests).map((r) => messages(r.body))
+      assert.strictEqual(bodies.length, nativeScript.length)
+      for (const body of bodies) {
+        assert.deepStrictEqual(body.tools?.map((t) => [t.name, t.defer_loading ?? false]), [
+          ["read_file", false],
+          ["search_tools", false],
+          ["ToolSearch", false],
+          ["weather_forecast", true],
+          ["chat_send", true]
+        ])
+      }
+      const results = anthropic.results(bodies[3])
+      // browsing loads nothing: its text; ToolSearch loads weather_forecast: a reference
+      assert.isString(results.find((r) => r.id === "c1")?.content)
+      assert.deepStrictEqual(results.find((r) => r.id === "c2")?.content, ["weather_forecast"])
+      assert.include(results.find((r) => r.id === "c3")?.content, "\"city\":\"Oslo\"")
+    }))
+
+  it.effect("on Chat Completions it is refused at configuration, naming the provider", () =>
+    Effect.gen(function*() {
+      const exit = yield* Effect.exit(Layer.build(agentFailing({
+        TOOL_SEARCH_MODEL: "openai:gpt-test",
+        TOOL_SEARCH_MODEL_URL: "http://127.0.0.1:9/v1",
+        OPENAI_API_KEY: "sk-test",
+        TOOL_SEARCH_DELIVERY: "native"
+      })))
+      assert.isTrue(Exit.isFailure(exit))
+      const text = String(Exit.isFailure(exit) ? exit.cause : "")
+      assert.include(text, "TOOL_SEARCH_DELIVERY")
+      assert.include(text, "openai:gpt-test cannot")
+      assert.include(text, "Responses API")
     }))
 })

@@ -3,11 +3,11 @@
  * name, check permission, arguments and approval, run with a timeout, contain failures and crashes,
  * cap the result. Every step that refuses answers with a tool result for the model.
  */
-import { CatalogTool, Disclosure, Permission, ToolArguments, type ToolView } from "@tool-search/core"
+import { CatalogTool, Disclosure, NativeDeferral, Permission, ToolArguments, type ToolView } from "@tool-search/core"
 import { Cause, Duration, Effect, type JsonSchema, Option, Result, type Schema, Stream } from "effect"
 import { Tool, type Toolkit } from "effect/ai"
 import * as Approval from "../Approval.js"
-import { definitionCache, type TokenCounter } from "../TokenCounter.js"
+import { type Definition, definitionCache, type TokenCounter } from "../TokenCounter.js"
 import type { Call, Failure, Outcome } from "../UnitToolkit.js"
 import * as ResultCap from "./resultCap.js"
 
@@ -160,6 +160,12 @@ const toAiTool = definitionCache((tool): AiTool =>
   Tool.dynamic(tool.name, { description: tool.description, parameters: tool.parameters })
 )
 
+/** The same, sent deferred (`native` delivery); cached per definition. */
+const toDeferredAiTool = definitionCache((tool): AiTool =>
+  // `annotate` clones the tool with its prototype: still the same dynamic tool, typed as a plain one
+  toAiTool(tool).annotate(NativeDeferral.DeferLoading, true) as AiTool
+)
+
 /** A tool as `effect/ai` sees it here: a JSON Schema, results of any JSON shape, no requirements. */
 export type AiTool = Tool.Dynamic<string, {
   readonly parameters: JsonSchema.JsonSchema
@@ -168,13 +174,15 @@ export type AiTool = Tool.Dynamic<string, {
   readonly failureMode: "error"
 }>
 
-/** `tools` as a `Toolkit` whose handler, for any name, is `handle`. */
+/** `tools`, then `deferred` (annotated to be sent deferred), as a `Toolkit` whose handler is `handle`. */
 export const toolkitOf = (
   tools: ReadonlyArray<ToolView.ModelTool>,
-  handle: (call: Call) => Effect.Effect<Outcome>
+  handle: (call: Call) => Effect.Effect<Outcome>,
+  deferred: ReadonlyArray<Definition> = []
 ): Toolkit.WithHandler<Record<string, AiTool>> => {
   const aiTools: Record<string, AiTool> = {}
   for (const tool of tools) aiTools[tool.name] = toAiTool(tool)
+  for (const tool of deferred) aiTools[tool.name] ??= toDeferredAiTool(tool)
   const run = (name: string, params: unknown, toolCallId?: string) =>
     Effect.map(handle({ id: toolCallId ?? "", name, params }), (outcome) =>
       Stream.succeed({

@@ -1,27 +1,127 @@
 /**
- * How found tools reach the model: the delivery strategy decides the tool list of each request and
- * how the calls of a response are dispatched. `list` — the one built today — sends the visible
- * tools (activated ones join the list of the next request) and runs each call by its name. A
- * `result` delivery (a fixed list and a `call_tool {name, arguments}` dispatcher, so the request
- * prefix and the provider's cache hold) plugs in here: its `tools` is the fixed list, its
- * `dispatch` unwraps `call_tool` and runs the named tool through the same `UnitToolkit.handle`.
+ * How found tools reach the model: the delivery strategy of a unit decides the tools of each
+ * request and how the calls of a response are answered.
+ *
+ * - `list`: the visible tools, re-read for every request — what a search activates joins the list
+ *   of the next request. Every activation changes the request from the tool list on, so a
+ *   provider's prefix cache is lost from there.
+ * - `result`: the tool list is the one of the unit's first request, plus the `call_tool`
+ *   dispatcher, and never changes. Search results carry the found tools' schemas (as they always
+ *   do); the model calls them through `call_tool`, which `UnitToolkit` unwraps into the direct call.
+ * - `native`: the list is also fixed, and every deferred tool the agent may find is sent with it,
+ *   marked `NativeDeferral.DeferLoading`; a search's result references the tools it loaded, and a
+ *   provider that supports it (Anthropic) loads them from the reference. Calls are direct.
  */
-import type { ToolView } from "@tool-search/core"
-import type { Effect } from "effect"
+import { Disclosure, NativeDeferral, type ToolView } from "@tool-search/core"
+import { Effect, Option, Ref, Schema } from "effect"
 import type { Prompt } from "effect/ai"
-import type { Call } from "../UnitToolkit.js"
-import type { Unit } from "./unit.js"
+import type { Definition } from "../TokenCounter.js"
+import * as UnitToolkit from "../UnitToolkit.js"
 
-/** A delivery strategy. */
+/** The delivery modes. */
+export const modes = ["list", "result", "native"] as const
+
+/** A delivery mode. */
+export type Mode = (typeof modes)[number]
+
+/** `native` delivery was asked of a language model that cannot defer tools. */
+export class DeliveryUnsupported extends Schema.TaggedError<DeliveryUnsupported>()("DeliveryUnsupported", {
+  provider: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `native delivery needs a provider that defers tools; ${this.provider} cannot: ${this.reason}. ` +
+      "Use result delivery (a fixed tool list and call_tool, on any provider), or an anthropic: model."
+  }
+}
+
+/** Checks that the language model can take `mode`: `native` needs `NativeDeferral.Support`. */
+export const check = (
+  mode: Mode,
+  support: NativeDeferral.Capability
+): Effect.Effect<void, DeliveryUnsupported> =>
+  mode !== "native" || support.deferredTools
+    ? Effect.void
+    : Effect.fail(
+      new DeliveryUnsupported({ provider: support.provider, reason: support.reason ?? "it does not say why" })
+    )
+
+/** The tools of one request. */
+export interface Request {
+  /** Sent in full, in this order. */
+  readonly tools: ReadonlyArray<ToolView.ModelTool>
+  /** Sent deferred (`native` only): in the request, out of the model's context until referenced. */
+  readonly deferred: ReadonlyArray<Definition>
+}
+
+/** The delivery strategy of one unit. */
 export interface Delivery {
-  /** The tools of the next request of `unit`, in the order they are sent. */
-  readonly tools: (unit: Unit) => Effect.Effect<ReadonlyArray<ToolView.ModelTool>>
+  readonly mode: Mode
+  /** The tools of the unit's next request. */
+  readonly request: Effect.Effect<Request>
   /** Runs the calls of one response; the tool message that answers them. */
-  readonly dispatch: (unit: Unit, calls: ReadonlyArray<Call>) => Effect.Effect<Prompt.Prompt>
+  readonly dispatch: (calls: ReadonlyArray<UnitToolkit.Call>) => Effect.Effect<Prompt.Prompt>
 }
 
-/** Activated tools join the tool list of the next request; calls run by name. */
-export const list: Delivery = {
-  tools: (unit) => unit.toolkit.tools,
-  dispatch: (unit, calls) => unit.toolkit.resolve(calls)
-}
+/**
+ * The delivery of a unit whose calls run through `toolkit` (made with the dispatcher for
+ * `result`) and whose deferred tools `view` knows.
+ */
+export const make = (
+  mode: Mode,
+  toolkit: UnitToolkit.UnitToolkit,
+  view: ToolView.ToolView["Service"]
+): Effect.Effect<Delivery> =>
+  Effect.gen(function*() {
+    if (mode === "list") {
+      return {
+        mode,
+        request: Effect.map(toolkit.tools, (tools) => ({ tools, deferred: [] })),
+        dispatch: toolkit.resolve
+      }
+    }
+    // result and native: the first request's tools, for the whole unit
+    const fixed = yield* Ref.make(Option.none<Request>())
+    const first = mode === "result"
+      ? Effect.map(toolkit.tools, (tools): Request => ({ tools, deferred: [] }))
+      : Effect.zipWith(toolkit.tools, view.searchable, (tools, searchable): Request => {
+        const sent = new Set(tools.map((t) => t.name))
+        return {
+          tools,
+          deferred: searchable.flatMap((t) =>
+            sent.has(t.modelName) ? [] : [{ name: t.modelName, description: t.description, parameters: t.parameters }]
+          )
+        }
+      })
+    const request = Effect.flatMap(
+      Ref.get(fixed),
+      Option.match({
+        onSome: Effect.succeed,
+        onNone: () => Effect.tap(first, (r) => Ref.set(fixed, Option.some(r)))
+      })
+    )
+    if (mode === "result") return { mode, request, dispatch: toolkit.resolve }
+    return {
+      mode,
+      request,
+      dispatch: (calls) =>
+        Effect.zipWith(request, toolkit.run(calls), (sent, outcomes) => {
+          const deferred = new Set(sent.deferred.map((t) => t.name))
+          const inList = new Set(sent.tools.map((t) => t.name))
+          return UnitToolkit.toPrompt(outcomes, (o) => {
+            const names = referencesOf(o)
+            // reference only what this request deferred; anything else found must already be in the list
+            const loads = names.filter((n) => deferred.has(n))
+            return loads.length > 0 && names.every((n) => deferred.has(n) || inList.has(n))
+              ? NativeDeferral.references(loads)
+              : undefined
+          })
+        })
+    }
+  })
+
+/** The tools a search outcome loaded: what ran `ToolSearch` or `discover_tools` found (browsing loads nothing). */
+const referencesOf = (outcome: UnitToolkit.Outcome): ReadonlyArray<string> =>
+  outcome.tool?.kind !== "meta" || outcome.isFailure || outcome.tool.name === Disclosure.SEARCH_TOOLS
+    ? []
+    : outcome.found ?? []

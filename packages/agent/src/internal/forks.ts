@@ -26,7 +26,7 @@ const PARAMETERS: JsonSchema.JsonSchema = {
 export type RunFork = (input: TurnInput, path: ReadonlyArray<string>) => Effect.Effect<TurnResult, AiError.AiError>
 
 /** The fork tool of `parent`. */
-export const delegateTool = (parent: Omit<Unit, "toolkit">, runFork: RunFork): ToolView.ModelTool => ({
+export const delegateTool = (parent: Omit<Unit, "toolkit" | "delivery">, runFork: RunFork): ToolView.ModelTool => ({
   name: DELEGATE_TASK,
   description: "Run a sub-agent on a self-contained task. It finds and loads its own tools, " +
     "independently of yours, and returns its final answer.",

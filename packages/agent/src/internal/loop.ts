@@ -1,8 +1,9 @@
 /**
- * The loop of one unit: each iteration asks the delivery strategy for the tools of the request,
- * calls the model with exactly those, and dispatches the calls of the response, until the model
- * answers without tool calls or the budget ends. The token accounting of each request and of the
- * unit is reported in its events and added to the executor's totals.
+ * The loop of one unit: each iteration asks the unit's delivery strategy for the tools of the
+ * request, calls the model with exactly those, and dispatches the calls of the response, until the
+ * model answers without tool calls or the budget ends. The token accounting of each request — the
+ * tool definitions sent, the input tokens, the prefix an earlier request of the executor shared —
+ * and of the unit is reported in its events and added to the executor's totals.
  */
 import { Disclosure } from "@tool-search/core"
 import { Effect } from "effect"
@@ -11,7 +12,6 @@ import type { StopReason, TurnResult } from "../Executor.js"
 import * as TurnEvent from "../TurnEvent.js"
 import * as UnitToolkit from "../UnitToolkit.js"
 import { noStackTrace } from "./calls.js"
-import type { Delivery } from "./delivery.js"
 import type { Unit } from "./unit.js"
 
 /** What changes from one iteration to the next; owned by the unit's loop fiber alone. */
@@ -21,12 +21,14 @@ interface TurnState {
   iterations: number
   toolTokens: number
   eagerToolTokens: number
+  inputTokens: number
+  prefixTokens: number
   /** Discovery-first: the next request is forced to the search tool. Consumed by the first request. */
   forceSearch: boolean
 }
 
 /** Runs the loop of `unit` to its end. */
-export const run = (unit: Unit, delivery: Delivery): Effect.Effect<TurnResult, AiError.AiError> =>
+export const run = (unit: Unit): Effect.Effect<TurnResult, AiError.AiError> =>
   Effect.gen(function*() {
     const { agent, emit, input, path } = unit
     const budget = Math.max(1, input.maxIterations ?? agent.options.maxIterations)
@@ -36,6 +38,8 @@ export const run = (unit: Unit, delivery: Delivery): Effect.Effect<TurnResult, A
       iterations: 0,
       toolTokens: 0,
       eagerToolTokens: 0,
+      inputTokens: 0,
+      prefixTokens: 0,
       forceSearch: agent.options.discoveryFirst
     }
     yield* emit(TurnEvent.TurnStarted({
@@ -47,52 +51,51 @@ export const run = (unit: Unit, delivery: Delivery): Effect.Effect<TurnResult, A
     let stopReason: StopReason = "max-iterations"
     while (state.iterations < budget) {
       state.iterations++
-      if (yield* iterate(unit, delivery, state)) {
+      if (yield* iterate(unit, state)) {
         stopReason = "answered"
         break
       }
     }
 
     const activated = (yield* unit.view.activated).map((t) => t.modelName)
-    const { eagerToolTokens, iterations, prompt, text, toolTokens } = state
-    yield* agent.tokens.add({ isTurn: unit.isTurn, requests: iterations, toolTokens, eagerToolTokens })
-    yield* emit(TurnEvent.TurnFinished({
-      path,
-      stopReason,
-      iterations,
-      text,
-      activated,
-      toolTokens,
-      eagerToolTokens
-    }))
-    return { stopReason, text, iterations, prompt, activated, toolTokens, eagerToolTokens, requests: iterations }
+    const { eagerToolTokens, inputTokens, iterations, prefixTokens, prompt, text, toolTokens } = state
+    const tokens = { toolTokens, eagerToolTokens, inputTokens, prefixTokens }
+    yield* agent.tokens.add({ isTurn: unit.isTurn, requests: iterations, ...tokens })
+    yield* emit(TurnEvent.TurnFinished({ path, stopReason, iterations, text, activated, ...tokens }))
+    return { stopReason, text, iterations, prompt, activated, ...tokens, requests: iterations }
   }).pipe(Effect.withSpan("tool-search.turn", { attributes: { path: unit.path.join("/") } }, noStackTrace))
 
 /** One iteration: the tools, the model call, the calls. True when the model answered. */
-const iterate = (unit: Unit, delivery: Delivery, state: TurnState): Effect.Effect<boolean, AiError.AiError> =>
+const iterate = (unit: Unit, state: TurnState): Effect.Effect<boolean, AiError.AiError> =>
   Effect.gen(function*() {
-    const { agent, emit, path } = unit
+    const { agent, delivery, emit, path } = unit
     const iteration = state.iterations
     yield* emit(TurnEvent.IterationStarted({ path, iteration }))
-    // Re-read every iteration: what the previous iteration activated is sent now.
-    const tools = yield* delivery.tools(unit)
+    // Asked every iteration: under `list`, what the previous iteration activated is sent now.
+    const { deferred, tools } = yield* delivery.request
     const searchTool = state.forceSearch ? Disclosure.discoveryTool(tools.map((t) => t.name)) : undefined
     state.forceSearch = false
     const sent = agent.tokens.sent(tools)
     const eager = yield* agent.tokens.eager
+    const { inputTokens, prefixTokens } = yield* agent.prefix.observe({ tools, deferred, prompt: state.prompt })
     state.toolTokens += sent
     state.eagerToolTokens += eager
+    state.inputTokens += inputTokens
+    state.prefixTokens += prefixTokens
     yield* emit(TurnEvent.ModelRequest({
       path,
       iteration,
       tools: tools.map((t) => t.name),
       toolTokens: sent,
       eagerToolTokens: eager,
-      toolChoice: searchTool ?? "auto"
+      toolChoice: searchTool ?? "auto",
+      inputTokens,
+      prefixTokens,
+      ...(deferred.length === 0 ? {} : { deferredTools: deferred.length })
     }))
     const response = yield* agent.model.generateText({
       prompt: state.prompt,
-      toolkit: unit.toolkit.toolkitOf(tools),
+      toolkit: unit.toolkit.toolkitOf(tools, deferred),
       toolChoice: searchTool === undefined ? "auto" : { tool: searchTool },
       ...UnitToolkit.requestOptions
     }).pipe(Effect.withSpan("tool-search.model-call", { attributes: { tools: tools.length } }, noStackTrace))
@@ -104,9 +107,10 @@ const iterate = (unit: Unit, delivery: Delivery, state: TurnState): Effect.Effec
       text: response.text,
       toolCalls: response.toolCalls.map((c) => c.name),
       inputTokens: response.usage.inputTokens.total ?? null,
+      cachedInputTokens: response.usage.inputTokens.cacheRead ?? null,
       outputTokens: response.usage.outputTokens.total ?? null
     }))
     if (response.toolCalls.length === 0) return true
-    state.prompt = Prompt.concat(state.prompt, yield* delivery.dispatch(unit, response.toolCalls))
+    state.prompt = Prompt.concat(state.prompt, yield* delivery.dispatch(response.toolCalls))
     return false
   }).pipe(Effect.withSpan("tool-search.iteration", { attributes: { iteration: state.iterations } }, noStackTrace))

@@ -26,7 +26,14 @@ export const make = (
   counter: TokenCounter["Service"]
 ): Effect.Effect<Account> =>
   Effect.gen(function*() {
-    const totals = yield* Ref.make<Totals>({ turns: 0, requests: 0, toolTokens: 0, eagerToolTokens: 0 })
+    const totals = yield* Ref.make<Totals>({
+      turns: 0,
+      requests: 0,
+      toolTokens: 0,
+      eagerToolTokens: 0,
+      inputTokens: 0,
+      prefixTokens: 0
+    })
     // keyed by the catalog version: recomputed only when the catalog changes
     let cached = { version: -1, tokens: 0 }
     const eager = Effect.suspend(() => {
@@ -50,7 +57,9 @@ export const make = (
           turns: t.turns + (unit.isTurn ? 1 : 0),
           requests: t.requests + unit.requests,
           toolTokens: t.toolTokens + unit.toolTokens,
-          eagerToolTokens: t.eagerToolTokens + unit.eagerToolTokens
+          eagerToolTokens: t.eagerToolTokens + unit.eagerToolTokens,
+          inputTokens: t.inputTokens + unit.inputTokens,
+          prefixTokens: t.prefixTokens + unit.prefixTokens
         })),
       totals: Ref.get(totals)
     }

@@ -1,11 +1,21 @@
 /**
  * One execution unit — a turn or a fork — as a record, and how it runs. A unit opens a `Scope`
  * with a fresh `Activation` (seeded by the activation policy for a turn, empty or a snapshot for a
- * fork), builds its view and its `UnitToolkit` once, runs the loop in a fiber owned by the scope,
- * and for a turn records what the session carries over.
+ * fork) and, when the executor offers resources, a fresh `RevealedResources` (never inherited),
+ * builds its view and its `UnitToolkit` once, runs the loop in a fiber owned by the scope, and for
+ * a turn records what the session carries over.
  */
-import { Activation, Disclosure, TableOfContents, ToolCatalog, ToolView } from "@tool-search/core"
-import { Effect, Fiber, Ref } from "effect"
+import {
+  Activation,
+  Disclosure,
+  ResourceCatalog,
+  ResourceView,
+  RevealedResources,
+  TableOfContents,
+  ToolCatalog,
+  ToolView
+} from "@tool-search/core"
+import { Effect, Fiber, Option, Ref } from "effect"
 import { type AiError, Prompt } from "effect/ai"
 import * as ActivationPolicy from "../ActivationPolicy.js"
 import type { TurnInput, TurnResult } from "../Executor.js"
@@ -28,6 +38,7 @@ export interface Unit {
   readonly path: ReadonlyArray<string>
   readonly isTurn: boolean
   readonly emit: Emit
+  /** The unit's tools, with its resource tools when the executor offers resources. */
   readonly view: ToolView.ToolView["Service"]
   readonly activation: Activation.Activation["Service"]
   /** Tool ids the unit started with. */
@@ -38,6 +49,8 @@ export interface Unit {
   readonly searched: Ref.Ref<ReadonlyArray<string>>
   /** The unit's tools and the one code path of their calls. */
   readonly toolkit: UnitToolkit.UnitToolkit
+  /** What each request sends, and how the calls of a response are answered. */
+  readonly delivery: Delivery.Delivery
 }
 
 /** Runs one unit: a turn (`path` empty) or a fork. */
@@ -62,10 +75,16 @@ export const run = (
     const activation = yield* Activation.make(carried)
     const searched = yield* Ref.make<ReadonlyArray<string>>([])
     const unit = yield* Effect.gen(function*() {
-      const view = yield* ToolView.make
-      // staged mode: the table of contents joins the system prompt, built once per unit so the
-      // prompt (and the provider's cache of it) stays the same for the whole turn
-      const contents = yield* TableOfContents.promptOf(view, agent.tableOfContents)
+      const tools = yield* ToolView.make
+      const resources = yield* resourceViewOf(agent)
+      const view = resources === undefined ? tools : ResourceView.withResources(tools, resources)
+      // the tables of contents (tools in staged mode, resources in every mode) join the system
+      // prompt, built once per unit so the prompt (and the provider's cache of it) stays the same
+      // for the whole turn
+      const contents = [
+        yield* TableOfContents.promptOf(tools, agent.tableOfContents),
+        resources === undefined ? "" : yield* TableOfContents.resourcePromptOf(resources, agent.tableOfContents)
+      ].filter((section) => section !== "").join("\n\n")
       const prompt = contents === "" ? initialPrompt : Prompt.appendSystem(initialPrompt, `\n\n${contents}`)
       const base = { agent, input, path, isTurn, emit, view, activation, carried, prompt, searched }
       // Forks do not fork again: one level of sub-agents keeps the cost of a turn bounded.
@@ -79,9 +98,11 @@ export const run = (
         toolArgumentsMaxSize: options.toolArgumentsMaxSize,
         toolArgumentsMaxDepth: options.toolArgumentsMaxDepth,
         extraTools,
-        observer: observerOf(base)
+        observer: observerOf(base),
+        dispatcher: options.delivery === "result"
       }).pipe(Effect.provideService(ToolView.ToolView, view))
-      return { ...base, toolkit } satisfies Unit
+      const delivery = yield* Delivery.make(options.delivery, toolkit, view)
+      return { ...base, toolkit, delivery } satisfies Unit
     }).pipe(
       agent.withPolicies,
       Effect.provideService(Activation.Activation, activation),
@@ -90,7 +111,7 @@ export const run = (
     )
     // The loop runs in a fiber owned by this scope: interrupting the turn interrupts it and
     // everything it started, then the scope closes and the activation ends.
-    const fiber = yield* Effect.forkScoped(Loop.run(unit, Delivery.list))
+    const fiber = yield* Effect.forkScoped(Loop.run(unit))
     const result = yield* Fiber.join(fiber)
     if (isTurn) {
       yield* ActivationPolicy.record(options.activationPolicy, {
@@ -102,20 +123,47 @@ export const run = (
     return result
   }))
 
+/**
+ * The unit's resource view when the executor offers resources: over a fresh revealed set bound to
+ * the unit's scope, so a reveal ends with the turn and a fork starts with nothing revealed.
+ */
+const resourceViewOf = (agent: Agent) =>
+  Option.match(agent.resources, {
+    onNone: () => Effect.succeed(undefined),
+    onSome: (catalog) =>
+      Effect.flatMap(RevealedResources.make([]), (revealed) =>
+        ResourceView.make.pipe(
+          Effect.provideService(ResourceCatalog.ResourceCatalog, catalog),
+          Effect.provideService(RevealedResources.RevealedResources, revealed)
+        ))
+  })
+
+/** The meta tools that read rather than find. */
+const READS: ReadonlySet<string> = new Set([Disclosure.READ_RESOURCE, Disclosure.GET_PROMPT])
+
 /** Turns each call's start and outcome into events, and collects what searches returned. */
-const observerOf = (unit: Omit<Unit, "toolkit">): UnitToolkit.Observer => {
+const observerOf = (unit: Omit<Unit, "toolkit" | "delivery">): UnitToolkit.Observer => {
   const { agent, emit, path, searched } = unit
   return {
-    onCall: (call) => emit(TurnEvent.ToolCall({ path, id: call.id, name: call.name, params: call.params })),
+    onCall: (call) =>
+      emit(TurnEvent.ToolCall({
+        path,
+        id: call.id,
+        name: call.name,
+        params: call.params,
+        ...(call.via === undefined ? {} : { via: call.via })
+      })),
     onOutcome: (outcome) =>
       Effect.gen(function*() {
         const { call } = outcome
-        // a search tool that ran (not one refused before running) reports what it found
-        if (outcome.tool !== undefined && outcome.found !== undefined) {
+        // a search tool that ran (not one refused before running) reports what it found; reading
+        // a resource or rendering a prompt finds nothing
+        if (outcome.tool !== undefined && outcome.found !== undefined && !READS.has(call.name)) {
           const found = outcome.found
           yield* emit(TurnEvent.Search({ path, tool: call.name, query: describeQuery(call.params), found }))
-          // browsing (`search_tools`) loads nothing, so it does not count as "returned"
-          if (outcome.tool.name !== Disclosure.SEARCH_TOOLS) {
+          // browsing (`search_tools`) loads nothing, and resource tools find resources, not tools:
+          // neither counts as "returned"
+          if (outcome.tool.name !== Disclosure.SEARCH_TOOLS && !Disclosure.RESOURCE_TOOL_NAMES.includes(call.name)) {
             const ids = found.flatMap((name) => agent.catalog.unsafe.findByName(name)?.id ?? [])
             yield* Ref.update(searched, (before) => [...before, ...ids])
           }
@@ -129,7 +177,8 @@ const observerOf = (unit: Omit<Unit, "toolkit">): UnitToolkit.Observer => {
           isFailure: outcome.isFailure,
           failure: outcome.failure,
           result: outcome.result,
-          truncated: outcome.truncated
+          truncated: outcome.truncated,
+          ...(call.via === undefined ? {} : { via: call.via })
         }))
       })
   }

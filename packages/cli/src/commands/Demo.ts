@@ -2,17 +2,22 @@
  * `tool-search demo [--json]` (what `npm start` runs): an agent with a 300-tool catalog talks
  * with a scripted model, offline, and every disclosure step is printed — what the model sees, what
  * it searched, what was activated, what ran, and the tool-definition tokens against sending the
- * whole catalog. It ends with a summary table. `--json` prints the event stream instead, one JSON
- * object per line, then a summary object.
+ * whole catalog. A last turn reads instead of calling: the model finds a policy through the
+ * resource levels and reads only the passage that answers, and its cost is shown next to pushing
+ * the whole document. It ends with a summary table and the share of input tokens a provider's prefix
+ * cache could serve. `--json` prints the event stream instead, one JSON object per line, then a
+ * summary object. `TOOL_SEARCH_DELIVERY` (or `--delivery`) picks how found tools reach the model.
  *
  * @since 0.1.0
  */
-import { Executor, ScriptedModel, TokenCounter, TurnEvent } from "@tool-search/agent"
-import { Strategies, ToolCatalog } from "@tool-search/core"
-import { Console, Effect, Layer, Stream } from "effect"
+import { AgentConfig, Executor, ScriptedModel, TokenCounter, TurnEvent } from "@tool-search/agent"
+import { Disclosure, ResourceCatalog, Setting, Strategies, ToolCatalog, Visibility } from "@tool-search/core"
+import { Console, Effect, Layer, Option, Stream } from "effect"
 import type { Prompt } from "effect/ai"
-import { Command } from "effect/cli"
+import { Command, Flag } from "effect/cli"
+import { report as reportUsage, UsageError } from "../CliError.js"
 import * as Conversation from "../demo/Conversation.js"
+import * as Policies from "../demo/Policies.js"
 import * as Services from "../demo/Services.js"
 import * as Flags from "../Flags.js"
 
@@ -26,15 +31,37 @@ const Catalog = ToolCatalog.ToolCatalog.layerOf(Services.tools).pipe(
   Layer.orDie // static data, checked by its tests
 )
 
-/** The demo agent: executor, scripted model, catalog, real tokenizer. */
-export const Agent = Executor.Executor.layerMemory({
-  maxIterations: 8,
-  forks: { maxIterations: 6, inheritActivation: false }
-}).pipe(
-  Layer.provideMerge(ScriptedModel.layer({ policy: "capable", plan: (text) => Conversation.plans[text] })),
-  Layer.provideMerge(Catalog),
-  Layer.provideMerge(TokenCounter.TokenCounter.o200k)
+/** The attached policies (a handbook, a reply prompt) and the wiki, ranked like the tools. */
+const Resources = ResourceCatalog.ResourceCatalog.layerOf(Policies.resources).pipe(
+  Layer.provide(Strategies.layer(Strategies.defaultName)),
+  Layer.orDie // static data, checked by its tests
 )
+
+/**
+ * The demo agent with a delivery mode (and, for the comparison, a system prompt): executor
+ * offering the resources, scripted model, catalogs, real tokenizer.
+ *
+ * @since 0.2.0
+ * @category agent
+ */
+export const agent = (delivery: Executor.Delivery, options: { readonly systemPrompt?: string } = {}) =>
+  Executor.Executor.layerMemory({
+    maxIterations: 8,
+    forks: { maxIterations: 6, inheritActivation: false },
+    delivery,
+    ...options
+  }).pipe(
+    Executor.Executor.withResources,
+    Layer.provideMerge(ScriptedModel.layer({ policy: "capable", plan: (text) => Conversation.plans[text] })),
+    Layer.provideMerge(Catalog),
+    Layer.provide(Resources),
+    // the policies are attached to this agent: the resource table of contents names them
+    Layer.provide(Visibility.layer({ strict: false, resources: [Policies.handbook.source ?? "policies"] })),
+    Layer.provideMerge(TokenCounter.TokenCounter.o200k)
+  )
+
+/** The demo agent: executor, scripted model, catalogs, real tokenizer. */
+export const Agent = agent("list")
 
 // -----------------------------------------------------------------------------
 // Running the conversation
@@ -47,13 +74,19 @@ export interface TurnSummary {
   readonly maxToolsSent: number
   readonly toolTokens: number
   readonly eagerToolTokens: number
+  /** Input tokens of the turn's requests, and those a prefix cache could serve. */
+  readonly inputTokens: number
+  readonly prefixTokens: number
   readonly stopReason: string
+  /** Tokens of what the resource tools returned (what the model read of resources). */
+  readonly readTokens: number
 }
 
 /** The whole conversation as events (each tagged with its turn), plus the per-turn summaries. */
 export const run = (onEvent: (turn: number, event: TurnEvent.TurnEvent) => Effect.Effect<void>) =>
   Effect.gen(function*() {
     const executor = yield* Executor.Executor
+    const counter = yield* TokenCounter.TokenCounter
     const summaries: Array<TurnSummary> = []
     let history: ReadonlyArray<Prompt.MessageEncoded> = []
     for (const [i, turn] of Conversation.turns.entries()) {
@@ -61,9 +94,13 @@ export const run = (onEvent: (turn: number, event: TurnEvent.TurnEvent) => Effec
       const prompt: ReadonlyArray<Prompt.MessageEncoded> = [...history, { role: "user", content: turn.user }]
       const requests: Array<TurnEvent.ModelRequest> = []
       let finished: TurnEvent.TurnFinished | undefined
+      let readTokens = 0
       yield* executor.stream({ sessionId: "demo", prompt }).pipe(
         Stream.runForEach((event) => {
           if (event._tag === "ModelRequest") requests.push(event)
+          if (event._tag === "ToolResult" && Disclosure.RESOURCE_TOOL_NAMES.includes(event.name)) {
+            readTokens += counter.count(JSON.stringify(event.result))
+          }
           if (event._tag === "TurnFinished" && event.path.length === 0) finished = event
           return onEvent(n, event)
         })
@@ -76,7 +113,10 @@ export const run = (onEvent: (turn: number, event: TurnEvent.TurnEvent) => Effec
         maxToolsSent: Math.max(...requests.map((r) => r.tools.length)),
         toolTokens: requests.reduce((s, r) => s + r.toolTokens, 0),
         eagerToolTokens: requests.reduce((s, r) => s + r.eagerToolTokens, 0),
-        stopReason: finished?.stopReason ?? "unknown"
+        inputTokens: requests.reduce((s, r) => s + r.inputTokens, 0),
+        prefixTokens: requests.reduce((s, r) => s + r.prefixTokens, 0),
+        stopReason: finished?.stopReason ?? "unknown",
+        readTokens
       })
     }
     return summaries
@@ -121,15 +161,16 @@ export const render = (
         ? "same tools"
         : `+ ${added.join(", ")}`
       const forced = event.toolChoice === "auto" ? "" : ` · forced to ${event.toolChoice}`
+      const deferred = event.deferredTools === undefined ? "" : ` + ${event.deferredTools} deferred`
       return [
-        `${indent}request ${event.iteration} · ${event.tools.length} tools · ${fmt(event.toolTokens)} tokens (all ${
-          fmt(event.eagerToolTokens)
-        })${forced}`,
+        `${indent}request ${event.iteration} · ${event.tools.length} tools${deferred} · ${
+          fmt(event.toolTokens)
+        } tokens (all ${fmt(event.eagerToolTokens)})${forced}`,
         `${indent}  sees: ${shown}`
       ]
     }
     case "ToolCall":
-      return [`${indent}→ ${event.name} ${short(event.params)}`]
+      return [`${indent}→ ${event.via === undefined ? "" : `${event.via} → `}${event.name} ${short(event.params)}`]
     case "Search":
       return [`${indent}  found: ${event.found.length === 0 ? "nothing" : event.found.join(", ")}`]
     case "Activation":
@@ -171,70 +212,139 @@ const table = (rows: ReadonlyArray<TurnSummary>): ReadonlyArray<string> => {
   ]
 }
 
-/** The summary object of `--json`. */
-const summaryJson = (rows: ReadonlyArray<TurnSummary>) => {
-  const toolTokens = rows.reduce((s, r) => s + r.toolTokens, 0)
-  const eagerToolTokens = rows.reduce((s, r) => s + r.eagerToolTokens, 0)
+/**
+ * The summary object of `--json`: the turns, the tool-definition tokens against the whole catalog,
+ * the input tokens with the share a prefix cache could serve, and what the model read of resources
+ * against pushing the whole handbook (`documentTokens`) into the prompt.
+ *
+ * @since 0.2.0
+ * @category output
+ */
+export const summaryJson = (
+  rows: ReadonlyArray<TurnSummary>,
+  delivery: Executor.Delivery,
+  documentTokens = 0
+) => {
+  const sum = (f: (r: TurnSummary) => number) => rows.reduce((s, r) => s + f(r), 0)
+  const readTokens = sum((r) => r.readTokens)
+  const toolTokens = sum((r) => r.toolTokens)
+  const eagerToolTokens = sum((r) => r.eagerToolTokens)
+  const inputTokens = sum((r) => r.inputTokens)
+  const prefixTokens = sum((r) => r.prefixTokens)
   return {
     type: "summary",
+    delivery,
     turns: rows,
+    requests: sum((r) => r.requests),
     toolTokens,
     eagerToolTokens,
-    saved: eagerToolTokens === 0 ? 0 : 1 - toolTokens / eagerToolTokens
+    saved: eagerToolTokens === 0 ? 0 : 1 - toolTokens / eagerToolTokens,
+    inputTokens,
+    prefixTokens,
+    prefixShare: inputTokens === 0 ? 0 : prefixTokens / inputTokens,
+    resources: { readTokens, documentTokens, share: documentTokens === 0 ? 0 : readTokens / documentTokens }
   }
 }
 
-const human = Effect.gen(function*() {
-  const catalog = yield* ToolCatalog.ToolCatalog
-  const counter = yield* TokenCounter.TokenCounter
-  const all = yield* catalog.all
-  const eager = yield* catalog.eager
-  const eagerTokens = all.reduce(
-    (s, t) => s + counter.definition({ name: t.modelName, description: t.description, parameters: t.parameters }),
-    0
-  )
-  yield* Console.log(
-    `tool-search demo — an agent with ${all.length} tools from ${Services.services.length} services, offline, scripted model`
-  )
-  yield* Console.log(`  eager (always sent): ${eager.map((t) => t.modelName).join(", ")} + ToolSearch`)
-  yield* Console.log(
-    `  deferred: ${all.length - eager.length} tools, found through ToolSearch (strategy: ${catalog.strategy})`
-  )
-  yield* Console.log(
-    `  sending every definition would cost ${fmt(eagerTokens)} tokens per request (${counter.encoding})`
-  )
-  const seen = new Map<string, ReadonlyArray<string>>()
-  let currentTurn = 0
-  const rows = yield* run((turn, event) =>
-    Effect.gen(function*() {
-      if (turn !== currentTurn) {
-        currentTurn = turn
-        seen.clear()
-        const spec = Conversation.turns[turn - 1]
-        yield* Console.log(`\n━━ turn ${turn} · ${spec?.shows ?? ""}`)
-        yield* Console.log(`  user: ${spec?.user ?? ""}`)
-      }
-      for (const line of render(event, seen)) yield* Console.log(line)
-    })
-  )
-  yield* Console.log("\nsummary")
-  for (const line of table(rows)) yield* Console.log(`  ${line}`)
-  const s = summaryJson(rows)
-  yield* Console.log(
-    `\n  ${
-      (s.saved * 100).toFixed(1)
-    }% fewer tool-definition tokens than sending the whole catalog on every request (target: at least 90%)`
-  )
-})
+/** What the model read of resources in a turn, next to pushing the whole handbook. */
+const readLine = (readTokens: number, documentTokens: number): string =>
+  `read ${fmt(readTokens)} tokens of resources (sample, search, slice): ${
+    (100 * readTokens / documentTokens).toFixed(1)
+  }% of the ${fmt(documentTokens)} tokens of pushing the whole handbook into the prompt`
 
-const json = Effect.gen(function*() {
-  const rows = yield* run((turn, event) => Console.log(JSON.stringify({ turn, ...TurnEvent.toJson(event) })))
-  yield* Console.log(JSON.stringify(summaryJson(rows)))
-})
+const human = (delivery: Executor.Delivery) =>
+  Effect.gen(function*() {
+    const catalog = yield* ToolCatalog.ToolCatalog
+    const counter = yield* TokenCounter.TokenCounter
+    const all = yield* catalog.all
+    const eager = yield* catalog.eager
+    const eagerTokens = all.reduce(
+      (s, t) => s + counter.definition({ name: t.modelName, description: t.description, parameters: t.parameters }),
+      0
+    )
+    yield* Console.log(
+      `tool-search demo — an agent with ${all.length} tools from ${Services.services.length} services, offline, scripted model`
+    )
+    yield* Console.log(`  eager (always sent): ${eager.map((t) => t.modelName).join(", ")} + ToolSearch`)
+    yield* Console.log(
+      `  deferred: ${all.length - eager.length} tools, found through ToolSearch (strategy: ${catalog.strategy})`
+    )
+    yield* Console.log(
+      `  sending every definition would cost ${fmt(eagerTokens)} tokens per request (${counter.encoding})`
+    )
+    const documentTokens = counter.count(Policies.handbookText)
+    const seen = new Map<string, ReadonlyArray<string>>()
+    let currentTurn = 0
+    const rows = yield* run((turn, event) =>
+      Effect.gen(function*() {
+        if (turn !== currentTurn) {
+          currentTurn = turn
+          seen.clear()
+          const spec = Conversation.turns[turn - 1]
+          yield* Console.log(`\n━━ turn ${turn} · ${spec?.shows ?? ""}`)
+          yield* Console.log(`  user: ${spec?.user ?? ""}`)
+        }
+        for (const line of render(event, seen)) yield* Console.log(line)
+      })
+    )
+    const reading = rows.find((r) => r.readTokens > 0)
+    if (reading !== undefined) {
+      yield* Console.log(`\n  turn ${reading.turn}: ${readLine(reading.readTokens, documentTokens)}`)
+    }
+    yield* Console.log("\nsummary")
+    for (const line of table(rows)) yield* Console.log(`  ${line}`)
+    const s = summaryJson(rows, delivery, documentTokens)
+    yield* Console.log(
+      `\n  ${
+        (s.saved * 100).toFixed(1)
+      }% fewer tool-definition tokens than sending the whole catalog on every request (target: at least 90%)`
+    )
+    yield* Console.log(
+      `  ${(s.prefixShare * 100).toFixed(1)}% of the input tokens (${fmt(s.prefixTokens)} of ${
+        fmt(s.inputTokens)
+      }) repeat the start of an earlier request: what a provider's prompt cache could serve (delivery: ${delivery})`
+    )
+  })
+
+const json = (delivery: Executor.Delivery) =>
+  Effect.gen(function*() {
+    const documentTokens = (yield* TokenCounter.TokenCounter).count(Policies.handbookText)
+    const rows = yield* run((turn, event) => Console.log(JSON.stringify({ turn, ...TurnEvent.toJson(event) })))
+    yield* Console.log(JSON.stringify(summaryJson(rows, delivery, documentTokens)))
+  })
+
+/**
+ * The delivery `--delivery` or `TOOL_SEARCH_DELIVERY` names (flags first), or a usage error.
+ *
+ * @since 0.2.0
+ * @category flags
+ */
+export const readDelivery = (flag: Option.Option<Executor.Delivery>) =>
+  Setting.read(AgentConfig.settings.delivery.config, [AgentConfig.settings], {
+    flags: { delivery: Option.getOrUndefined(flag) }
+  }).pipe(Effect.mapError((e) => new UsageError({ reason: Setting.explain(e) })))
+
+/**
+ * The `--delivery` flag.
+ *
+ * @since 0.2.0
+ * @category flags
+ */
+export const deliveryFlag = Flag.Literals("delivery", Executor.deliveries).pipe(
+  Flag.withDescription(
+    "how found tools reach the model: list, result or native (default: TOOL_SEARCH_DELIVERY, else list)"
+  ),
+  Flag.optional
+)
 
 /** The `demo` command. */
 export const command = Command.make("demo", {
-  json: Flags.toggle("json", "print the event stream, one JSON object per line")
-}, ({ json: asJson }) => (asJson ? json : human).pipe(Effect.provide(Agent), Effect.orDie)).pipe(
-  Command.withDescription("an offline agent with 300 tools: progressive disclosure, step by step")
-)
+  json: Flags.toggle("json", "print the event stream, one JSON object per line"),
+  delivery: deliveryFlag
+}, (flags) =>
+  Effect.gen(function*() {
+    const delivery = yield* reportUsage(readDelivery(flags.delivery))
+    yield* (flags.json ? json(delivery) : human(delivery)).pipe(Effect.provide(agent(delivery)), Effect.orDie)
+  })).pipe(
+    Command.withDescription("an offline agent with 300 tools: progressive disclosure, step by step")
+  )

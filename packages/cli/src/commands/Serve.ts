@@ -17,7 +17,7 @@
  *
  * @since 0.1.0
  */
-import { Setting, ToolCatalog, ToolSearchConfig } from "@tool-search/core"
+import { ResourceCatalog, Setting, ToolCatalog, ToolSearchConfig } from "@tool-search/core"
 import { Gateway, GatewayConfig, GatewayFile, HttpGateway, McpSources, Telemetry, Upstream } from "@tool-search/mcp"
 import { Config, Console, Effect, FileSystem, Layer, Logger, Option, Redacted, Result } from "effect"
 import { Command, Flag } from "effect/cli"
@@ -225,6 +225,7 @@ const policy = (p: Plan, connected: ReadonlyArray<string>) => ({
     : "off",
   maxResults: `${p.core.disclosure.defaultMaxResults}/${p.core.disclosure.maxResultsLimit}`,
   maxLoadedTools: p.gateway.maxLoadedTools,
+  resourceTools: p.gateway.resourceTools,
   minRelativeScore: p.gateway.minRelativeScore,
   limits:
     `args ${p.gateway.maxArgumentBytes}B depth ${p.gateway.maxArgumentDepth}, result ${p.gateway.maxResultChars} chars`,
@@ -244,12 +245,22 @@ export const serve = (input: Input): Effect.Effect<void, UsageError, FileSystem.
       ...new Set([...p.core.visibility.connected, ...McpSources.visibilityOf(p.servers.map(source)).connected])
     ]
     const core: ToolSearchConfig.Settings = { ...p.core, visibility: { ...p.core.visibility, connected } }
-    const Catalog = ToolCatalog.ToolCatalog.layer.pipe(Layer.provideMerge(ToolSearchConfig.layerFrom(core)))
-    const Sources = McpSources.McpSources.layer(p.servers, { start: "background" }).pipe(Layer.provideMerge(Catalog))
+    // the upstreams' resources and prompts join a resource catalog; their bodies are read and split
+    // for search only when the level tools (search_resources) are offered
+    const Catalogs = Layer.mergeAll(
+      ToolCatalog.ToolCatalog.layer,
+      p.gateway.resourceTools
+        ? ResourceCatalog.ResourceCatalog.layer
+        : ResourceCatalog.ResourceCatalog.layerWith({ indexBodies: false })
+    ).pipe(Layer.provideMerge(ToolSearchConfig.layerFrom(core)))
+    const Sources = McpSources.McpSources.layerWithResources(p.servers, { start: "background" }).pipe(
+      Layer.provideMerge(Catalogs)
+    )
     const options = Gateway.optionsFrom(p.gateway)
     yield* Effect.logInfo("gateway policy").pipe(Effect.annotateLogs(policy(p, connected)))
     const gateway = p.gateway.http === "off"
       ? Gateway.serveStdio({ ...options, maxMessageBytes: p.gateway.maxMessageBytes }).pipe(
+        Gateway.withResources,
         Effect.andThen(Effect.logInfo("stdin closed: the client went away; stopping"))
       )
       : Effect.gen(function*() {
@@ -263,7 +274,7 @@ export const serve = (input: Input): Effect.Effect<void, UsageError, FileSystem.
           maxMessageBytes: p.gateway.maxMessageBytes,
           maxSessions: p.gateway.maxSessions,
           sessionIdleTimeout: `${p.gateway.sessionIdleTimeout} seconds`
-        }).pipe(Effect.mapError((e) => usage(e.message)))
+        }).pipe(Gateway.withResources, Effect.mapError((e) => usage(e.message)))
         yield* Console.error(`tool-search: MCP gateway listening on ${address.url}`)
         return yield* Effect.never
       }).pipe(Effect.scoped)

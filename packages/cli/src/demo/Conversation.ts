@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import type { ScriptedModel } from "@tool-search/agent"
+import * as Policies from "./Policies.js"
 
 /** One turn of the conversation. */
 export interface Turn {
@@ -31,6 +32,11 @@ export const turns: ReadonlyArray<Turn> = [
   {
     user: "Prepare the on-call handover: the open alerts, and the forecast for Paris.",
     shows: "two sub-agents run concurrently, each with its own activation"
+  },
+  {
+    user: Policies.laptopReturn.text,
+    shows:
+      "resources in levels: a policy found through the table of contents, a sample and a search; only the passage that answers is read"
   }
 ]
 
@@ -74,5 +80,14 @@ export const plans: Readonly<Record<string, ScriptedModel.Plan>> = {
     search: "weather forecast for Paris",
     tool: "weather_get_forecast",
     params: { location: "Paris", days: 3 }
+  },
+  [Policies.laptopReturn.text]: {
+    search: Policies.laptopReturn.topic,
+    read: {
+      topic: Policies.laptopReturn.topic,
+      kind: "policy",
+      keywords: Policies.laptopReturn.keywords,
+      answerWords: Policies.laptopReturn.answerWords
+    }
   }
 }

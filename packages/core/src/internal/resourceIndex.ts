@@ -44,6 +44,9 @@ export const prepare = (resource: Resource.Resource, options: Options): Effect.E
   if (resource.prompt !== undefined) {
     return Effect.succeed({ entry: entry({ unsearchable: "it is a prompt" }), passages: [] })
   }
+  if (!options.indexBodies) {
+    return Effect.succeed({ entry: entry({ unsearchable: "bodies are not indexed in this catalog" }), passages: [] })
+  }
   const read = resource.read
   if (resource.template || read === undefined) {
     return Effect.succeed({

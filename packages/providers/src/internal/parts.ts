@@ -3,6 +3,7 @@
  * values, and a finished response replayed as stream parts (the providers answer `streamText`
  * with one buffered request).
  */
+import { NativeDeferral } from "@tool-search/core"
 import { Effect } from "effect"
 import { AiError, type LanguageModel, Prompt, type Response, Tool } from "effect/ai"
 import { Base64 } from "effect/encoding"
@@ -33,12 +34,21 @@ export const fileSource = (
   return { _tag: "base64", data: Base64.encode(part.data) }
 }
 
-/** The user-defined tools of a request, with their JSON schemas; provider-defined tools are refused. */
+/**
+ * The user-defined tools of a request, with their JSON schemas and whether the request defers them
+ * (`NativeDeferral.DeferLoading`; only a wire that can defer tools reads it); provider-defined
+ * tools are refused.
+ */
 export const functionTools = (
   module: string,
   options: LanguageModel.ProviderOptions
 ): Effect.Effect<
-  ReadonlyArray<{ readonly name: string; readonly description: string | undefined; readonly parameters: unknown }>,
+  ReadonlyArray<{
+    readonly name: string
+    readonly description: string | undefined
+    readonly parameters: unknown
+    readonly deferred: boolean
+  }>,
   AiError.AiError
 > =>
   Effect.forEach(options.tools, (tool) =>
@@ -47,7 +57,8 @@ export const functionTools = (
       : Effect.succeed({
         name: tool.name,
         description: Tool.getDescription(tool),
-        parameters: Tool.getJsonSchema(tool)
+        parameters: Tool.getJsonSchema(tool),
+        deferred: NativeDeferral.isDeferred(tool)
       }))
 
 /** An `AiError` for a prompt the wire format cannot carry. */

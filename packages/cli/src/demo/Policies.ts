@@ -1,6 +1,11 @@
-// The data of docs/examples/resources.ts (and of the demo's resource turn): a long customer policy
-// handbook, a wiki of internal pages and a reply prompt. The handbook is built from a table of
-// product rules, so each fact sits in exactly one section and answers can be checked.
+/**
+ * The demo's attached policies: a long customer policy handbook, a wiki of internal pages and a
+ * reply prompt — the resources of the demo's resource turn and of docs/examples/resources.ts. The
+ * handbook is built from a table of product rules, so each fact sits in exactly one section and
+ * answers can be checked.
+ *
+ * @since 0.2.0
+ */
 import { Resource } from "@tool-search/core"
 import { Effect } from "effect"
 
@@ -290,10 +295,20 @@ const closing = [
   "Opened: the factory seal or packaging was broken. Restocking fee: the part of the price kept when an opened product is returned, to cover inspection and repackaging. Business day: Monday to Friday, public holidays excluded."
 ].join("\n")
 
-/** The handbook: general rules, then the rules of every product family. */
+/**
+ * The handbook: general rules, then the rules of every product family.
+ *
+ * @since 0.2.0
+ * @category data
+ */
 export const handbookText: string = [general, "", ...products.map(section), closing].join("\n")
 
-/** The handbook as a resource of the agent's attached policies. */
+/**
+ * The handbook as a resource of the agent's attached policies.
+ *
+ * @since 0.2.0
+ * @category data
+ */
 export const handbook: Resource.Resource = Resource.text({
   uri: "policy://acme/customer-handbook",
   name: "Customer policy handbook",
@@ -304,7 +319,12 @@ export const handbook: Resource.Resource = Resource.text({
   text: handbookText
 })
 
-/** Internal wiki pages: the platform's wider catalog, folded into a count. */
+/**
+ * Internal wiki pages: the platform's wider catalog, folded into a count.
+ *
+ * @since 0.2.0
+ * @category data
+ */
 export const wiki: ReadonlyArray<Resource.Resource> = Array.from({ length: 40 }, (_, i) =>
   Resource.text({
     uri: `wiki://acme/page-${i}`,
@@ -316,7 +336,12 @@ export const wiki: ReadonlyArray<Resource.Resource> = Array.from({ length: 40 },
     }.`
   }))
 
-/** A reply prompt of the support team. */
+/**
+ * A reply prompt of the support team.
+ *
+ * @since 0.2.0
+ * @category data
+ */
 export const replyPrompt: Resource.Resource = Resource.prompt({
   name: "customer_reply",
   source: "policies",
@@ -328,5 +353,39 @@ export const replyPrompt: Resource.Resource = Resource.prompt({
     })
 })
 
-/** Every resource of the example. */
+/**
+ * Every resource: the handbook and the prompt (source `policies`, attached to the agent), the wiki.
+ *
+ * @since 0.2.0
+ * @category data
+ */
 export const resources: ReadonlyArray<Resource.Resource> = [handbook, replyPrompt, ...wiki]
+
+/**
+ * What the model is asked, and the words it would use at each level.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Question {
+  readonly text: string
+  /** What to sample for (L2). */
+  readonly topic: string
+  /** What to search inside the policy (L3). */
+  readonly keywords: string
+  /** Words of the sentences that answer (the model's reading of the slice). */
+  readonly answerWords: ReadonlyArray<string>
+}
+
+/**
+ * The question of the resource turn: answered by one passage of the handbook.
+ *
+ * @since 0.2.0
+ * @category data
+ */
+export const laptopReturn: Question = {
+  text: "A customer opened a laptop 10 days ago and wants to return it. Can they, and what does it cost?",
+  topic: "return policy",
+  keywords: "return opened laptop restocking fee",
+  answerWords: ["opened laptops"]
+}

@@ -1,0 +1,87 @@
+/**
+ * `call_tool {name, arguments}`: the fixed dispatcher of `result` delivery, through which the
+ * model calls a tool it found without that tool ever joining the tool list. A call to it is
+ * unwrapped into the call of the named tool before anything else happens, so that call runs
+ * exactly as a direct one would: resolved by name (a tool that is not loaded gets the corrective
+ * message), permission- and approval-checked, its arguments checked against that tool's own schema.
+ */
+import type { ToolArguments, ToolView } from "@tool-search/core"
+import { Effect, type JsonSchema, Option, Predicate, Schema } from "effect"
+import type { Call } from "../UnitToolkit.js"
+
+/** The dispatcher's name. */
+export const CALL_TOOL = "call_tool"
+
+const PARAMETERS: JsonSchema.JsonSchema = {
+  type: "object",
+  properties: {
+    name: { type: "string", description: "The name of a tool ToolSearch returned" },
+    arguments: {
+      type: "object",
+      description: "The tool's arguments: an object matching the parameters ToolSearch returned for it"
+    }
+  },
+  required: ["name", "arguments"],
+  additionalProperties: false
+}
+
+/** The dispatcher as the model sees it. It never runs itself: `unwrap` replaces every call to it. */
+export const tool: ToolView.ModelTool = {
+  name: CALL_TOOL,
+  description: "Call a tool that ToolSearch loaded: pass its name and its arguments. " +
+    "Tools in your tool list are called directly; tools found by ToolSearch are called through call_tool.",
+  parameters: PARAMETERS,
+  kind: "eager",
+  run: () => Effect.succeed({ isFailure: true, result: `${CALL_TOOL} is dispatched by the executor` })
+}
+
+/** The longest tool name `call_tool` accepts (MCP and providers allow 64-128 characters). */
+const MAX_NAME = 256
+
+const Input = Schema.Struct({ name: Schema.String, arguments: Schema.optionalKey(Schema.Unknown) })
+
+/** What a call to the dispatcher asks for: the call of the named tool, or why it cannot be made. */
+export type Unwrapped =
+  | { readonly _tag: "Call"; readonly call: Call }
+  | { readonly _tag: "Refused"; readonly message: string }
+
+/**
+ * The call `call` stands for: the named tool with `arguments` (marked `via: call_tool`), or a
+ * refusal the model can act on. Calls to anything else, and calls already unwrapped, pass unchanged.
+ */
+export const unwrap = (call: Call, limits: ToolArguments.Limits): Unwrapped => {
+  if (call.name !== CALL_TOOL || call.via !== undefined) return { _tag: "Call", call }
+  if (typeof call.params === "string" && call.params.length > limits.maxSize) {
+    return {
+      _tag: "Refused",
+      message: `Arguments larger than ${limits.maxSize.toLocaleString("en-US")} characters are refused`
+    }
+  }
+  // the named tool's arguments are bounded and checked against its schema when it runs
+  const params = typeof call.params === "string" ? parseObject(call.params) : call.params
+  const input = Schema.decodeUnknownOption(Input)(params)
+  if (Option.isNone(input) || input.value.name.trim() === "" || input.value.name.length > MAX_NAME) {
+    return {
+      _tag: "Refused",
+      message: `${CALL_TOOL} needs {"name": "<a tool ToolSearch returned>", "arguments": {...}}. ` +
+        "Fix the call and try again."
+    }
+  }
+  const { name } = input.value
+  if (name === CALL_TOOL) return { _tag: "Refused", message: `${CALL_TOOL} cannot call itself: name the tool to run.` }
+  return {
+    _tag: "Call",
+    // missing arguments are the empty object: the tool's schema says whether that is enough
+    call: { id: call.id, name, params: input.value.arguments ?? {}, via: CALL_TOOL }
+  }
+}
+
+/** A string holding a JSON object (some models encode the arguments twice), else the string. */
+const parseObject = (text: string): unknown => {
+  try {
+    const value: unknown = JSON.parse(text)
+    return Predicate.isObject(value) ? value : text
+  } catch {
+    return text
+  }
+}

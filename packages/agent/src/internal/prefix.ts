@@ -1,0 +1,216 @@
+/**
+ * Prefix-cache accounting: of each request's input tokens, how many open the request exactly as an
+ * earlier request of the same executor opened — what a provider's prefix cache could serve.
+ *
+ * A request is read in the order providers serialize it: each tool definition, then each system
+ * message, then the other messages. Each piece is a chunk with a content hash and a token count
+ * (cached per definition and per message object, so a turn's growing prompt is hashed and counted
+ * once per message). A request's chunks are folded into a hash chain — the key of chunk `i` hashes
+ * the key of chunk `i - 1` with chunk `i`'s own hash, so equal keys mean equal prefixes — and the
+ * cacheable prefix is the longest chain the index has seen. Recording and looking up are O(chunks)
+ * per request, whatever the length of the conversation or the number of earlier requests.
+ *
+ * The index keeps the most recent `capacity` keys (a provider's cache forgets too); an evicted key
+ * only makes a later figure smaller, never larger. Counts are the `TokenCounter`'s, per chunk:
+ * deterministic, close to but not exactly what a provider bills.
+ */
+import { Effect, Predicate } from "effect"
+import type { Prompt } from "effect/ai"
+import { type Definition, definitionCache, type TokenCounter } from "../TokenCounter.js"
+
+/** One piece of a request: its content hash and its tokens. */
+interface Chunk {
+  readonly hash: number
+  readonly tokens: number
+}
+
+/** What a request is made of, in the order a provider sends it. */
+export interface Request {
+  readonly tools: ReadonlyArray<Definition>
+  /** Definitions sent deferred (`native`): in the request, not in the model's context (no tokens). */
+  readonly deferred: ReadonlyArray<Definition>
+  readonly prompt: Prompt.Prompt
+}
+
+/** A request's input tokens, and how many of them an earlier request of the executor started with. */
+export interface Measure {
+  readonly inputTokens: number
+  readonly prefixTokens: number
+}
+
+/** The prefix index of one executor. */
+export interface Index {
+  /** Measures a request against every earlier one, then records it. */
+  readonly observe: (request: Request) => Effect.Effect<Measure>
+}
+
+/** Keys kept by default: about 100 requests of 1,000 chunks, or 10,000 of 10. */
+export const defaultCapacity = 100_000
+
+/** An empty index counting with `counter`. */
+export const make = (counter: TokenCounter["Service"], capacity: number = defaultCapacity): Index => {
+  const toolChunk = definitionCache((t): Chunk => ({
+    hash: hash(`tool\u0000${definitionText(t)}`),
+    tokens: counter.definition(t)
+  }))
+  const deferredChunk = definitionCache((t): Chunk => ({ hash: hash(`deferred\u0000${definitionText(t)}`), tokens: 0 }))
+  const messages = new WeakMap<Prompt.Message, Chunk>()
+  const messageChunk = (message: Prompt.Message): Chunk => {
+    const hit = messages.get(message)
+    if (hit !== undefined) return hit
+    const { identity, tokens } = render(message, counter)
+    const chunk = { hash: hash(`${message.role}\u0000${identity}`), tokens }
+    messages.set(message, chunk)
+    return chunk
+  }
+
+  // insertion-ordered: the first key is the least recently seen
+  const seen = new Map<number, true>()
+
+  const observe = (request: Request) =>
+    Effect.sync((): Measure => {
+      const { prompt } = request
+      const chunks: Array<Chunk> = [
+        ...request.tools.map(toolChunk),
+        ...request.deferred.map(deferredChunk),
+        ...prompt.content.filter((m) => m.role === "system").map(messageChunk),
+        ...prompt.content.filter((m) => m.role !== "system").map(messageChunk)
+      ]
+      let key = 0
+      let inputTokens = 0
+      let prefixTokens = 0
+      const keys: Array<number> = []
+      for (const chunk of chunks) {
+        key = hash(`${key}:${chunk.hash}`)
+        inputTokens += chunk.tokens
+        // the longest start seen before: every key up to it was seen too, unless evicted since
+        if (seen.has(key)) prefixTokens = inputTokens
+        keys.push(key)
+      }
+      for (const k of keys) {
+        seen.delete(k)
+        seen.set(k, true)
+      }
+      for (const oldest of seen.keys()) {
+        if (seen.size <= capacity) break
+        seen.delete(oldest)
+      }
+      return { inputTokens, prefixTokens }
+    })
+
+  return { observe }
+}
+
+// -----------------------------------------------------------------------------
+// Rendering
+// -----------------------------------------------------------------------------
+
+const definitionText = (t: Definition): string =>
+  json({ name: t.name, description: t.description, parameters: t.parameters })
+
+/**
+ * A message's tokens, as the model reads it, and its identity, as a cache compares it: its text
+ * plus what the model does not read as text (file contents, part options).
+ *
+ * A search result listing tool definitions (`ToolSearch`'s `{"functions": [...]}`) counts each
+ * definition as the tool list does, from the counter's cache: the definitions of a found tool are
+ * tokenized once, not again in every result that lists them.
+ */
+const render = (
+  message: Prompt.Message,
+  counter: TokenCounter["Service"]
+): { readonly identity: string; readonly tokens: number } => {
+  if (message.role === "system") return { identity: message.content, tokens: counter.count(message.content) }
+  const texts: Array<string> = []
+  const extra: Array<string> = []
+  let tokens = 0
+  const read = (text: string) => {
+    texts.push(text)
+    tokens += counter.count(text)
+  }
+  for (const part of message.content) {
+    switch (part.type) {
+      case "text":
+      case "reasoning":
+        read(part.text)
+        break
+      case "tool-call":
+        read(`${part.name} ${json(part.params)}`)
+        break
+      case "tool-result": {
+        if (typeof part.result === "string") {
+          read(`${part.name} ${part.result}`)
+          break
+        }
+        const listed = definitionsIn(part.result)
+        if (listed === undefined) {
+          read(`${part.name} ${json(part.result)}`)
+          break
+        }
+        texts.push(`${part.name} ${json(part.result)}`)
+        tokens += counter.count(`${part.name} ${json(listed.rest)}`) +
+          listed.definitions.reduce((sum, d) => sum + counter.definition(d) + 1, 0)
+        break
+      }
+      case "file":
+        // a file is billed by its own rules (images by size): its name counts, its data only identifies it
+        read(`[${part.mediaType}${part.fileName === undefined ? "" : ` ${part.fileName}`}]`)
+        extra.push(fileIdentity(part.data))
+        break
+      default:
+        read(json(part))
+    }
+    if (Object.keys(part.options).length > 0) extra.push(json(part.options))
+  }
+  const text = texts.join("\n")
+  return { identity: extra.length === 0 ? text : `${text}\u0000${extra.join("\u0000")}`, tokens }
+}
+
+/** The definitions a `{"functions": [{name, description, parameters}, ...]}` result lists, and the rest of it. */
+const definitionsIn = (
+  result: unknown
+): { readonly definitions: ReadonlyArray<Definition>; readonly rest: unknown } | undefined => {
+  if (!Predicate.isObject(result) || !Array.isArray(result["functions"])) return undefined
+  const definitions: Array<Definition> = []
+  for (const item of result["functions"] as ReadonlyArray<unknown>) {
+    if (
+      !Predicate.isObject(item) || typeof item["name"] !== "string" || typeof item["description"] !== "string" ||
+      !Predicate.isObject(item["parameters"])
+    ) return undefined
+    definitions.push(item as unknown as Definition)
+  }
+  return { definitions, rest: { ...result, functions: [] } }
+}
+
+const fileIdentity = (data: Prompt.FilePart["data"]): string => {
+  if (typeof data === "string") return String(hash(data))
+  if (data instanceof URL) return data.href
+  let h = 0x811c9dc5
+  for (const byte of data) h = Math.imul(h ^ byte, 0x01000193)
+  return `${data.length}:${h >>> 0}`
+}
+
+const json = (value: unknown): string => {
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return String(value) // a cycle or a BigInt
+  }
+}
+
+/**
+ * A 53-bit hash of a string (two 32-bit multiplicative mixes): collisions among 100,000 keys are
+ * about one in ten million, and a collision only makes one prefix look longer than it is.
+ */
+const hash = (text: string): number => {
+  let a = 0xdeadbeef
+  let b = 0x41c6ce57
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    a = Math.imul(a ^ c, 2654435761)
+    b = Math.imul(b ^ c, 1597334677)
+  }
+  a = Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909)
+  b = Math.imul(b ^ (b >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909)
+  return 4294967296 * (2097151 & b) + (a >>> 0)
+}
