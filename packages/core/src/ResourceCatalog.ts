@@ -19,13 +19,13 @@
  */
 import { Context, type Duration, Effect, Layer, Option, PubSub, Schema, Semaphore, Stream } from "effect"
 import type { Scope } from "effect"
-import { messageOf } from "./internal/messages.js"
 import * as Passages from "./internal/passages.js"
 import * as Index from "./internal/resourceIndex.js"
+import * as ResourceSearch from "./internal/resourceSearch.js"
 import * as ResourceTable from "./internal/resourceTable.js"
 import type { InvalidQuery } from "./Query.js"
 import * as Resource from "./Resource.js"
-import { type Hit, SearchFailed, type SearchIndex, SearchStrategy } from "./SearchStrategy.js"
+import { type SearchFailed, type SearchIndex, SearchStrategy } from "./SearchStrategy.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -306,52 +306,7 @@ export const make = (
         }))
     }
 
-    // ---------------------------------------------------------------------------
-    // Search
-    // ---------------------------------------------------------------------------
-
-    const run = (index: SearchIndex, text: string, limit: number, accept: (id: string) => boolean) =>
-      index.search({ text, limit, accept }).pipe(
-        Effect.catchDefect((defect) =>
-          Effect.fail(new SearchFailed({ strategy: strategy.name, reason: messageOf(defect, 300) }))
-        )
-      )
-
-    const passageHits = (text: string, limit: number, accept: (e: Entry) => boolean) =>
-      Effect.map(
-        run(bodies, text, limit, (id) => {
-          const passage = table.passage(id)
-          const entry = passage === undefined ? undefined : table.get(passage.uri)
-          return entry !== undefined && accept(entry)
-        }),
-        (hits: ReadonlyArray<Hit>) =>
-          hits.flatMap((hit): ReadonlyArray<PassageMatch> => {
-            const passage = table.passage(hit.id)
-            const resource = passage === undefined ? undefined : table.get(passage.uri)
-            return passage === undefined || resource === undefined ? [] : [{ resource, passage, score: hit.score }]
-          })
-      )
-
-    const searchPassages = (query: string, opts: SearchOptions) =>
-      Effect.flatMap(Index.queryText(query), (text) => passageHits(text, Math.max(0, opts.limit), opts.accept))
-
-    const sample = (query: string, opts: SearchOptions) =>
-      Effect.gen(function*() {
-        const text = yield* Index.queryText(query)
-        const limit = Math.max(0, opts.limit)
-        const pool = Math.min(100, Math.max(limit * 5, 20))
-        const [byMetadata, byBody] = yield* Effect.all([
-          run(metadata, text, pool, (uri) => {
-            const entry = table.get(uri)
-            return entry !== undefined && opts.accept(entry)
-          }),
-          passageHits(text, pool, (e) => opts.accept(e) && (opts.acceptBody?.(e) ?? true))
-        ])
-        return Index.fuse(byMetadata, byBody, limit).flatMap(({ passage, score, uri }): ReadonlyArray<Match> => {
-          const resource = table.get(uri)
-          return resource === undefined ? [] : [{ resource, score, ...(passage === undefined ? {} : { passage }) }]
-        })
-      })
+    const { sample, searchPassages } = ResourceSearch.make(table, metadata, bodies, strategy.name)
 
     return {
       register,
