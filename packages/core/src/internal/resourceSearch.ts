@@ -6,24 +6,14 @@
  * @internal
  */
 import { Effect } from "effect"
-import type { InvalidQuery } from "../Query.js"
-import type { Entry, Match, PassageMatch, SearchOptions } from "../ResourceCatalog.js"
+import type { Entry, Match, PassageMatch, SearchOptions, Service } from "../ResourceCatalog.js"
 import { type Hit, SearchFailed, type SearchIndex } from "../SearchStrategy.js"
 import { messageOf } from "./messages.js"
 import * as Index from "./resourceIndex.js"
 import type { ResourceTable } from "./resourceTable.js"
 
-/** The searches of a catalog. */
-export interface ResourceSearch {
-  readonly sample: (
-    query: string,
-    options: SearchOptions
-  ) => Effect.Effect<ReadonlyArray<Match>, SearchFailed | InvalidQuery>
-  readonly searchPassages: (
-    query: string,
-    options: SearchOptions
-  ) => Effect.Effect<ReadonlyArray<PassageMatch>, SearchFailed | InvalidQuery>
-}
+/** The searches of a catalog: those of its service. */
+export type ResourceSearch = Pick<Service, "sample" | "searchPassages">
 
 /** The searches over `table`, whose metadata and passages the two indexes hold. */
 export const make = (
