@@ -4,7 +4,7 @@
  * `npm run docs:settings` rewrites it.
  */
 import { AgentConfig } from "@tool-search/agent"
-import { ResourceConfig, Setting, ToolSearchConfig } from "@tool-search/core"
+import { ResourceConfig, Setting, ToolSearchConfig, VectorCache } from "@tool-search/core"
 import { GatewayConfig } from "@tool-search/mcp"
 import { ProviderConfig } from "@tool-search/providers"
 import { StoreConfig } from "@tool-search/store"
@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from "node:fs"
 /** The settings tables of every package. */
 export const tables: ReadonlyArray<Setting.Table> = [
   ToolSearchConfig.settings,
+  VectorCache.settings,
   ResourceConfig.settings,
   AgentConfig.settings,
   ProviderConfig.settings,

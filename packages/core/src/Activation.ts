@@ -8,56 +8,61 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Ref, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import type { Scope } from "effect"
+import * as UnitSet from "./internal/unitSet.js"
 
-/** Using an activation after its scope closed: a programming error, raised as a defect. */
+/**
+ * Using an activation after its scope closed: a programming error, raised as a defect.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class ActivationClosed extends Schema.TaggedError<ActivationClosed>()("ActivationClosed", {}) {
   override get message(): string {
     return "This activation belongs to a turn or fork whose scope has closed"
   }
 }
 
-/** The activation state of one execution unit. */
-export class Activation extends Context.Service<Activation, {
+/**
+ * The operations of one unit's activation.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Service {
   /** Activates ids (idempotent); returns the ids that were not active before, in order. */
   readonly activate: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
   /** Active ids, in activation order. */
   readonly ids: Effect.Effect<ReadonlyArray<string>>
   readonly has: (id: string) => Effect.Effect<boolean>
-}>()("@tool-search/core/Activation") {
+}
+
+/**
+ * A fresh activation in the current scope, holding a copy of `initial`; it ends when the scope closes.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (initial: ReadonlyArray<string>): Effect.Effect<Service, never, Scope.Scope> =>
+  Effect.map(
+    UnitSet.make(initial, () => new ActivationClosed()),
+    (set): Service => ({ activate: set.add, ids: set.values, has: set.has })
+  )
+
+/**
+ * The activation state of one execution unit.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class Activation extends Context.Service<Activation, Service>()("@tool-search/core/Activation") {
   /** A fresh, empty activation bound to the scope that builds the layer. */
-  static readonly layer: Layer.Layer<Activation> = Layer.effect(Activation, Effect.suspend(() => make([])))
+  static readonly layer: Layer.Layer<Activation> = Layer.effect(Activation, make([]))
   /**
    * A fresh activation that starts with `ids` — for session policies that carry tools over, and for
    * forks that explicitly copy a snapshot of their parent's. The copy is independent of its origin.
    */
   static readonly layerFrom = (ids: ReadonlyArray<string>): Layer.Layer<Activation> =>
-    Layer.effect(Activation, Effect.suspend(() => make(ids)))
+    Layer.effect(Activation, make(ids))
 }
-
-/** A fresh activation in the current scope; it ends when the scope closes. */
-export const make = (initial: ReadonlyArray<string>): Effect.Effect<Activation["Service"], never, Scope.Scope> =>
-  Effect.gen(function*() {
-    // `undefined` marks a closed activation.
-    const ref = yield* Ref.make<ReadonlyArray<string> | undefined>([...new Set(initial)])
-    yield* Effect.addFinalizer(() => Ref.set(ref, undefined))
-    const current = Effect.flatMap(
-      Ref.get(ref),
-      (ids) => ids === undefined ? Effect.die(new ActivationClosed()) : Effect.succeed(ids)
-    )
-    return Activation.of({
-      activate: (ids) =>
-        Effect.flatMap(
-          Ref.modify(ref, (state): readonly [ReadonlyArray<string> | undefined, ReadonlyArray<string> | undefined] => {
-            if (state === undefined) return [undefined, state]
-            const known = new Set(state)
-            const added = ids.filter((id) => !known.has(id) && (known.add(id), true))
-            return [added, added.length === 0 ? state : [...state, ...added]]
-          }),
-          (added) => added === undefined ? Effect.die(new ActivationClosed()) : Effect.succeed(added)
-        ),
-      ids: current,
-      has: (id) => Effect.map(current, (ids) => ids.includes(id))
-    })
-  })

@@ -231,14 +231,6 @@ export const words = (text: string): Array<string> => {
   return out
 }
 
-/**
- * The stem of a Korean word without its particle or ending, or `undefined` when it has none.
- *
- * @since 0.1.0
- * @category analysis
- */
-export const stripKoreanSuffix: (word: string) => string | undefined = internal.stripKoreanSuffix
-
 // -----------------------------------------------------------------------------
 // Internals
 // -----------------------------------------------------------------------------

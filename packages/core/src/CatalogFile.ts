@@ -14,10 +14,17 @@
  * @since 0.1.0
  */
 import { Effect, Predicate, Schema } from "effect"
-import * as CatalogTool from "./CatalogTool.js"
+import type * as CatalogTool from "./CatalogTool.js"
+import * as Json from "./internal/json.js"
 import { elementLines } from "./internal/jsonElements.js"
+import * as ToolSpec from "./ToolSpec.js"
 
-/** A catalog file that cannot be read; `line` is 1-based (0 when the file itself is missing). */
+/**
+ * A catalog file that cannot be read; `line` is 1-based (0 when the file itself is missing).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class CatalogFileError extends Schema.TaggedError<CatalogFileError>()("CatalogFileError", {
   file: Schema.String,
   line: Schema.Number,
@@ -28,8 +35,13 @@ export class CatalogFileError extends Schema.TaggedError<CatalogFileError>()("Ca
   }
 }
 
-/** How a file's tools are decoded. */
-export interface Options extends CatalogTool.DecodeOptions {
+/**
+ * How a file's tools are decoded.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options extends ToolSpec.DecodeOptions {
   /**
    * Leave out the tools that cannot be decoded (and JSON Lines that are not JSON objects) instead
    * of failing; `parseAll` lists them. A file that is not JSON at all still fails.
@@ -57,7 +69,12 @@ export interface Parsed {
   readonly skipped: ReadonlyArray<CatalogFileError>
 }
 
-/** Parses the text of a catalog file named `file` (the name is only used in errors). */
+/**
+ * Parses the text of a catalog file named `file` (the name is only used in errors).
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
 export const parse = (
   file: string,
   text: string,
@@ -91,7 +108,7 @@ export const parseAll = (file: string, text: string, options: Options = {}): Eff
         continue
       }
       const { line, value } = item
-      const decoded = yield* Effect.result(CatalogTool.decode(value, options))
+      const decoded = yield* Effect.result(ToolSpec.decode(value, options))
       if (decoded._tag === "Failure") {
         const { reason, tool } = decoded.failure
         yield* reject(
@@ -155,7 +172,7 @@ const split = (file: string, text: string): Effect.Effect<ReadonlyArray<Item>, C
   const trimmed = text.trimStart()
   if (trimmed.length === 0) return fail(1, "the file is empty")
   if (trimmed.startsWith("[")) {
-    const whole = tryJson(text)
+    const whole = Json.parse(text)
     if (!whole.ok) return fail(errorLine(text, whole.error), `invalid JSON: ${printable(whole.error)}`)
     return Array.isArray(whole.value)
       ? Effect.succeed(elements(text, whole.value, []))
@@ -163,7 +180,7 @@ const split = (file: string, text: string): Effect.Effect<ReadonlyArray<Item>, C
   }
   // A single JSON document holding `tools` is an MCP tools/list result (or its JSON-RPC reply);
   // anything else is JSON Lines.
-  const whole = trimmed.startsWith("{") ? tryJson(text) : undefined
+  const whole = trimmed.startsWith("{") ? Json.parse(text) : undefined
   if (whole?.ok === true && Predicate.isObject(whole.value)) {
     const document = whole.value
     const result = document["result"]
@@ -194,38 +211,23 @@ const elements = (text: string, values: ReadonlyArray<unknown>, path: ReadonlyAr
   return values.map((value, i) => ({ _tag: "Tool", line: lines[i] ?? i + 1, value }))
 }
 
-const jsonLines = (file: string, text: string): Array<Item> => {
-  const items: Array<Item> = []
-  const lines = text.split(/\r?\n/)
-  for (let i = 0; i < lines.length; i++) {
-    const raw = (lines[i] as string).trim() // i < lines.length
-    if (raw.length === 0) continue
-    const parsed = tryJson(raw)
-    const line = i + 1
+const jsonLines = (file: string, text: string): Array<Item> =>
+  Json.lines(text).map((parsed): Item => {
+    const { line } = parsed
     if (!parsed.ok) {
-      items.push({
+      return {
         _tag: "Invalid",
         error: new CatalogFileError({ file, line, reason: `invalid JSON: ${printable(parsed.error)}` })
-      })
-    } else if (!Predicate.isObject(parsed.value)) {
-      items.push({
+      }
+    }
+    if (!Predicate.isObject(parsed.value)) {
+      return {
         _tag: "Invalid",
         error: new CatalogFileError({ file, line, reason: "expected a JSON object (one tool per line)" })
-      })
-    } else items.push({ _tag: "Tool", line, value: parsed.value })
-  }
-  return items
-}
-
-const tryJson = (
-  text: string
-): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string } => {
-  try {
-    return { ok: true, value: JSON.parse(text) }
-  } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) }
-  }
-}
+      }
+    }
+    return { _tag: "Tool", line, value: parsed.value }
+  })
 
 /** The line of a `JSON.parse` error, from the position V8 reports. */
 const errorLine = (text: string, error: string): number => {

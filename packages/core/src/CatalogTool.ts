@@ -5,22 +5,28 @@
  *
  * Tools come from three places: typed `effect/ai` tools with their handlers (`fromToolkit`),
  * plain JSON-Schema definitions with a handler (`make`, what MCP and OpenAPI give you), and
- * untrusted input such as catalog files (`decode`). Every path ends in `validate`, which the
+ * untrusted input such as catalog files (`ToolSpec.decode`). Every path ends in `validate`, which the
  * catalog runs again at registration, so a bad tool never reaches the model.
  *
  * @since 0.1.0
  */
-import { Context, Effect, Option, Schema, Stream } from "effect"
+import { Context, Effect, Predicate, Schema } from "effect"
 import type { JsonSchema } from "effect"
 import { Tool, type Toolkit } from "effect/ai"
-import { annotationsOf, approvalOf, guard } from "./internal/handlers.js"
+import { annotationsOf, approvalOf, guard, type LooseHandle, toolkitHandler } from "./internal/handlers.js"
+import { messageOf } from "./internal/messages.js"
 import * as Names from "./internal/names.js"
 
 // -----------------------------------------------------------------------------
 // Models
 // -----------------------------------------------------------------------------
 
-/** How a tool reaches the model: `eager` is always sent, `deferred` only once activated. */
+/**
+ * How a tool reaches the model: `eager` is always sent, `deferred` only once activated.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type Loading = "eager" | "deferred"
 
 /**
@@ -51,40 +57,72 @@ export const loadingOf = (tool: Tool.Any): Loading | undefined => {
   return deferred === undefined ? undefined : deferred ? "deferred" : "eager"
 }
 
-/** Hints about a tool's behaviour, as MCP annotations and `effect/ai` tool annotations carry them. */
-export interface Annotations {
-  readonly title?: string
-  readonly readOnly?: boolean
-  readonly destructive?: boolean
-  readonly idempotent?: boolean
-  readonly openWorld?: boolean
-}
+/**
+ * Hints about a tool's behaviour, as `effect/ai` tool annotations carry them (MCP spells them
+ * `readOnlyHint`, ...: `ToolSpec.AnnotationsFromMcp` maps one to the other).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Annotations = Schema.Struct({
+  title: Schema.optionalKey(Schema.String),
+  readOnly: Schema.optionalKey(Schema.Boolean),
+  destructive: Schema.optionalKey(Schema.Boolean),
+  idempotent: Schema.optionalKey(Schema.Boolean),
+  openWorld: Schema.optionalKey(Schema.Boolean)
+})
 
-/** What one call of a tool produced: a JSON value for the model, and whether it is a failure. */
+/**
+ * Hints about a tool's behaviour.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Annotations = typeof Annotations.Type
+
+/**
+ * What one call of a tool produced: a JSON value for the model, and whether it is a failure.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Output {
   readonly isFailure: boolean
   readonly result: unknown
 }
 
-/** Per-call information a handler may use. */
+/**
+ * Per-call information a handler may use.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface CallContext {
   readonly toolCallId: string
 }
 
-/** A tool handler failed in a way it could not turn into a result; the executor reports it to the model. */
-export class ToolExecutionError extends Schema.TaggedError<ToolExecutionError>()("ToolExecutionError", {
-  tool: Schema.String,
-  reason: Schema.String
-}) {
-  override get message(): string {
-    return `Tool '${this.tool}' failed: ${this.reason}`
-  }
-}
-
-/** Runs one call: parameters as the model sent them (JSON), an encoded result back. */
+/**
+ * Runs one call: parameters as the model sent them (JSON), an encoded result back.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type Handler = (params: unknown, context: CallContext) => Effect.Effect<Output, ToolExecutionError>
 
-/** A tool in the catalog. Immutable; the catalog derives the name the model sees from `name`. */
+/**
+ * Decides from a call's parameters whether it needs approval.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type NeedsApproval = (params: unknown, context: CallContext) => Effect.Effect<boolean>
+
+/**
+ * A tool in the catalog. Immutable; the catalog derives the name the model sees from `name`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface CatalogTool {
   /** Identity in the catalog; defaults to `name`. Two sources may share a name, never an id. */
   readonly id: string
@@ -113,30 +151,41 @@ export interface CatalogTool {
   readonly needsApproval?: NeedsApproval
 }
 
-/** Decides from a call's parameters whether it needs approval. */
-export type NeedsApproval = (params: unknown, context: CallContext) => Effect.Effect<boolean>
-
-/** The fields a caller supplies; everything else has a default. */
-export interface Input {
-  readonly id?: string
+/**
+ * The fields a caller supplies: a name, and anything else that should not take its default.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Input extends Partial<Omit<CatalogTool, "name">> {
   readonly name: string
-  readonly originalName?: string
-  readonly description?: string
-  readonly parameters?: JsonSchema.JsonSchema
-  readonly loading?: Loading
-  readonly category?: string
-  readonly source?: string
-  readonly aliases?: ReadonlyArray<string>
-  readonly annotations?: Annotations
-  readonly handler?: Handler
-  readonly needsApproval?: NeedsApproval
 }
 
 // -----------------------------------------------------------------------------
 // Errors
 // -----------------------------------------------------------------------------
 
-/** A tool definition that the catalog or a model provider would reject. Names the tool and the reason. */
+/**
+ * A tool handler failed in a way it could not turn into a result; the executor reports it to the model.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ToolExecutionError extends Schema.TaggedError<ToolExecutionError>()("ToolExecutionError", {
+  tool: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `Tool '${this.tool}' failed: ${this.reason}`
+  }
+}
+
+/**
+ * A tool definition that the catalog or a model provider would reject. Names the tool and the reason.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class InvalidTool extends Schema.TaggedError<InvalidTool>()("InvalidTool", {
   tool: Schema.String,
   reason: Schema.String
@@ -147,17 +196,17 @@ export class InvalidTool extends Schema.TaggedError<InvalidTool>()("InvalidTool"
 }
 
 // -----------------------------------------------------------------------------
-// Validation
+// Names
 // -----------------------------------------------------------------------------
 
 /**
- * The tool names every major provider accepts (OpenAI, Anthropic, Gemini agree on this subset):
- * ASCII letters, digits, `_` and `-`, 1 to 64 characters.
+ * Whether a provider would accept `name` as a tool name: ASCII letters, digits, `_` and `-`, 1 to
+ * 64 characters (the subset OpenAI, Anthropic and Gemini agree on).
+ *
+ * @since 0.1.0
+ * @category names
  */
-export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
-
-/** Whether a provider would accept `name` as a tool name. */
-export const isValidName = (name: string): boolean => NAME_PATTERN.test(name)
+export const isValidName: (name: string) => boolean = Names.isValid
 
 /**
  * Turns any string into a valid tool name, keeping it recognisable. A valid name is returned as
@@ -171,49 +220,62 @@ export const isValidName = (name: string): boolean => NAME_PATTERN.test(name)
  * - a name longer than 64 characters keeps its head and a hash of the whole.
  *
  * @since 0.1.0
- * @category validation
+ * @category names
  */
 export const sanitizeName = (name: string, options: { readonly stem?: string } = {}): string =>
-  isValidName(name) ? name : Names.rewrite(name, options.stem ?? "")
-
-const FUNCTIONS_PREFIX = "functions."
+  Names.isValid(name) ? name : Names.rewrite(name, options.stem ?? "")
 
 /**
  * Removes a leading `functions.` that some models echo from their tool-calling format. Safe for
  * any name: `.` is not a valid tool name character, so no real tool can start with it.
+ *
+ * @since 0.1.0
+ * @category names
  */
-export const stripFunctionsPrefix = (name: string): string =>
-  name.startsWith(FUNCTIONS_PREFIX) ? name.slice(FUNCTIONS_PREFIX.length) : name
+export const stripFunctionsPrefix: (name: string) => string = Names.stripFunctionsPrefix
 
-/** A short stable hash (FNV-1a, 32 bit, hex), for names and cache keys. */
+/**
+ * A short stable hash (FNV-1a, 32 bit, 8 hex digits), for names and cache keys.
+ *
+ * @since 0.1.0
+ * @category names
+ */
 export const hash: (text: string) => string = Names.hash
 
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+/**
+ * The first sentence of a description, for compact listings.
+ *
+ * @since 0.1.0
+ * @category names
+ */
+export const firstSentence = (description: string): string => {
+  const text = description.trim().replace(/\s+/g, " ")
+  const match = /^(.+?[.!?。！？])(\s|$)/u.exec(text)
+  return match?.[1] ?? text
+}
+
+// -----------------------------------------------------------------------------
+// Validation
+// -----------------------------------------------------------------------------
 
 /**
  * Checks what every tool must satisfy before a model may see it: a provider-valid name, a non-empty
  * id, and a parameter schema whose root is an object. A schema without `type` gets `"type": "object"`
  * (catalogs write `{}` for "no parameters"); any other root type is rejected.
+ *
+ * @since 0.1.0
+ * @category validation
  */
 export const validate = (tool: CatalogTool): Effect.Effect<CatalogTool, InvalidTool> => {
-  const label = tool.name || tool.id
-  if (!isValidName(tool.name)) {
-    return Effect.fail(
-      new InvalidTool({
-        tool: label,
-        reason: `name must match ${NAME_PATTERN.source} (letters, digits, '_' or '-', at most 64 characters)`
-      })
-    )
+  const invalid = (reason: string) => Effect.fail(new InvalidTool({ tool: tool.name || tool.id, reason }))
+  if (!Names.isValid(tool.name)) {
+    return invalid(`name must match ${Names.PATTERN.source} (letters, digits, '_' or '-', at most 64 characters)`)
   }
-  if (tool.id.length === 0) return Effect.fail(new InvalidTool({ tool: label, reason: "id must not be empty" }))
-  if (!isRecord(tool.parameters)) {
-    return Effect.fail(new InvalidTool({ tool: label, reason: "parameters must be a JSON Schema object" }))
-  }
+  if (tool.id.length === 0) return invalid("id must not be empty")
+  if (!Predicate.isObject(tool.parameters)) return invalid("parameters must be a JSON Schema object")
   const type = tool.parameters["type"]
   if (type !== undefined && type !== "object") {
-    return Effect.fail(
-      new InvalidTool({ tool: label, reason: `parameters must describe an object, not ${JSON.stringify(type)}` })
-    )
+    return invalid(`parameters must describe an object, not ${JSON.stringify(type)}`)
   }
   return Effect.succeed(type === undefined ? { ...tool, parameters: { type: "object", ...tool.parameters } } : tool)
 }
@@ -227,6 +289,9 @@ const EMPTY_PARAMETERS: JsonSchema.JsonSchema = { type: "object", properties: {}
 /**
  * Builds a tool from plain fields (what MCP or OpenAPI give you). Not validated here: the catalog
  * validates at registration, and `validate` is available for earlier checks.
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const make = (input: Input): CatalogTool => ({
   id: input.id ?? input.name,
@@ -245,7 +310,12 @@ export const make = (input: Input): CatalogTool => ({
   ...(input.needsApproval === undefined ? {} : { needsApproval: input.needsApproval })
 })
 
-/** A handler from a function that returns the result value, or fails with a message for the model. */
+/**
+ * A handler from a function that returns the result value, or fails with a message for the model.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const handler = <E>(
   name: string,
   run: (params: unknown, context: CallContext) => Effect.Effect<unknown, E>
@@ -253,34 +323,28 @@ export const handler = <E>(
 (params, context) =>
   run(params, context).pipe(
     Effect.map((result): Output => ({ isFailure: false, result })),
-    Effect.catch((error) =>
-      Effect.fail(
-        new ToolExecutionError({ tool: name, reason: error instanceof Error ? error.message : String(error) })
-      )
-    )
+    Effect.catch((error) => Effect.fail(new ToolExecutionError({ tool: name, reason: messageOf(error) })))
   )
-
-/**
- * A toolkit's `handle` seen with loose types: parameters are the model's JSON (each tool's decoder
- * checks them) and nothing is required from the caller's context.
- */
-type LooseHandle = (
-  name: string,
-  params: unknown,
-  toolCallId?: string
-) => Effect.Effect<Stream.Stream<Tool.HandlerResult<Tool.Any>, unknown>, unknown>
 
 /**
  * Accepts only toolkits whose calls need nothing from the caller's context — what a catalog,
  * shared by every turn, can hold. Tools with request-level dependencies (`Tool.addDependency`)
  * are rejected at compile time.
+ *
+ * @since 0.2.0
+ * @category constructors
  */
 export type SelfContained<Tools extends Record<string, Tool.Any>> =
   & Toolkit.WithHandler<Tools>
   & ([Tool.HandlerServices<Tools[keyof Tools]>] extends [never] ? unknown
     : { readonly "tools with request-level dependencies cannot join a catalog": never })
 
-/** Options shared by the constructors that take several tools at once. */
+/**
+ * Options shared by the constructors that take several tools at once.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
 export interface FromToolkitOptions {
   /** The loading of tools without a `Deferred` annotation (default: `deferred`). */
   readonly loading?: Loading | ((name: string) => Loading)
@@ -293,6 +357,9 @@ export interface FromToolkitOptions {
  * tools. Calls go through `Toolkit.handle`, so parameter decoding, failure modes and result encoding
  * are exactly `effect/ai`'s. A tool's `Deferred` annotation decides its loading; `options.loading`
  * applies to the tools without one.
+ *
+ * @since 0.2.0
+ * @category constructors
  */
 export const fromToolkit = <Tools extends Record<string, Tool.Any>>(
   toolkit: SelfContained<Tools>,
@@ -302,119 +369,18 @@ export const fromToolkit = <Tools extends Record<string, Tool.Any>>(
     const name = tool.name
     const loading = loadingOf(tool) ??
       (typeof options.loading === "function" ? options.loading(name) : options.loading)
-    // `SelfContained` proved that the handlers need no services; the parameters are decoded by the tool.
-    const handle = toolkit.handle as unknown as LooseHandle
-    const run: Handler = (params, context) =>
-      handle(name, params, context.toolCallId).pipe(
-        Effect.flatMap(Stream.runLast),
-        Effect.flatMap(Option.match({
-          onNone: () => Effect.fail(new ToolExecutionError({ tool: name, reason: "the handler produced no result" })),
-          onSome: (r) => Effect.succeed<Output>({ isFailure: r.isFailure, result: r.encodedResult })
-        })),
-        Effect.catch((error) =>
-          Effect.fail(
-            new ToolExecutionError({ tool: name, reason: error instanceof Error ? error.message : String(error) })
-          )
-        )
-      )
     const needsApproval = approvalOf(tool)
     return make({
       name,
       description: Tool.getDescription(tool) ?? "",
       parameters: Tool.getJsonSchema(tool),
       annotations: annotationsOf(tool),
-      handler: run,
+      // `SelfContained` proved that the handlers need no services; the parameters are decoded by the tool.
+      handler: toolkitHandler(toolkit.handle as unknown as LooseHandle, name, (reason) =>
+        new ToolExecutionError({ tool: name, reason })),
       ...(needsApproval === undefined ? {} : { needsApproval }),
       ...(loading === undefined ? {} : { loading }),
       ...(options.category === undefined ? {} : { category: options.category }),
       ...(options.source === undefined ? {} : { source: options.source })
     })
   })
-
-// -----------------------------------------------------------------------------
-// Decoding untrusted input
-// -----------------------------------------------------------------------------
-
-/** The wire form of a tool in catalog files and APIs. `loading` defaults to `deferred`. */
-export const Spec = Schema.Struct({
-  id: Schema.optionalKey(Schema.String),
-  name: Schema.String,
-  description: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  parameters: Schema.optionalKey(Schema.Unknown),
-  inputSchema: Schema.optionalKey(Schema.Unknown),
-  loading: Schema.optionalKey(Schema.Literals(["eager", "deferred"])),
-  category: Schema.optionalKey(Schema.String),
-  source: Schema.optionalKey(Schema.String),
-  aliases: Schema.optionalKey(Schema.Array(Schema.String)),
-  annotations: Schema.optionalKey(Schema.Struct({
-    title: Schema.optionalKey(Schema.String),
-    readOnlyHint: Schema.optionalKey(Schema.Boolean),
-    destructiveHint: Schema.optionalKey(Schema.Boolean),
-    idempotentHint: Schema.optionalKey(Schema.Boolean),
-    openWorldHint: Schema.optionalKey(Schema.Boolean)
-  }))
-})
-
-/** The decoded wire form. */
-export type Spec = typeof Spec.Type
-
-/** How `decode` treats names a provider would reject. */
-export interface DecodeOptions {
-  /** `strict` (default) rejects them; `sanitize` rewrites them with `sanitizeName`. */
-  readonly names?: "strict" | "sanitize"
-  readonly handler?: Handler
-}
-
-/** Decodes and validates one tool from untrusted JSON (a catalog line, an MCP `tools/list` entry). */
-export const decode = (input: unknown, options: DecodeOptions = {}): Effect.Effect<CatalogTool, InvalidTool> =>
-  Schema.decodeUnknownEffect(Spec)(input).pipe(
-    Effect.mapError((error) =>
-      new InvalidTool({
-        tool: isRecord(input) && typeof input["name"] === "string" ? input["name"] : "<unnamed>",
-        reason: error.message
-      })
-    ),
-    Effect.flatMap((spec) => validate(fromSpec(spec, options)))
-  )
-
-/**
- * Builds a tool from its decoded wire form. MCP's `inputSchema` is accepted for `parameters`. A
- * rewritten name keeps the original as `originalName` and as an alias, so a search for it still
- * finds the tool.
- */
-export const fromSpec = (spec: Spec, options: DecodeOptions = {}): CatalogTool => {
-  const rewrite = options.names === "sanitize" && !isValidName(spec.name)
-  const name = rewrite ? sanitizeName(spec.name, { stem: spec.description ?? spec.source ?? "" }) : spec.name
-  const aliases = rewrite && !(spec.aliases ?? []).includes(spec.name)
-    ? [spec.name, ...(spec.aliases ?? [])]
-    : spec.aliases
-  const a = spec.annotations
-  return make({
-    id: spec.id ?? spec.name,
-    name,
-    ...(rewrite ? { originalName: spec.name } : {}),
-    description: spec.description ?? "",
-    parameters: (spec.parameters ?? spec.inputSchema ?? EMPTY_PARAMETERS) as JsonSchema.JsonSchema,
-    loading: spec.loading ?? "deferred",
-    ...(spec.category === undefined ? {} : { category: spec.category }),
-    ...(spec.source === undefined ? {} : { source: spec.source }),
-    ...(aliases === undefined ? {} : { aliases }),
-    ...(a === undefined ? {} : {
-      annotations: {
-        ...(a.title === undefined ? {} : { title: a.title }),
-        ...(a.readOnlyHint === undefined ? {} : { readOnly: a.readOnlyHint }),
-        ...(a.destructiveHint === undefined ? {} : { destructive: a.destructiveHint }),
-        ...(a.idempotentHint === undefined ? {} : { idempotent: a.idempotentHint }),
-        ...(a.openWorldHint === undefined ? {} : { openWorld: a.openWorldHint })
-      }
-    }),
-    ...(options.handler === undefined ? {} : { handler: options.handler })
-  })
-}
-
-/** The first sentence of a description, for compact listings. */
-export const firstSentence = (description: string): string => {
-  const text = description.trim().replace(/\s+/g, " ")
-  const match = /^(.+?[.!?。！？])(\s|$)/u.exec(text)
-  return match?.[1] ?? text
-}

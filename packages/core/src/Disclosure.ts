@@ -11,18 +11,44 @@
  * @since 0.1.0
  */
 import { Context, Layer } from "effect"
+import * as Clamp from "./internal/clamp.js"
 
-/** The three ways of showing deferred tools. */
+/**
+ * The three ways of showing deferred tools.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type Mode = "search" | "catalog" | "staged"
 
-/** How much of each deferred tool the discovery tool's description lists. */
+/**
+ * How much of each deferred tool the discovery tool's description lists.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type DescriptionDetail = "none" | "first-sentence" | "full"
 
-/** Names of the meta tools. A catalog tool may not take one of them. */
+/**
+ * Names of the meta tools. A catalog tool may not take one of them.
+ *
+ * @since 0.1.0
+ * @category names
+ */
 export const TOOL_SEARCH = "ToolSearch"
-/** The discovery tool of `catalog` mode. */
+/**
+ * The discovery tool of `catalog` mode.
+ *
+ * @since 0.1.0
+ * @category names
+ */
 export const DISCOVER_TOOLS = "discover_tools"
-/** The browsing tool of `staged` mode. */
+/**
+ * The browsing tool of `staged` mode.
+ *
+ * @since 0.1.0
+ * @category names
+ */
 export const SEARCH_TOOLS = "search_tools"
 /**
  * Level 2 of resource disclosure: resources (metadata and a short snippet) for a query or a URI.
@@ -64,7 +90,12 @@ export const RESOURCE_TOOL_NAMES: ReadonlyArray<string> = [
   READ_RESOURCE,
   GET_PROMPT
 ]
-/** All meta tool names: the search tools and the resource tools. */
+/**
+ * All meta tool names: the search tools and the resource tools.
+ *
+ * @since 0.1.0
+ * @category names
+ */
 export const META_TOOL_NAMES: ReadonlySet<string> = new Set([
   TOOL_SEARCH,
   DISCOVER_TOOLS,
@@ -72,7 +103,12 @@ export const META_TOOL_NAMES: ReadonlySet<string> = new Set([
   ...RESOURCE_TOOL_NAMES
 ])
 
-/** The disclosure settings of one agent. */
+/**
+ * The disclosure settings of one agent.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Options {
   readonly mode: Mode
   /** What the discovery tool's description says of each deferred tool. */
@@ -96,7 +132,12 @@ export interface Options {
   readonly minScoreRatio: number
 }
 
-/** The defaults: `search` mode, 5 results, clamp at 20, the "no good match" thresholds the protocol chose. */
+/**
+ * The defaults: `search` mode, 5 results, clamp at 20, the "no good match" thresholds the protocol chose.
+ *
+ * @since 0.1.0
+ * @category settings
+ */
 export const defaults: Options = {
   mode: "search",
   descriptionDetail: "none",
@@ -108,12 +149,22 @@ export const defaults: Options = {
   minScoreRatio: 0
 }
 
-/** The disclosure settings in the context; defaults when none were provided. */
+/**
+ * The disclosure settings in the context; defaults when none were provided.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export const Disclosure = Context.Reference<Options>("@tool-search/core/Disclosure", {
   defaultValue: () => defaults
 })
 
-/** Provides settings, each field defaulting as in `defaults`. */
+/**
+ * Provides settings, each field defaulting as in `defaults`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = (options: Partial<Options>): Layer.Layer<never> =>
   Layer.succeed(Disclosure, { ...defaults, ...options })
 
@@ -121,6 +172,9 @@ export const layer = (options: Partial<Options>): Layer.Layer<never> =>
  * Whether `staged` mode offers `search_tools` over `searchableCount` searchable tools. An explicit
  * `true` or `false` always wins; only `"auto"` consults the size threshold, so an agent that opted
  * in (for example to force discovery first) gets the tool even in a seven-tool catalog.
+ *
+ * @since 0.1.0
+ * @category policy
  */
 export const offersSearchTools = (options: Options, searchableCount: number): boolean =>
   options.mode === "staged" &&
@@ -130,19 +184,20 @@ export const offersSearchTools = (options: Options, searchableCount: number): bo
  * The meta tool a discovery-first executor forces on the first model call of a turn, among the
  * tools it is about to send: `search_tools`, else `discover_tools`, else `ToolSearch`; `undefined`
  * when none is sent (nothing to discover).
+ *
+ * @since 0.1.0
+ * @category policy
  */
 export const discoveryTool = (visibleNames: Iterable<string>): string | undefined => {
   const names = new Set(visibleNames)
   return [SEARCH_TOOLS, DISCOVER_TOOLS, TOOL_SEARCH].find((n) => names.has(n))
 }
 
-/** Clamps a requested `max_results` into [1, limit]; non-numbers give the default. */
-export const clampMaxResults = (requested: unknown, options: Options): number => {
-  const n = typeof requested === "number"
-    ? requested
-    : typeof requested === "string" && requested.trim() !== ""
-    ? Number(requested)
-    : Number.NaN
-  if (!Number.isFinite(n)) return options.defaultMaxResults
-  return Math.min(options.maxResultsLimit, Math.max(1, Math.floor(n)))
-}
+/**
+ * Clamps a requested `max_results` into [1, limit]; non-numbers give the default.
+ *
+ * @since 0.1.0
+ * @category policy
+ */
+export const clampMaxResults = (requested: unknown, options: Options): number =>
+  Clamp.count(requested, options.defaultMaxResults, options.maxResultsLimit)

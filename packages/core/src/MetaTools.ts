@@ -14,14 +14,20 @@
 import type { JsonSchema } from "effect"
 import { Schema } from "effect"
 import { firstSentence } from "./CatalogTool.js"
-import { type DescriptionDetail, DISCOVER_TOOLS, SEARCH_TOOLS, TOOL_SEARCH } from "./Disclosure.js"
+import { type DescriptionDetail, DISCOVER_TOOLS, TOOL_SEARCH } from "./Disclosure.js"
+import { memoNumbers } from "./internal/memo.js"
 import type { Entry } from "./ToolCatalog.js"
 
 // -----------------------------------------------------------------------------
 // ToolSearch
 // -----------------------------------------------------------------------------
 
-/** The description of `ToolSearch`, written for the model. */
+/**
+ * The description of `ToolSearch`, written for the model.
+ *
+ * @since 0.1.0
+ * @category descriptions
+ */
 export const toolSearchDescription = (limit: number, defaultMax: number, style: QueryStyle = "keywords"): string =>
   [
     "Search the deferred tools and load the ones found: their full definitions are returned and they",
@@ -34,31 +40,21 @@ export const toolSearchDescription = (limit: number, defaultMax: number, style: 
     `Returns at most max_results tools (default ${defaultMax}, at most ${limit}).`
   ].join(" ")
 
-/** How a strategy reads the ranking text of a query: keywords, or a pattern over names (`regex`). */
+/**
+ * How a strategy reads the ranking text of a query: keywords, or a pattern over names (`regex`).
+ *
+ * @since 0.1.0
+ * @category descriptions
+ */
 export type QueryStyle = "keywords" | "regex"
 
-/** The query style of a strategy, by its name. */
-export const queryStyleOf = (strategy: string): QueryStyle => strategy === "regex" ? "regex" : "keywords"
-
 /**
- * Same arguments, same object: the executor caches token counts and `effect/ai` tool definitions
- * per schema object, so a schema rebuilt for every turn would defeat those caches.
+ * The parameter schema of `ToolSearch`.
+ *
+ * @since 0.1.0
+ * @category schemas
  */
-const memo = <A>(f: (limit: number, defaultMax: number) => A) => {
-  const cache = new Map<string, A>()
-  return (limit: number, defaultMax: number): A => {
-    const key = `${limit}/${defaultMax}`
-    let value = cache.get(key)
-    if (value === undefined) {
-      value = f(limit, defaultMax)
-      cache.set(key, value)
-    }
-    return value
-  }
-}
-
-/** The parameter schema of `ToolSearch`. */
-export const toolSearchParameters = memo((limit, defaultMax): JsonSchema.JsonSchema => ({
+export const toolSearchParameters = memoNumbers((limit: number, defaultMax: number): JsonSchema.JsonSchema => ({
   type: "object",
   properties: {
     query: {
@@ -74,27 +70,47 @@ export const toolSearchParameters = memo((limit, defaultMax): JsonSchema.JsonSch
   additionalProperties: false
 }))
 
-/** The decoded input of `ToolSearch`: lenient, so the handler can answer with precise errors. */
+/**
+ * The decoded input of `ToolSearch`: lenient, so the handler can answer with precise errors.
+ *
+ * @since 0.1.0
+ * @category inputs
+ */
 export const ToolSearchInput = Schema.Struct({
   query: Schema.optionalKey(Schema.Unknown),
   max_results: Schema.optionalKey(Schema.Unknown)
 })
 
-/** One function definition, as `ToolSearch` returns it. */
+/**
+ * One function definition, as `ToolSearch` returns it.
+ *
+ * @since 0.1.0
+ * @category answers
+ */
 export interface FunctionDefinition {
   readonly name: string
   readonly description: string
   readonly parameters: JsonSchema.JsonSchema
 }
 
-/** The full definition of a tool under the name the model sees. */
+/**
+ * The full definition of a tool under the name the model sees.
+ *
+ * @since 0.1.0
+ * @category answers
+ */
 export const definitionOf = (tool: Entry): FunctionDefinition => ({
   name: tool.modelName,
   description: tool.description,
   parameters: tool.parameters
 })
 
-/** The answer of `ToolSearch`; `note` tells the model something about the answer itself. */
+/**
+ * The answer of `ToolSearch`; `note` tells the model something about the answer itself.
+ *
+ * @since 0.1.0
+ * @category answers
+ */
 export const renderFunctions = (
   tools: ReadonlyArray<Entry>,
   note?: string
@@ -153,7 +169,12 @@ export const notLoadedNote = (notLoaded: ReadonlyArray<NotLoaded>, limit: number
 // discover_tools
 // -----------------------------------------------------------------------------
 
-/** The description of the discovery tool: the deferred names, with as much text as configured. */
+/**
+ * The description of the discovery tool: the deferred names, with as much text as configured.
+ *
+ * @since 0.1.0
+ * @category descriptions
+ */
 export const discoveryDescription = (deferred: ReadonlyArray<Entry>, detail: DescriptionDetail): string => {
   const lines = deferred.map((t) => {
     const text = detail === "none" ? "" : detail === "first-sentence" ? firstSentence(t.description) : t.description
@@ -167,7 +188,12 @@ export const discoveryDescription = (deferred: ReadonlyArray<Entry>, detail: Des
   ].join("\n")
 }
 
-/** The parameter schema of the discovery tool. */
+/**
+ * The parameter schema of the discovery tool.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
 export const discoveryParameters: JsonSchema.JsonSchema = {
   type: "object",
   properties: {
@@ -181,10 +207,20 @@ export const discoveryParameters: JsonSchema.JsonSchema = {
   additionalProperties: false
 }
 
-/** The decoded input of the discovery tool. */
+/**
+ * The decoded input of the discovery tool.
+ *
+ * @since 0.1.0
+ * @category inputs
+ */
 export const DiscoveryInput = Schema.Struct({ toolNames: Schema.Array(Schema.String) })
 
-/** The answer of the discovery tool. */
+/**
+ * The answer of the discovery tool.
+ *
+ * @since 0.1.0
+ * @category answers
+ */
 export interface DiscoveryAnswer {
   readonly tools: ReadonlyArray<FunctionDefinition>
   readonly errors: ReadonlyArray<{ readonly name: string; readonly error: string }>
@@ -194,7 +230,12 @@ export interface DiscoveryAnswer {
 // search_tools
 // -----------------------------------------------------------------------------
 
-/** The description of `search_tools`. */
+/**
+ * The description of `search_tools`.
+ *
+ * @since 0.1.0
+ * @category descriptions
+ */
 export const searchToolsDescription = (limit: number, defaultMax: number): string =>
   [
     "Browse the tool catalog: returns candidate tools with their category and a one-line summary,",
@@ -202,8 +243,13 @@ export const searchToolsDescription = (limit: number, defaultMax: number): strin
     `with ${TOOL_SEARCH} (for example 'select:name1,name2') before calling them.`
   ].join(" ")
 
-/** The parameter schema of `search_tools`. */
-export const searchToolsParameters = memo((limit, defaultMax): JsonSchema.JsonSchema => ({
+/**
+ * The parameter schema of `search_tools`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const searchToolsParameters = memoNumbers((limit: number, defaultMax: number): JsonSchema.JsonSchema => ({
   type: "object",
   properties: {
     query: { type: "string", description: "What you need to do, in a few words" },
@@ -214,21 +260,36 @@ export const searchToolsParameters = memo((limit, defaultMax): JsonSchema.JsonSc
   additionalProperties: false
 }))
 
-/** The decoded input of `search_tools`. */
+/**
+ * The decoded input of `search_tools`.
+ *
+ * @since 0.1.0
+ * @category inputs
+ */
 export const SearchToolsInput = Schema.Struct({
   query: Schema.optionalKey(Schema.Unknown),
   category: Schema.optionalKey(Schema.Unknown),
   max_results: Schema.optionalKey(Schema.Unknown)
 })
 
-/** One browsed candidate. */
+/**
+ * One browsed candidate.
+ *
+ * @since 0.1.0
+ * @category answers
+ */
 export interface Candidate {
   readonly name: string
   readonly category: string | null
   readonly summary: string
 }
 
-/** The answer of `search_tools`; `note` tells the model something about the answer itself. */
+/**
+ * The answer of `search_tools`; `note` tells the model something about the answer itself.
+ *
+ * @since 0.1.0
+ * @category answers
+ */
 export const renderCandidates = (
   tools: ReadonlyArray<Entry>,
   note?: string
@@ -237,7 +298,12 @@ export const renderCandidates = (
   ...(note === undefined ? {} : { note })
 })
 
-/** The note of a `search_tools` answer whose category filter matched nothing, so every category was searched. */
+/**
+ * The note of a `search_tools` answer whose category filter matched nothing, so every category was searched.
+ *
+ * @since 0.1.0
+ * @category messages
+ */
 export const categoryFallbackNote = (category: string): string =>
   `No tool in category '${category}' matched; these results come from every category.`
 
@@ -245,16 +311,24 @@ export const categoryFallbackNote = (category: string): string =>
 // Corrective messages
 // -----------------------------------------------------------------------------
 
-/** What a model must call to activate `name`, in the current mode's vocabulary. */
+/**
+ * What a model must call to activate `name`, in the current mode's vocabulary.
+ *
+ * @since 0.1.0
+ * @category messages
+ */
 export const activationHint = (name: string, via: "search" | "discovery"): string =>
   via === "discovery"
     ? `Tool '${name}' must be discovered first. Call ${DISCOVER_TOOLS} with {"toolNames": ["${name}"]} to discover it, then call '${name}' again.`
     : `Tool '${name}' is not loaded yet. Call ${TOOL_SEARCH} with {"query": "select:${name}"} to load it, then call '${name}' again.`
 
-/** The message for an unknown tool name. */
+/**
+ * The message for an unknown tool name.
+ *
+ * @since 0.1.0
+ * @category messages
+ */
 export const unknownHint = (name: string, suggestions: ReadonlyArray<string>, searchTool: string): string =>
   suggestions.length > 0
     ? `Unknown tool '${name}'. Did you mean: ${suggestions.join(", ")}?`
     : `Unknown tool '${name}'. Use ${searchTool} to find the tool you need.`
-
-export { DISCOVER_TOOLS, SEARCH_TOOLS, TOOL_SEARCH }

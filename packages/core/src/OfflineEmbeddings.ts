@@ -4,14 +4,14 @@
  * `@tool-search/embeddings-offline` so that installing the core does not pull its 30 MB of weights.
  *
  * The package is loaded at the first embedding, not when this module is imported or the layer is
- * built. When it is not installed, that embedding fails with an `AiError` naming the package to
+ * built, and kept by the layer. When it is not installed, that embedding fails with an `AiError` naming the package to
  * install, which the semantic strategy reports as `SearchFailed`. Apps with an embedding service of
  * their own provide its `EmbeddingModel` layer instead and never need the package.
  *
  * @since 0.1.0
  */
-import { Effect, Layer } from "effect"
-import { type AiError, EmbeddingModel } from "effect/ai"
+import { Effect, Layer, Option, SynchronizedRef } from "effect"
+import { EmbeddingModel } from "effect/ai"
 import * as OfflineModel from "./internal/offlineModel.js"
 
 /**
@@ -22,21 +22,46 @@ import * as OfflineModel from "./internal/offlineModel.js"
  */
 export const packageName = "@tool-search/embeddings-offline"
 
-/** The model's name in vector cache keys. */
+/**
+ * The model's name in vector cache keys.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const modelName = "use-lite-512@energetic-ai-0.2.0"
 
-/** Vector size. */
+/**
+ * Vector size.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const dimensions = 512
 
-/** Embeds with the offline model, loading its package on first use. */
-export const embedMany = (inputs: ReadonlyArray<string>): Effect.Effect<Array<Array<number>>, AiError.AiError> =>
-  Effect.flatMap(OfflineModel.load(packageName, modelName), (model) => model.embedMany(inputs))
-
-/** The offline model as an `EmbeddingModel` layer. */
+/**
+ * The offline model as an `EmbeddingModel` layer. The package is imported at the first embedding
+ * and kept for the life of the layer once it loaded; a failed import is tried again by the next
+ * embedding.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer: Layer.Layer<EmbeddingModel.EmbeddingModel> = Layer.effect(
   EmbeddingModel.EmbeddingModel,
-  EmbeddingModel.make({
-    embedMany: ({ inputs }) =>
-      Effect.map(embedMany(inputs), (results) => ({ results, usage: { inputTokens: undefined } }))
+  Effect.gen(function*() {
+    const loaded = yield* SynchronizedRef.make(Option.none<OfflineModel.OfflineModel>())
+    const model = SynchronizedRef.modifyEffect(
+      loaded,
+      Option.match({
+        onSome: (m) => Effect.succeed([m, Option.some(m)] as const),
+        onNone: () => Effect.map(OfflineModel.load(packageName, modelName), (m) => [m, Option.some(m)] as const)
+      })
+    )
+    return yield* EmbeddingModel.make({
+      embedMany: ({ inputs }) =>
+        Effect.flatMap(model, (m) => m.embedMany(inputs)).pipe(
+          Effect.map((results) => ({ results, usage: { inputTokens: undefined } }))
+        )
+    })
   })
 )

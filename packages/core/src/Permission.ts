@@ -10,7 +10,12 @@
  */
 import { Context, Layer, Schema } from "effect"
 
-/** The facts a policy decides on. */
+/**
+ * The facts a permission decides on.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Subject {
   readonly id: string
   /** The name the model sees. */
@@ -20,12 +25,31 @@ export interface Subject {
   readonly source?: string | undefined
 }
 
-/** A permission policy. */
-export interface Policy {
+/**
+ * A permission policy: whether a tool may run.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Permission {
   readonly allows: (tool: Subject) => boolean
 }
 
-/** Running the tool is not allowed for this agent. */
+/**
+ * A permission policy.
+ *
+ * @deprecated Use `Permission.Permission`: `Policy` said nothing about what it decides.
+ * @since 0.1.0
+ * @category models
+ */
+export type Policy = Permission
+
+/**
+ * Running the tool is not allowed for this agent.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class ToolNotPermitted extends Schema.TaggedError<ToolNotPermitted>()("ToolNotPermitted", {
   name: Schema.String
 }) {
@@ -34,11 +58,21 @@ export class ToolNotPermitted extends Schema.TaggedError<ToolNotPermitted>()("To
   }
 }
 
-/** Allows every tool. */
-export const allowAll: Policy = { allows: () => true }
+/**
+ * Allows every tool.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const allowAll: Permission = { allows: () => true }
 
-/** Allows only the listed tools, matched by model name, declared name or id. */
-export const only = (names: Iterable<string>): Policy => {
+/**
+ * Allows only the listed tools, matched by model name, declared name or id.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const only = (names: Iterable<string>): Permission => {
   const allowed = new Set(names)
   return {
     allows: (t) =>
@@ -46,13 +80,28 @@ export const only = (names: Iterable<string>): Policy => {
   }
 }
 
-/** The permission policy in context; everything is allowed unless one is provided. */
-export const Permission = Context.Reference<Policy>("@tool-search/core/Permission", {
+/**
+ * The permission policy in context; everything is allowed unless one is provided.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export const Permission = Context.Reference<Permission>("@tool-search/core/Permission", {
   defaultValue: () => allowAll
 })
 
-/** Provides an allowed-tools list. */
+/**
+ * Provides an allowed-tools list.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const allowOnly = (names: Iterable<string>): Layer.Layer<never> => Layer.succeed(Permission, only(names))
 
-/** Provides a policy. */
-export const layer = (policy: Policy): Layer.Layer<never> => Layer.succeed(Permission, policy)
+/**
+ * Provides a policy.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (policy: Permission): Layer.Layer<never> => Layer.succeed(Permission, policy)

@@ -16,7 +16,12 @@ import { Result, Schema } from "effect"
 // Models
 // -----------------------------------------------------------------------------
 
-/** Ranked keyword search over the searchable fields. */
+/**
+ * Ranked keyword search over the searchable fields.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Keywords {
   readonly _tag: "Keywords"
   /** The query text, trimmed; strategies tokenize it their own way. */
@@ -27,13 +32,21 @@ export interface Keywords {
  * Exact selection by name: no ranking. Every name is honoured up to the hard cap of `max_results`
  * (`Disclosure.maxResultsLimit`), whatever `max_results` says; the search answer names the names
  * it did not load and why.
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Select {
   readonly _tag: "Select"
   readonly names: ReadonlyArray<string>
 }
 
-/** A name filter (`+slack`) plus optional ranking text. */
+/**
+ * A name filter (`+slack`) plus optional ranking text.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Required {
   readonly _tag: "Required"
   /** Lower-cased terms each tool name must contain. */
@@ -42,10 +55,20 @@ export interface Required {
   readonly text: string
 }
 
-/** A parsed query. */
+/**
+ * A parsed query.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type Query = Keywords | Select | Required
 
-/** A query that cannot be run; the message tells the model how to fix it. */
+/**
+ * A query that cannot be run; the message tells the model how to fix it.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class InvalidQuery extends Schema.TaggedError<InvalidQuery>()("InvalidQuery", {
   query: Schema.String,
   reason: Schema.String
@@ -55,20 +78,40 @@ export class InvalidQuery extends Schema.TaggedError<InvalidQuery>()("InvalidQue
   }
 }
 
-/** Longest query accepted, in characters. */
+/**
+ * Longest query accepted, in characters.
+ *
+ * @since 0.1.0
+ * @category limits
+ */
 export const MAX_LENGTH = 2_000
 
 // -----------------------------------------------------------------------------
 // Constructors
 // -----------------------------------------------------------------------------
 
-/** A keyword query. */
+/**
+ * A keyword query.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const keywords = (text: string): Query => ({ _tag: "Keywords", text })
 
-/** A selection of exact names. */
+/**
+ * A selection of exact names.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const select = (names: ReadonlyArray<string>): Query => ({ _tag: "Select", names })
 
-/** A name filter with ranking text. */
+/**
+ * A name filter with ranking text.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const required = (terms: ReadonlyArray<string>, text: string): Query => ({
   _tag: "Required",
   required: terms,
@@ -81,7 +124,12 @@ export const required = (terms: ReadonlyArray<string>, text: string): Query => (
 
 const SELECT = /^select:/i
 
-/** Parses a query; never throws. */
+/**
+ * Parses a query; never throws.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
 export const parse = (input: string): Result.Result<Query, InvalidQuery> => {
   const text = input.trim()
   if (text.length === 0) return Result.fail(new InvalidQuery({ query: input, reason: "Query cannot be empty" }))
@@ -125,9 +173,19 @@ export const parse = (input: string): Result.Result<Query, InvalidQuery> => {
 
 const dedupe = (xs: ReadonlyArray<string>): ReadonlyArray<string> => [...new Set(xs)]
 
-/** The text a strategy ranks by, or `undefined` for a selection. */
+/**
+ * The text a strategy ranks by, or `undefined` for a selection.
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
 export const rankingText = (query: Query): string | undefined => query._tag === "Select" ? undefined : query.text
 
-/** A short human rendering of the mode, as the CLI and events print it. */
+/**
+ * A short human rendering of the mode, as the CLI and events print it.
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
 export const mode = (query: Query): "keywords" | "select" | "required" =>
   query._tag === "Keywords" ? "keywords" : query._tag === "Select" ? "select" : "required"

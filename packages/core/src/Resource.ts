@@ -21,7 +21,7 @@
  * @since 0.2.0
  */
 import { Effect, Schema } from "effect"
-import * as UriTemplate from "./internal/uriTemplate.js"
+import * as Validation from "./internal/resourceValidation.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -217,12 +217,6 @@ export const limits = {
   promptArguments: 32
 } as const
 
-// a scheme, then anything without whitespace or control characters
-const URI_PATTERN = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s\u0000-\u001f\u007f]*$/
-const MIME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\s*;.*)?$/
-const ARGUMENT_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/
-const CONTROL = /[\u0000-\u001f\u007f]/
-
 /**
  * Checks what every resource must satisfy before a model may see it: a URI with a scheme, a
  * single-line name and kind within bounds, a MIME type of the form `type/subtype`, a size that is
@@ -233,67 +227,8 @@ const CONTROL = /[\u0000-\u001f\u007f]/
  * @since 0.2.0
  * @category validation
  */
-export const validate = (resource: Resource): Effect.Effect<Resource, InvalidResource> => {
-  const label = typeof resource.uri === "string" && resource.uri.length > 0
-    ? resource.uri.slice(0, 120)
-    : String(resource.name).slice(0, 120)
-  const fail = (reason: string) => Effect.fail(new InvalidResource({ uri: label, reason }))
-  if (typeof resource.uri !== "string" || resource.uri.length === 0) return fail("the URI is empty")
-  if (resource.uri.length > limits.uri) return fail(`the URI is longer than ${limits.uri} characters`)
-  if (!URI_PATTERN.test(resource.uri)) {
-    return fail("the URI needs a scheme ('file:', 'https:', 'docs:'...) and no spaces or control characters")
-  }
-  const name = singleLine(resource.name)
-  if (name === undefined || name.length === 0) return fail("the name is empty")
-  if (name.length > limits.name) return fail(`the name is longer than ${limits.name} characters`)
-  const kind = singleLine(resource.kind) || "document"
-  if (kind.length > limits.kind) return fail(`the kind is longer than ${limits.kind} characters`)
-  if (resource.title !== undefined && (singleLine(resource.title)?.length ?? Infinity) > limits.title) {
-    return fail(`the title is longer than ${limits.title} characters`)
-  }
-  if (resource.source !== undefined && (resource.source.length > limits.source || CONTROL.test(resource.source))) {
-    return fail(`the source must be one line of at most ${limits.source} characters`)
-  }
-  if (typeof resource.description !== "string") return fail("the description must be a string")
-  if (resource.description.length > limits.description) {
-    return fail(`the description is longer than ${limits.description} characters`)
-  }
-  if (
-    resource.mimeType !== undefined &&
-    (resource.mimeType.length > limits.mimeType || !MIME_PATTERN.test(resource.mimeType))
-  ) {
-    return fail("the MIME type must look like 'type/subtype'")
-  }
-  if (resource.size !== undefined && !(Number.isSafeInteger(resource.size) && resource.size >= 0)) {
-    return fail("the size must be a non-negative integer")
-  }
-  if ((resource.read === undefined) === (resource.prompt === undefined)) {
-    return fail("a resource has either a reader (a body) or a prompt, not both and not neither")
-  }
-  if (resource.template && resource.prompt !== undefined) return fail("a prompt cannot be a URI template")
-  if (resource.template) {
-    const compiled = UriTemplate.compile(resource.uri)
-    if (typeof compiled === "string") return fail(`bad URI template: ${compiled}`)
-  } else if (resource.prompt === undefined && UriTemplate.isTemplate(resource.uri)) {
-    return fail("the URI holds a '{...}' expression: declare the resource as a template")
-  }
-  if (resource.prompt !== undefined) {
-    const args = resource.prompt.arguments
-    if (args.length > limits.promptArguments) return fail(`a prompt takes at most ${limits.promptArguments} arguments`)
-    const seen = new Set<string>()
-    for (const arg of args) {
-      if (!ARGUMENT_PATTERN.test(arg.name)) {
-        return fail(`prompt argument '${arg.name.slice(0, 64)}' must match ${ARGUMENT_PATTERN.source}`)
-      }
-      if (seen.has(arg.name)) return fail(`prompt argument '${arg.name}' is declared twice`)
-      seen.add(arg.name)
-    }
-  }
-  return Effect.succeed({ ...resource, name, kind })
-}
-
-const singleLine = (text: unknown): string | undefined =>
-  typeof text === "string" ? text.replace(/\s+/g, " ").trim() : undefined
+export const validate = (resource: Resource): Effect.Effect<Resource, InvalidResource> =>
+  Effect.mapError(Validation.validate(resource, limits), ({ reason, uri }) => new InvalidResource({ uri, reason }))
 
 // -----------------------------------------------------------------------------
 // Constructors
@@ -409,15 +344,6 @@ const clampIndex = (text: string, index: number, direction: "forward" | "backwar
   const splits = before >= 0xd800 && before <= 0xdbff && at >= 0xdc00 && at <= 0xdfff
   return splits ? (direction === "forward" ? index + 1 : index - 1) : index
 }
-
-/**
- * The size of a content, in its own unit.
- *
- * @since 0.2.0
- * @category slices
- */
-export const contentLength = (content: Content): number =>
-  content._tag === "Text" ? content.text.length : content.bytes.length
 
 /**
  * Whether the resource is a prompt.

@@ -18,12 +18,14 @@
  * @since 0.2.0
  */
 import { Context, type Duration, Effect, Layer, Option, PubSub, Schema, Semaphore, Stream } from "effect"
+import type { Scope } from "effect"
 import * as Passages from "./internal/passages.js"
 import * as Index from "./internal/resourceIndex.js"
-import * as UriTemplate from "./internal/uriTemplate.js"
+import * as ResourceSearch from "./internal/resourceSearch.js"
+import * as ResourceTable from "./internal/resourceTable.js"
 import type { InvalidQuery } from "./Query.js"
 import * as Resource from "./Resource.js"
-import { type Hit, SearchFailed, type SearchIndex, SearchStrategy } from "./SearchStrategy.js"
+import { type SearchFailed, type SearchIndex, SearchStrategy } from "./SearchStrategy.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -168,17 +170,13 @@ export class DuplicateResource extends Schema.TaggedError<DuplicateResource>()("
   }
 }
 
-// -----------------------------------------------------------------------------
-// Service
-// -----------------------------------------------------------------------------
-
 /**
- * The agent's resource catalog.
+ * The operations of a resource catalog.
  *
  * @since 0.2.0
- * @category services
+ * @category models
  */
-export class ResourceCatalog extends Context.Service<ResourceCatalog, {
+export interface Service {
   /** Registers resources atomically; with `replace`, a resource with an existing URI replaces it. */
   readonly register: (
     resources: Resource.Resource | Iterable<Resource.Resource>,
@@ -221,28 +219,6 @@ export class ResourceCatalog extends Context.Service<ResourceCatalog, {
   readonly changes: Stream.Stream<Change>
   /** The strategy ranking this catalog. */
   readonly strategy: string
-}>()("@tool-search/core/ResourceCatalog") {
-  /** A catalog ranking with the `SearchStrategy` in context. */
-  static readonly layer: Layer.Layer<ResourceCatalog, never, SearchStrategy> = Layer.effect(
-    ResourceCatalog,
-    Effect.suspend(() => make(defaultOptions))
-  )
-  /** A catalog with explicit settings. */
-  static readonly layerWith = (options: Partial<Options>): Layer.Layer<ResourceCatalog, never, SearchStrategy> =>
-    Layer.effect(ResourceCatalog, Effect.suspend(() => make({ ...defaultOptions, ...options })))
-  /** A catalog that starts with `resources` registered (one atomic batch: a bad one fails the layer). */
-  static readonly layerOf = (
-    resources: Iterable<Resource.Resource>,
-    options: Partial<Options> = {}
-  ): Layer.Layer<ResourceCatalog, Resource.InvalidResource | DuplicateResource, SearchStrategy> =>
-    Layer.effect(
-      ResourceCatalog,
-      Effect.gen(function*() {
-        const catalog = yield* make({ ...defaultOptions, ...options })
-        yield* catalog.register(resources)
-        return catalog
-      })
-    )
 }
 
 // -----------------------------------------------------------------------------
@@ -255,199 +231,129 @@ export class ResourceCatalog extends Context.Service<ResourceCatalog, {
  * @since 0.2.0
  * @category constructors
  */
-export const make = Effect.fnUntraced(function*(options: Options) {
-  const strategy = yield* SearchStrategy
-  const metadata: SearchIndex = yield* strategy.makeIndex
-  const bodies: SearchIndex = yield* strategy.makeIndex
-  const pubsub = yield* Effect.acquireRelease(PubSub.unbounded<Change>(), PubSub.shutdown)
-  const writeLock = yield* Semaphore.make(1)
+export const make = (
+  partial: Partial<Options> = {}
+): Effect.Effect<Service, never, SearchStrategy | Scope.Scope> =>
+  Effect.gen(function*() {
+    const options: Options = { ...defaultOptions, ...partial }
+    const strategy = yield* SearchStrategy
+    const metadata: SearchIndex = yield* strategy.makeIndex
+    const bodies: SearchIndex = yield* strategy.makeIndex
+    const pubsub = yield* Effect.acquireRelease(PubSub.unbounded<Change>(), PubSub.shutdown)
+    const writeLock = yield* Semaphore.make(1)
 
-  // The state. Mutated only inside `commit`, one synchronous step under `writeLock`.
-  const byUri = new Map<string, Entry>()
-  const templates = new Map<string, UriTemplate.Matcher>()
-  const passagesByUri = new Map<string, ReadonlyArray<{ readonly id: string; readonly passage: Passage }>>()
-  const passageById = new Map<string, Passage>()
-  let nextPassage = 0
-  let version = 0
+    // The state: mutated only by `table.commit`, one synchronous step under `writeLock`.
+    const table = ResourceTable.make(metadata, bodies)
 
-  const passagesOf = (uri: string): ReadonlyArray<Passage> => (passagesByUri.get(uri) ?? []).map((p) => p.passage)
-
-  const resolveUnsafe = (uri: string): Entry | undefined => {
-    const exact = byUri.get(uri)
-    if (exact !== undefined) return exact
-    for (const [template, matcher] of templates) {
-      if (matcher.matches(uri)) return byUri.get(template)
-    }
-    return undefined
-  }
-
-  /** Validates a batch against itself (not against the state: `commit` does, under the lock). */
-  const validate = (resources: ReadonlyArray<Resource.Resource>) =>
-    Effect.gen(function*() {
-      const valid = new Map<string, Resource.Resource>()
-      for (const resource of resources) {
-        const checked = yield* Resource.validate(resource)
-        if (valid.has(checked.uri)) return yield* new DuplicateResource({ uri: checked.uri })
-        valid.set(checked.uri, checked)
-      }
-      return [...valid.values()]
-    })
-
-  const prepare = (resource: Resource.Resource) => Index.prepare(resource, options)
-
-  /** Applies removals then additions in one synchronous step. */
-  const commit = (removals: ReadonlyArray<string>, additions: ReadonlyArray<Index.Prepared>): Change => {
-    const removed: Array<string> = []
-    const dropPassages = (uri: string) => {
-      const old = passagesByUri.get(uri)
-      if (old === undefined) return
-      bodies.remove(old.map((p) => p.id))
-      for (const p of old) passageById.delete(p.id)
-      passagesByUri.delete(uri)
-    }
-    for (const uri of removals) {
-      if (!byUri.has(uri)) continue
-      byUri.delete(uri)
-      templates.delete(uri)
-      dropPassages(uri)
-      removed.push(uri)
-    }
-    if (removed.length > 0) metadata.remove(removed)
-    for (const { entry, passages } of additions) {
-      dropPassages(entry.uri)
-      byUri.set(entry.uri, entry) // a replaced URI keeps its registration order
-      if (entry.template) {
-        const compiled = UriTemplate.compile(entry.uri)
-        if (typeof compiled !== "string") templates.set(entry.uri, compiled)
-      } else {
-        templates.delete(entry.uri)
-      }
-      const ids = passages.map((passage) => ({ id: `p${nextPassage++}`, passage }))
-      for (const { id, passage } of ids) passageById.set(id, passage)
-      passagesByUri.set(entry.uri, ids)
-      bodies.add(ids.map(({ id, passage }) => Index.passageDocument(id, passage, entry)))
-    }
-    if (additions.length > 0) metadata.add(additions.map(({ entry }) => Index.metadataDocument(entry)))
-    version++
-    return { added: additions.map(({ entry }) => entry.uri), removed, version }
-  }
-
-  const write = <E>(
-    resources: ReadonlyArray<Resource.Resource>,
-    plan: (valid: ReadonlyArray<Resource.Resource>) => Effect.Effect<ReadonlyArray<string>, E>
-  ): Effect.Effect<void, E | Resource.InvalidResource | DuplicateResource> =>
-    Effect.gen(function*() {
-      const valid = yield* validate(resources)
-      const prepared = yield* Effect.forEach(valid, prepare, { concurrency: Math.max(1, options.indexConcurrency) })
-      yield* writeLock.withPermits(1)(
-        plan(valid).pipe(
-          Effect.map((removals) => commit(removals, prepared)),
-          Effect.flatMap((change) =>
-            change.added.length + change.removed.length > 0 ? PubSub.publish(pubsub, change) : Effect.void
-          ),
-          Effect.uninterruptible
-        )
-      )
-    })
-
-  const register = (
-    input: Resource.Resource | Iterable<Resource.Resource>,
-    opts?: { readonly replace?: boolean }
-  ) => {
-    const resources = isResource(input) ? [input] : [...input]
-    const duplicates = (valid: ReadonlyArray<Resource.Resource>) => {
-      const taken = opts?.replace === true ? undefined : valid.find((r) => byUri.has(r.uri))
-      return taken === undefined ? Effect.succeed([]) : Effect.fail(new DuplicateResource({ uri: taken.uri }))
-    }
-    // fail before reading any body when a URI is already taken
-    return Effect.suspend(() => duplicates(resources)).pipe(Effect.andThen(write(resources, duplicates)))
-  }
-
-  const replaceSource = (source: string, input: Iterable<Resource.Resource>) => {
-    const resources = [...input].map((r) => r.source === source ? r : { ...r, source })
-    return write(resources, (valid) =>
-      Effect.suspend(() => {
-        const taken = valid.find((r) => {
-          const owner = byUri.get(r.uri)
-          return owner !== undefined && owner.source !== source
-        })
-        if (taken !== undefined) return Effect.fail(new DuplicateResource({ uri: taken.uri }))
-        const incoming = new Set(valid.map((r) => r.uri))
-        return Effect.succeed(
-          [...byUri.values()].filter((e) => e.source === source && !incoming.has(e.uri)).map((e) => e.uri)
-        )
-      }))
-  }
-
-  // ---------------------------------------------------------------------------
-  // Search
-  // ---------------------------------------------------------------------------
-
-  const run = (index: SearchIndex, text: string, limit: number, accept: (id: string) => boolean) =>
-    index.search({ text, limit, accept }).pipe(
-      Effect.catchDefect((defect) =>
-        Effect.fail(new SearchFailed({ strategy: strategy.name, reason: Index.causeMessage(defect) }))
-      )
-    )
-
-  const passageHits = (text: string, limit: number, accept: (e: Entry) => boolean) =>
-    Effect.map(
-      run(bodies, text, limit, (id) => {
-        const passage = passageById.get(id)
-        const entry = passage === undefined ? undefined : byUri.get(passage.uri)
-        return entry !== undefined && accept(entry)
-      }),
-      (hits: ReadonlyArray<Hit>) =>
-        hits.flatMap((hit): ReadonlyArray<PassageMatch> => {
-          const passage = passageById.get(hit.id)
-          const resource = passage === undefined ? undefined : byUri.get(passage.uri)
-          return passage === undefined || resource === undefined ? [] : [{ resource, passage, score: hit.score }]
-        })
-    )
-
-  const searchPassages = (query: string, opts: SearchOptions) =>
-    Effect.flatMap(Index.queryText(query), (text) => passageHits(text, Math.max(0, opts.limit), opts.accept))
-
-  const sample = (query: string, opts: SearchOptions) =>
-    Effect.gen(function*() {
-      const text = yield* Index.queryText(query)
-      const limit = Math.max(0, opts.limit)
-      const pool = Math.min(100, Math.max(limit * 5, 20))
-      const [byMetadata, byBody] = yield* Effect.all([
-        run(metadata, text, pool, (uri) => {
-          const entry = byUri.get(uri)
-          return entry !== undefined && opts.accept(entry)
-        }),
-        passageHits(text, pool, (e) => opts.accept(e) && (opts.acceptBody?.(e) ?? true))
-      ])
-      return Index.fuse(byMetadata, byBody, limit).flatMap(({ passage, score, uri }): ReadonlyArray<Match> => {
-        const resource = byUri.get(uri)
-        return resource === undefined ? [] : [{ resource, score, ...(passage === undefined ? {} : { passage }) }]
+    /** Validates a batch against itself (not against the state: `commit` does, under the lock). */
+    const validate = (resources: ReadonlyArray<Resource.Resource>) =>
+      Effect.gen(function*() {
+        const valid = new Map<string, Resource.Resource>()
+        for (const resource of resources) {
+          const checked = yield* Resource.validate(resource)
+          if (valid.has(checked.uri)) return yield* new DuplicateResource({ uri: checked.uri })
+          valid.set(checked.uri, checked)
+        }
+        return [...valid.values()]
       })
-    })
 
-  return ResourceCatalog.of({
-    register,
-    unregister: (uris) =>
-      writeLock.withPermits(1)(
+    const prepare = (resource: Resource.Resource) => Index.prepare(resource, options)
+
+    const write = <E>(
+      resources: ReadonlyArray<Resource.Resource>,
+      plan: (valid: ReadonlyArray<Resource.Resource>) => Effect.Effect<ReadonlyArray<string>, E>
+    ): Effect.Effect<void, E | Resource.InvalidResource | DuplicateResource> =>
+      Effect.gen(function*() {
+        const valid = yield* validate(resources)
+        const prepared = yield* Effect.forEach(valid, prepare, { concurrency: Math.max(1, options.indexConcurrency) })
+        yield* writeLock.withPermits(1)(
+          plan(valid).pipe(
+            Effect.map((removals) => table.commit(removals, prepared)),
+            Effect.flatMap((change) =>
+              change.added.length + change.removed.length > 0 ? PubSub.publish(pubsub, change) : Effect.void
+            ),
+            Effect.uninterruptible
+          )
+        )
+      })
+
+    const register = (
+      input: Resource.Resource | Iterable<Resource.Resource>,
+      opts?: { readonly replace?: boolean }
+    ) => {
+      const resources = isResource(input) ? [input] : [...input]
+      const duplicates = (valid: ReadonlyArray<Resource.Resource>) => {
+        const taken = opts?.replace === true ? undefined : valid.find((r) => table.get(r.uri) !== undefined)
+        return taken === undefined ? Effect.succeed([]) : Effect.fail(new DuplicateResource({ uri: taken.uri }))
+      }
+      // fail before reading any body when a URI is already taken
+      return Effect.suspend(() => duplicates(resources)).pipe(Effect.andThen(write(resources, duplicates)))
+    }
+
+    const replaceSource = (source: string, input: Iterable<Resource.Resource>) => {
+      const resources = [...input].map((r) => r.source === source ? r : { ...r, source })
+      return write(resources, (valid) =>
         Effect.suspend(() => {
-          const change = commit(typeof uris === "string" ? [uris] : [...uris], [])
-          return change.removed.length > 0 ? PubSub.publish(pubsub, change) : Effect.void
-        }).pipe(Effect.uninterruptible, Effect.asVoid)
-      ),
-    replaceSource,
-    all: Effect.sync(() => [...byUri.values()]),
-    get: (uri) => Effect.sync(() => Option.fromUndefinedOr(byUri.get(uri))),
-    resolve: (uri) => Effect.sync(() => Option.fromUndefinedOr(resolveUnsafe(uri))),
-    passages: (uri) => Effect.sync(() => passagesOf(uri)),
-    sample,
-    searchPassages,
-    unsafe: { get: (uri) => byUri.get(uri), resolve: resolveUnsafe, passages: passagesOf, version: () => version },
-    version: Effect.sync(() => version),
-    changes: Stream.fromPubSub(pubsub),
-    strategy: strategy.name
+          const taken = valid.find((r) => {
+            const owner = table.get(r.uri)
+            return owner !== undefined && owner.source !== source
+          })
+          if (taken !== undefined) return Effect.fail(new DuplicateResource({ uri: taken.uri }))
+          const incoming = new Set(valid.map((r) => r.uri))
+          return Effect.succeed(
+            table.all().filter((e) => e.source === source && !incoming.has(e.uri)).map((e) => e.uri)
+          )
+        }))
+    }
+
+    const { sample, searchPassages } = ResourceSearch.make(table, metadata, bodies, strategy.name)
+
+    return {
+      register,
+      unregister: (uris) =>
+        writeLock.withPermits(1)(
+          Effect.suspend(() => {
+            const change = table.commit(typeof uris === "string" ? [uris] : [...uris], [])
+            return change.removed.length > 0 ? PubSub.publish(pubsub, change) : Effect.void
+          }).pipe(Effect.uninterruptible, Effect.asVoid)
+        ),
+      replaceSource,
+      all: Effect.sync(table.all),
+      get: (uri) => Effect.sync(() => Option.fromUndefinedOr(table.get(uri))),
+      resolve: (uri) => Effect.sync(() => Option.fromUndefinedOr(table.resolve(uri))),
+      passages: (uri) => Effect.sync(() => table.passages(uri)),
+      sample,
+      searchPassages,
+      unsafe: { get: table.get, resolve: table.resolve, passages: table.passages, version: table.version },
+      version: Effect.sync(table.version),
+      changes: Stream.fromPubSub(pubsub),
+      strategy: strategy.name
+    } satisfies Service
   })
-})
 
 const isResource = (u: Resource.Resource | Iterable<Resource.Resource>): u is Resource.Resource =>
   typeof (u as Resource.Resource).uri === "string"
+
+// -----------------------------------------------------------------------------
+// Service
+// -----------------------------------------------------------------------------
+
+/**
+ * The agent's resource catalog.
+ *
+ * @since 0.2.0
+ * @category services
+ */
+export class ResourceCatalog extends Context.Service<ResourceCatalog, Service>()("@tool-search/core/ResourceCatalog") {
+  /** A catalog ranking with the `SearchStrategy` in context. */
+  static readonly layer: Layer.Layer<ResourceCatalog, never, SearchStrategy> = Layer.effect(ResourceCatalog, make())
+  /** A catalog with explicit settings. */
+  static readonly layerWith = (options: Partial<Options>): Layer.Layer<ResourceCatalog, never, SearchStrategy> =>
+    Layer.effect(ResourceCatalog, make(options))
+  /** A catalog that starts with `resources` registered (one atomic batch: a bad one fails the layer). */
+  static readonly layerOf = (
+    resources: Iterable<Resource.Resource>,
+    options: Partial<Options> = {}
+  ): Layer.Layer<ResourceCatalog, Resource.InvalidResource | DuplicateResource, SearchStrategy> =>
+    Layer.effect(ResourceCatalog, Effect.tap(make(options), (catalog) => catalog.register(resources)))
+}

@@ -8,6 +8,7 @@
  * @since 0.2.0
  */
 import { Context, type Duration, Layer } from "effect"
+import * as Clamp from "./internal/clamp.js"
 
 /**
  * The resource disclosure settings of one agent.
@@ -74,12 +75,5 @@ export const layer = (options: Partial<Options>): Layer.Layer<never> =>
  * @since 0.2.0
  * @category settings
  */
-export const clampMax = (requested: unknown, options: Options): number => {
-  const n = typeof requested === "number"
-    ? requested
-    : typeof requested === "string" && requested.trim() !== ""
-    ? Number(requested)
-    : Number.NaN
-  if (!Number.isFinite(n)) return Math.min(options.defaultMaxResults, options.maxResultsLimit)
-  return Math.min(options.maxResultsLimit, Math.max(1, Math.floor(n)))
-}
+export const clampMax = (requested: unknown, options: Options): number =>
+  Clamp.count(requested, options.defaultMaxResults, options.maxResultsLimit)

@@ -25,7 +25,9 @@
  *
  * @since 0.2.0
  */
-import { Effect, FileSystem, Option, Path, Schema } from "effect"
+import { Effect, FileSystem, Option, Path, Predicate, Schema } from "effect"
+import * as Json from "./internal/json.js"
+import { elementLines } from "./internal/jsonElements.js"
 import * as Resource from "./Resource.js"
 
 // -----------------------------------------------------------------------------
@@ -136,12 +138,24 @@ export const load = (
     if (info.type !== "File") return yield* fail("is not a file")
     if (Number(info.size) > o.maxFileBytes) return yield* fail(`is larger than ${o.maxFileBytes} bytes`)
     const text = yield* fs.readFileString(file).pipe(Effect.mapError((e) => fail(`cannot be read (${e.message})`)))
-    return yield* parse(file, text, { ...o, directory: path.dirname(path.resolve(file)) })
+    return yield* parse(file, text, { ...o, folder: { directory: path.dirname(path.resolve(file)), fs, path } })
   })
 
 /**
- * Parses the text of a resource file named `file`; `directory` is where `path` bodies are looked
- * up. Entries with a `path` also need a `FileSystem` and a `Path` in context (`load` has them).
+ * The folder `path` bodies are read from, and the file system they are read through.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Folder {
+  readonly directory: string
+  readonly fs: FileSystem.FileSystem
+  readonly path: Path.Path
+}
+
+/**
+ * Parses the text of a resource file named `file`. Entries with a `path` need `folder` (`load`
+ * gives the file's own); without it they are refused.
  *
  * @since 0.2.0
  * @category loading
@@ -149,7 +163,7 @@ export const load = (
 export const parse = (
   file: string,
   text: string,
-  options: Partial<Options> & { readonly directory?: string } = {}
+  options: Partial<Options> & { readonly folder?: Folder } = {}
 ): Effect.Effect<ReadonlyArray<Resource.Resource>, ResourceFileError> =>
   Effect.gen(function*() {
     const o = { ...defaults, ...options }
@@ -164,7 +178,7 @@ export const parse = (
       const entry = yield* Schema.decodeUnknownEffect(Entry)(value).pipe(
         Effect.mapError((e) => fail(e.message.split("\n").slice(0, 3).join(" ")))
       )
-      const resource = yield* toResource(entry, o, options.directory).pipe(Effect.mapError(fail))
+      const resource = yield* toResource(entry, o, options.folder).pipe(Effect.mapError(fail))
       const checked = yield* Resource.validate(resource).pipe(Effect.mapError((e) => fail(e.reason)))
       const previous = lineOf.get(checked.uri)
       if (previous !== undefined) return yield* fail(`duplicate uri '${checked.uri}' (first on line ${previous})`)
@@ -178,7 +192,7 @@ export const parse = (
 const toResource = (
   entry: Entry,
   options: Options,
-  directory: string | undefined
+  folder: Folder | undefined
 ): Effect.Effect<Resource.Resource, string> =>
   Effect.gen(function*() {
     const bodies = [entry.text, entry.path, entry.prompt].filter((b) => b !== undefined).length
@@ -217,13 +231,10 @@ const toResource = (
       return Resource.text({ ...input, text: entry.text })
     }
     const relative = entry.path as string // exactly one body, and not text or prompt
-    const fileSystem = yield* Effect.serviceOption(FileSystem.FileSystem)
-    const paths = yield* Effect.serviceOption(Path.Path)
-    if (directory === undefined || Option.isNone(fileSystem) || Option.isNone(paths)) {
+    if (folder === undefined) {
       return yield* Effect.fail("'path' needs the catalog file's folder and a file system: use ResourceFile.load")
     }
-    const fs = fileSystem.value
-    const path = paths.value
+    const { directory, fs, path } = folder
     const confine = confined(fs, path, directory, relative)
     const located = yield* confine
     const info = yield* fs.stat(located).pipe(Effect.mapError((e) => `'${relative}' cannot be read (${e.message})`))
@@ -290,33 +301,17 @@ const split = (file: string, text: string): Effect.Effect<ReadonlyArray<Item>, R
   const trimmed = text.trimStart()
   if (trimmed.length === 0) return fail(1, "the file is empty")
   if (trimmed.startsWith("[")) {
-    const parsed = tryJson(text)
-    if (!parsed.ok) return fail(1, `invalid JSON: ${parsed.error}`)
+    const parsed = Json.parse(text)
+    if (!parsed.ok) return fail(1, `invalid JSON: ${parsed.error.slice(0, 200)}`)
     if (!Array.isArray(parsed.value)) return fail(1, "expected a JSON array of resources")
-    return Effect.succeed(parsed.value.map((value, i) => ({ value, line: i + 1 })))
+    const lines = elementLines(text, [])
+    return Effect.succeed(parsed.value.map((value, i) => ({ value, line: lines[i] ?? i + 1 })))
   }
   const items: Array<Item> = []
-  const lines = text.split(/\r?\n/)
-  for (let i = 0; i < lines.length; i++) {
-    const raw = (lines[i] as string).trim() // i < lines.length
-    if (raw.length === 0) continue
-    const parsed = tryJson(raw)
-    if (!parsed.ok) return fail(i + 1, `invalid JSON: ${parsed.error}`)
-    if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) {
-      return fail(i + 1, "expected a JSON object (one resource per line)")
-    }
-    items.push({ line: i + 1, value: parsed.value })
+  for (const parsed of Json.lines(text)) {
+    if (!parsed.ok) return fail(parsed.line, `invalid JSON: ${parsed.error.slice(0, 200)}`)
+    if (!Predicate.isObject(parsed.value)) return fail(parsed.line, "expected a JSON object (one resource per line)")
+    items.push({ line: parsed.line, value: parsed.value })
   }
   return Effect.succeed(items)
-}
-
-const tryJson = (
-  text: string
-): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string } => {
-  try {
-    return { ok: true, value: JSON.parse(text) }
-  } catch (e) {
-    // a deeply nested document overflows the parser's stack: a RangeError, reported like bad JSON
-    return { ok: false, error: e instanceof Error ? e.message.slice(0, 200) : String(e).slice(0, 200) }
-  }
 }

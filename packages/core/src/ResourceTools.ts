@@ -19,6 +19,7 @@
 import type { JsonSchema } from "effect"
 import { Schema } from "effect"
 import { GET_PROMPT, READ_RESOURCE, SAMPLE_RESOURCES, SEARCH_RESOURCES } from "./Disclosure.js"
+import { memoNumbers } from "./internal/memo.js"
 
 // -----------------------------------------------------------------------------
 // Inputs
@@ -156,27 +157,13 @@ export const getPromptDescription: string = [
   "arguments; returns the prompt's messages."
 ].join(" ")
 
-/** Same arguments, same object: executors cache token counts and tool definitions per schema object. */
-const memo = <A>(f: (...args: ReadonlyArray<number>) => A) => {
-  const cache = new Map<string, A>()
-  return (...args: ReadonlyArray<number>): A => {
-    const key = args.join("/")
-    let value = cache.get(key)
-    if (value === undefined) {
-      value = f(...args)
-      cache.set(key, value)
-    }
-    return value
-  }
-}
-
 /**
  * The parameter schema of `sample_resources`.
  *
  * @since 0.2.0
  * @category descriptions
  */
-export const sampleParameters = memo((limit, defaultMax): JsonSchema.JsonSchema => ({
+export const sampleParameters = memoNumbers((limit: number, defaultMax: number): JsonSchema.JsonSchema => ({
   type: "object",
   properties: {
     query: { type: "string", description: "What you are looking for, in a few words" },
@@ -192,7 +179,7 @@ export const sampleParameters = memo((limit, defaultMax): JsonSchema.JsonSchema 
  * @since 0.2.0
  * @category descriptions
  */
-export const searchParameters = memo((limit, defaultMax): JsonSchema.JsonSchema => ({
+export const searchParameters = memoNumbers((limit: number, defaultMax: number): JsonSchema.JsonSchema => ({
   type: "object",
   properties: {
     query: { type: "string", description: "What the passage should say, in a few words" },
@@ -209,7 +196,7 @@ export const searchParameters = memo((limit, defaultMax): JsonSchema.JsonSchema 
  * @since 0.2.0
  * @category descriptions
  */
-export const readParameters = memo((defaultLength, maxLength): JsonSchema.JsonSchema => ({
+export const readParameters = memoNumbers((defaultLength: number, maxLength: number): JsonSchema.JsonSchema => ({
   type: "object",
   properties: {
     uri: { type: "string", description: "The resource's uri" },
@@ -396,5 +383,3 @@ export const isPromptHint = (name: string): string =>
  */
 export const notAPromptHint = (uri: string): string =>
   `'${uri}' is not a prompt. Call ${READ_RESOURCE} with ${JSON.stringify({ uri })} to read it.`
-
-export { GET_PROMPT, READ_RESOURCE, SAMPLE_RESOURCES, SEARCH_RESOURCES }

@@ -25,9 +25,13 @@
  */
 import { Context, Effect, Layer, Option } from "effect"
 import { stripFunctionsPrefix } from "./CatalogTool.js"
+import * as Disclosure from "./Disclosure.js"
 import * as Excerpt from "./internal/excerpt.js"
+import { messageOf } from "./internal/messages.js"
 import * as Answers from "./internal/resourceAnswers.js"
 import { bindTools } from "./internal/resourceToolkit.js"
+import { suggest } from "./internal/suggest.js"
+import { cachedByVersion } from "./internal/versioned.js"
 import * as Permission from "./Permission.js"
 import * as Resource from "./Resource.js"
 import { type Entry, type Passage, ResourceCatalog } from "./ResourceCatalog.js"
@@ -41,20 +45,20 @@ import {
 } from "./ResourceError.js"
 import * as ResourceTools from "./ResourceTools.js"
 import { RevealedResources } from "./RevealedResources.js"
-import { type ModelTool, suggest, type ToolView } from "./ToolView.js"
+import type * as ToolView from "./ToolView.js"
 import * as Visibility from "./Visibility.js"
 
 // -----------------------------------------------------------------------------
-// Service
+// Models
 // -----------------------------------------------------------------------------
 
 /**
- * The resource view of one execution unit.
+ * The operations of one unit's resource view. It has no way to register or remove a resource.
  *
  * @since 0.2.0
- * @category services
+ * @category models
  */
-export class ResourceView extends Context.Service<ResourceView, {
+export interface Service {
   /** Resources that exist for this agent, in registration order. */
   readonly available: Effect.Effect<ReadonlyArray<Entry>>
   /** L2: resources for a query, or the resource of a URI; reveals them. */
@@ -83,35 +87,14 @@ export class ResourceView extends Context.Service<ResourceView, {
   /** Revealed resources that still exist, in reveal order. */
   readonly revealed: Effect.Effect<ReadonlyArray<Entry>>
   /** The resource tools for the next request: none without resources, `get_prompt` only with prompts. */
-  readonly tools: Effect.Effect<ReadonlyArray<ModelTool>>
+  readonly tools: Effect.Effect<ReadonlyArray<ToolView.ModelTool>>
   /** A resource tool offered now, by name, if this agent may call it. */
-  readonly resolveTool: (name: string) => Effect.Effect<Option.Option<ModelTool>, Permission.ToolNotPermitted>
+  readonly resolveTool: (name: string) => Effect.Effect<Option.Option<ToolView.ModelTool>, Permission.ToolNotPermitted>
   /** The settings this view applies. */
   readonly options: ResourceDisclosure.Options
   /** The visibility policy this view applies (tables of contents read it). */
-  readonly visibility: Visibility.Policy
-}>()("@tool-search/core/ResourceView") {
-  /** A view over the catalog and the unit's revealed set in context. */
-  static readonly layer: Layer.Layer<ResourceView, never, ResourceCatalog | RevealedResources> = Layer.effect(
-    ResourceView,
-    Effect.suspend(() => make)
-  )
-  /** A view with its own fresh revealed set: provide it to one turn or fork. */
-  static readonly unit: Layer.Layer<ResourceView, never, ResourceCatalog> = ResourceView.layer.pipe(
-    Layer.provide(RevealedResources.layer),
-    Layer.fresh
-  )
+  readonly visibility: Visibility.Visibility
 }
-
-/**
- * Runs `effect` as one execution unit for resources: a fresh revealed set, gone when `effect` ends.
- *
- * @since 0.2.0
- * @category constructors
- */
-export const withUnit = <A, E, R>(
-  effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, E, Exclude<R, ResourceView> | ResourceCatalog> => Effect.provide(effect, ResourceView.unit)
 
 /**
  * A tool view that also offers the unit's resource tools: they are listed after the meta tools and
@@ -120,10 +103,7 @@ export const withUnit = <A, E, R>(
  * @since 0.2.0
  * @category combinators
  */
-export const withResources = (
-  tools: ToolView["Service"],
-  resources: ResourceView["Service"]
-): ToolView["Service"] => ({
+export const withResources = (tools: ToolView.Service, resources: Service): ToolView.Service => ({
   ...tools,
   visible: Effect.zipWith(tools.visible, resources.tools, (visible, extra) => {
     const at = visible.findIndex((t) => t.kind === "activated")
@@ -147,7 +127,7 @@ export const withResources = (
  * @since 0.2.0
  * @category constructors
  */
-export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog | RevealedResources> = Effect.gen(
+export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResources> = Effect.gen(
   function*() {
     const catalog = yield* ResourceCatalog
     const revealed = yield* RevealedResources
@@ -159,16 +139,7 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
     const permitted = (e: Entry) => permission.allows({ id: e.uri, name: e.name, source: e.source })
 
     // Recomputed only when the catalog changes: the tool list and tables of contents read it often.
-    let cache: { readonly version: number; readonly entries: ReadonlyArray<Entry> } | undefined
-    const available = Effect.suspend(() => {
-      const version = catalog.unsafe.version()
-      if (cache?.version === version) return Effect.succeed(cache.entries)
-      return Effect.map(catalog.all, (all) => {
-        const entries = all.filter(exists)
-        cache = { version, entries }
-        return entries
-      })
-    })
+    const available = cachedByVersion(catalog.unsafe.version, Effect.map(catalog.all, (all) => all.filter(exists)))
 
     /** The resource of a URI the model gave, if it exists for this agent. */
     const find = (uri: string): Effect.Effect<Entry, UnknownResource> => {
@@ -198,9 +169,7 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
           () => Effect.fail(new Resource.ResourceReadError({ uri, reason: "it took too long; try again or read less" }))
         ),
         Effect.catchDefect((defect) =>
-          Effect.fail(
-            new Resource.ResourceReadError({ uri, reason: defect instanceof Error ? defect.message : String(defect) })
-          )
+          Effect.fail(new Resource.ResourceReadError({ uri, reason: messageOf(defect, 300) }))
         )
       )
 
@@ -227,8 +196,8 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
         }
         if (query === undefined) {
           return yield* new InvalidResourceRequest({
-            tool: ResourceTools.SAMPLE_RESOURCES,
-            reason: ResourceTools.usage[ResourceTools.SAMPLE_RESOURCES] as string
+            tool: Disclosure.SAMPLE_RESOURCES,
+            reason: ResourceTools.usage[Disclosure.SAMPLE_RESOURCES] as string
           })
         }
         const limit = ResourceDisclosure.clampMax(input.max, options)
@@ -278,7 +247,7 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
     const read = (input: { readonly uri: string; readonly offset?: number; readonly length?: number }) =>
       Effect.gen(function*() {
         const entry = yield* find(input.uri)
-        const tool = ResourceTools.READ_RESOURCE
+        const tool = Disclosure.READ_RESOURCE
         if (entry.prompt !== undefined) {
           return yield* new InvalidResourceRequest({ tool, reason: ResourceTools.isPromptHint(entry.name) })
         }
@@ -305,7 +274,7 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
 
     const getPrompt = (input: { readonly name: string; readonly arguments?: Readonly<Record<string, string>> }) =>
       Effect.gen(function*() {
-        const tool = ResourceTools.GET_PROMPT
+        const tool = Disclosure.GET_PROMPT
         const all = yield* available
         const named = all.filter((e) => e.uri === input.name || e.name === input.name)
         const prompts = named.filter((e) => e.prompt !== undefined)
@@ -336,7 +305,7 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
 
     const bound = bindTools({ sample, search, read, getPrompt }, options)
 
-    const tools = Effect.map(available, (entries): ReadonlyArray<ModelTool> => {
+    const tools = Effect.map(available, (entries): ReadonlyArray<ToolView.ModelTool> => {
       if (entries.length === 0) return []
       const offered = [bound.sample]
       if (entries.some((e) => e.passages > 0)) offered.push(bound.search)
@@ -348,13 +317,13 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
     const resolveTool = (name: string) =>
       Effect.flatMap(tools, (offered) => {
         const tool = offered.find((t) => t.name === name)
-        if (tool === undefined) return Effect.succeed(Option.none<ModelTool>())
+        if (tool === undefined) return Effect.succeed(Option.none<ToolView.ModelTool>())
         return permission.allows({ id: tool.name, name: tool.name, source: "meta" })
           ? Effect.succeed(Option.some(tool))
           : Effect.fail(new Permission.ToolNotPermitted({ name: tool.name }))
       })
 
-    return ResourceView.of({
+    return {
       available,
       sample,
       search,
@@ -368,6 +337,39 @@ export const make: Effect.Effect<ResourceView["Service"], never, ResourceCatalog
       resolveTool,
       options,
       visibility
-    })
+    }
   }
 )
+
+// -----------------------------------------------------------------------------
+// Service
+// -----------------------------------------------------------------------------
+
+/**
+ * The resource view of one execution unit.
+ *
+ * @since 0.2.0
+ * @category services
+ */
+export class ResourceView extends Context.Service<ResourceView, Service>()("@tool-search/core/ResourceView") {
+  /** A view over the catalog and the unit's revealed set in context. */
+  static readonly layer: Layer.Layer<ResourceView, never, ResourceCatalog | RevealedResources> = Layer.effect(
+    ResourceView,
+    make
+  )
+  /** A view with its own fresh revealed set: provide it to one turn or fork. */
+  static readonly unit: Layer.Layer<ResourceView, never, ResourceCatalog> = ResourceView.layer.pipe(
+    Layer.provide(RevealedResources.layer),
+    Layer.fresh
+  )
+}
+
+/**
+ * Runs `effect` as one execution unit for resources: a fresh revealed set, gone when `effect` ends.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const withUnit = <A, E, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, Exclude<R, ResourceView> | ResourceCatalog> => Effect.provide(effect, ResourceView.unit)

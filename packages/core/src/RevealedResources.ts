@@ -11,8 +11,9 @@
  *
  * @since 0.2.0
  */
-import { Context, Effect, Layer, Ref, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import type { Scope } from "effect"
+import * as UnitSet from "./internal/unitSet.js"
 
 /**
  * Using a revealed set after its scope closed: a programming error, raised as a defect.
@@ -29,26 +30,17 @@ export class RevealedResourcesClosed
 }
 
 /**
- * The revealed resources of one execution unit, by URI (a template's URI reveals its family).
+ * The operations of one unit's revealed set.
  *
  * @since 0.2.0
- * @category services
+ * @category models
  */
-export class RevealedResources extends Context.Service<RevealedResources, {
+export interface Service {
   /** Reveals URIs (idempotent); returns those that were not revealed before, in order. */
   readonly reveal: (uris: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
   /** Revealed URIs, in reveal order. */
   readonly uris: Effect.Effect<ReadonlyArray<string>>
   readonly has: (uri: string) => Effect.Effect<boolean>
-}>()("@tool-search/core/RevealedResources") {
-  /** A fresh, empty set bound to the scope that builds the layer. */
-  static readonly layer: Layer.Layer<RevealedResources> = Layer.effect(
-    RevealedResources,
-    Effect.suspend(() => make([]))
-  )
-  /** A fresh set that starts with `uris` (an explicit copy, independent of its origin). */
-  static readonly layerFrom = (uris: ReadonlyArray<string>): Layer.Layer<RevealedResources> =>
-    Layer.effect(RevealedResources, Effect.suspend(() => make(uris)))
 }
 
 /**
@@ -57,29 +49,24 @@ export class RevealedResources extends Context.Service<RevealedResources, {
  * @since 0.2.0
  * @category constructors
  */
-export const make = (
-  initial: ReadonlyArray<string>
-): Effect.Effect<RevealedResources["Service"], never, Scope.Scope> =>
-  Effect.gen(function*() {
-    // `undefined` marks a closed set.
-    const ref = yield* Ref.make<ReadonlyArray<string> | undefined>([...new Set(initial)])
-    yield* Effect.addFinalizer(() => Ref.set(ref, undefined))
-    const current = Effect.flatMap(
-      Ref.get(ref),
-      (uris) => uris === undefined ? Effect.die(new RevealedResourcesClosed()) : Effect.succeed(uris)
-    )
-    return RevealedResources.of({
-      reveal: (uris) =>
-        Effect.flatMap(
-          Ref.modify(ref, (state): readonly [ReadonlyArray<string> | undefined, ReadonlyArray<string> | undefined] => {
-            if (state === undefined) return [undefined, state]
-            const known = new Set(state)
-            const added = uris.filter((uri) => !known.has(uri) && (known.add(uri), true))
-            return [added, added.length === 0 ? state : [...state, ...added]]
-          }),
-          (added) => added === undefined ? Effect.die(new RevealedResourcesClosed()) : Effect.succeed(added)
-        ),
-      uris: current,
-      has: (uri) => Effect.map(current, (uris) => uris.includes(uri))
-    })
-  })
+export const make = (initial: ReadonlyArray<string>): Effect.Effect<Service, never, Scope.Scope> =>
+  Effect.map(
+    UnitSet.make(initial, () => new RevealedResourcesClosed()),
+    (set): Service => ({ reveal: set.add, uris: set.values, has: set.has })
+  )
+
+/**
+ * The revealed resources of one execution unit, by URI (a template's URI reveals its family).
+ *
+ * @since 0.2.0
+ * @category services
+ */
+export class RevealedResources
+  extends Context.Service<RevealedResources, Service>()("@tool-search/core/RevealedResources")
+{
+  /** A fresh, empty set bound to the scope that builds the layer. */
+  static readonly layer: Layer.Layer<RevealedResources> = Layer.effect(RevealedResources, make([]))
+  /** A fresh set that starts with `uris` (an explicit copy, independent of its origin). */
+  static readonly layerFrom = (uris: ReadonlyArray<string>): Layer.Layer<RevealedResources> =>
+    Layer.effect(RevealedResources, make(uris))
+}

@@ -8,9 +8,15 @@
  *
  * @since 0.1.0
  */
+import { Predicate } from "effect"
 import type { CatalogTool } from "./CatalogTool.js"
 
-/** The fields of one tool, as strategies index them. */
+/**
+ * The fields of one tool, as strategies index them.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface SearchDocument {
   readonly id: string
   readonly name: string
@@ -23,9 +29,12 @@ export interface SearchDocument {
   readonly queries?: ReadonlyArray<string>
 }
 
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-
-/** Extracts the searchable fields of a tool (no past queries). */
+/**
+ * Extracts the searchable fields of a tool (no past queries).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const fromTool = (tool: CatalogTool): SearchDocument => {
   const parameterNames: Array<string> = []
   const parameterDescriptions: Array<string> = []
@@ -55,12 +64,12 @@ export const withQueries = (doc: SearchDocument, queries: ReadonlyArray<string>)
 // Nested objects contribute their property names too (one level is where real schemas put them:
 // `options.timeout`), but not deeper, so a huge schema cannot dominate the index.
 const collect = (schema: unknown, names: Array<string>, descriptions: Array<string>, depth: number): void => {
-  if (!isRecord(schema)) return
+  if (!Predicate.isObject(schema)) return
   const properties = schema["properties"]
-  if (!isRecord(properties)) return
+  if (!Predicate.isObject(properties)) return
   for (const [name, property] of Object.entries(properties)) {
     names.push(name)
-    if (!isRecord(property)) continue
+    if (!Predicate.isObject(property)) continue
     const description = property["description"]
     if (typeof description === "string" && description.length > 0) descriptions.push(description)
     if (depth === 0) collect(property, names, descriptions, depth + 1)

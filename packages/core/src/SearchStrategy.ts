@@ -17,7 +17,12 @@ import type { SearchDocument } from "./SearchDocument.js"
 // Models
 // -----------------------------------------------------------------------------
 
-/** One ranked result. */
+/**
+ * One ranked result.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Hit {
   readonly id: string
   /** The strategy's own score: comparable within one strategy's answers only. */
@@ -31,7 +36,12 @@ export interface Hit {
   readonly strength?: number
 }
 
-/** What a strategy is asked. */
+/**
+ * What a strategy is asked.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface SearchRequest {
   /** The ranking text, as the user or model wrote it. */
   readonly text: string
@@ -45,6 +55,9 @@ export interface SearchRequest {
  * A live index of one catalog's documents. `add` and `remove` run inside the catalog's write step:
  * they must be synchronous and must not fail, which is what makes a registration all-or-nothing.
  * Work that cannot be synchronous (embedding a document) is queued and done by the next `search`.
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface SearchIndex {
   /** Adds or replaces documents (same id replaces). */
@@ -54,7 +67,12 @@ export interface SearchIndex {
   readonly search: (request: SearchRequest) => Effect.Effect<ReadonlyArray<Hit>, SearchFailed | InvalidQuery>
 }
 
-/** The search backend failed (a model that cannot load, a service that is down): never "0 results". */
+/**
+ * The search backend failed (a model that cannot load, a service that is down): never "0 results".
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class SearchFailed extends Schema.TaggedError<SearchFailed>()("SearchFailed", {
   strategy: Schema.String,
   reason: Schema.String
@@ -68,13 +86,23 @@ export class SearchFailed extends Schema.TaggedError<SearchFailed>()("SearchFail
 // Service
 // -----------------------------------------------------------------------------
 
-/** The ranking strategy of an agent. */
-export class SearchStrategy extends Context.Service<SearchStrategy, {
+/**
+ * What a strategy is: a name, and how to make a new, empty index.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Service {
   /** A short name for logs, benchmarks and the CLI (`keyword`, `bm25f`, ...). */
   readonly name: string
   /** A new, empty index. */
   readonly makeIndex: Effect.Effect<SearchIndex>
-}>()("@tool-search/core/SearchStrategy") {}
+}
 
-/** Sorts hits best first, ties broken by id so results are deterministic. */
-export const byScore = (a: Hit, b: Hit): number => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+/**
+ * The ranking strategy of an agent.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class SearchStrategy extends Context.Service<SearchStrategy, Service>()("@tool-search/core/SearchStrategy") {}

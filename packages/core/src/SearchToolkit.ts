@@ -91,10 +91,20 @@ export const layerFromToolkit = <Tools extends Record<string, Tool.Any>>(
 // ToolSearch alone, as an effect/ai tool
 // -----------------------------------------------------------------------------
 
-/** The message when a search tool runs outside any execution unit. */
+/**
+ * The message when a search tool runs outside any execution unit.
+ *
+ * @since 0.1.0
+ * @category messages
+ */
 export const NO_VIEW = "ToolView not available in tool context: run the turn with ToolView.withUnit"
 
-/** `ToolSearch`, with the same schema the executor sends (`additionalProperties: false`). */
+/**
+ * `ToolSearch`, with the same schema the executor sends (`additionalProperties: false`).
+ *
+ * @since 0.1.0
+ * @category tools
+ */
 export const ToolSearch = Tool.dynamic(Disclosure.TOOL_SEARCH, {
   description: MetaTools.toolSearchDescription(
     Disclosure.defaults.maxResultsLimit,
@@ -109,10 +119,20 @@ export const ToolSearch = Tool.dynamic(Disclosure.TOOL_SEARCH, {
   failureMode: "return"
 })
 
-/** A toolkit holding `ToolSearch`; merge it with yours (`Toolkit.merge`). */
+/**
+ * A toolkit holding `ToolSearch`; merge it with yours (`Toolkit.merge`).
+ *
+ * @since 0.1.0
+ * @category tools
+ */
 export const toolkit = Toolkit.make(ToolSearch)
 
-/** The handler of `ToolSearch`: searches and activates in the calling unit's view. */
+/**
+ * The handler of `ToolSearch`: searches and activates in the calling unit's view.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = toolkit.toLayer({
   ToolSearch: (params: unknown) =>
     Effect.serviceOption(ToolView).pipe(

@@ -15,7 +15,8 @@
  *
  * @since 0.2.0
  */
-import { Config, ConfigProvider, Effect, Option, Result, Schema, SchemaGetter, SchemaIssue } from "effect"
+import { Config, ConfigProvider, Effect, Option, type Result, Schema, SchemaIssue } from "effect"
+import * as Schemas from "./internal/settingSchemas.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -135,13 +136,6 @@ export const make = <A>(key: string, options: {
 const words = (key: string): Array<string> => key.split(/(?=[A-Z])/).map((w) => w.toLowerCase())
 
 // -----------------------------------------------------------------------------
-// Internals
-// -----------------------------------------------------------------------------
-
-const TRUE = new Set(["true", "yes", "on", "1", "y"])
-const FALSE = new Set(["false", "no", "off", "0", "n"])
-
-// -----------------------------------------------------------------------------
 // Schemas for common values
 // -----------------------------------------------------------------------------
 
@@ -151,7 +145,7 @@ const FALSE = new Set(["false", "no", "off", "0", "n"])
  * @since 0.2.0
  * @category schemas
  */
-export const Boolean: Schema.Codec<boolean, unknown> = booleanOr([])
+export const Boolean: Schema.Codec<boolean, unknown> = Schemas.booleanOr([])
 
 /**
  * A boolean, or one of `words` (e.g. `auto`).
@@ -159,22 +153,9 @@ export const Boolean: Schema.Codec<boolean, unknown> = booleanOr([])
  * @since 0.2.0
  * @category schemas
  */
-export function booleanOr<const W extends ReadonlyArray<string>>(words: W): Schema.Codec<boolean | W[number], unknown> {
-  type Value = boolean | W[number]
-  const expected = `Expected ${[...words, "true", "false"].join(", ").replace(/, (?=[^,]*$)/, " or ")}`
-  return fromString<Value>(
-    Schema.Union([Schema.Boolean, ...words.map((w) => Schema.Literal(w))]) as unknown as Schema.Codec<Value>,
-    (raw) => {
-      const v = raw.trim().toLowerCase()
-      const word = words.find((w) => w === v)
-      if (word !== undefined) return Result.succeed(word)
-      if (TRUE.has(v)) return Result.succeed(true)
-      if (FALSE.has(v)) return Result.succeed(false)
-      return Result.fail(`${expected} (yes/no, on/off, 1/0 also work)`)
-    },
-    String
-  )
-}
+export const booleanOr: <const W extends ReadonlyArray<string>>(
+  words: W
+) => Schema.Codec<boolean | W[number], unknown> = Schemas.booleanOr
 
 /**
  * An integer of at least `min`.
@@ -210,14 +191,7 @@ export const Choice = <const L extends ReadonlyArray<string>>(choices: L): Schem
  * @since 0.2.0
  * @category schemas
  */
-export const List: Schema.Codec<ReadonlyArray<string>, unknown> = fromString<ReadonlyArray<string>>(
-  Schema.Array(Schema.String) as unknown as Schema.Codec<ReadonlyArray<string>>,
-  (raw) => {
-    const items = splitList(raw)
-    return items.includes("*") ? Result.fail("'*' is not a name here: list the names") : Result.succeed(items)
-  },
-  (items) => items.join(",")
-)
+export const List: Schema.Codec<ReadonlyArray<string>, unknown> = Schemas.List
 
 /**
  * `*` alone (everything), or a list as `List` reads it.
@@ -225,17 +199,7 @@ export const List: Schema.Codec<ReadonlyArray<string>, unknown> = fromString<Rea
  * @since 0.2.0
  * @category schemas
  */
-export const ListOrAll: Schema.Codec<ReadonlyArray<string> | "*", unknown> = fromString<ReadonlyArray<string> | "*">(
-  Schema.Union([Schema.Literal("*"), Schema.Array(Schema.String)]) as unknown as Schema.Codec<
-    ReadonlyArray<string> | "*"
-  >,
-  (raw): Result.Result<ReadonlyArray<string> | "*", string> => {
-    const items = splitList(raw)
-    if (items.length === 1 && items[0] === "*") return Result.succeed("*")
-    return items.includes("*") ? Result.fail("'*' stands alone: either '*' or a list") : Result.succeed(items)
-  },
-  (value) => value === "*" ? "*" : value.join(",")
-)
+export const ListOrAll: Schema.Codec<ReadonlyArray<string> | "*", unknown> = Schemas.ListOrAll
 
 /**
  * A value read from its written form by `parse` (the value, or the reason it was refused) and
@@ -244,25 +208,11 @@ export const ListOrAll: Schema.Codec<ReadonlyArray<string> | "*", unknown> = fro
  * @since 0.2.0
  * @category schemas
  */
-export function fromString<A>(
+export const fromString: <A>(
   to: Schema.Codec<A>,
   parse: (raw: string) => Result.Result<A, string>,
   format: (value: A) => string
-): Schema.Codec<A, unknown> {
-  return Schema.String.pipe(
-    Schema.decodeTo(to, {
-      decode: SchemaGetter.transformEffect((raw: string): Effect.Effect<A, SchemaIssue.Issue> =>
-        Result.match(parse(raw), {
-          onSuccess: Effect.succeed,
-          onFailure: (message) => Effect.fail(new SchemaIssue.InvalidValue({ message }))
-        })
-      ),
-      encode: SchemaGetter.transform(format)
-    })
-  ) as unknown as Schema.Codec<A, unknown>
-}
-
-const splitList = (raw: string): Array<string> => raw.split(",").map((s) => s.trim()).filter((s) => s !== "")
+) => Schema.Codec<A, unknown> = Schemas.fromString
 
 // -----------------------------------------------------------------------------
 // Reading

@@ -3,8 +3,8 @@
  * command line. Apps that compose layers directly can use each strategy's own `layer`.
  *
  * `semantic` and `hybrid` resolved here use the offline embedding model (`OfflineEmbeddings`) and
- * keep tool vectors in the file cache (`VectorCache.defaultDirectory()` unless a directory is
- * given), so a second run embeds nothing. The model loads at the first search that needs it.
+ * keep tool vectors in the `VectorCache.Store` in context (`VectorCache.layerFile` keeps them in
+ * files, so a second run embeds nothing). The model loads at the first search that needs it.
  *
  * @since 0.1.0
  */
@@ -18,27 +18,61 @@ import * as Regex from "./strategies/Regex.js"
 import * as Semantic from "./strategies/Semantic.js"
 import * as VectorCache from "./VectorCache.js"
 
-/** Names of the built-in strategies. */
+/**
+ * Names of the built-in strategies.
+ *
+ * @since 0.1.0
+ * @category names
+ */
 export const names = ["bm25f", "keyword", "regex", "semantic", "hybrid"] as const
 
-/** A built-in strategy name. */
+/**
+ * A built-in strategy name.
+ *
+ * @since 0.1.0
+ * @category names
+ */
 export type Name = typeof names[number]
 
-/** The strategy used when none is configured. */
+/**
+ * The strategy used when none is configured.
+ *
+ * @since 0.1.0
+ * @category names
+ */
 export const defaultName: Name = "bm25f"
 
-/** Whether `name` is a built-in strategy. */
+/**
+ * Whether `name` is a built-in strategy.
+ *
+ * @since 0.1.0
+ * @category names
+ */
 export const isName = (name: string): name is Name => (names as ReadonlyArray<string>).includes(name)
 
-/** Settings of the built-in strategies that embed. */
+/**
+ * Settings of the built-in strategies that embed.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Options {
-  /** Where tool vectors are cached; `VectorCache.defaultDirectory()` when absent. */
+  /**
+   * Where tool vectors are cached; when absent, in the `VectorCache.Store` in context.
+   *
+   * @deprecated Provide `VectorCache.layerFileAt(directory)` (or `VectorCache.layerFile`) instead.
+   */
   readonly cacheDirectory?: string
   /** Progress of embedding queued tools (done, total). */
   readonly onProgress?: (done: number, total: number) => void
 }
 
-/** The layer of a built-in strategy. */
+/**
+ * The layer of a built-in strategy.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = (name: Name, options: Options = {}): Layer.Layer<SearchStrategy> => {
   switch (name) {
     case "bm25f":
@@ -58,9 +92,15 @@ export const layer = (name: Name, options: Options = {}): Layer.Layer<SearchStra
   }
 }
 
-const semanticOptions = (options: Options): Semantic.Options => ({
-  ...Semantic.defaults,
-  model: OfflineEmbeddings.modelName,
-  cache: VectorCache.file(options.cacheDirectory ?? VectorCache.defaultDirectory(), OfflineEmbeddings.modelName),
-  ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress })
-})
+const semanticOptions = (options: Options): Semantic.Options => {
+  const { cache: _none, ...defaults } = Semantic.defaults
+  return {
+    ...defaults,
+    model: OfflineEmbeddings.modelName,
+    // without an explicit directory, the cache of the `VectorCache.Store` in context
+    ...(options.cacheDirectory === undefined
+      ? {}
+      : { cache: VectorCache.file(options.cacheDirectory, OfflineEmbeddings.modelName) }),
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress })
+  }
+}

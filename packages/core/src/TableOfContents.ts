@@ -24,18 +24,23 @@
 import { Context, Effect, Layer, Option } from "effect"
 import * as Disclosure from "./Disclosure.js"
 import * as Internal from "./internal/resourceContents.js"
-import { headingOf, summaryOf } from "./internal/resourceContents.js"
+import * as ToolContents from "./internal/toolContents.js"
 import type * as ResourceCatalog from "./ResourceCatalog.js"
-import { ResourceView } from "./ResourceView.js"
+import * as ResourceView from "./ResourceView.js"
 import type { Entry } from "./ToolCatalog.js"
-import { ToolView } from "./ToolView.js"
+import * as ToolView from "./ToolView.js"
 import type * as Visibility from "./Visibility.js"
 
 // -----------------------------------------------------------------------------
 // Models
 // -----------------------------------------------------------------------------
 
-/** A tool listed by name. */
+/**
+ * A tool listed by name.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Named {
   readonly name: string
   /** As much of the description as `detail` asks for; empty for `none`. */
@@ -44,21 +49,36 @@ export interface Named {
   readonly source?: string
 }
 
-/** One category: the tools listed by name, then how many more are hidden. */
+/**
+ * One category: the tools listed by name, then how many more are hidden.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Group {
   readonly category: string
   readonly named: ReadonlyArray<Named>
   readonly hidden: number
 }
 
-/** A table of contents, before rendering. */
+/**
+ * A table of contents, before rendering.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Contents {
   readonly groups: ReadonlyArray<Group>
   /** Categories with only hidden tools beyond `maxFoldedCategories`, as one count. */
   readonly overflow: { readonly categories: number; readonly tools: number }
 }
 
-/** What a template receives. */
+/**
+ * What a template receives.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface TemplateInput {
   /** The rendered table. */
   readonly toc: string
@@ -66,7 +86,12 @@ export interface TemplateInput {
   readonly searchTools: boolean
 }
 
-/** Turns the table into the system-prompt section. */
+/**
+ * Turns the table into the system-prompt section.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type Template = (input: TemplateInput) => string
 
 /**
@@ -126,7 +151,12 @@ export interface ResourceTemplateInput {
  */
 export type ResourceTemplate = (input: ResourceTemplateInput) => string
 
-/** How tables of contents are built and rendered. */
+/**
+ * How tables of contents are built and rendered.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Options {
   /** Names listed per connected or resource source; the rest are counted (default 10). */
   readonly namesPerSource: number
@@ -146,7 +176,12 @@ export interface Options {
 // Templates
 // -----------------------------------------------------------------------------
 
-/** The default section: the table, then what the search tools do. Descriptive, never imperative. */
+/**
+ * The default section: the table, then what the search tools do. Descriptive, never imperative.
+ *
+ * @since 0.1.0
+ * @category templates
+ */
 export const defaultTemplate: Template = ({ searchTools, toc }) =>
   [
     "## Tools to load",
@@ -171,10 +206,20 @@ export const defaultTemplate: Template = ({ searchTools, toc }) =>
  */
 export const defaultResourceTemplate: ResourceTemplate = Internal.defaultTemplate
 
-/** A template from text: `{toc}` is replaced by the table. */
+/**
+ * A template from text: `{toc}` is replaced by the table.
+ *
+ * @since 0.1.0
+ * @category templates
+ */
 export const fromText = (text: string): Template => ({ toc }) => text.split("{toc}").join(toc)
 
-/** The defaults. */
+/**
+ * The defaults.
+ *
+ * @since 0.1.0
+ * @category settings
+ */
 export const defaults: Options = {
   namesPerSource: 10,
   detail: "first-sentence",
@@ -184,12 +229,22 @@ export const defaults: Options = {
   resourceTemplate: defaultResourceTemplate
 }
 
-/** The table-of-contents settings in context; defaults when none were provided. */
+/**
+ * The table-of-contents settings in context; defaults when none were provided.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export const TableOfContents = Context.Reference<Options>("@tool-search/core/TableOfContents", {
   defaultValue: () => defaults
 })
 
-/** Provides settings, each field defaulting as in `defaults`. */
+/**
+ * Provides settings, each field defaulting as in `defaults`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = (options: Partial<Options>): Layer.Layer<never> =>
   Layer.succeed(TableOfContents, { ...defaults, ...options })
 
@@ -200,49 +255,18 @@ export const layer = (options: Partial<Options>): Layer.Layer<never> =>
 /**
  * The table of `tools` — the deferred tools that exist for the agent, in registration order — as
  * `policy` classifies them.
+ *
+ * @since 0.1.0
+ * @category building
  */
 export const build = (
   tools: ReadonlyArray<Entry>,
-  policy: Visibility.Policy,
+  policy: Visibility.Visibility,
   options: Options = defaults
-): Contents => {
-  const groups = new Map<string, { named: Array<Named>; hidden: number; order: number }>()
-  const perSource = new Map<string, number>()
-  for (const tool of tools) {
-    const category = headingOf(tool.category, options.uncategorized)
-    const group = groups.get(category) ?? { named: [], hidden: 0, order: groups.size }
-    groups.set(category, group)
-    const kind = policy.kindOf(tool)
-    if (policy.names(tool)) {
-      group.named.push(namedOf(tool, kind, options))
-    } else if (kind !== "platform") {
-      // a tool without source cannot be connected, but keep the key total for the type
-      const key = tool.source ?? ""
-      const shown = perSource.get(key) ?? 0
-      if (shown < options.namesPerSource) {
-        perSource.set(key, shown + 1)
-        group.named.push(namedOf(tool, kind, options))
-      } else {
-        group.hidden++
-      }
-    } else {
-      group.hidden++
-    }
-  }
-  const all = [...groups.entries()].map(([category, g]) => ({ category, ...g }))
-  const withNames = all.filter((g) => g.named.length > 0).sort((a, b) => a.order - b.order)
-  const countOnly = all.filter((g) => g.named.length === 0)
-    .sort((a, b) => b.hidden - a.hidden || a.category.localeCompare(b.category))
-  const shownCounts = countOnly.slice(0, Math.max(0, options.maxFoldedCategories))
-  const rest = countOnly.slice(shownCounts.length)
-  return {
-    groups: [...withNames, ...shownCounts].map((g) => ({ category: g.category, named: g.named, hidden: g.hidden })),
-    overflow: { categories: rest.length, tools: rest.reduce((n, g) => n + g.hidden, 0) }
-  }
-}
+): Contents => ToolContents.build(tools, policy, options)
 
 /** Whether the table lists nothing at all. */
-export const isEmpty = (contents: Contents): boolean => contents.groups.length === 0 && contents.overflow.tools === 0
+const isEmpty = (contents: Contents): boolean => contents.groups.length === 0 && contents.overflow.tools === 0
 
 /**
  * The table as text, one line per category or tool:
@@ -252,45 +276,34 @@ export const isEmpty = (contents: Contents): boolean => contents.groups.length =
  * - rag_search (load first) — Search the attached documents.
  * [catalog] (66 more tools, hidden)
  * ```
+ *
+ * @since 0.1.0
+ * @category building
  */
-export const render = (contents: Contents): string => {
-  const lines: Array<string> = []
-  for (const group of contents.groups) {
-    if (group.named.length === 0) {
-      lines.push(`[${group.category}] ${moreTools(group.hidden)}`)
-      continue
-    }
-    lines.push(`[${group.category}]`)
-    for (const t of group.named) {
-      lines.push(t.summary === "" ? `- ${t.name} (load first)` : `- ${t.name} (load first) — ${t.summary}`)
-    }
-    if (group.hidden > 0) lines.push(`- ${moreTools(group.hidden)}`)
-  }
-  const { categories, tools } = contents.overflow
-  if (tools > 0) {
-    lines.push(
-      `(${tools} more ${tools === 1 ? "tool" : "tools"} in ${categories} other ${
-        categories === 1 ? "category" : "categories"
-      }, hidden)`
-    )
-  }
-  return lines.join("\n")
-}
+export const render: (contents: Contents) => string = ToolContents.render
 
 // -----------------------------------------------------------------------------
 // From a view
 // -----------------------------------------------------------------------------
 
-/** The table of a view: its searchable tools, classified by its visibility policy. */
-export const ofView = (view: ToolView["Service"], options: Options = defaults): Effect.Effect<Contents> =>
+/**
+ * The table of a view: its searchable tools, classified by its visibility policy.
+ *
+ * @since 0.1.0
+ * @category views
+ */
+export const ofView = (view: ToolView.Service, options: Options = defaults): Effect.Effect<Contents> =>
   Effect.map(view.searchable, (tools) => build(tools, view.visibility, options))
 
 /**
  * The system-prompt section for a view: the rendered table in `options.template`. Empty unless
  * the view's mode is `staged` and some tool is deferred — the other modes explain themselves in
  * their tools' descriptions.
+ *
+ * @since 0.1.0
+ * @category views
  */
-export const promptOf = (view: ToolView["Service"], options: Options = defaults): Effect.Effect<string> =>
+export const promptOf = (view: ToolView.Service, options: Options = defaults): Effect.Effect<string> =>
   Effect.gen(function*() {
     if (view.disclosure.mode !== "staged") return ""
     const tools = yield* view.searchable
@@ -306,12 +319,15 @@ export const promptOf = (view: ToolView["Service"], options: Options = defaults)
  * The system-prompt section for the unit's view, with the settings in context: what an executor
  * appends to its system prompt before each model call. With a `ResourceView` in context, the
  * resource section follows the tool section.
+ *
+ * @since 0.1.0
+ * @category views
  */
-export const systemPrompt: Effect.Effect<string, never, ToolView> = Effect.gen(function*() {
-  const view = yield* ToolView
+export const systemPrompt: Effect.Effect<string, never, ToolView.ToolView> = Effect.gen(function*() {
+  const view = yield* ToolView.ToolView
   const options = yield* TableOfContents
   const tools = yield* promptOf(view, options)
-  const resources = yield* Effect.serviceOption(ResourceView)
+  const resources = yield* Effect.serviceOption(ResourceView.ResourceView)
   if (Option.isNone(resources)) return tools
   const section = yield* resourcePromptOf(resources.value, options)
   return [tools, section].filter((s) => s !== "").join("\n\n")
@@ -332,7 +348,7 @@ export const systemPrompt: Effect.Effect<string, never, ToolView> = Effect.gen(f
  */
 export const buildResources: (
   resources: ReadonlyArray<ResourceCatalog.Entry>,
-  policy: Visibility.Policy,
+  policy: Visibility.Visibility,
   options?: Options
 ) => ResourceContents = (resources, policy, options = defaults) => Internal.build(resources, policy, options)
 
@@ -357,7 +373,7 @@ export const renderResources: (contents: ResourceContents) => string = Internal.
  * @category resources
  */
 export const resourcesOf = (
-  view: ResourceView["Service"],
+  view: ResourceView.Service,
   options: Options = defaults
 ): Effect.Effect<ResourceContents> =>
   Effect.map(view.available, (resources) => buildResources(resources, view.visibility, options))
@@ -371,7 +387,7 @@ export const resourcesOf = (
  * @category resources
  */
 export const resourcePromptOf = (
-  view: ResourceView["Service"],
+  view: ResourceView.Service,
   options: Options = defaults
 ): Effect.Effect<string> =>
   Effect.gen(function*() {
@@ -380,16 +396,3 @@ export const resourcePromptOf = (
     const tools = (yield* view.tools).map((t) => t.name)
     return options.resourceTemplate({ toc: renderResources(contents), tools })
   })
-
-// -----------------------------------------------------------------------------
-// Internals
-// -----------------------------------------------------------------------------
-
-const namedOf = (tool: Entry, kind: Visibility.CatalogKind, options: Options): Named => ({
-  name: tool.modelName,
-  summary: summaryOf(tool.description, options.detail),
-  kind,
-  ...(tool.source === undefined ? {} : { source: tool.source })
-})
-
-const moreTools = (n: number): string => `(${n} more ${n === 1 ? "tool" : "tools"}, hidden)`

@@ -278,6 +278,9 @@ export const ToolSearchConfig = Context.Reference<Settings>("@tool-search/core/T
 /**
  * Provides the settings, and the strategy, disclosure, visibility, table of contents and search
  * feedback they describe.
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layerFrom = (settings: Settings): Layer.Layer<SearchStrategy> =>
   Layer.mergeAll(
@@ -289,12 +292,20 @@ export const layerFrom = (settings: Settings): Layer.Layer<SearchStrategy> =>
     Layer.succeed(ToolSearchConfig, settings)
   )
 
-/** `layerFrom` the environment; fails with a `ConfigError` naming the first invalid variable. */
+/**
+ * `layerFrom` the environment; fails with a `ConfigError` naming the first invalid variable.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer: Layer.Layer<SearchStrategy, Config.ConfigError> = Layer.unwrap(Effect.map(config, layerFrom))
 
 /**
  * `layerFrom` the environment, adjusted by code — for what belongs to one agent rather than the
  * process, such as the sources the user connected.
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layerWith = (adjust: (settings: Settings) => Settings): Layer.Layer<SearchStrategy, Config.ConfigError> =>
   Layer.unwrap(Effect.map(config, (settings) => layerFrom(adjust(settings))))

@@ -11,16 +11,19 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { JsonSchema } from "effect"
 import { Activation } from "./Activation.js"
 import { type CallContext, type Output, stripFunctionsPrefix, ToolExecutionError } from "./CatalogTool.js"
 import * as Disclosure from "./Disclosure.js"
+import * as FoundBy from "./internal/foundBy.js"
+import * as MetaToolkit from "./internal/metaToolkit.js"
 import * as SearchAnswer from "./internal/searchAnswer.js"
+import * as Suggest from "./internal/suggest.js"
+import { cachedByVersion } from "./internal/versioned.js"
 import * as MetaTools from "./MetaTools.js"
 import * as Permission from "./Permission.js"
 import * as Query from "./Query.js"
-import { SearchFeedback } from "./SearchFeedback.js"
 import type { SearchFailed } from "./SearchStrategy.js"
 import { type Entry, type Match, ToolCatalog } from "./ToolCatalog.js"
 import * as Visibility from "./Visibility.js"
@@ -29,7 +32,12 @@ import * as Visibility from "./Visibility.js"
 // Models
 // -----------------------------------------------------------------------------
 
-/** A tool as sent to the model, and how to run it. */
+/**
+ * A tool as sent to the model, and how to run it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ModelTool {
   readonly name: string
   readonly description: string
@@ -41,7 +49,12 @@ export interface ModelTool {
   readonly run: (params: unknown, context: CallContext) => Effect.Effect<MetaOutput, ToolExecutionError>
 }
 
-/** A tool result, with what a meta tool found and activated (for progress events). */
+/**
+ * A tool result, with what a meta tool found and activated (for progress events).
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface MetaOutput extends Output {
   /** Model names the call found (meta tools only). */
   readonly found?: ReadonlyArray<string>
@@ -49,7 +62,12 @@ export interface MetaOutput extends Output {
   readonly activated?: ReadonlyArray<string>
 }
 
-/** The outcome of `searchAndActivate`. */
+/**
+ * The outcome of `searchAndActivate`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface SearchResult {
   readonly query: Query.Query
   readonly matches: ReadonlyArray<Match>
@@ -61,7 +79,12 @@ export interface SearchResult {
   readonly weak: ReadonlyArray<Match>
 }
 
-/** A deferred tool was called before being activated. The message tells the model the fixing call. */
+/**
+ * A deferred tool was called before being activated. The message tells the model the fixing call.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class ToolNotActive extends Schema.TaggedError<ToolNotActive>()("ToolNotActive", {
   name: Schema.String,
   hint: Schema.String
@@ -71,7 +94,12 @@ export class ToolNotActive extends Schema.TaggedError<ToolNotActive>()("ToolNotA
   }
 }
 
-/** No tool of that name exists for this agent. Carries up to three "did you mean" names. */
+/**
+ * No tool of that name exists for this agent. Carries up to three "did you mean" names.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class UnknownTool extends Schema.TaggedError<UnknownTool>()("UnknownTool", {
   name: Schema.String,
   suggestions: Schema.Array(Schema.String),
@@ -82,15 +110,21 @@ export class UnknownTool extends Schema.TaggedError<UnknownTool>()("UnknownTool"
   }
 }
 
-/** Why `resolve` refused a name. */
+/**
+ * Why `resolve` refused a name.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export type ResolveError = ToolNotActive | UnknownTool | Permission.ToolNotPermitted
 
-// -----------------------------------------------------------------------------
-// Service
-// -----------------------------------------------------------------------------
-
-/** The view of one execution unit. */
-export class ToolView extends Context.Service<ToolView, {
+/**
+ * The operations of one unit's view. It has no way to register or unregister a tool.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Service {
   /** The tools for the next model request, in a stable order. */
   readonly visible: Effect.Effect<ReadonlyArray<ModelTool>>
   /** Parses and runs a query over the searchable deferred tools, and activates the hits. */
@@ -121,59 +155,27 @@ export class ToolView extends Context.Service<ToolView, {
   /** The disclosure settings this view applies. */
   readonly disclosure: Disclosure.Options
   /** The visibility policy this view applies (tables of contents read it). */
-  readonly visibility: Visibility.Policy
-}>()("@tool-search/core/ToolView") {
-  /** A view over the catalog and the unit's activation in context. */
-  static readonly layer: Layer.Layer<ToolView, never, ToolCatalog | Activation> = Layer.effect(
-    ToolView,
-    Effect.suspend(() => make)
-  )
-  /**
-   * A view with its own fresh activation: provide it to one turn or fork, and the activation lives
-   * exactly as long as that effect.
-   */
-  static readonly unit: Layer.Layer<ToolView, never, ToolCatalog> = ToolView.layer.pipe(
-    Layer.provide(Activation.layer),
-    Layer.fresh
-  )
+  readonly visibility: Visibility.Visibility
 }
-
-/** Runs `effect` as one execution unit: a fresh activation, gone when `effect` ends. */
-export const withUnit = <A, E, R>(
-  effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, E, Exclude<R, ToolView> | ToolCatalog> => Effect.provide(effect, ToolView.unit)
 
 // -----------------------------------------------------------------------------
 // Implementation
 // -----------------------------------------------------------------------------
 
-/** Builds a view from the catalog, activation and policies in context. */
-export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activation> = Effect.gen(function*() {
+/**
+ * Builds a view from the catalog, activation and policies in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: Effect.Effect<Service, never, ToolCatalog | Activation> = Effect.gen(function*() {
   const catalog = yield* ToolCatalog
   const activation = yield* Activation
   const disclosure = yield* Disclosure.Disclosure
   const visibility = yield* Visibility.Visibility
   const permission = yield* Permission.Permission
-  const feedback = yield* SearchFeedback
-  // This unit's ranked searches: the last query that returned each tool (evidence once it is called).
-  const foundBy = yield* Ref.make(new Map<string, string>())
-
-  /** Remembers which query found these tools, for `recordSuccessfulCall`. */
-  const rememberFound = (query: Query.Query, matches: ReadonlyArray<Match>) => {
-    if (query._tag === "Select" || matches.length === 0) return Effect.void
-    const text = query._tag === "Required" ? [...query.required, query.text].join(" ").trim() : query.text
-    return Ref.update(foundBy, (found) => {
-      const next = new Map(found)
-      for (const m of matches) next.set(m.tool.id, text)
-      return next
-    })
-  }
-
-  const recordSuccessfulCall = (toolId: string) =>
-    Effect.flatMap(Ref.get(foundBy), (found) => {
-      const query = found.get(toolId)
-      return query === undefined ? Effect.void : feedback.record({ catalog: catalog.name, query, toolId })
-    })
+  // This unit's ranked searches, turned into feedback evidence when a tool they found is called.
+  const foundBy = yield* FoundBy.make(catalog.name)
 
   const exists = (t: Entry) => visibility.includes(t)
   const isSearchable = (t: Entry) => t.loading === "deferred" && exists(t)
@@ -190,16 +192,7 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
   const activatedEntries = Effect.map(activation.ids, entriesOf)
 
   // Recomputed only when the catalog changes: staged and catalog modes read it on every request.
-  let searchableCache: { readonly version: number; readonly tools: ReadonlyArray<Entry> } | undefined
-  const searchable = Effect.suspend(() => {
-    const version = catalog.unsafe.version()
-    if (searchableCache?.version === version) return Effect.succeed(searchableCache.tools)
-    return Effect.map(catalog.deferred, (ts) => {
-      const tools = ts.filter(exists)
-      searchableCache = { version, tools }
-      return tools
-    })
-  })
+  const searchable = cachedByVersion(catalog.unsafe.version, Effect.map(catalog.deferred, (ts) => ts.filter(exists)))
 
   const searchAndActivate = (input: string | Query.Query, maxResults?: number) =>
     Effect.gen(function*() {
@@ -211,7 +204,7 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
       const found = yield* catalog.search(query, { limit, candidates: isSearchable })
       const weak = query._tag === "Select" ? [] : SearchAnswer.weak(found, disclosure)
       const matches = weak.length === 0 ? found : found.filter((m) => !weak.includes(m))
-      yield* rememberFound(query, matches)
+      yield* foundBy.remember(query, matches)
       const newlyActivated = yield* activation.activate(matches.map((m) => m.tool.id))
       const notLoaded = query._tag === "Select"
         ? SearchAnswer.notLoaded(query.names, matches, (name) => {
@@ -252,144 +245,34 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
         candidates: isSearchable,
         ...(category === undefined ? {} : { category })
       })
-      yield* rememberFound(query, matches)
+      yield* foundBy.remember(query, matches)
       return matches
     })
 
   /** The category of a searchable tool equal to `requested` up to case and spacing. */
   const canonicalCategory = (requested: string) =>
     Effect.map(searchable, (tools) => {
-      const wanted = normalizeCategory(requested)
-      return tools.find((t) => t.category !== undefined && normalizeCategory(t.category) === wanted)?.category
+      const wanted = MetaToolkit.normalizeCategory(requested)
+      return tools.find((t) => t.category !== undefined && MetaToolkit.normalizeCategory(t.category) === wanted)
+        ?.category
     })
 
   /** Up to three names close to `name` among the tools this agent may use. */
   const unknown = (name: string) =>
     Effect.map(catalog.all, (all) => {
-      const names = [...metaNames(), ...all.filter(exists).map((t) => t.modelName)]
-      const suggestions = suggest(name, names)
+      const names = [...meta.names, ...all.filter(exists).map((t) => t.modelName)]
+      const suggestions = Suggest.suggest(name, names)
       return new UnknownTool({ name, suggestions, hint: MetaTools.unknownHint(name, suggestions, searchToolName) })
     })
 
-  // ---------------------------------------------------------------------------
-  // Meta tools, bound to this view
-  // ---------------------------------------------------------------------------
-
-  const limit = disclosure.maxResultsLimit
-  const defaultMax = disclosure.defaultMaxResults
-  const failure = (message: string): MetaOutput => ({ isFailure: true, result: message })
-
-  const toolSearch: ModelTool = {
-    name: Disclosure.TOOL_SEARCH,
-    description: MetaTools.toolSearchDescription(limit, defaultMax, MetaTools.queryStyleOf(catalog.strategy)),
-    parameters: MetaTools.toolSearchParameters(limit, defaultMax),
-    kind: "meta",
-    run: (params) => {
-      const input = Schema.decodeUnknownOption(MetaTools.ToolSearchInput)(params)
-      const query = Option.isSome(input) ? input.value.query : undefined
-      if (typeof query !== "string" || query.trim() === "") return Effect.succeed(failure("Query cannot be empty"))
-      const max = Disclosure.clampMaxResults(Option.isSome(input) ? input.value.max_results : undefined, disclosure)
-      return searchAndActivate(query, max).pipe(
-        Effect.map((r): MetaOutput => {
-          const tools = r.matches.map((m) => m.tool)
-          const added = new Set(r.newlyActivated)
-          const note = r.notLoaded.length > 0
-            ? MetaTools.notLoadedNote(r.notLoaded, limit)
-            : r.weak.length > 0
-            ? MetaTools.weakMatchesNote(tools.length, r.weak.map((m) => m.tool.modelName))
-            : undefined
-          return {
-            isFailure: false,
-            result: MetaTools.renderFunctions(tools, note),
-            found: tools.map((t) => t.modelName),
-            activated: tools.filter((t) => added.has(t.id)).map((t) => t.modelName)
-          }
-        }),
-        Effect.catch((e) => Effect.succeed(failure(e.message)))
-      )
-    }
-  }
-
-  const searchTools: ModelTool = {
-    name: Disclosure.SEARCH_TOOLS,
-    description: MetaTools.searchToolsDescription(limit, defaultMax),
-    parameters: MetaTools.searchToolsParameters(limit, defaultMax),
-    kind: "meta",
-    run: (params) => {
-      const input = Schema.decodeUnknownOption(MetaTools.SearchToolsInput)(params)
-      const value = Option.getOrUndefined(input)
-      const query = value?.query
-      if (typeof query !== "string" || query.trim() === "") return Effect.succeed(failure("Query cannot be empty"))
-      const category = typeof value?.category === "string" && value.category.trim() !== "" ? value.category : undefined
-      return browse(query, {
-        maxResults: Disclosure.clampMaxResults(value?.max_results, disclosure),
-        ...(category === undefined ? {} : { category })
-      }).pipe(
-        Effect.map((matches): MetaOutput => {
-          const tools = matches.map((m) => m.tool)
-          // the filter matched nothing and the search fell back to every category: say so
-          const fellBack = category !== undefined && tools.length > 0 &&
-            !tools.some((t) =>
-              t.category !== undefined && normalizeCategory(t.category) === normalizeCategory(category)
-            )
-          return {
-            isFailure: false,
-            result: MetaTools.renderCandidates(tools, fellBack ? MetaTools.categoryFallbackNote(category) : undefined),
-            found: tools.map((t) => t.modelName),
-            activated: []
-          }
-        }),
-        Effect.catch((e) => Effect.succeed(failure(e.message)))
-      )
-    }
-  }
-
-  const discoveryTool = (deferred: ReadonlyArray<Entry>): ModelTool => ({
-    name: Disclosure.DISCOVER_TOOLS,
-    description: MetaTools.discoveryDescription(deferred, disclosure.descriptionDetail),
-    parameters: MetaTools.discoveryParameters,
-    kind: "meta",
-    run: (params) => {
-      const input = Schema.decodeUnknownOption(MetaTools.DiscoveryInput)(params)
-      if (Option.isNone(input)) {
-        return Effect.succeed(failure(`${Disclosure.DISCOVER_TOOLS} needs {"toolNames": ["name", ...]}`))
-      }
-      return Effect.zip(activation.ids, discover(input.value.toolNames)).pipe(
-        Effect.flatMap(([before, answer]) =>
-          Effect.map(activation.ids, (after): MetaOutput => {
-            const was = new Set(before)
-            return {
-              isFailure: false,
-              result: answer,
-              found: answer.tools.map((t) => t.name),
-              activated: after.filter((id) => !was.has(id)).flatMap((id) => catalog.unsafe.get(id)?.modelName ?? [])
-            }
-          })
-        ),
-        Effect.catch((e) => Effect.succeed(failure(e.message)))
-      )
-    }
+  const meta = MetaToolkit.make(disclosure, catalog.strategy, {
+    searchAndActivate,
+    browse,
+    discover,
+    searchable,
+    activated: activation.ids,
+    modelNameOf: (id) => catalog.unsafe.get(id)?.modelName
   })
-
-  const metaNames = (): ReadonlyArray<string> =>
-    disclosure.mode === "catalog"
-      ? [Disclosure.DISCOVER_TOOLS]
-      : disclosure.mode === "staged" && disclosure.searchTools !== false
-      ? [Disclosure.SEARCH_TOOLS, Disclosure.TOOL_SEARCH]
-      : [Disclosure.TOOL_SEARCH]
-
-  /** The meta tools sent in the next request. */
-  const visibleMeta = (deferred: ReadonlyArray<Entry>, activeIds: ReadonlySet<string>): ReadonlyArray<ModelTool> => {
-    switch (disclosure.mode) {
-      case "search":
-        return [toolSearch]
-      case "staged":
-        return Disclosure.offersSearchTools(disclosure, deferred.length) ? [searchTools, toolSearch] : [toolSearch]
-      case "catalog":
-        // absent when nothing is deferred; leaves the list once everything was discovered
-        return deferred.some((t) => !activeIds.has(t.id)) ? [discoveryTool(deferred)] : []
-    }
-  }
 
   const runCatalogTool = (tool: Entry) => (params: unknown, context: CallContext) =>
     tool.handler === undefined
@@ -398,7 +281,7 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
       )
       : Effect.tap(
         tool.handler(params, context),
-        (output) => output.isFailure ? Effect.void : recordSuccessfulCall(tool.id)
+        (output) => output.isFailure ? Effect.void : foundBy.recordSuccessfulCall(tool.id)
       )
 
   const asModelTool = (tool: Entry, kind: "eager" | "activated"): ModelTool => ({
@@ -414,20 +297,13 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
     const eager = (yield* catalog.eager).filter(exists)
     const ids = yield* activation.ids
     const active = entriesOf(ids)
-    const meta = visibleMeta(disclosure.mode === "search" ? [] : yield* searchable, new Set(ids))
+    const metaTools = meta.visible(disclosure.mode === "search" ? [] : yield* searchable, new Set(ids))
     return [
       ...eager.map((t) => asModelTool(t, "eager")),
-      ...meta,
+      ...metaTools,
       ...active.map((t) => asModelTool(t, "activated"))
     ]
   })
-
-  const resolveMeta = (name: string): ModelTool | undefined => {
-    if (!metaNames().includes(name)) return undefined
-    if (name === Disclosure.TOOL_SEARCH) return toolSearch
-    if (name === Disclosure.SEARCH_TOOLS) return searchTools
-    return undefined
-  }
 
   const permit = (tool: ModelTool): Effect.Effect<ModelTool, Permission.ToolNotPermitted> =>
     permission.allows({
@@ -442,11 +318,8 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
   const resolve = (raw: string): Effect.Effect<ModelTool, ResolveError> =>
     Effect.gen(function*() {
       const name = stripFunctionsPrefix(raw)
-      if (name === Disclosure.DISCOVER_TOOLS && disclosure.mode === "catalog") {
-        return yield* permit(discoveryTool(yield* searchable))
-      }
-      const meta = resolveMeta(name)
-      if (meta !== undefined) return yield* permit(meta)
+      const metaTool = yield* meta.resolve(name)
+      if (Option.isSome(metaTool)) return yield* permit(metaTool.value)
       const tool = catalog.unsafe.findByName(name)
       if (tool === undefined || !exists(tool)) return yield* (yield* unknown(name))
       if (!permission.allows({ id: tool.id, name: tool.modelName, declaredName: tool.name, source: tool.source })) {
@@ -460,64 +333,59 @@ export const make: Effect.Effect<ToolView["Service"], never, ToolCatalog | Activ
       })
     })
 
-  return ToolView.of({
+  return {
     visible,
     searchAndActivate,
     discover,
     browse,
-    recordSuccessfulCall,
+    recordSuccessfulCall: foundBy.recordSuccessfulCall,
     resolve,
     activated: activatedEntries,
     searchable,
     disclosure,
     visibility
-  })
+  }
 })
 
 // -----------------------------------------------------------------------------
-// Categories
+// Service
 // -----------------------------------------------------------------------------
 
-/** A category as compared with what a model typed: case and spacing do not count. */
-const normalizeCategory = (category: string): string => category.trim().replace(/\s+/g, " ").toLowerCase()
-
-// -----------------------------------------------------------------------------
-// Suggestions
-// -----------------------------------------------------------------------------
-
-/** Up to three names close to `name`: containment first, then small edit distances. */
-export const suggest = (name: string, names: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const target = name.toLowerCase()
-  const budget = Math.max(2, Math.floor(target.length / 3))
-  const scored: Array<readonly [string, number]> = []
-  for (const candidate of new Set(names)) {
-    const lower = candidate.toLowerCase()
-    if (lower === target) continue
-    const contained = target.length >= 3 && (lower.includes(target) || target.includes(lower))
-    const distance = contained ? 0 : editDistance(target, lower, budget)
-    if (contained || distance <= budget) {
-      scored.push([candidate, contained ? Math.abs(lower.length - target.length) / 100 : distance])
-    }
-  }
-  scored.sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
-  return scored.slice(0, 3).map(([n]) => n)
+/**
+ * The view of one execution unit.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class ToolView extends Context.Service<ToolView, Service>()("@tool-search/core/ToolView") {
+  /** A view over the catalog and the unit's activation in context. */
+  static readonly layer: Layer.Layer<ToolView, never, ToolCatalog | Activation> = Layer.effect(ToolView, make)
+  /**
+   * A view with its own fresh activation: provide it to one turn or fork, and the activation lives
+   * exactly as long as that effect.
+   */
+  static readonly unit: Layer.Layer<ToolView, never, ToolCatalog> = ToolView.layer.pipe(
+    Layer.provide(Activation.layer),
+    Layer.fresh
+  )
 }
 
-/** Levenshtein distance, giving up (returning `budget + 1`) once it exceeds `budget`. */
-const editDistance = (a: string, b: string, budget: number): number => {
-  if (Math.abs(a.length - b.length) > budget) return budget + 1
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    let best = i
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      const value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost)
-      current.push(value)
-      best = Math.min(best, value)
-    }
-    if (best > budget) return budget + 1
-    previous = current
-  }
-  return previous[b.length] ?? budget + 1
-}
+/**
+ * Runs `effect` as one execution unit: a fresh activation, gone when `effect` ends.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const withUnit = <A, E, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, Exclude<R, ToolView> | ToolCatalog> => Effect.provide(effect, ToolView.unit)
+
+/**
+ * Up to three names close to `name`: containment first, then small edit distances.
+ *
+ * @deprecated Kept for `@tool-search/mcp`'s config file checks; the view's own suggestions are in
+ * `UnknownTool.suggestions`.
+ * @since 0.1.0
+ * @category suggestions
+ */
+export const suggest: (name: string, names: ReadonlyArray<string>) => ReadonlyArray<string> = Suggest.suggest

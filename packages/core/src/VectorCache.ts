@@ -1,28 +1,45 @@
 /**
- * Where the semantic strategy keeps tool vectors between runs, keyed by a hash of the embedding
- * model's name and the tool's text: a tool whose text did not change is never embedded twice, and
- * changing its description or the model simply misses the cache.
+ * Where the semantic strategy keeps tool vectors between searches and runs, keyed by a hash of the
+ * embedding model's name and the tool's text: a tool whose text did not change is never embedded
+ * twice, and changing its description or the model simply misses the cache.
  *
  * A cache is an optimization, never a source of failure: a file that cannot be read or written is
  * logged as a warning and the vectors are computed as if there were no cache.
  *
  * - `none`: nothing is kept (tests, providers that are cheap to call).
  * - `memory()`: kept for the life of the process.
- * - `file(directory)`: an append-only binary file per model under `directory`, loaded once, so a
- *   second run of the CLI or the benchmark embeds nothing. The default directory is
- *   `$TOOL_SEARCH_CACHE_DIR`, else `node_modules/.cache/tool-search` under the working directory
- *   when `node_modules` exists there, else `tool-search` under the user's cache directory.
+ * - `makeFile(directory, model)`: an append-only binary file per model under `directory`, read
+ *   once through Effect's `FileSystem`, so a second run of the CLI or the benchmark embeds
+ *   nothing.
+ *
+ * The strategies built by name (`Strategies.layer("semantic")`) take their caches from the `Store`
+ * in context, one cache per model: `layerFile` keeps them in files under `directory` — the
+ * `TOOL_SEARCH_CACHE_DIR` setting, else `node_modules/.cache/tool-search` under the working
+ * directory when `node_modules` exists there, else `tool-search` under the user's cache directory
+ * — and needs a `FileSystem` and a `Path` (`NodeServices.layer` of `@effect/platform-node`);
+ * `layerMemory` keeps them in memory.
+ *
+ * Until every application provides one of those layers, the default `Store` is the file cache
+ * of the deprecated `file` and `defaultDirectory`, which read Node's `fs` and `process.env`
+ * directly.
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
-import type * as NodeFsModule from "node:fs"
+import { Config, Context, Effect, FileSystem, Layer, Option, Path, Schema, SynchronizedRef } from "effect"
+import * as NodeVectorFile from "./internal/nodeVectorFile.js"
+import * as VectorFile from "./internal/vectorFile.js"
+import * as Setting from "./Setting.js"
 
 // -----------------------------------------------------------------------------
 // Models
 // -----------------------------------------------------------------------------
 
-/** A store of vectors by key. */
+/**
+ * A store of one model's vectors by key.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface VectorCache {
   /** The cached vector of each key, `undefined` where there is none. */
   readonly getMany: (keys: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Float32Array | undefined>>
@@ -30,47 +47,86 @@ export interface VectorCache {
   readonly setMany: (entries: ReadonlyArray<readonly [key: string, vector: Float32Array]>) => Effect.Effect<void>
 }
 
+/**
+ * The caches of an application, one per embedding model.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Caches {
+  /** The cache of `model`: the same one for every index of the model. */
+  readonly cacheFor: (model: string) => Effect.Effect<VectorCache>
+}
+
 // -----------------------------------------------------------------------------
-// Keys
+// Settings
 // -----------------------------------------------------------------------------
 
 /**
- * A 128-bit hash (cyrb128, four mixed 32-bit lanes) of a model name and a text, as 32 hex digits.
- * Collisions among even millions of texts are vanishingly unlikely, and it needs no platform
- * crypto, so it runs wherever the core runs.
+ * The vector cache's setting: the directory of the file cache.
+ *
+ * @since 0.2.0
+ * @category settings
  */
-export const key = (model: string, text: string): string => {
-  const input = `${model}\u0000${text}`
-  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762
-  for (let i = 0; i < input.length; i++) {
-    const k = input.charCodeAt(i)
-    h1 = h2 ^ Math.imul(h1 ^ k, 597399067)
-    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233)
-    h3 = h4 ^ Math.imul(h3 ^ k, 951274213)
-    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179)
-  }
-  h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067)
-  h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233)
-  h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213)
-  h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179)
-  h1 ^= h2 ^ h3 ^ h4
-  h2 ^= h1
-  h3 ^= h1
-  h4 ^= h1
-  return [h1, h2, h3, h4].map((h) => (h >>> 0).toString(16).padStart(8, "0")).join("")
+export const settings = {
+  cacheDir: Setting.make("cacheDir", {
+    schema: Schema.String,
+    default: "",
+    values: "a directory",
+    defaultText: "`node_modules/.cache/tool-search` when the working directory has `node_modules`, " +
+      "else `tool-search` under `$XDG_CACHE_HOME` (`~/.cache`)",
+    description: "where the semantic strategies keep tool vectors between runs (`VectorCache.layerFile`)"
+  })
 }
+
+/** A variable of the environment (the `ConfigProvider` in context), when set and not empty. */
+const variable = (name: string): Effect.Effect<Option.Option<string>> =>
+  Effect.orElseSucceed(Config.option(Config.NonEmptyString(name)), () => Option.none())
+
+/**
+ * The directory of the file cache: the `TOOL_SEARCH_CACHE_DIR` setting (through `Config`), else
+ * `node_modules/.cache/tool-search` under the working directory when `node_modules` exists there,
+ * else `tool-search` under `XDG_CACHE_HOME`, or under `.cache` of `HOME` or `USERPROFILE`.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
+export const directory: Effect.Effect<string, never, FileSystem.FileSystem | Path.Path> = Effect.gen(function*() {
+  const configured = yield* Effect.orElseSucceed(settings.cacheDir.config, () => "")
+  if (configured !== "") return configured
+  const fs = yield* FileSystem.FileSystem
+  const path = yield* Path.Path
+  const cwd = path.resolve(".")
+  const modules = path.join(cwd, "node_modules")
+  if (yield* Effect.orElseSucceed(fs.exists(modules), () => false)) return path.join(modules, ".cache", "tool-search")
+  const xdg = yield* variable("XDG_CACHE_HOME")
+  if (Option.isSome(xdg)) return path.join(xdg.value, "tool-search")
+  const home = yield* variable("HOME")
+  const user = Option.isSome(home) ? home : yield* variable("USERPROFILE")
+  return path.join(Option.getOrElse(user, () => cwd), ".cache", "tool-search")
+})
 
 // -----------------------------------------------------------------------------
 // Constructors
 // -----------------------------------------------------------------------------
 
-/** Keeps nothing. */
+/**
+ * Keeps nothing.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const none: VectorCache = {
   getMany: (keys) => Effect.succeed(keys.map(() => undefined)),
   setMany: () => Effect.void
 }
 
-/** Keeps vectors in this process. */
+/**
+ * Keeps vectors in this process.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const memory = (): VectorCache => {
   const vectors = new Map<string, Float32Array>()
   return {
@@ -79,102 +135,137 @@ export const memory = (): VectorCache => {
   }
 }
 
-/** The default cache directory (see the module documentation). */
-export const defaultDirectory = (): string => {
-  const env = process.env["TOOL_SEARCH_CACHE_DIR"]
-  if (env !== undefined && env !== "") return env
-  const cwd = process.cwd()
-  if (nodeFs().existsSync(`${cwd}/node_modules`)) return `${cwd}/node_modules/.cache/tool-search`
-  const xdg = process.env["XDG_CACHE_HOME"]
-  const home = process.env["HOME"] ?? process.env["USERPROFILE"] ?? cwd
-  return `${xdg !== undefined && xdg !== "" ? xdg : `${home}/.cache`}/tool-search`
-}
-
 /**
- * Keeps vectors in `directory/<name>.vectors`, one append-only file per model. Records are
- * `16-byte key · uint32 dimensions · float32 × dimensions` (little endian); a torn last record (a
- * process killed while writing) is ignored.
+ * Keeps the vectors of `model` in `directory/<model>.vectors`, an append-only file read once, at
+ * the first use (a torn last record is ignored). Reading and writing go through the `FileSystem`
+ * in context; a file that cannot be read or written is a logged warning.
+ *
+ * @since 0.2.0
+ * @category constructors
  */
-export const file = (directory: string, name: string): VectorCache => {
-  const path = `${directory}/${name.replace(/[^A-Za-z0-9._-]+/g, "_")}.vectors`
-  let loaded: Map<string, Float32Array> | undefined
-
-  const load = Effect.suspend(() => {
-    if (loaded !== undefined) return Effect.succeed(loaded)
-    return Effect.tryPromise(() => nodeFs().promises.readFile(path)).pipe(
-      Effect.map(parse),
-      Effect.catch((error) =>
-        isNotFound(error.cause)
-          ? Effect.succeed(new Map<string, Float32Array>())
-          : Effect.as(
-            Effect.logWarning(`tool-search: cannot read the vector cache ${path}; embedding without it`, error.cause),
-            new Map<string, Float32Array>()
-          )
-      ),
-      Effect.tap((map) => Effect.sync(() => (loaded = map)))
+export const makeFile = (directory: string, model: string): Effect.Effect<VectorCache, never, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const path = VectorFile.pathOf(directory, model)
+    const loaded = yield* Effect.cached(
+      fs.readFile(path).pipe(
+        Effect.map(VectorFile.parse),
+        Effect.catch((error) =>
+          error.reason._tag === "NotFound"
+            ? Effect.succeed(new Map<string, Float32Array>())
+            : Effect.as(
+              Effect.logWarning(`tool-search: cannot read the vector cache ${path}; embedding without it`, error),
+              new Map<string, Float32Array>()
+            )
+        )
+      )
     )
+    return {
+      getMany: (keys) => Effect.map(loaded, (map) => keys.map((k) => map.get(k))),
+      setMany: (entries) =>
+        entries.length === 0 ? Effect.void : Effect.flatMap(loaded, (map) => {
+          for (const [k, v] of entries) map.set(k, v)
+          return fs.makeDirectory(directory, { recursive: true }).pipe(
+            Effect.andThen(fs.writeFile(path, VectorFile.serialize(entries), { flag: "a" })),
+            Effect.catch((error) => Effect.logWarning(`tool-search: cannot write the vector cache ${path}`, error))
+          )
+        })
+    } satisfies VectorCache
   })
 
+/** Caches made by `make` for each model, once per model. */
+const makeCaches = <R>(make: (model: string) => Effect.Effect<VectorCache, never, R>) =>
+  Effect.gen(function*() {
+    const context = yield* Effect.context<R>()
+    const caches = yield* SynchronizedRef.make(new Map<string, VectorCache>())
+    return {
+      cacheFor: (model) =>
+        SynchronizedRef.modifyEffect(caches, (byModel) => {
+          const cached = byModel.get(model)
+          if (cached !== undefined) return Effect.succeed([cached, byModel] as const)
+          return Effect.map(make(model), (cache) => [cache, new Map(byModel).set(model, cache)] as const)
+        }).pipe(Effect.provideContext(context))
+    } satisfies Caches
+  })
+
+// -----------------------------------------------------------------------------
+// Layers
+// -----------------------------------------------------------------------------
+
+/**
+ * The caches of the strategies built by name. Until every application provides `layerFile` or
+ * `layerMemory`, the default keeps files under `defaultDirectory()` through Node's `fs`.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const Store = Context.Reference<Caches>("@tool-search/core/VectorCache/Store", {
+  defaultValue: () => nodeFiles
+})
+
+const nodeFiles: Caches = (() => {
+  const byModel = new Map<string, VectorCache>()
   return {
-    getMany: (keys) => Effect.map(load, (map) => keys.map((k) => map.get(k))),
-    setMany: (entries) =>
-      entries.length === 0 ? Effect.void : Effect.flatMap(load, (map) => {
-        for (const [k, v] of entries) map.set(k, v)
-        return Effect.tryPromise(async () => {
-          const fs = nodeFs().promises
-          await fs.mkdir(directory, { recursive: true })
-          await fs.appendFile(path, serialize(entries))
-        }).pipe(
-          Effect.catch((error) => Effect.logWarning(`tool-search: cannot write the vector cache ${path}`, error.cause))
-        )
+    cacheFor: (model) =>
+      Effect.sync(() => {
+        let cache = byModel.get(model)
+        if (cache === undefined) {
+          cache = NodeVectorFile.file(NodeVectorFile.defaultDirectory(), model)
+          byModel.set(model, cache)
+        }
+        return cache
       })
   }
-}
+})()
+
+/**
+ * Keeps each model's vectors in a file under `directory` (see the module documentation), through
+ * the `FileSystem` and `Path` in context.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerFile: Layer.Layer<never, never, FileSystem.FileSystem | Path.Path> = Layer.effect(
+  Store,
+  Effect.flatMap(directory, (dir) => makeCaches((model) => makeFile(dir, model)))
+)
+
+/**
+ * Keeps each model's vectors in a file under `dir`, through the `FileSystem` in context.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerFileAt = (dir: string): Layer.Layer<never, never, FileSystem.FileSystem> =>
+  Layer.effect(Store, makeCaches((model) => makeFile(dir, model)))
+
+/**
+ * Keeps each model's vectors in memory, for the life of the layer.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerMemory: Layer.Layer<never> = Layer.effect(Store, makeCaches(() => Effect.sync(memory)))
 
 // -----------------------------------------------------------------------------
-// Internals
+// Deprecated
 // -----------------------------------------------------------------------------
 
-type NodeFs = typeof NodeFsModule
+/**
+ * The default cache directory, read from `process.env` and Node's `fs`.
+ *
+ * @deprecated Use `directory`, which reads the `TOOL_SEARCH_CACHE_DIR` setting through `Config`
+ * and the file system through `FileSystem`.
+ * @since 0.1.0
+ * @category settings
+ */
+export const defaultDirectory: () => string = NodeVectorFile.defaultDirectory
 
-// The file cache only runs on Node; resolving `node:fs` on first use keeps the module importable
-// elsewhere. `process.getBuiltinModule` exists from Node 20.16 (the engines field asks for 20.19).
-const nodeFs = (): NodeFs => process.getBuiltinModule("node:fs") as NodeFs
-
-const isNotFound = (error: unknown): boolean =>
-  typeof error === "object" && error !== null && "code" in error && (error as { code: unknown }).code === "ENOENT"
-
-const KEY_BYTES = 16
-
-const serialize = (entries: ReadonlyArray<readonly [string, Float32Array]>): Uint8Array => {
-  const size = entries.reduce((n, [, v]) => n + KEY_BYTES + 4 + v.length * 4, 0)
-  const bytes = new Uint8Array(size)
-  const view = new DataView(bytes.buffer)
-  let at = 0
-  for (const [k, v] of entries) {
-    for (let i = 0; i < KEY_BYTES; i++) bytes[at + i] = parseInt(k.slice(i * 2, i * 2 + 2), 16)
-    at += KEY_BYTES
-    view.setUint32(at, v.length, true)
-    at += 4
-    for (let i = 0; i < v.length; i++, at += 4) view.setFloat32(at, v[i] as number, true)
-  }
-  return bytes
-}
-
-const parse = (bytes: Uint8Array): Map<string, Float32Array> => {
-  const map = new Map<string, Float32Array>()
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  let at = 0
-  while (at + KEY_BYTES + 4 <= bytes.length) {
-    let k = ""
-    for (let i = 0; i < KEY_BYTES; i++) k += (bytes[at + i] as number).toString(16).padStart(2, "0")
-    const dims = view.getUint32(at + KEY_BYTES, true)
-    const start = at + KEY_BYTES + 4
-    if (start + dims * 4 > bytes.length) break // torn last record
-    const vector = new Float32Array(dims)
-    for (let i = 0; i < dims; i++) vector[i] = view.getFloat32(start + i * 4, true)
-    map.set(k, vector)
-    at = start + dims * 4
-  }
-  return map
-}
+/**
+ * Keeps vectors in `directory/<name>.vectors` through Node's `fs`.
+ *
+ * @deprecated Use `makeFile` (an `Effect` needing a `FileSystem`), or provide `layerFile`.
+ * @since 0.1.0
+ * @category constructors
+ */
+export const file: (directory: string, name: string) => VectorCache = NodeVectorFile.file

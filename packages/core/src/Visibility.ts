@@ -35,10 +35,20 @@ import { Context, Layer } from "effect"
 // Models
 // -----------------------------------------------------------------------------
 
-/** How a tool reached the agent. `meta` is the search tools, which are not catalog entries. */
+/**
+ * How a tool reached the agent. `meta` is the search tools, which are not catalog entries.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type SourceKind = "connected" | "resource" | "platform" | "meta"
 
-/** The kind of a catalog tool: every kind but `meta`. */
+/**
+ * The kind of a catalog tool: every kind but `meta`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type CatalogKind = Exclude<SourceKind, "meta">
 
 /**
@@ -57,7 +67,12 @@ export interface Subject {
   readonly source?: string | undefined
 }
 
-/** The visibility settings of one agent. */
+/**
+ * The visibility settings of one agent.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Options {
   /** Nothing outside the selection exists (default `true`). */
   readonly strict: boolean
@@ -76,8 +91,13 @@ export interface Options {
   readonly allow: ReadonlyArray<string> | "*"
 }
 
-/** A visibility policy: decides existence and classifies each tool or resource. */
-export interface Policy {
+/**
+ * A visibility policy: decides existence and classifies each tool or resource.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Visibility {
   /** Whether the tool exists for this agent: listed, searchable, executable (subject to `Permission`). */
   readonly includes: (tool: Subject) => boolean
   /** How the tool reached the agent. */
@@ -90,11 +110,26 @@ export interface Policy {
   readonly options: Options
 }
 
+/**
+ * A visibility policy.
+ *
+ * @deprecated Use `Visibility.Visibility`: `Policy` said nothing about what it decides, and
+ * `Permission`, `Approval` and `ActivationPolicy` have policies too.
+ * @since 0.1.0
+ * @category models
+ */
+export type Policy = Visibility
+
 // -----------------------------------------------------------------------------
 // Constructors
 // -----------------------------------------------------------------------------
 
-/** Strict, nothing selected, no exploration: only what is named, connected or resource-bound exists. */
+/**
+ * Strict, nothing selected, no exploration: only what is named, connected or resource-bound exists.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const defaults: Options = {
   strict: true,
   select: [],
@@ -104,8 +139,13 @@ export const defaults: Options = {
   allow: "*"
 }
 
-/** Builds a policy; every field defaults as in `defaults`. */
-export const make = (options: Partial<Options> = {}): Policy => {
+/**
+ * Builds a policy; every field defaults as in `defaults`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: Partial<Options> = {}): Visibility => {
   const o: Options = { ...defaults, ...options }
   const named = new Set(o.select)
   const connected = new Set(o.connected)
@@ -134,20 +174,35 @@ export const make = (options: Partial<Options> = {}): Policy => {
   }
 }
 
-/** Every tool exists: not strict, nothing connected. The default when no policy is provided. */
-export const everything: Policy = make({ strict: false })
+/**
+ * Every tool exists: not strict, nothing connected. The default when no policy is provided.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const everything: Visibility = make({ strict: false })
 
 // -----------------------------------------------------------------------------
 // Service
 // -----------------------------------------------------------------------------
 
-/** The visibility policy in context; `everything` unless one is provided. */
-export const Visibility = Context.Reference<Policy>("@tool-search/core/Visibility", {
+/**
+ * The visibility policy in context; `everything` unless one is provided.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export const Visibility = Context.Reference<Visibility>("@tool-search/core/Visibility", {
   defaultValue: () => everything
 })
 
-/** Provides a policy, or builds one from settings (each defaulting as in `defaults`: strict). */
-export const layer = (policy: Policy | Partial<Options>): Layer.Layer<never> =>
+/**
+ * Provides a policy, or builds one from settings (each defaulting as in `defaults`: strict).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (policy: Visibility | Partial<Options>): Layer.Layer<never> =>
   Layer.succeed(Visibility, isPolicy(policy) ? policy : make(policy))
 
-const isPolicy = (u: Policy | Partial<Options>): u is Policy => typeof (u as Policy).includes === "function"
+const isPolicy = (u: Visibility | Partial<Options>): u is Visibility => typeof (u as Visibility).includes === "function"

@@ -1,103 +1,541 @@
 /**
  * tool-search core: the tool catalog, search strategies, Scope-bound activation, the read-only
- * view each turn or fork sees, and the search tools the model uses.
+ * view each turn or fork sees, the tools the model uses to find others, and resources disclosed
+ * in levels.
  *
- * Read top to bottom: the data (`CatalogTool`, `Query`), the agent-lifetime services
- * (`ToolCatalog`, `SearchStrategy`), the unit-lifetime ones (`Activation`, `ToolView`), the
- * policies (`Disclosure`, `Visibility`, `Permission`), what the model sees (`MetaTools`), and
- * resources disclosed in levels (`Resource`, `ResourceCatalog`, `RevealedResources`,
- * `ResourceView`, `ResourceTools`).
+ * The modules, by category, in the order a reader meets them:
+ *
+ * - **tools** — `CatalogTool`, `ToolSpec`, `CatalogFile`, `ToolArguments`
+ * - **search** — `Query`, `SearchDocument`, `SearchStrategy`, `Strategies`, `Analyzer`, `Keyword`,
+ *   `Bm25f`, `Regex`, `Semantic`, `Hybrid`, `OfflineEmbeddings`, `VectorCache`, `SearchFeedback`
+ * - **units** (the catalog and what one turn or fork sees) — `ToolCatalog`, `Activation`, `ToolView`
+ * - **policies** — `Disclosure`, `Visibility`, `Permission`
+ * - **model-facing** — `MetaTools`, `TableOfContents`, `SearchToolkit`, `NativeDeferral`
+ * - **resources** — `Resource`, `ResourceFile`, `ResourceCatalog`, `RevealedResources`,
+ *   `ResourceView`, `ResourceDisclosure`, `ResourceTools`, `ResourceError`
+ * - **settings** — `Setting`, `ToolSearchConfig`, `ResourceConfig`
+ * - **errors** — every error class, also at the top level so that declaration files of dependent
+ *   code can name them
+ *
+ * Everything else is in `internal/` and is not part of the API.
  *
  * @since 0.1.0
  */
 
-/** A tool as the catalog knows it, its constructors and validation. */
+// -----------------------------------------------------------------------------
+// Tools
+// -----------------------------------------------------------------------------
+
+/**
+ * A tool as the catalog knows it: its model, names, validation and constructors.
+ *
+ * @since 0.1.0
+ * @category tools
+ */
 export * as CatalogTool from "./CatalogTool.js"
-/** Reading catalog files: JSONL, JSON arrays and MCP `tools/list` results. */
+
+/**
+ * The wire form of a tool (catalog files, MCP `tools/list`), decoded; MCP's annotations codec.
+ *
+ * @since 0.2.0
+ * @category tools
+ */
+export * as ToolSpec from "./ToolSpec.js"
+
+/**
+ * Reading catalog files: JSON Lines, JSON arrays and MCP `tools/list` results.
+ *
+ * @since 0.1.0
+ * @category tools
+ */
 export * as CatalogFile from "./CatalogFile.js"
-/** The query language: keywords, `select:`, `+required`. */
-export * as Query from "./Query.js"
-/** The searchable fields of a tool. */
-export * as SearchDocument from "./SearchDocument.js"
-/** The ranking strategy service and its live index interface. */
-export * as SearchStrategy from "./SearchStrategy.js"
-/** The built-in strategies by name. */
-export * as Strategies from "./Strategies.js"
-/** Weighted keyword matching (the Java core's baseline). */
-export * as Keyword from "./strategies/Keyword.js"
-/** Tokenization shared by the lexical strategies: identifiers, any script, stemming, Korean, CJK. */
-export * as Analyzer from "./Analyzer.js"
-/** BM25F on a live inverted index: the default strategy. */
-export * as Bm25f from "./strategies/Bm25f.js"
-/** Regular expressions over tool names, on a linear-time engine. */
-export * as Regex from "./strategies/Regex.js"
-/** Embedding similarity through any `EmbeddingModel`. */
-export * as Semantic from "./strategies/Semantic.js"
-/** BM25F and semantic scores fused. */
-export * as Hybrid from "./strategies/Hybrid.js"
-/** The offline default `EmbeddingModel` (Universal Sentence Encoder lite), loaded on first use. */
-export * as OfflineEmbeddings from "./OfflineEmbeddings.js"
-/** Tool vectors kept between searches and runs. */
-export * as VectorCache from "./VectorCache.js"
-/** Evidence of relevance learnt from use: a search whose hit was then called successfully. */
-export * as SearchFeedback from "./SearchFeedback.js"
-/** The agent-lifetime tool catalog. */
-export * as ToolCatalog from "./ToolCatalog.js"
-/** The per-unit activation state. */
-export * as Activation from "./Activation.js"
-/** The per-unit read-only view: visible tools, search-and-activate, resolve. */
-export * as ToolView from "./ToolView.js"
-/** Disclosure modes and search tool settings. */
-export * as Disclosure from "./Disclosure.js"
-/** Which tools exist for an agent. */
-export * as Visibility from "./Visibility.js"
-/** Permission to run a tool. */
-export * as Permission from "./Permission.js"
-/** `ToolSearch` as an `effect/ai` tool for your own loop. */
-export * as SearchToolkit from "./SearchToolkit.js"
-/** A tool call's arguments, bounded and checked against the tool's JSON Schema before it runs. */
+
+/**
+ * A tool call's arguments, bounded and checked against the tool's JSON Schema before it runs.
+ *
+ * @since 0.2.0
+ * @category tools
+ */
 export * as ToolArguments from "./ToolArguments.js"
-/** The search and discovery tools the model uses. */
+
+// -----------------------------------------------------------------------------
+// Search
+// -----------------------------------------------------------------------------
+
+/**
+ * The query language: keywords, `select:`, `+required`.
+ *
+ * @since 0.1.0
+ * @category search
+ */
+export * as Query from "./Query.js"
+
+/**
+ * The searchable fields of a tool.
+ *
+ * @since 0.1.0
+ * @category search
+ */
+export * as SearchDocument from "./SearchDocument.js"
+
+/**
+ * The ranking strategy service and its live index interface.
+ *
+ * @since 0.1.0
+ * @category search
+ */
+export * as SearchStrategy from "./SearchStrategy.js"
+
+/**
+ * The built-in strategies by name.
+ *
+ * @since 0.1.0
+ * @category search
+ */
+export * as Strategies from "./Strategies.js"
+
+/**
+ * Tokenization shared by the lexical strategies: identifiers, any script, stemming, Korean, CJK.
+ *
+ * @since 0.1.0
+ * @category search
+ */
+export * as Analyzer from "./Analyzer.js"
+
+/**
+ * Weighted keyword matching (the Java core's baseline).
+ *
+ * @since 0.1.0
+ * @category search
+ */
+export * as Keyword from "./strategies/Keyword.js"
+
+/**
+ * BM25F on a live inverted index: the default strategy.
+ *
+ * @since 0.1.0
+ * @category search
+ */
+export * as Bm25f from "./strategies/Bm25f.js"
+
+/**
+ * Regular expressions over tool names, on a linear-time engine.
+ *
+ * @since 0.1.0
+ * @category search
+ */
+export * as Regex from "./strategies/Regex.js"
+
+/**
+ * Embedding similarity through any `EmbeddingModel`.
+ *
+ * @since 0.1.0
+ * @category search
+ */
+export * as Semantic from "./strategies/Semantic.js"
+
+/**
+ * BM25F and semantic scores fused.
+ *
+ * @since 0.1.0
+ * @category search
+ */
+export * as Hybrid from "./strategies/Hybrid.js"
+
+/**
+ * The offline default `EmbeddingModel` (Universal Sentence Encoder lite), loaded on first use.
+ *
+ * @since 0.1.0
+ * @category search
+ */
+export * as OfflineEmbeddings from "./OfflineEmbeddings.js"
+
+/**
+ * Tool vectors kept between searches and runs: in memory, or in files through `FileSystem`.
+ *
+ * @since 0.1.0
+ * @category search
+ */
+export * as VectorCache from "./VectorCache.js"
+
+/**
+ * Evidence of relevance learnt from use: a search whose hit was then called successfully.
+ *
+ * @since 0.2.0
+ * @category search
+ */
+export * as SearchFeedback from "./SearchFeedback.js"
+
+// -----------------------------------------------------------------------------
+// Catalog and execution units
+// -----------------------------------------------------------------------------
+
+/**
+ * The agent-lifetime tool catalog: registration, model names, the live index.
+ *
+ * @since 0.1.0
+ * @category units
+ */
+export * as ToolCatalog from "./ToolCatalog.js"
+
+/**
+ * The activated tools of one unit (a turn or a fork), gone with its scope.
+ *
+ * @since 0.1.0
+ * @category units
+ */
+export * as Activation from "./Activation.js"
+
+/**
+ * The per-unit read-only view: visible tools, search-and-activate, resolve.
+ *
+ * @since 0.1.0
+ * @category units
+ */
+export * as ToolView from "./ToolView.js"
+
+// -----------------------------------------------------------------------------
+// Policies
+// -----------------------------------------------------------------------------
+
+/**
+ * What the model is shown: the disclosure mode and the search tools' defaults.
+ *
+ * @since 0.1.0
+ * @category policies
+ */
+export * as Disclosure from "./Disclosure.js"
+
+/**
+ * Which tools and resources exist for an agent.
+ *
+ * @since 0.1.0
+ * @category policies
+ */
+export * as Visibility from "./Visibility.js"
+
+/**
+ * Permission to run a tool.
+ *
+ * @since 0.1.0
+ * @category policies
+ */
+export * as Permission from "./Permission.js"
+
+// -----------------------------------------------------------------------------
+// What the model sees
+// -----------------------------------------------------------------------------
+
+/**
+ * The search and discovery tools' descriptions, schemas, inputs and answers.
+ *
+ * @since 0.1.0
+ * @category model-facing
+ */
 export * as MetaTools from "./MetaTools.js"
-/** Deferred tools sent the provider's way (Anthropic's `defer_loading`), and which providers can. */
-export * as NativeDeferral from "./NativeDeferral.js"
-/** A resource: a document, collection, policy, graph or prompt the model reads, and its reader. */
-export * as Resource from "./Resource.js"
-/** Resource files: JSON Lines or a JSON array of resources, bodies inline or in files beside it. */
-export * as ResourceFile from "./ResourceFile.js"
-/** The agent-lifetime resource catalog, with live metadata and passage indexes. */
-export * as ResourceCatalog from "./ResourceCatalog.js"
-/** The per-unit set of revealed resources. */
-export * as RevealedResources from "./RevealedResources.js"
-/** What can go wrong reading resources, each error naming the call that fixes it. */
-export * as ResourceError from "./ResourceError.js"
-/** The per-unit resource view: sample, search, read, get_prompt, and the resource tools. */
-export * as ResourceView from "./ResourceView.js"
-/** What the resource tools show and read: result counts, snippet and read lengths. */
-export * as ResourceDisclosure from "./ResourceDisclosure.js"
-/** The resource tools the model uses: descriptions, schemas, answers, corrective messages. */
-export * as ResourceTools from "./ResourceTools.js"
-/** The resource settings, declared once as a `Setting` table. */
-export * as ResourceConfig from "./ResourceConfig.js"
-/** The table of contents of staged disclosure and the system-prompt section around it. */
+
+/**
+ * The table of contents of staged disclosure and the system-prompt section around it.
+ *
+ * @since 0.1.0
+ * @category model-facing
+ */
 export * as TableOfContents from "./TableOfContents.js"
-/** One setting declared once: variable, flag, schema, default, docs; one precedence for every source. */
+
+/**
+ * Deferral on an existing `effect/ai` Toolkit, and `ToolSearch` alone as an `effect/ai` tool.
+ *
+ * @since 0.1.0
+ * @category model-facing
+ */
+export * as SearchToolkit from "./SearchToolkit.js"
+
+/**
+ * Deferred tools sent the provider's way (Anthropic's `defer_loading`), and which providers can.
+ *
+ * @since 0.2.0
+ * @category model-facing
+ */
+export * as NativeDeferral from "./NativeDeferral.js"
+
+// -----------------------------------------------------------------------------
+// Resources
+// -----------------------------------------------------------------------------
+
+/**
+ * A resource: a document, collection, policy, graph or prompt the model reads, and its reader.
+ *
+ * @since 0.2.0
+ * @category resources
+ */
+export * as Resource from "./Resource.js"
+
+/**
+ * Resource files: JSON Lines or a JSON array of resources, bodies inline or in files beside it.
+ *
+ * @since 0.2.0
+ * @category resources
+ */
+export * as ResourceFile from "./ResourceFile.js"
+
+/**
+ * The agent-lifetime resource catalog, with live metadata and passage indexes.
+ *
+ * @since 0.2.0
+ * @category resources
+ */
+export * as ResourceCatalog from "./ResourceCatalog.js"
+
+/**
+ * The resources revealed in one unit, gone with its scope.
+ *
+ * @since 0.2.0
+ * @category resources
+ */
+export * as RevealedResources from "./RevealedResources.js"
+
+/**
+ * The per-unit resource view: sample, search, read, get_prompt, and the resource tools.
+ *
+ * @since 0.2.0
+ * @category resources
+ */
+export * as ResourceView from "./ResourceView.js"
+
+/**
+ * What the resource tools show and read: result counts, snippet and read lengths.
+ *
+ * @since 0.2.0
+ * @category resources
+ */
+export * as ResourceDisclosure from "./ResourceDisclosure.js"
+
+/**
+ * The resource tools' descriptions, schemas, inputs, answers and corrective messages.
+ *
+ * @since 0.2.0
+ * @category resources
+ */
+export * as ResourceTools from "./ResourceTools.js"
+
+/**
+ * What can go wrong reading resources, each error naming the call that fixes it.
+ *
+ * @since 0.2.0
+ * @category resources
+ */
+export * as ResourceError from "./ResourceError.js"
+
+// -----------------------------------------------------------------------------
+// Settings
+// -----------------------------------------------------------------------------
+
+/**
+ * One setting declared once: variable, flag, schema, default, docs; one precedence for every source.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
 export * as Setting from "./Setting.js"
-/** Every core setting from the environment through Effect `Config`, and the layer built from it. */
+
+/**
+ * The core settings as a `Setting` table, read through `Config`, and the layer built from them.
+ *
+ * @since 0.1.0
+ * @category settings
+ */
 export * as ToolSearchConfig from "./ToolSearchConfig.js"
 
-// Errors, also at the top level so declaration files of dependent code can name them.
-export { ActivationClosed } from "./Activation.js"
-export { CatalogFileError } from "./CatalogFile.js"
-export { InvalidTool, ToolExecutionError } from "./CatalogTool.js"
-export { ToolNotPermitted } from "./Permission.js"
-export { InvalidQuery } from "./Query.js"
-export { InvalidResource, ResourceReadError } from "./Resource.js"
-export { DuplicateResource } from "./ResourceCatalog.js"
-export { InvalidResourceRequest, ResourceNotPermitted, ResourceNotRevealed, UnknownResource } from "./ResourceError.js"
-export { ResourceFileError } from "./ResourceFile.js"
-export { RevealedResourcesClosed } from "./RevealedResources.js"
-export { SearchFailed } from "./SearchStrategy.js"
-export { InvalidArguments } from "./ToolArguments.js"
-export { DuplicateTool } from "./ToolCatalog.js"
-export { ToolNotActive, UnknownTool } from "./ToolView.js"
+/**
+ * The resource settings as a `Setting` table.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
+export * as ResourceConfig from "./ResourceConfig.js"
+
+// -----------------------------------------------------------------------------
+// Errors
+// -----------------------------------------------------------------------------
+
+export {
+  /**
+   * An activation used after its unit's scope closed (a defect).
+   *
+   * @since 0.1.0
+   * @category errors
+   */
+  ActivationClosed
+} from "./Activation.js"
+
+export {
+  /**
+   * A catalog file that cannot be read, with its file and line.
+   *
+   * @since 0.1.0
+   * @category errors
+   */
+  CatalogFileError
+} from "./CatalogFile.js"
+
+export {
+  /**
+   * A tool the catalog or a provider would reject.
+   *
+   * @since 0.1.0
+   * @category errors
+   */
+  InvalidTool,
+  /**
+   * A handler that failed without a result.
+   *
+   * @since 0.1.0
+   * @category errors
+   */
+  ToolExecutionError
+} from "./CatalogTool.js"
+
+export {
+  /**
+   * A tool this agent may not run.
+   *
+   * @since 0.1.0
+   * @category errors
+   */
+  ToolNotPermitted
+} from "./Permission.js"
+
+export {
+  /**
+   * A query that cannot run; the message tells the model how to fix it.
+   *
+   * @since 0.1.0
+   * @category errors
+   */
+  InvalidQuery
+} from "./Query.js"
+
+export {
+  /**
+   * A resource the catalog rejects.
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  InvalidResource,
+  /**
+   * Reading a body or rendering a prompt failed.
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  ResourceReadError
+} from "./Resource.js"
+
+export {
+  /**
+   * Another resource already has this URI.
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  DuplicateResource
+} from "./ResourceCatalog.js"
+
+export {
+  /**
+   * A resource request that cannot be served as asked.
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  InvalidResourceRequest,
+  /**
+   * A resource this agent may not read.
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  ResourceNotPermitted,
+  /**
+   * A resource not revealed in this unit yet.
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  ResourceNotRevealed,
+  /**
+   * No resource of that URI or name exists for this agent.
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  UnknownResource
+} from "./ResourceError.js"
+
+export {
+  /**
+   * A resource file that cannot be used, with its file and line.
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  ResourceFileError
+} from "./ResourceFile.js"
+
+export {
+  /**
+   * A revealed set used after its unit's scope closed (a defect).
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  RevealedResourcesClosed
+} from "./RevealedResources.js"
+
+export {
+  /**
+   * The search backend failed: never reported as no results.
+   *
+   * @since 0.1.0
+   * @category errors
+   */
+  SearchFailed
+} from "./SearchStrategy.js"
+
+export {
+  /**
+   * A call's arguments that do not fit the tool's parameters.
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  InvalidArguments
+} from "./ToolArguments.js"
+
+export {
+  /**
+   * Another tool already has this id.
+   *
+   * @since 0.1.0
+   * @category errors
+   */
+  DuplicateTool
+} from "./ToolCatalog.js"
+
+export {
+  /**
+   * A deferred tool called before it was activated.
+   *
+   * @since 0.1.0
+   * @category errors
+   */
+  ToolNotActive,
+  /**
+   * No tool of that name exists for this agent.
+   *
+   * @since 0.1.0
+   * @category errors
+   */
+  UnknownTool
+} from "./ToolView.js"

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import { Analyzer } from "../src/index.js"
+import { stripKoreanSuffix } from "../src/internal/analysis.js"
 
 describe("Analyzer", () => {
   it("splits camelCase, snake_case, kebab-case, dotted names and acronyms", () => {
@@ -55,7 +56,7 @@ describe("Analyzer", () => {
     // the full forms stay terms too, so a word that merely ends like a particle loses nothing
     assert.include(query, "메시지를")
     assert.deepStrictEqual(Analyzer.terms("슬랙 메시지"), ["슬랙", "메시지"])
-    assert.strictEqual(Analyzer.stripKoreanSuffix("에서"), undefined, "a bare particle is not stripped to nothing")
+    assert.strictEqual(stripKoreanSuffix("에서"), undefined, "a bare particle is not stripped to nothing")
   })
 
   it("Chinese and Japanese without spaces become overlapping bigrams", () => {

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Fiber, Layer, Scope } from "effect"
+import { Cause, Deferred, Effect, Exit, Fiber, Layer, Scope } from "effect"
 import { Activation, ToolCatalog, ToolView } from "../src/index.js"
-import { CatalogLive, tool, visibleNames } from "./fixtures.js"
+import { CatalogLive, tool, visibleNames } from "./kit/tools.js"
 
 const activate = (query: string) => Effect.flatMap(ToolView.ToolView, (view) => view.searchAndActivate(query))
 
@@ -80,20 +80,20 @@ describe("activation lifetime", () => {
 
   it.effect("interrupting a unit closes its scope and ends its activation", () =>
     Effect.gen(function*() {
-      let leaked: Activation.Activation["Service"] | undefined
+      const started = yield* Deferred.make<Activation.Service>()
       const fiber = yield* Effect.gen(function*() {
-        leaked = yield* Activation.Activation
         yield* activate("select:Grep")
+        yield* Deferred.succeed(started, yield* Activation.Activation)
         return yield* Effect.never
       }).pipe(
         Effect.provide(ToolView.ToolView.layer.pipe(Layer.provideMerge(Activation.Activation.layer))),
         Effect.forkChild
       )
-      yield* Effect.yieldNow
-      yield* Effect.yieldNow
+      // the unit has activated a tool and leaked its activation; then it is interrupted
+      const leaked = yield* Deferred.await(started)
+      assert.deepStrictEqual(yield* leaked.ids, ["Grep"])
       yield* Fiber.interrupt(fiber)
-      assert.isDefined(leaked)
-      const exit = yield* Effect.exit(leaked!.ids) // defined: asserted just above
+      const exit = yield* Effect.exit(leaked.ids)
       assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause))
     }).pipe(Effect.provide(CatalogLive)))
 

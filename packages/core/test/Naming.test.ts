@@ -4,7 +4,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import * as fc from "fast-check"
 import { CatalogFile, CatalogTool, ToolCatalog } from "../src/index.js"
-import { EmptyCatalog, tool } from "./fixtures.js"
+import { EmptyCatalog, tool } from "./kit/tools.js"
 
 const catalog = Effect.service(ToolCatalog.ToolCatalog)
 const modelNames = Effect.map(

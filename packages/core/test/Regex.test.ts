@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Result } from "effect"
 import { CatalogTool, Query, Regex, SearchDocument, ToolCatalog } from "../src/index.js"
+import * as Pattern from "../src/internal/regexPattern.js"
 
 const doc = (input: CatalogTool.Input) => SearchDocument.fromTool(CatalogTool.make(input))
 
@@ -52,7 +53,7 @@ describe("Regex strategy", () => {
     Effect.gen(function*() {
       const error = yield* Effect.flip(search("a".repeat(201)))
       assert.match(error.message, /too long \(201 characters; at most 200\)/)
-      assert.isTrue(Result.isSuccess(Regex.compile("a".repeat(200))))
+      assert.isTrue(Result.isSuccess(Pattern.compile("a".repeat(200))))
     }))
 
   it.effect("a catastrophic pattern for backtracking engines is cheap: its steps are linear in the names", () =>
@@ -60,7 +61,7 @@ describe("Regex strategy", () => {
       // `(a+)+$` against "aaa…!" backtracks 2^n steps in a backtracking engine; 500 such names of
       // 64 characters would never finish there. Here its budget is the linear bound itself.
       const names = Array.from({ length: 500 }, (_, i) => `${"a".repeat(60)}${i}`.slice(0, 63) + "_")
-      const perChar = Regex.instructions(Result.getOrThrow(Regex.compile("(a+)+$")))
+      const perChar = Pattern.instructions(Result.getOrThrow(Pattern.compile("(a+)+$")))
       const linear = names.reduce((sum, n) => sum + (n.length + 1) * perChar, 0)
       const index = yield* Regex.makeIndexWith({ maxSteps: linear })
       index.add(names.map((name) => doc({ name })))
@@ -73,8 +74,8 @@ describe("Regex strategy", () => {
       const names = Array.from({ length: 2000 }, (_, i) => `tool_${i}_send_message_to_channel_${i % 97}`)
       index.add(names.map((name) => doc({ name })))
       const expensive = "(.{0,30}){10}x"
-      const perChar = Regex.instructions(Result.getOrThrow(Regex.compile(expensive)))
-      const cheap = Regex.instructions(Result.getOrThrow(Regex.compile("send.*message")))
+      const perChar = Pattern.instructions(Result.getOrThrow(Pattern.compile(expensive)))
+      const cheap = Pattern.instructions(Result.getOrThrow(Pattern.compile("send.*message")))
       assert.isAbove(perChar, 40 * cheap, "counted repetitions multiply the program")
       const error = yield* Effect.flip(index.search({ text: expensive, limit: 5, accept: () => true }))
       assert.strictEqual(error._tag, "InvalidQuery")

@@ -10,7 +10,7 @@ import {
   resourceCatalogOf,
   summaryPrompt,
   wikiPage
-} from "./resourceFixtures.js"
+} from "./kit/resources.js"
 
 const Catalog = ResourceCatalog.ResourceCatalog
 const all = { limit: 10, accept: () => true }
@@ -188,8 +188,9 @@ describe("ResourceCatalog", () => {
   it.effect("replaceSource makes a source hold exactly the new set, and never takes another source's URI", () =>
     Effect.gen(function*() {
       const catalog = yield* Catalog
-      const changes = yield* Stream.runCollect(Stream.take(catalog.changes, 2)).pipe(Effect.forkChild)
-      yield* Effect.yieldNow
+      const changes = yield* Stream.runCollect(Stream.take(catalog.changes, 2)).pipe(
+        Effect.forkChild({ startImmediately: true })
+      )
       yield* catalog.replaceSource("wiki", [wikiPage(1), wikiPage(2)])
       yield* catalog.replaceSource("wiki", [wikiPage(2), wikiPage(3)])
       assert.deepStrictEqual((yield* catalog.all).map((e) => e.uri), [

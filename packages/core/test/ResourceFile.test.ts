@@ -1,75 +1,26 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ByteSize, Effect, FileSystem, Layer, Option, Path, PlatformError } from "effect"
+import { Effect } from "effect"
 import { type Resource, ResourceFile } from "../src/index.js"
-
-/** An in-memory file system with symbolic links, enough for `ResourceFile`. */
-const memoryFs = (files: Map<string, string>, links: Map<string, string>) => {
-  const missing = (method: string, path: string) =>
-    PlatformError.systemError({ _tag: "NotFound", module: "FileSystem", method, pathOrDescriptor: path })
-  const resolve = (path: string): string => {
-    let current = path
-    for (let hops = 0; hops < 10; hops++) {
-      const link = [...links.keys()].find((l) => current === l || current.startsWith(`${l}/`))
-      if (link === undefined) return current
-      current = (links.get(link) as string) + current.slice(link.length)
-    }
-    return current
-  }
-  const isDirectory = (path: string) => [...files.keys()].some((f) => f.startsWith(`${path}/`))
-  const info = (type: FileSystem.File.Type, size: number): FileSystem.File.Info => ({
-    type,
-    mtime: Option.none(),
-    atime: Option.none(),
-    birthtime: Option.none(),
-    dev: 0n,
-    ino: Option.none(),
-    mode: 0o644,
-    nlink: Option.none(),
-    uid: Option.none(),
-    gid: Option.none(),
-    rdev: Option.none(),
-    size: ByteSize.bytes(size),
-    blksize: Option.none(),
-    blocks: Option.none()
-  })
-  return FileSystem.layerNoop({
-    realPath: (path) => {
-      const real = resolve(path)
-      return files.has(real) || isDirectory(real) ? Effect.succeed(real) : Effect.fail(missing("realPath", path))
-    },
-    stat: (path) => {
-      const real = resolve(path)
-      const text = files.get(real)
-      if (text !== undefined) return Effect.succeed(info("File", Buffer.byteLength(text)))
-      return isDirectory(real) ? Effect.succeed(info("Directory", 0)) : Effect.fail(missing("stat", path))
-    },
-    readFileString: (path) => {
-      const text = files.get(resolve(path))
-      return text === undefined ? Effect.fail(missing("readFileString", path)) : Effect.succeed(text)
-    }
-  })
-}
+import * as MemoryFs from "./kit/MemoryFileSystem.js"
 
 const jsonl = (...entries: ReadonlyArray<unknown>) => entries.map((e) => JSON.stringify(e)).join("\n")
 
 const handbook = "# Handbook\n\nOpened laptops carry a 15% restocking fee."
-const baseFiles = () =>
-  new Map<string, string>([
-    ["/etc/passwd", "root:x:0:0"],
-    ["/catalog/docs/handbook.md", handbook],
-    ["/catalog/big.md", "x".repeat(5_000)],
-    ["/secret.txt", "top secret"]
-  ])
+const baseFiles = () => ({
+  "/etc/passwd": "root:x:0:0",
+  "/catalog/docs/handbook.md": handbook,
+  "/catalog/big.md": "x".repeat(5_000),
+  "/secret.txt": "top secret"
+})
 
 const loadWith = (
   text: string,
   options: Partial<ResourceFile.Options> = {},
-  links = new Map<string, string>(),
-  files = baseFiles()
+  links = new Map<string, string>()
 ) => {
-  files.set("/catalog/resources.jsonl", text)
+  const files = MemoryFs.disk({ ...baseFiles(), "/catalog/resources.jsonl": text })
   return ResourceFile.load("/catalog/resources.jsonl", options).pipe(
-    Effect.provide(Layer.merge(memoryFs(files, links), Path.layer))
+    Effect.provide(MemoryFs.layer({ ...files, links }))
   )
 }
 

@@ -14,8 +14,8 @@ import {
   ToolView,
   Visibility
 } from "../src/index.js"
-import { CatalogLive } from "./fixtures.js"
-import { handbook, handbookText, logTemplate, resourceCatalogOf, summaryPrompt, wikiPage } from "./resourceFixtures.js"
+import { handbook, handbookText, logTemplate, resourceCatalogOf, summaryPrompt, wikiPage } from "./kit/resources.js"
+import { CatalogLive } from "./kit/tools.js"
 
 const View = ResourceView.ResourceView
 const everything = [handbook, wikiPage(1), wikiPage(2), summaryPrompt, logTemplate]

@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as fc from "fast-check"
 import { Bm25f, CatalogTool, SearchFeedback, ToolCatalog, ToolView } from "../src/index.js"
-import { tool } from "./fixtures.js"
+import { tool } from "./kit/tools.js"
 
 const record = (service: SearchFeedback.Service, query: string, toolId: string, catalog = "c") =>
   service.record({ catalog, query, toolId })

@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option, Schema, Stream } from "effect"
 import { Tool, Toolkit } from "effect/ai"
 import { CatalogTool, Keyword, SearchToolkit, ToolCatalog, ToolView } from "../src/index.js"
-import { CatalogLive } from "./fixtures.js"
+import { CatalogLive } from "./kit/tools.js"
 
 const callToolSearch = (params: unknown) =>
   Effect.gen(function*() {

@@ -1,9 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Ref } from "effect"
 import { AiError, EmbeddingModel } from "effect/ai"
-import { mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import {
   Analyzer,
   CatalogTool,
@@ -176,38 +173,5 @@ describe("Hybrid strategy", () => {
         (yield* index.search({ text: "automobile", limit: 3, accept: () => true })).map((h) => h.id),
         "rent_car"
       )
-    }))
-})
-
-describe("VectorCache.file", () => {
-  it.effect("persists vectors across caches and ignores a torn last record", () =>
-    Effect.gen(function*() {
-      const dir = mkdtempSync(join(tmpdir(), "tool-search-vectors-"))
-      const first = VectorCache.file(dir, "model/a")
-      const k1 = VectorCache.key("model/a", "one")
-      const k2 = VectorCache.key("model/a", "two")
-      assert.notStrictEqual(k1, k2)
-      assert.notStrictEqual(k1, VectorCache.key("model/b", "one"), "the model is part of the key")
-      yield* first.setMany([[k1, Float32Array.from([1, 2, 3])], [k2, Float32Array.from([0.5])]])
-      const second = VectorCache.file(dir, "model/a")
-      const [v1, v2, missing] = yield* second.getMany([k1, k2, VectorCache.key("model/a", "three")])
-      assert.deepStrictEqual([...(v1 ?? [])], [1, 2, 3])
-      assert.deepStrictEqual([...(v2 ?? [])], [0.5])
-      assert.strictEqual(missing, undefined)
-      // a process killed mid-write leaves a partial record: it is skipped, the rest still loads
-      const { appendFileSync } = yield* Effect.promise(() => import("node:fs"))
-      appendFileSync(join(dir, "model_a.vectors"), new Uint8Array(30))
-      const third = VectorCache.file(dir, "model/a")
-      assert.deepStrictEqual([...((yield* third.getMany([k1]))[0] ?? [])], [1, 2, 3])
-    }))
-
-  it.effect("a cache that cannot be written is a warning, not a failure", () =>
-    Effect.gen(function*() {
-      const dir = mkdtempSync(join(tmpdir(), "tool-search-vectors-"))
-      const blocked = join(dir, "file-not-dir")
-      writeFileSync(blocked, "x")
-      const cache = VectorCache.file(join(blocked, "sub"), "m")
-      yield* cache.setMany([[VectorCache.key("m", "x"), Float32Array.from([1])]])
-      assert.deepStrictEqual((yield* cache.getMany([VectorCache.key("m", "x")]))[0]?.length, 1, "kept in memory")
     }))
 })

@@ -11,18 +11,8 @@ import {
   ToolView,
   Visibility
 } from "../src/index.js"
-import { tool } from "./fixtures.js"
-import {
-  call,
-  candidatesOf,
-  dbLoad,
-  functionsOf,
-  harnessTools,
-  newsTools,
-  platformTools,
-  ragSearch,
-  unitOver
-} from "./harness.js"
+import { dbLoad, harnessTools, newsTools, platformTools, ragSearch } from "./kit/harness.js"
+import { call, candidatesOf, functionsOf, tool, unitOver } from "./kit/tools.js"
 
 const staged = Disclosure.layer({ mode: "staged" })
 const names = Effect.flatMap(ToolView.ToolView, (v) => v.visible).pipe(Effect.map((ts) => ts.map((t) => t.name)))

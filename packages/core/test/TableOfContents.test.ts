@@ -1,8 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Disclosure, TableOfContents, ToolView, Visibility } from "../src/index.js"
-import { tool } from "./fixtures.js"
-import { call, unitOver } from "./harness.js"
+import { call, tool, unitOver } from "./kit/tools.js"
 
 const staged = Disclosure.layer({ mode: "staged" })
 const prompt = TableOfContents.systemPrompt

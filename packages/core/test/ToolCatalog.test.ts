@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, Option, Stream } from "effect"
-import { CatalogTool, Keyword, Query, ToolCatalog } from "../src/index.js"
-import { CatalogLive, EmptyCatalog, tool } from "./fixtures.js"
+import { CatalogTool, Keyword, Query, ToolCatalog, ToolSpec } from "../src/index.js"
+import { CatalogLive, EmptyCatalog, tool } from "./kit/tools.js"
 
 const catalog = Effect.service(ToolCatalog.ToolCatalog)
 const ids = (entries: ReadonlyArray<{ readonly id: string }>) => entries.map((e) => e.id)
@@ -72,8 +72,11 @@ describe("ToolCatalog", () => {
         tool("read_file", "Read a file (local)", { id: "fs-local/read_file", source: "fs-local" })
       ])
       assert.strictEqual(Option.getOrThrow(yield* c.get("fs-local/write_file")).modelName, "write_file")
-      const changes = yield* c.changes.pipe(Stream.take(1), Stream.runCollect, Effect.forkChild)
-      yield* Effect.yieldNow
+      const changes = yield* c.changes.pipe(
+        Stream.take(1),
+        Stream.runCollect,
+        Effect.forkChild({ startImmediately: true })
+      )
       yield* c.register(
         tool("write_file", "Write a file (remote)", { id: "fs-remote/write_file", source: "fs-remote" })
       )
@@ -179,8 +182,11 @@ describe("ToolCatalog", () => {
   it.effect("publishes changes", () =>
     Effect.gen(function*() {
       const c = yield* catalog
-      const fiber = yield* c.changes.pipe(Stream.take(2), Stream.runCollect, Effect.forkChild)
-      yield* Effect.yieldNow
+      const fiber = yield* c.changes.pipe(
+        Stream.take(2),
+        Stream.runCollect,
+        Effect.forkChild({ startImmediately: true })
+      )
       yield* c.register([tool("one", "1"), tool("two", "2")])
       yield* c.unregister("one")
       const changes = yield* Fiber.join(fiber)
@@ -197,13 +203,13 @@ describe("CatalogTool", () => {
 
   it.effect("decode names the tool and the problem", () =>
     Effect.gen(function*() {
-      const e1 = yield* Effect.flip(CatalogTool.decode({ name: "x", parameters: "nope" }))
+      const e1 = yield* Effect.flip(ToolSpec.decode({ name: "x", parameters: "nope" }))
       assert.strictEqual(e1.message, "Invalid tool 'x': parameters must be a JSON Schema object")
-      const e2 = yield* Effect.flip(CatalogTool.decode({ description: "no name" }))
+      const e2 = yield* Effect.flip(ToolSpec.decode({ description: "no name" }))
       assert.include(e2.message, "<unnamed>")
-      const e3 = yield* Effect.flip(CatalogTool.decode({ name: "getPM2.5Level" }))
+      const e3 = yield* Effect.flip(ToolSpec.decode({ name: "getPM2.5Level" }))
       assert.include(e3.message, "getPM2.5Level")
-      const ok = yield* CatalogTool.decode({ name: "getPM2.5Level" }, { names: "sanitize" })
+      const ok = yield* ToolSpec.decode({ name: "getPM2.5Level" }, { names: "sanitize" })
       assert.strictEqual(ok.name, "getPM2_5Level")
       assert.strictEqual(ok.id, "getPM2.5Level")
     }))

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
 import { Disclosure, Permission, Strategies, ToolCatalog, ToolView } from "../src/index.js"
-import { CatalogLive, EmptyCatalog, tool, visibleNames } from "./fixtures.js"
+import { CatalogLive, EmptyCatalog, tool, visibleNames } from "./kit/tools.js"
 
 const run = (name: string, params: unknown) =>
   Effect.flatMap(

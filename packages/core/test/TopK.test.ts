@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import { TopK } from "../src/internal/TopK.js"
-import { byScore } from "../src/SearchStrategy.js"
+import { byScore } from "../src/internal/TopK.js"
 
 describe("TopK", () => {
   it("property: keeps exactly the best `limit` positive hits, best first, ties by id", () => {

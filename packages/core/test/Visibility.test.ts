@@ -2,8 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fc from "fast-check"
 import { Disclosure, TableOfContents, type ToolCatalog, ToolView, Visibility } from "../src/index.js"
-import { tool } from "./fixtures.js"
-import { unitOver } from "./harness.js"
+import { tool, unitOver } from "./kit/tools.js"
 
 const entry = (name: string, source?: string, id = name): ToolCatalog.Entry => ({
   ...tool(name, `${name} tool`, source === undefined ? { id } : { id, source }),

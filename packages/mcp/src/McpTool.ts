@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import { CatalogTool, Disclosure, type ToolCatalog } from "@tool-search/core"
+import { CatalogTool, Disclosure, type ToolCatalog, ToolSpec } from "@tool-search/core"
 import { Effect, type JsonSchema, Schema } from "effect"
 import { InvalidServerTool } from "./McpError.js"
 
@@ -17,14 +17,8 @@ import { InvalidServerTool } from "./McpError.js"
 // Wire schemas
 // -----------------------------------------------------------------------------
 
-/** MCP tool annotations (all hints are optional). */
-export const Annotations = Schema.Struct({
-  title: Schema.optionalKey(Schema.String),
-  readOnlyHint: Schema.optionalKey(Schema.Boolean),
-  destructiveHint: Schema.optionalKey(Schema.Boolean),
-  idempotentHint: Schema.optionalKey(Schema.Boolean),
-  openWorldHint: Schema.optionalKey(Schema.Boolean)
-})
+/** MCP tool annotations (all hints are optional): core's wire schema, `ToolSpec.McpAnnotations`. */
+export const Annotations = ToolSpec.McpAnnotations
 
 /** One entry of `tools/list`, as far as the catalog uses it. Other fields are ignored. */
 export const Tool = Schema.Struct({
@@ -183,11 +177,8 @@ export const toCatalogTool = (
       source: options.server,
       aliases: name === tool.name ? [] : [tool.name],
       annotations: {
-        ...(title === undefined ? {} : { title }),
-        ...(a?.readOnlyHint === undefined ? {} : { readOnly: a.readOnlyHint }),
-        ...(a?.destructiveHint === undefined ? {} : { destructive: a.destructiveHint }),
-        ...(a?.idempotentHint === undefined ? {} : { idempotent: a.idempotentHint }),
-        ...(a?.openWorldHint === undefined ? {} : { openWorld: a.openWorldHint })
+        ...Schema.decodeSync(ToolSpec.AnnotationsFromMcp)(a ?? {}),
+        ...(title === undefined ? {} : { title })
       },
       handler: options.handler(origin)
     })
@@ -255,13 +246,7 @@ export const toListed = (tool: {
   readonly tool?: ToolCatalog.Entry
 }): ListedTool => {
   const a = tool.tool?.annotations ?? {}
-  const annotations = {
-    ...(a.title === undefined ? {} : { title: a.title }),
-    ...(a.readOnly === undefined ? {} : { readOnlyHint: a.readOnly }),
-    ...(a.destructive === undefined ? {} : { destructiveHint: a.destructive }),
-    ...(a.idempotent === undefined ? {} : { idempotentHint: a.idempotent }),
-    ...(a.openWorld === undefined ? {} : { openWorldHint: a.openWorld })
-  }
+  const annotations = Schema.encodeSync(ToolSpec.AnnotationsFromMcp)(a)
   return {
     name: tool.name,
     ...(a.title === undefined ? {} : { title: a.title }),

@@ -55,3 +55,6 @@ export class TopK {
     return out
   }
 }
+
+/** Sorts hits best first, ties broken by id so results are deterministic. */
+export const byScore = (a: Hit, b: Hit): number => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)

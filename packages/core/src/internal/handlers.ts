@@ -1,10 +1,23 @@
 /**
  * The handler side of `CatalogTool`: the boundary around user handlers, and what `fromToolkit`
  * reads from an `effect/ai` tool (its approval rule, its annotations).
+ *
+ * @internal
  */
-import { Context, Effect, Schema } from "effect"
+import { Context, Effect, Option, Schema, Stream } from "effect"
 import { Tool } from "effect/ai"
-import type { Annotations, Handler, NeedsApproval } from "../CatalogTool.js"
+import type { Annotations, Handler, NeedsApproval, Output, ToolExecutionError } from "../CatalogTool.js"
+import { messageOf } from "./messages.js"
+
+/**
+ * A toolkit's `handle` seen with loose types: parameters are the model's JSON (each tool's decoder
+ * checks them) and nothing is required from the caller's context.
+ */
+export type LooseHandle = (
+  name: string,
+  params: unknown,
+  toolCallId?: string
+) => Effect.Effect<Stream.Stream<Tool.HandlerResult<Tool.Any>, unknown>, unknown>
 
 /** Marks handlers already guarded, so a tool rebuilt from another keeps one wrapper. */
 const guarded = new WeakSet<Handler>()
@@ -48,9 +61,29 @@ export const approvalOf = (tool: Tool.Any): NeedsApproval | undefined => {
     )
 }
 
+/** The annotations of an `effect/ai` tool, in the catalog's spelling. */
 export const annotationsOf = (tool: Tool.Any): Annotations => ({
   readOnly: Context.get(tool.annotations, Tool.Readonly),
   destructive: Context.get(tool.annotations, Tool.Destructive),
   idempotent: Context.get(tool.annotations, Tool.Idempotent),
   openWorld: Context.get(tool.annotations, Tool.OpenWorld)
 })
+
+/**
+ * The handler of one tool of a toolkit: the call goes through `Toolkit.handle`, so parameter
+ * decoding, failure modes and result encoding are exactly `effect/ai`'s; `fail` names the tool.
+ */
+export const toolkitHandler = (
+  handle: LooseHandle,
+  name: string,
+  fail: (reason: string) => ToolExecutionError
+): Handler =>
+(params, context) =>
+  handle(name, params, context.toolCallId).pipe(
+    Effect.flatMap(Stream.runLast),
+    Effect.flatMap(Option.match({
+      onNone: () => Effect.fail(fail("the handler produced no result")),
+      onSome: (r) => Effect.succeed<Output>({ isFailure: r.isFailure, result: r.encodedResult })
+    })),
+    Effect.catch((error) => Effect.fail(fail(messageOf(error))))
+  )

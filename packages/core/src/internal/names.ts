@@ -8,6 +8,22 @@
  *
  * @internal
  */
+import * as Fnv from "./fnv.js"
+
+/**
+ * The tool names every major provider accepts (OpenAI, Anthropic, Gemini agree on this subset):
+ * ASCII letters, digits, `_` and `-`, 1 to 64 characters.
+ */
+export const PATTERN = /^[A-Za-z0-9_-]{1,64}$/
+
+/** Whether a provider would accept `name` as a tool name. */
+export const isValid = (name: string): boolean => PATTERN.test(name)
+
+const FUNCTIONS_PREFIX = "functions."
+
+/** `name` without a leading `functions.`. */
+export const stripFunctionsPrefix = (name: string): string =>
+  name.startsWith(FUNCTIONS_PREFIX) ? name.slice(FUNCTIONS_PREFIX.length) : name
 
 /** The ASCII form of `text`, and how many letters or digits had no ASCII form. */
 export interface Transliteration {
@@ -183,14 +199,7 @@ export const transliterate = (text: string): Transliteration => {
 }
 
 /** A short stable hash (FNV-1a, 32 bit, hex), for names and cache keys. */
-export const hash = (text: string): string => {
-  let h = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
-  return (h >>> 0).toString(16).padStart(8, "0")
-}
+export const hash: (text: string) => string = Fnv.hex
 
 /** The first few ASCII words of `text`, lower case, joined by `_`: a stem for a name with no readable part. */
 const stemOf = (text: string): string =>

@@ -2,6 +2,8 @@
  * Loads the optional offline embedding package by name at run time. The core neither depends on
  * it nor imports it statically, so installing the core never pulls the model's weights; a missing
  * or mismatched package is an `AiError` that says what to install.
+ *
+ * @internal
  */
 import { Effect } from "effect"
 import { AiError } from "effect/ai"

@@ -33,7 +33,7 @@ export const defaultTemplate: ResourceTemplate = ({ toc, tools }) => {
 /** The resource table. */
 export const build = (
   resources: ReadonlyArray<ResourceCatalog.Entry>,
-  policy: Visibility.Policy,
+  policy: Visibility.Visibility,
   options: Options
 ): ResourceContents => {
   interface Building {

@@ -10,6 +10,7 @@ import type * as Resource from "../Resource.js"
 import type { Entry, Options, Passage, PassageMatch } from "../ResourceCatalog.js"
 import type { SearchDocument } from "../SearchDocument.js"
 import type { Hit } from "../SearchStrategy.js"
+import { messageOf } from "./messages.js"
 import * as Passages from "./passages.js"
 
 /** A validated resource with its body split, ready to commit. */
@@ -54,7 +55,7 @@ export const prepare = (resource: Resource.Resource, options: Options): Effect.E
     })
   }
   const unreadable = (error: unknown): Prepared => ({
-    entry: entry({ unsearchable: `its body could not be read (${causeMessage(error)})` }),
+    entry: entry({ unsearchable: `its body could not be read (${messageOf(error, 300)})` }),
     passages: []
   })
   const sizes = { target: options.passageTarget, max: options.passageMax }
@@ -143,12 +144,4 @@ const lastSegment = (uri: string): string => {
   } catch {
     return segment
   }
-}
-
-/** One line of at most 300 characters about an error or defect. */
-export const causeMessage = (cause: unknown): string => {
-  if (typeof cause === "object" && cause !== null && "message" in cause && typeof cause.message === "string") {
-    return cause.message.slice(0, 300)
-  }
-  return String(cause).slice(0, 300)
 }

@@ -6,6 +6,7 @@
  * @internal
  */
 import { Effect, Schema } from "effect"
+import * as Disclosure from "../Disclosure.js"
 import * as ResourceDisclosure from "../ResourceDisclosure.js"
 import * as ResourceTools from "../ResourceTools.js"
 import type { MetaOutput, ModelTool } from "../ToolView.js"
@@ -84,7 +85,7 @@ export const bindTools = (operations: Operations, options: ResourceDisclosure.Op
     requested === null || requested === undefined ? {} : { max: ResourceDisclosure.clampMax(requested, options) }
   return {
     sample: tool(
-      ResourceTools.SAMPLE_RESOURCES,
+      Disclosure.SAMPLE_RESOURCES,
       ResourceTools.sampleDescription(limit, defaultMax, options.snippetLength),
       ResourceTools.sampleParameters(limit, defaultMax),
       ResourceTools.SampleInput,
@@ -99,7 +100,7 @@ export const bindTools = (operations: Operations, options: ResourceDisclosure.Op
         )
     ),
     search: tool(
-      ResourceTools.SEARCH_RESOURCES,
+      Disclosure.SEARCH_RESOURCES,
       ResourceTools.searchDescription(limit, defaultMax),
       ResourceTools.searchParameters(limit, defaultMax),
       ResourceTools.SearchInput,
@@ -114,7 +115,7 @@ export const bindTools = (operations: Operations, options: ResourceDisclosure.Op
         )
     ),
     read: tool(
-      ResourceTools.READ_RESOURCE,
+      Disclosure.READ_RESOURCE,
       ResourceTools.readDescription(options.defaultReadLength, options.maxReadLength),
       ResourceTools.readParameters(options.defaultReadLength, options.maxReadLength),
       ResourceTools.ReadInput,
@@ -125,7 +126,7 @@ export const bindTools = (operations: Operations, options: ResourceDisclosure.Op
         }))
     ),
     getPrompt: tool(
-      ResourceTools.GET_PROMPT,
+      Disclosure.GET_PROMPT,
       ResourceTools.getPromptDescription,
       ResourceTools.getPromptParameters,
       ResourceTools.GetPromptInput,

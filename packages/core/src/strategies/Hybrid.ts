@@ -13,14 +13,20 @@
  *
  * @since 0.1.0
  */
-import { Effect, Layer } from "effect"
-import { EmbeddingModel } from "effect/ai"
+import { Effect, type Layer } from "effect"
+import type { EmbeddingModel } from "effect/ai"
+import * as EmbeddingStrategy from "../internal/embeddingStrategy.js"
 import { TopK } from "../internal/TopK.js"
-import { type SearchIndex, SearchStrategy } from "../SearchStrategy.js"
+import type { SearchIndex, SearchStrategy } from "../SearchStrategy.js"
 import * as Bm25f from "./Bm25f.js"
 import * as Semantic from "./Semantic.js"
 
-/** How the two rankings are fused. */
+/**
+ * How the two rankings are fused.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Options {
   /** Weight of the lexical (BM25F) score; the semantic score gets the rest. */
   readonly lexicalWeight: number
@@ -33,6 +39,9 @@ export interface Options {
 /**
  * Lexical weight 0.9, tuned on development queries only (`node dist/bench/tune-hybrid.js`, see
  * docs/search.md); a pool of 50; default BM25F and semantic options.
+ *
+ * @since 0.1.0
+ * @category models
  */
 export const defaults: Options = {
   lexicalWeight: 0.9,
@@ -41,7 +50,12 @@ export const defaults: Options = {
   semantic: Semantic.defaults
 }
 
-/** Fuses normalized lexical and semantic scores. */
+/**
+ * Fuses normalized lexical and semantic scores.
+ *
+ * @since 0.1.0
+ * @category ranking
+ */
 export const fuse = (
   lexical: ReadonlyArray<{ readonly id: string; readonly score: number }>,
   similarities: ReadonlyMap<string, number>,
@@ -70,7 +84,12 @@ export const fuse = (
   return top.result()
 }
 
-/** A new hybrid index over `model`. */
+/**
+ * A new hybrid index over `model`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const makeIndexWith = (model: EmbeddingModel.EmbeddingModel, options: Options): Effect.Effect<SearchIndex> =>
   Effect.gen(function*() {
     const lexical = Bm25f.makeIndexWith(options.bm25f)
@@ -93,15 +112,19 @@ export const makeIndexWith = (model: EmbeddingModel.EmbeddingModel, options: Opt
     } satisfies SearchIndex
   })
 
-/** The hybrid strategy over the `EmbeddingModel` in context, with explicit options. */
+/**
+ * The hybrid strategy over the `EmbeddingModel` in context, with explicit options.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layerWith = (options: Options): Layer.Layer<SearchStrategy, never, EmbeddingModel.EmbeddingModel> =>
-  Layer.effect(
-    SearchStrategy,
-    Effect.gen(function*() {
-      const model = yield* EmbeddingModel.EmbeddingModel
-      return { name: "hybrid", makeIndex: makeIndexWith(model, options) }
-    })
-  )
+  EmbeddingStrategy.layer("hybrid", (model) => makeIndexWith(model, options))
 
-/** The hybrid strategy with the tuned defaults. */
+/**
+ * The hybrid strategy with the tuned defaults.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer: Layer.Layer<SearchStrategy, never, EmbeddingModel.EmbeddingModel> = layerWith(defaults)

@@ -16,13 +16,13 @@ import type { SearchDocument } from "../SearchDocument.js"
 import { type SearchIndex, SearchStrategy } from "../SearchStrategy.js"
 
 /** Field weights of the keyword strategy. */
-export const WEIGHTS = { name: 0.5, description: 0.35, parameters: 0.15 } as const
+const WEIGHTS = { name: 0.5, description: 0.35, parameters: 0.15 } as const
 
 /** Lower-cases and reads `_` and `-` as spaces. */
-export const normalize = (text: string): string => text.toLowerCase().replace(/[_-]+/g, " ")
+const normalize = (text: string): string => text.toLowerCase().replace(/[_-]+/g, " ")
 
 /** The keywords of a query text. */
-export const keywordsOf = (
+const keywordsOf = (
   text: string
 ): ReadonlyArray<string> => [...new Set(normalize(text).split(/\s+/).filter((k) => k.length > 0))]
 
@@ -39,7 +39,7 @@ const entryOf = (doc: SearchDocument): Entry => ({
 })
 
 /** Scores one document's fields against keywords, in [0, 1]. */
-export const score = (entry: Entry, keywords: ReadonlyArray<string>): number => {
+const score = (entry: Entry, keywords: ReadonlyArray<string>): number => {
   if (keywords.length === 0) return 0
   let total = 0
   for (const k of keywords) {
@@ -50,7 +50,12 @@ export const score = (entry: Entry, keywords: ReadonlyArray<string>): number => 
   return total / keywords.length
 }
 
-/** A new keyword index. */
+/**
+ * A new keyword index.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const makeIndex: Effect.Effect<SearchIndex> = Effect.sync(() => {
   const entries = new Map<string, Entry>()
   return {
@@ -68,5 +73,10 @@ export const makeIndex: Effect.Effect<SearchIndex> = Effect.sync(() => {
   }
 })
 
-/** The keyword strategy as a layer. */
+/**
+ * The keyword strategy as a layer.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer: Layer.Layer<SearchStrategy> = Layer.succeed(SearchStrategy, { name: "keyword", makeIndex })

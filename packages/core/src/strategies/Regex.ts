@@ -25,72 +25,43 @@
  * @since 0.1.0
  */
 import { Effect, Layer, Result } from "effect"
-import { RE2JS } from "re2js"
+import * as Pattern from "../internal/regexPattern.js"
 import { TopK } from "../internal/TopK.js"
-import { InvalidQuery } from "../Query.js"
 import type { SearchDocument } from "../SearchDocument.js"
 import { type SearchIndex, SearchStrategy } from "../SearchStrategy.js"
 
-/** Longest pattern accepted, in characters. */
-export const MAX_PATTERN_LENGTH = 200
-
-/** A compiled pattern. */
-export type Pattern = RE2JS
-
-/** Compiles a pattern, or explains to the model why it cannot be used. */
-export const compile = (pattern: string): Result.Result<Pattern, InvalidQuery> => {
-  const source = pattern.trim()
-  if (source.length === 0) {
-    return Result.fail(
-      new InvalidQuery({
-        query: pattern,
-        reason: "The regular expression is empty: give a pattern such as 'slack.*send'"
-      })
-    )
-  }
-  if (source.length > MAX_PATTERN_LENGTH) {
-    return Result.fail(
-      new InvalidQuery({
-        query: source.slice(0, 80),
-        reason:
-          `The regular expression is too long (${source.length} characters; at most ${MAX_PATTERN_LENGTH}). Use a shorter pattern.`
-      })
-    )
-  }
-  try {
-    return Result.succeed(RE2JS.compile(source, RE2JS.CASE_INSENSITIVE))
-  } catch (error) {
-    const detail = error instanceof Error ? error.message.replace(/^error parsing regexp: /, "") : String(error)
-    return Result.fail(
-      new InvalidQuery({
-        query: source,
-        reason:
-          `Invalid regular expression '${source}': ${detail}. Patterns use RE2 syntax: no look-around, no back-references.`
-      })
-    )
-  }
-}
-
-/** The score of a name for a pattern: the matched share of the name, 0 when it does not match. */
-export const scoreName = (pattern: Pattern, name: string): number => {
-  const matcher = pattern.matcher(name)
-  if (!matcher.find()) return 0
-  const length = matcher.end() - matcher.start()
-  // an empty match (`x*`) still matches: give it the smallest positive score
-  return Math.max(length, 0.5) / Math.max(name.length, 1)
-}
+/**
+ * Longest pattern accepted, in characters.
+ *
+ * @since 0.1.0
+ * @category limits
+ */
+export const MAX_PATTERN_LENGTH = Pattern.MAX_LENGTH
 
 /**
  * Default bound on the steps of one search: room for ordinary patterns (15–45 instructions) over
  * 100k names of about 28 characters (at most 124 million steps), and about a second of the worst
  * patterns' matching (`npm run bench:gateway`).
+ *
+ * @since 0.1.0
+ * @category limits
  */
 export const MAX_STEPS = 150_000_000
 
-/** Default number of names matched between two yields. */
+/**
+ * Default number of names matched between two yields.
+ *
+ * @since 0.1.0
+ * @category limits
+ */
 export const YIELD_EVERY = 512
 
-/** Default number of steps between two yields: a few milliseconds of matching. */
+/**
+ * Default number of steps between two yields: a few milliseconds of matching.
+ *
+ * @since 0.1.0
+ * @category limits
+ */
 export const YIELD_STEPS = 1_000_000
 
 /**
@@ -109,29 +80,11 @@ export interface Budget {
 }
 
 /**
- * The instructions of a compiled pattern: what one character of a name may cost.
+ * A new regex index with an explicit budget.
  *
- * @since 0.2.0
- * @category models
+ * @since 0.1.0
+ * @category constructors
  */
-export const instructions = (pattern: Pattern): number => {
-  // RE2JS keeps its program on the compiled object; the count is only used to bound work.
-  const program = (pattern as unknown as { re2Input?: { prog?: { inst?: { length?: unknown } } } }).re2Input?.prog
-  const length = program?.inst?.length
-  return typeof length === "number" && length > 0 ? length : 1
-}
-
-/** The answer for a search that would cost more than its budget. */
-const tooExpensive = (source: string, perChar: number, steps: number, maxSteps: number): InvalidQuery =>
-  new InvalidQuery({
-    query: source.slice(0, 80),
-    reason: `The regular expression '${source}' is too expensive for this catalog: it costs up to ${perChar} ` +
-      `steps per character of each tool name, and the search stopped after ${steps} steps (the limit is ` +
-      `${maxSteps}). Use a simpler pattern (fewer counted repetitions such as {0,30}, fewer nested groups) ` +
-      `or a required name part ('+slack send').`
-  })
-
-/** A new regex index with an explicit budget. */
 export const makeIndexWith = (budget: Partial<Budget> = {}): Effect.Effect<SearchIndex> =>
   Effect.sync(() => {
     const maxSteps = budget.maxSteps ?? MAX_STEPS
@@ -144,10 +97,10 @@ export const makeIndexWith = (budget: Partial<Budget> = {}): Effect.Effect<Searc
       remove: (ids) => ids.forEach((id) => names.delete(id)),
       search: (request) =>
         Effect.gen(function*() {
-          const compiled = compile(request.text)
+          const compiled = Pattern.compile(request.text)
           if (Result.isFailure(compiled)) return yield* compiled.failure
           const pattern = compiled.success
-          const perChar = instructions(pattern)
+          const perChar = Pattern.instructions(pattern)
           const top = new TopK(request.limit)
           let steps = 0
           let sinceYield = 0
@@ -162,8 +115,8 @@ export const makeIndexWith = (budget: Partial<Budget> = {}): Effect.Effect<Searc
             let best = 0
             for (const name of candidates) {
               steps += (name.length + 1) * perChar
-              if (steps > maxSteps) return yield* tooExpensive(pattern.toString(), perChar, steps, maxSteps)
-              best = Math.max(best, scoreName(pattern, name))
+              if (steps > maxSteps) return yield* Pattern.tooExpensive(pattern.toString(), perChar, steps, maxSteps)
+              best = Math.max(best, Pattern.scoreName(pattern, name))
             }
             if (top.wouldKeep(id, best) && request.accept(id)) top.offer(id, best)
           }
@@ -172,10 +125,20 @@ export const makeIndexWith = (budget: Partial<Budget> = {}): Effect.Effect<Searc
     }
   })
 
-/** A new regex index, with the default budget. */
+/**
+ * A new regex index, with the default budget.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const makeIndex: Effect.Effect<SearchIndex> = makeIndexWith()
 
-/** The regex strategy as a layer. */
+/**
+ * The regex strategy as a layer.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer: Layer.Layer<SearchStrategy> = Layer.succeed(SearchStrategy, { name: "regex", makeIndex })
 
 /**

@@ -14,34 +14,54 @@
  *
  * @since 0.1.0
  */
-import { Effect, Layer, Semaphore } from "effect"
-import { EmbeddingModel } from "effect/ai"
+import { Effect, type Layer, Semaphore } from "effect"
+import type { EmbeddingModel } from "effect/ai"
 import * as Analyzer from "../Analyzer.js"
+import * as EmbeddingStrategy from "../internal/embeddingStrategy.js"
 import { TopK } from "../internal/TopK.js"
+import * as VectorFile from "../internal/vectorFile.js"
 import type { SearchDocument } from "../SearchDocument.js"
-import { type Hit, SearchFailed, type SearchIndex, type SearchRequest, SearchStrategy } from "../SearchStrategy.js"
+import { type Hit, SearchFailed, type SearchIndex, type SearchRequest, type SearchStrategy } from "../SearchStrategy.js"
 import * as VectorCache from "../VectorCache.js"
 
 // -----------------------------------------------------------------------------
 // Models
 // -----------------------------------------------------------------------------
 
-/** How the semantic strategy embeds and caches. */
+/**
+ * How the semantic strategy embeds and caches.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Options {
   /** Names the embedding model in cache keys: change it when the model changes. */
   readonly model: string
-  /** Where tool vectors are kept between searches and runs. */
-  readonly cache: VectorCache.VectorCache
+  /**
+   * Where tool vectors are kept between searches and runs; when absent, the cache of `model` in
+   * the `VectorCache.Store` in context.
+   */
+  readonly cache?: VectorCache.VectorCache
   /** How many tool texts one provider call embeds. */
   readonly batchSize: number
   /** Called while queued tools are embedded (done, total): long first runs can show progress. */
   readonly onProgress?: (done: number, total: number) => void
 }
 
-/** No cache, batches of 64. */
+/**
+ * No cache, batches of 64.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export const defaults: Options = { model: "default", cache: VectorCache.none, batchSize: 64 }
 
-/** The live semantic index: the `SearchIndex` operations plus raw similarities for fusion. */
+/**
+ * The live semantic index: the `SearchIndex` operations plus raw similarities for fusion.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Index extends SearchIndex {
   /** Cosine similarity of every accepted tool to the query, after embedding what is queued. */
   readonly similarities: (
@@ -52,6 +72,9 @@ export interface Index extends SearchIndex {
 /**
  * The text of a tool that is embedded: its name as words, its description, and its parameter
  * names. Sentence encoders read words, so `getHealthWorkforce` becomes `get health workforce`.
+ *
+ * @since 0.1.0
+ * @category models
  */
 export const documentText = (doc: SearchDocument): string => {
   const parts = [Analyzer.words(doc.name).join(" ").toLowerCase()]
@@ -74,7 +97,7 @@ interface Entry {
 }
 
 /** Scales a vector to unit length, so a dot product is the cosine. */
-export const normalize = (values: ReadonlyArray<number>): Float32Array => {
+const normalize = (values: ReadonlyArray<number>): Float32Array => {
   const v = Float32Array.from(values)
   let norm = 0
   for (let i = 0; i < v.length; i++) norm += (v[i] as number) * (v[i] as number)
@@ -90,7 +113,12 @@ const dot = (a: Float32Array, b: Float32Array): number => {
   return s
 }
 
-/** A new semantic index embedding with `model`. */
+/**
+ * A new semantic index embedding with `model`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const makeIndexWith = (
   model: EmbeddingModel.EmbeddingModel,
   options: Options,
@@ -100,6 +128,7 @@ export const makeIndexWith = (
     const entries = new Map<string, Entry>()
     const pending = new Set<string>()
     const embedding = yield* Semaphore.make(1)
+    const cache = options.cache ?? (yield* (yield* VectorCache.Store).cacheFor(options.model))
 
     const failed = (reason: string) => new SearchFailed({ strategy, reason })
 
@@ -110,7 +139,7 @@ export const makeIndexWith = (
         const entry = entries.get(id)
         return entry === undefined ? [] : [{ id, entry }]
       })
-      const cached = yield* options.cache.getMany(queued.map((q) => q.entry.key))
+      const cached = yield* cache.getMany(queued.map((q) => q.entry.key))
       const missing: Array<{ readonly id: string; readonly entry: Entry }> = []
       queued.forEach((q, i) => {
         const vector = cached[i]
@@ -138,7 +167,7 @@ export const makeIndexWith = (
             pending.delete(q.id)
           }
         })
-        yield* options.cache.setMany(fresh)
+        yield* cache.setMany(fresh)
       }
       if (missing.length > 0) options.onProgress?.(missing.length, missing.length)
     }))
@@ -181,7 +210,7 @@ export const makeIndexWith = (
           const text = documentText(doc)
           // the same text (only past queries changed, or a re-registration): keep its vector or its place in the queue
           if (entries.get(doc.id)?.text === text) continue
-          entries.set(doc.id, { text, key: VectorCache.key(options.model, text), vector: undefined })
+          entries.set(doc.id, { text, key: VectorFile.key(options.model, text), vector: undefined })
           pending.add(doc.id)
         }
       },
@@ -196,15 +225,20 @@ export const makeIndexWith = (
     }
   })
 
-/** The semantic strategy over the `EmbeddingModel` in context, with explicit options. */
+/**
+ * The semantic strategy over the `EmbeddingModel` in context, with explicit options; without a
+ * `cache`, its indexes use the model's cache in the `VectorCache.Store` of the layer's context.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layerWith = (options: Options): Layer.Layer<SearchStrategy, never, EmbeddingModel.EmbeddingModel> =>
-  Layer.effect(
-    SearchStrategy,
-    Effect.gen(function*() {
-      const model = yield* EmbeddingModel.EmbeddingModel
-      return { name: "semantic", makeIndex: makeIndexWith(model, options) }
-    })
-  )
+  EmbeddingStrategy.layer("semantic", (model) => makeIndexWith(model, options))
 
-/** The semantic strategy over the `EmbeddingModel` in context, without a vector cache. */
+/**
+ * The semantic strategy over the `EmbeddingModel` in context, without a vector cache.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer: Layer.Layer<SearchStrategy, never, EmbeddingModel.EmbeddingModel> = layerWith(defaults)

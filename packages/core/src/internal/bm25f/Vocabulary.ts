@@ -10,6 +10,7 @@
  */
 import type { Analyzer } from "../../Analyzer.js"
 import { isAscii, isAsciiWordChar } from "../analysis.js"
+import * as Fnv from "../fnv.js"
 
 /** Term ids of an index's vocabulary. */
 export interface Vocabulary {
@@ -102,9 +103,9 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
       if (isAsciiWordChar(c, underscore)) {
         if (start < 0) {
           start = i
-          hash = 0x811c9dc5
+          hash = Fnv.OFFSET
         }
-        hash = Math.imul(hash ^ c, 0x01000193)
+        hash = Fnv.step(hash, c)
       } else if (start >= 0) {
         f(idsOfRange(text, start, i, hash))
         start = -1

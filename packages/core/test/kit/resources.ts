@@ -1,6 +1,6 @@
 // Resources for the resource tests: a small policy handbook, a wiki, a template and a prompt.
 import { Effect, Layer } from "effect"
-import { Bm25f, Resource, ResourceCatalog } from "../src/index.js"
+import { Bm25f, Resource, ResourceCatalog } from "../../src/index.js"
 
 export const handbookText = [
   "# Customer handbook",

@@ -1,8 +1,7 @@
 // A catalog shaped like seed 003's agent harness: a resource-bound retrieval tool, a connected
 // news MCP server, and a large platform catalog of deferred tools from several sources.
-import { Effect, Layer } from "effect"
-import { Activation, type CatalogTool, Keyword, ToolCatalog, ToolView } from "../src/index.js"
-import { tool } from "./fixtures.js"
+import type { CatalogTool } from "../../src/index.js"
+import { tool } from "./tools.js"
 
 /** The retrieval tool bound to the documents attached to the agent. */
 export const ragSearch = tool("rag_search", "Search the attached documents. Returns passages with scores.", {
@@ -46,31 +45,3 @@ export const harnessTools = [
   ...platformTools,
   tool("platform_status", "Show the platform status.", { loading: "eager", source: "platform-nodes" })
 ]
-
-/** A catalog (keyword strategy) holding `tools`. */
-export const catalogOf = (tools: ReadonlyArray<CatalogTool.CatalogTool>) =>
-  ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Keyword.layer))
-
-/** Runs `effect` as one unit over a catalog of `tools`. */
-export const unitOver = <A, E>(
-  tools: ReadonlyArray<CatalogTool.CatalogTool>,
-  effect: Effect.Effect<A, E, ToolView.ToolView | ToolCatalog.ToolCatalog>
-) => ToolView.withUnit(effect).pipe(Effect.provide(catalogOf(tools)))
-
-/** Calls a tool by name in the current view, as the executor would. */
-export const call = (name: string, params: unknown) =>
-  Effect.flatMap(
-    ToolView.ToolView,
-    (view) => Effect.flatMap(view.resolve(name), (t) => t.run(params, { toolCallId: "c" }))
-  )
-
-/** Names in a `ToolSearch` answer. */
-export const functionsOf = (result: unknown): ReadonlyArray<string> =>
-  (result as { functions: ReadonlyArray<{ name: string }> }).functions.map((f) => f.name)
-
-/** Names in a `search_tools` answer. */
-export const candidatesOf = (result: unknown): ReadonlyArray<string> =>
-  (result as { tools: ReadonlyArray<{ name: string }> }).tools.map((t) => t.name)
-
-/** A view whose activation is fresh, over the catalog in context. */
-export const ViewLive = ToolView.ToolView.layer.pipe(Layer.provide(Activation.Activation.layer))

@@ -1,5 +1,7 @@
+// The test kit's tools: a small mixed catalog, catalogs and units over any tools, and what the
+// model's answers hold.
 import { Effect, Layer } from "effect"
-import { Activation, CatalogTool, Keyword, ToolCatalog, ToolView } from "../src/index.js"
+import { CatalogTool, Keyword, ToolCatalog, ToolView } from "../../src/index.js"
 
 /** A tool whose handler echoes its name and parameters. */
 export const tool = (name: string, description: string, extra: Partial<CatalogTool.Input> = {}) =>
@@ -14,6 +16,31 @@ export const tool = (name: string, description: string, extra: Partial<CatalogTo
     ...extra
   })
 
+/** A catalog (keyword strategy) holding `tools`. */
+export const catalogOf = (tools: ReadonlyArray<CatalogTool.CatalogTool>) =>
+  ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Keyword.layer))
+
+/** Runs `effect` as one unit over a catalog of `tools`. */
+export const unitOver = <A, E>(
+  tools: ReadonlyArray<CatalogTool.CatalogTool>,
+  effect: Effect.Effect<A, E, ToolView.ToolView | ToolCatalog.ToolCatalog>
+) => ToolView.withUnit(effect).pipe(Effect.provide(catalogOf(tools)))
+
+/** Calls a tool by name in the current view, as the executor would. */
+export const call = (name: string, params: unknown) =>
+  Effect.flatMap(
+    ToolView.ToolView,
+    (view) => Effect.flatMap(view.resolve(name), (t) => t.run(params, { toolCallId: "c" }))
+  )
+
+/** Names in a `ToolSearch` answer. */
+export const functionsOf = (result: unknown): ReadonlyArray<string> =>
+  (result as { functions: ReadonlyArray<{ name: string }> }).functions.map((f) => f.name)
+
+/** Names in a `search_tools` answer. */
+export const candidatesOf = (result: unknown): ReadonlyArray<string> =>
+  (result as { tools: ReadonlyArray<{ name: string }> }).tools.map((t) => t.name)
+
 /** A small mixed catalog: two eager, six deferred. */
 export const tools = [
   tool("Read", "Read a file from disk", { loading: "eager" }),
@@ -27,13 +54,10 @@ export const tools = [
 ]
 
 /** A catalog (keyword strategy) with `tools` registered. */
-export const CatalogLive = ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Keyword.layer))
+export const CatalogLive = catalogOf(tools)
 
 /** An empty catalog (keyword strategy). */
 export const EmptyCatalog = ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))
-
-/** A view with a fresh activation over the catalog in context. */
-export const ViewLive = ToolView.ToolView.layer.pipe(Layer.provide(Activation.Activation.layer))
 
 /** Names of the tools a view sends to the model now. */
 export const visibleNames = Effect.flatMap(ToolView.ToolView, (v) => v.visible).pipe(

@@ -1,0 +1,80 @@
+/**
+ * The schemas of `Setting` that read a value from its written form: booleans with their usual
+ * spellings, comma-separated lists, `*`.
+ *
+ * @internal
+ */
+import { Effect, Result, Schema, SchemaGetter, SchemaIssue } from "effect"
+
+const TRUE = new Set(["true", "yes", "on", "1", "y"])
+const FALSE = new Set(["false", "no", "off", "0", "n"])
+
+/** A boolean (`true/false`, `yes/no`, `on/off`, `1/0`, any case), or one of `words` (e.g. `auto`). */
+export function booleanOr<const W extends ReadonlyArray<string>>(words: W): Schema.Codec<boolean | W[number], unknown> {
+  type Value = boolean | W[number]
+  const expected = `Expected ${[...words, "true", "false"].join(", ").replace(/, (?=[^,]*$)/, " or ")}`
+  return fromString<Value>(
+    Schema.Union([Schema.Boolean, ...words.map((w) => Schema.Literal(w))]) as unknown as Schema.Codec<Value>,
+    (raw) => {
+      const v = raw.trim().toLowerCase()
+      const word = words.find((w) => w === v)
+      if (word !== undefined) return Result.succeed(word)
+      if (TRUE.has(v)) return Result.succeed(true)
+      if (FALSE.has(v)) return Result.succeed(false)
+      return Result.fail(`${expected} (yes/no, on/off, 1/0 also work)`)
+    },
+    String
+  )
+}
+
+/**
+ * A list: comma-separated, items trimmed, empty items dropped. `*` is refused: list the names.
+ * (A config file's JSON array reaches it joined by commas, see `provider`.)
+ */
+export const List: Schema.Codec<ReadonlyArray<string>, unknown> = fromString<ReadonlyArray<string>>(
+  Schema.Array(Schema.String) as unknown as Schema.Codec<ReadonlyArray<string>>,
+  (raw) => {
+    const items = splitList(raw)
+    return items.includes("*") ? Result.fail("'*' is not a name here: list the names") : Result.succeed(items)
+  },
+  (items) => items.join(",")
+)
+
+/**
+ * `*` alone (everything), or a list as `List` reads it.
+ */
+export const ListOrAll: Schema.Codec<ReadonlyArray<string> | "*", unknown> = fromString<ReadonlyArray<string> | "*">(
+  Schema.Union([Schema.Literal("*"), Schema.Array(Schema.String)]) as unknown as Schema.Codec<
+    ReadonlyArray<string> | "*"
+  >,
+  (raw): Result.Result<ReadonlyArray<string> | "*", string> => {
+    const items = splitList(raw)
+    if (items.length === 1 && items[0] === "*") return Result.succeed("*")
+    return items.includes("*") ? Result.fail("'*' stands alone: either '*' or a list") : Result.succeed(items)
+  },
+  (value) => value === "*" ? "*" : value.join(",")
+)
+
+/**
+ * A value read from its written form by `parse` (the value, or the reason it was refused) and
+ * written back by `format`.
+ */
+export function fromString<A>(
+  to: Schema.Codec<A>,
+  parse: (raw: string) => Result.Result<A, string>,
+  format: (value: A) => string
+): Schema.Codec<A, unknown> {
+  return Schema.String.pipe(
+    Schema.decodeTo(to, {
+      decode: SchemaGetter.transformEffect((raw: string): Effect.Effect<A, SchemaIssue.Issue> =>
+        Result.match(parse(raw), {
+          onSuccess: Effect.succeed,
+          onFailure: (message) => Effect.fail(new SchemaIssue.InvalidValue({ message }))
+        })
+      ),
+      encode: SchemaGetter.transform(format)
+    })
+  ) as unknown as Schema.Codec<A, unknown>
+}
+
+const splitList = (raw: string): Array<string> => raw.split(",").map((s) => s.trim()).filter((s) => s !== "")

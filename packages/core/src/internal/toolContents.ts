@@ -1,0 +1,85 @@
+/**
+ * The tool section of the table of contents: building it from the deferred tools that exist for
+ * an agent, and rendering it. `TableOfContents` exposes them.
+ *
+ * @internal
+ */
+import type { Contents, Named, Options } from "../TableOfContents.js"
+import type { Entry } from "../ToolCatalog.js"
+import type * as Visibility from "../Visibility.js"
+import { headingOf, summaryOf } from "./resourceContents.js"
+
+/** The tool table. */
+export const build = (
+  tools: ReadonlyArray<Entry>,
+  policy: Visibility.Visibility,
+  options: Options
+): Contents => {
+  const groups = new Map<string, { named: Array<Named>; hidden: number; order: number }>()
+  const perSource = new Map<string, number>()
+  for (const tool of tools) {
+    const category = headingOf(tool.category, options.uncategorized)
+    const group = groups.get(category) ?? { named: [], hidden: 0, order: groups.size }
+    groups.set(category, group)
+    const kind = policy.kindOf(tool)
+    if (policy.names(tool)) {
+      group.named.push(namedOf(tool, kind, options))
+    } else if (kind !== "platform") {
+      // a tool without source cannot be connected, but keep the key total for the type
+      const key = tool.source ?? ""
+      const shown = perSource.get(key) ?? 0
+      if (shown < options.namesPerSource) {
+        perSource.set(key, shown + 1)
+        group.named.push(namedOf(tool, kind, options))
+      } else {
+        group.hidden++
+      }
+    } else {
+      group.hidden++
+    }
+  }
+  const all = [...groups.entries()].map(([category, g]) => ({ category, ...g }))
+  const withNames = all.filter((g) => g.named.length > 0).sort((a, b) => a.order - b.order)
+  const countOnly = all.filter((g) => g.named.length === 0)
+    .sort((a, b) => b.hidden - a.hidden || a.category.localeCompare(b.category))
+  const shownCounts = countOnly.slice(0, Math.max(0, options.maxFoldedCategories))
+  const rest = countOnly.slice(shownCounts.length)
+  return {
+    groups: [...withNames, ...shownCounts].map((g) => ({ category: g.category, named: g.named, hidden: g.hidden })),
+    overflow: { categories: rest.length, tools: rest.reduce((n, g) => n + g.hidden, 0) }
+  }
+}
+
+/** The tool table as text. */
+export const render = (contents: Contents): string => {
+  const lines: Array<string> = []
+  for (const group of contents.groups) {
+    if (group.named.length === 0) {
+      lines.push(`[${group.category}] ${moreTools(group.hidden)}`)
+      continue
+    }
+    lines.push(`[${group.category}]`)
+    for (const t of group.named) {
+      lines.push(t.summary === "" ? `- ${t.name} (load first)` : `- ${t.name} (load first) — ${t.summary}`)
+    }
+    if (group.hidden > 0) lines.push(`- ${moreTools(group.hidden)}`)
+  }
+  const { categories, tools } = contents.overflow
+  if (tools > 0) {
+    lines.push(
+      `(${tools} more ${tools === 1 ? "tool" : "tools"} in ${categories} other ${
+        categories === 1 ? "category" : "categories"
+      }, hidden)`
+    )
+  }
+  return lines.join("\n")
+}
+
+const namedOf = (tool: Entry, kind: Visibility.CatalogKind, options: Options): Named => ({
+  name: tool.modelName,
+  summary: summaryOf(tool.description, options.detail),
+  kind,
+  ...(tool.source === undefined ? {} : { source: tool.source })
+})
+
+const moreTools = (n: number): string => `(${n} more ${n === 1 ? "tool" : "tools"}, hidden)`
