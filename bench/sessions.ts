@@ -39,7 +39,9 @@ const measure = (n: number, strategy: Eviction.Strategy) =>
   })
 
 const program = Effect.gen(function*() {
-  console.log(`SessionStore.memory: µs per operation (${OPERATIONS.toLocaleString("en-US")} get/put, random sessions)`)
+  console.log(
+    `SessionStore.layerMemory: µs per operation (${OPERATIONS.toLocaleString("en-US")} get/put, random sessions)`
+  )
   console.log(["sessions", ...strategies(1).map(([name]) => name)].map((c) => c.padStart(10)).join(""))
   for (const n of sizes) {
     const cells: Array<string> = []

@@ -11,7 +11,7 @@ const tools = [
   CatalogTool.make({ name: "tickets_open", description: "Open a ticket in the tracker", handler: echo("tickets_open") })
 ]
 
-const Catalog = ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Keyword.layer), Layer.orDie)
+const Catalog = ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer), Layer.orDie)
 
 // A real app provides an effect/ai LanguageModel (OpenAI, Anthropic, ...) instead of the script.
 const Model = ScriptedModel.layer({

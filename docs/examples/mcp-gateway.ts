@@ -4,7 +4,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Keyword, ToolCatalog } from "@tool-search/core"
-import { HttpGateway, McpSources, Upstream } from "@tool-search/mcp"
+import { Gateway, HttpGateway, McpSources, Upstream } from "@tool-search/mcp"
 import { Effect, Layer, Logger } from "effect"
 import { readFileSync, rmSync } from "node:fs"
 import { createRequire } from "node:module"
@@ -26,7 +26,8 @@ const Upstreams = McpSources.McpSources.layer([{
 }]).pipe(Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))))
 
 export const program = Effect.gen(function*() {
-  const { url } = yield* HttpGateway.serve({ port: 0 }) // http://127.0.0.1:<port>/mcp until the scope closes
+  // http://127.0.0.1:<port>/mcp until the scope closes; `withSources`: calls go to their server unchanged
+  const { url } = yield* HttpGateway.serve({ port: 0 }).pipe(Gateway.withSources)
   const client = new Client({ name: "example", version: "1.0.0" })
   yield* Effect.acquireRelease(
     Effect.promise(() => client.connect(new StreamableHTTPClientTransport(new URL(url)))),

@@ -19,7 +19,7 @@ const tools = [
   CatalogTool.make({ name: "chat_send", description: "Send a chat message to a channel", handler: echo("chat_send") }),
   CatalogTool.make({ name: "tickets_open", description: "Open a ticket in the tracker", handler: echo("tickets_open") })
 ]
-const Catalog = ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Keyword.layer), Layer.orDie)
+const Catalog = ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer), Layer.orDie)
 
 // A real app provides an effect/ai LanguageModel; this one searches for what it needs, and calls a
 // tool directly when the request already offers it.
@@ -34,7 +34,7 @@ const Agent = Executor.Executor.layer({ activationPolicy: "session" }).pipe(
   Layer.provideMerge(Model),
   Layer.provideMerge(Catalog),
   Layer.provide(TokenCounter.TokenCounter.approximate),
-  Layer.provideMerge(StoreConfig.layer())
+  Layer.provideMerge(StoreConfig.layerConfig())
 )
 
 /** What one turn showed. */

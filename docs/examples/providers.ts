@@ -30,7 +30,7 @@ export const agent = (task: string, env?: Record<string, string>) =>
     Effect.provide(
       Executor.Executor.layerMemory({ maxIterations: 8 }).pipe(
         Layer.provide(Providers.languageModel), // fails with ModelNotConfigured when TOOL_SEARCH_MODEL is unset
-        Layer.provide(ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Keyword.layer))),
+        Layer.provide(ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer))),
         Layer.provide(TokenCounter.TokenCounter.o200k),
         Layer.provide(FetchHttpClient.layer) // Node 20: fetch, not undici
       )

@@ -72,7 +72,7 @@ export const semantic = Effect.gen(function*() {
 }).pipe(Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Semantic.layer), Layer.provide(Toy))))
 
 // Learning from use: a search whose hit is then called successfully in the same unit teaches the
-// catalog that query (SearchFeedback; ToolSearchConfig.layer provides the in-memory store unless
+// catalog that query (SearchFeedback; ToolSearchConfig.layerConfig provides the in-memory store unless
 // TOOL_SEARCH_FEEDBACK=false). The evidence is recorded by the tool's own `run`.
 const weather = [
   CatalogTool.make({ name: "weather_now", description: "Current weather conditions for a city" }),
@@ -101,7 +101,7 @@ export const feedback = Effect.gen(function*() {
   const after = yield* turn("weather in Porto")
   return { before, after }
 }).pipe(
-  Effect.provide(ToolCatalog.ToolCatalog.layerOf(weather).pipe(Layer.provide(Bm25f.layer))),
+  Effect.provide(ToolCatalog.ToolCatalog.layerWithTools(weather).pipe(Layer.provide(Bm25f.layer))),
   Effect.provide(SearchFeedback.layerMemory())
 )
 
@@ -116,7 +116,7 @@ export const noGoodMatch = ToolView.withUnit(Effect.gen(function*() {
 })).pipe(
   Effect.provide(
     Layer.mergeAll(
-      ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Bm25f.layer)),
+      ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Bm25f.layer)),
       // stricter than the default (TOOL_SEARCH_MIN_SCORE 0.07): in a three-tool catalog every word
       // is rare, so one shared word ("send") already weighs a good share of the request
       Disclosure.layer({ minScore: 0.2 })

@@ -37,6 +37,6 @@ export const program = Effect.gen(function*() {
     return { systemPrompt, visible, found: found.matches.map((m) => m.tool.name), unknown: unknown._tag }
   }))
 }).pipe(
-  Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provideMerge(ToolSearchConfig.layer))),
+  Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provideMerge(ToolSearchConfig.layerConfig))),
   Effect.provideService(ConfigProvider.ConfigProvider, env)
 )

@@ -14,7 +14,7 @@ import { Disclosure, type ToolCatalog } from "@tool-search/core"
 import { Effect, Option, Predicate, Schema } from "effect"
 import type { Prompt } from "effect/ai"
 import { CALL_TOOL } from "./internal/dispatcher.js"
-import type { SessionStore, State } from "./SessionStore.js"
+import type { Service as SessionStoreService, State } from "./SessionStore.js"
 
 /** All policies, in documentation order. */
 export const policies = ["turn", "session", "latest", "history"] as const
@@ -36,8 +36,8 @@ export const initial = (
   options: {
     readonly sessionId: string | undefined
     readonly prompt: Prompt.Prompt
-    readonly store: SessionStore["Service"]
-    readonly catalog: ToolCatalog.ToolCatalog["Service"]
+    readonly store: SessionStoreService
+    readonly catalog: ToolCatalog.Service
   }
 ): Effect.Effect<ReadonlyArray<string>> => {
   const { catalog, prompt, sessionId, store } = options
@@ -62,7 +62,7 @@ export const record = (
   policy: Policy,
   options: {
     readonly sessionId: string | undefined
-    readonly store: SessionStore["Service"]
+    readonly store: SessionStoreService
     readonly turn: TurnRecord
   }
 ): Effect.Effect<void> => {
@@ -90,7 +90,7 @@ const decodeDiscovery = Schema.decodeUnknownOption(DiscoveryAnswer)
  */
 export const fromHistory = (
   prompt: Prompt.Prompt,
-  catalog: ToolCatalog.ToolCatalog["Service"]
+  catalog: ToolCatalog.Service
 ): ReadonlyArray<string> => {
   // a search the model ran through `call_tool` (result delivery) is answered under that name
   const dispatched = new Map<string, string>()
@@ -109,7 +109,7 @@ export const fromHistory = (
       if (part.type !== "tool-result" || part.isFailure) continue
       const names = namesIn(part.name === CALL_TOOL ? dispatched.get(part.id) ?? part.name : part.name, part.result)
       for (const name of names) {
-        const tool = catalog.unsafe.findByName(name)
+        const tool = catalog.findByNameUnsafe(name)
         if (tool !== undefined && tool.loading === "deferred") ids.push(tool.id)
       }
     }

@@ -195,7 +195,7 @@ export class Executor extends Context.Service<Executor, Service>()("@tool-search
     Layer.effect(Executor, Internal.make({ ...defaults, ...options }))
 
   /**
-   * `layer` with an in-memory `SessionStore` of its own (`SessionStore.memory(eviction)`, LRU of
+   * `layer` with an in-memory `SessionStore` of its own (`SessionStore.layerMemory(eviction)`, LRU of
    * 1,000 sessions by default): for one process, and whenever the `turn` policy carries nothing over.
    *
    * @since 0.2.0
@@ -204,7 +204,7 @@ export class Executor extends Context.Service<Executor, Service>()("@tool-search
     options: Partial<Options> = {},
     eviction: Eviction.Strategy = Eviction.defaultStrategy
   ): Layer.Layer<Executor, never, Exclude<Needs, SessionStore>> =>
-    Executor.layer(options).pipe(Layer.provide(SessionStore.memory(eviction)))
+    Executor.layer(options).pipe(Layer.provide(SessionStore.layerMemory(eviction)))
 
   /**
    * Makes the executor built by `layer` offer the resources of the `ResourceCatalog` in context:
@@ -228,7 +228,7 @@ export class Executor extends Context.Service<Executor, Service>()("@tool-search
 
   /**
    * An executor configured by the settings: discovery-first from the core settings in context
-   * (`ToolSearchConfig.layer`), the activation policy, the delivery and the bounds on tool calls
+   * (`ToolSearchConfig.layerConfig`), the activation policy, the delivery and the bounds on tool calls
    * from `AgentConfig` (the `ConfigProvider` in context, the environment by default). `options` set
    * what the settings do not. The `SessionStore` comes from context: `SessionStore.layerConfig` is
    * the in-memory one with the configured eviction. `TOOL_SEARCH_DELIVERY=native` on a model that

@@ -23,8 +23,13 @@ export interface State {
 /** The empty state. */
 export const empty: State = { accumulated: [], latest: [] }
 
-/** A session store. */
-export class SessionStore extends Context.Service<SessionStore, {
+/**
+ * What `SessionStore` provides.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
   /** The session's state, after applying eviction. */
   readonly get: (sessionId: string) => Effect.Effect<Option.Option<State>>
   readonly put: (sessionId: string, state: State) => Effect.Effect<void>
@@ -34,9 +39,17 @@ export class SessionStore extends Context.Service<SessionStore, {
   readonly sessions: Effect.Effect<ReadonlyArray<string>>
   /** The eviction strategy, for reports. */
   readonly eviction: Eviction.Strategy
-}>()("@tool-search/agent/SessionStore") {
+}
+
+/**
+ * A session store.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class SessionStore extends Context.Service<SessionStore, Service>()("@tool-search/agent/SessionStore") {
   /** An in-memory store with the given eviction strategy (default: LRU of 1,000 sessions). */
-  static readonly memory = (strategy: Eviction.Strategy = Eviction.defaultStrategy): Layer.Layer<SessionStore> =>
+  static readonly layerMemory = (strategy: Eviction.Strategy = Eviction.defaultStrategy): Layer.Layer<SessionStore> =>
     Layer.effect(SessionStore, makeMemory(strategy))
 
   /**
@@ -64,7 +77,7 @@ interface Held {
  * fresh. The `Map` belongs to this store alone and is only touched inside `Effect.sync`, so every
  * operation is atomic.
  */
-export const makeMemory = (strategy: Eviction.Strategy): Effect.Effect<SessionStore["Service"]> =>
+export const makeMemory = (strategy: Eviction.Strategy): Effect.Effect<Service> =>
   Effect.sync(() => {
     const held = new Map<string, Held>()
     const forgetOnAccess = Eviction.forgetsOnAccess(strategy)

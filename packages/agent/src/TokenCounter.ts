@@ -35,8 +35,13 @@ export const definitionCache = <A>(f: (tool: Definition) => A): (tool: Definitio
   }
 }
 
-/** A token counter. */
-export class TokenCounter extends Context.Service<TokenCounter, {
+/**
+ * What `TokenCounter` provides.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
   /** The name of the encoding, for reports. */
   readonly encoding: string
   /** Tokens of a text. */
@@ -48,7 +53,15 @@ export class TokenCounter extends Context.Service<TokenCounter, {
    * characters are looked at, so a 50 MB text costs no more than a short one.
    */
   readonly truncate: (text: string, maxTokens: number) => string
-}>()("@tool-search/agent/TokenCounter") {
+}
+
+/**
+ * A token counter.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class TokenCounter extends Context.Service<TokenCounter, Service>()("@tool-search/agent/TokenCounter") {
   /** `o200k_base` through `js-tiktoken`; the ranks (a few MB, ~0.5 s) load when the layer is built. */
   static readonly o200k: Layer.Layer<TokenCounter> = Layer.effect(
     TokenCounter,

@@ -64,7 +64,7 @@ describe("AgentConfig: the bounds on tool calls", () => {
       Executor.Executor.layerConfig().pipe(
         Layer.provide(SessionStore.SessionStore.layerConfig),
         Layer.provide([CatalogLive, ScriptedModel.layer({ policy: "capable" }), TokenCounter.TokenCounter.approximate]),
-        Layer.provide(ToolSearchConfig.layer),
+        Layer.provide(ToolSearchConfig.layerConfig),
         Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({
           env: {
             TOOL_SEARCH_TOOL_TIMEOUT: "30 seconds",

@@ -327,7 +327,7 @@ describe("native delivery: deferred tools the provider's way", () => {
       const layer = Executor.Executor.layerConfig().pipe(
         Layer.provide(SessionStore.SessionStore.layerConfig),
         Layer.provide([CatalogLive, recording([answer], false).layer, TokenCounter.TokenCounter.approximate]),
-        Layer.provide(ToolSearchConfig.layer),
+        Layer.provide(ToolSearchConfig.layerConfig),
         Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { TOOL_SEARCH_DELIVERY: "native" } })))
       )
       const failure = yield* Effect.flip(Layer.build(layer))

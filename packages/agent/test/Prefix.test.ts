@@ -3,10 +3,10 @@ import { Effect } from "effect"
 import { Prompt } from "effect/ai"
 import * as fc from "fast-check"
 import * as Prefix from "../src/internal/prefix.js"
-import type { TokenCounter } from "../src/TokenCounter.js"
+import type { Service as TokenCounterService } from "../src/TokenCounter.js"
 
 // Every chunk costs one token, so a request's prefix tokens are the number of chunks it shares.
-const perChunk: TokenCounter["Service"] = {
+const perChunk: TokenCounterService = {
   encoding: "one per chunk",
   count: () => 1,
   definition: () => 1,

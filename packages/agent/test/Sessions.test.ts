@@ -108,14 +108,14 @@ describe("activation policies", () => {
         }
       ])
       const ids = ActivationPolicy.fromHistory(prompt, catalog)
-      assert.deepStrictEqual(ids.map((id) => catalog.unsafe.get(id)?.modelName), ["chat_send_message"])
+      assert.deepStrictEqual(ids.map((id) => catalog.getUnsafe(id)?.modelName), ["chat_send_message"])
     }).pipe(Effect.provide(CatalogLive)))
 })
 
 describe("SessionStore eviction (lazy, on access)", () => {
   const state = (id: string): SessionStore.State => ({ accumulated: [id], latest: [id] })
   const store = Effect.service(SessionStore.SessionStore)
-  const withStore = (strategy: Eviction.Strategy) => Effect.provide(SessionStore.SessionStore.memory(strategy))
+  const withStore = (strategy: Eviction.Strategy) => Effect.provide(SessionStore.SessionStore.layerMemory(strategy))
 
   it.effect("lru: keeps the most recently used sessions (default 1,000)", () =>
     Effect.gen(function*() {
@@ -179,7 +179,7 @@ describe("SessionStore eviction (lazy, on access)", () => {
     }).pipe(
       Effect.provide(
         agentWithoutStore("capable", { activationPolicy: "session" }).pipe(
-          Layer.provide(SessionStore.SessionStore.memory(Eviction.always))
+          Layer.provide(SessionStore.SessionStore.layerMemory(Eviction.always))
         )
       )
     ))
@@ -192,7 +192,7 @@ describe("SessionStore eviction (lazy, on access)", () => {
   })
 })
 
-describe("SessionStore.memory: O(1) per operation, the same decisions as evaluating every session", () => {
+describe("SessionStore.layerMemory: O(1) per operation, the same decisions as evaluating every session", () => {
   type Op =
     | { readonly op: "put" | "get" | "evict"; readonly id: string }
     | { readonly op: "wait"; readonly minutes: number }

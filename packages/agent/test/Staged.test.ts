@@ -7,7 +7,7 @@ import { CatalogLive, plans } from "./fixtures.js"
 /** An agent configured from environment variables (the `TOOL_SEARCH_*` table). */
 const configured = (env: Record<string, string>, policy: ScriptedModel.Policy) => {
   const settings = Layer.unwrap(
-    Effect.map(ToolSearchConfig.config.parse(ConfigProvider.fromEnv({ env })), ToolSearchConfig.layerFrom)
+    Effect.map(ToolSearchConfig.config.parse(ConfigProvider.fromEnv({ env })), ToolSearchConfig.layer)
   )
   return Executor.Executor.layerConfig({ maxIterations: 8 }).pipe(
     Layer.provide(SessionStore.SessionStore.layerConfig),

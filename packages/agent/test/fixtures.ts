@@ -29,7 +29,7 @@ export const tools = [
 ]
 
 /** A catalog with `tools`, keyword strategy. */
-export const CatalogLive = ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Keyword.layer))
+export const CatalogLive = ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer))
 
 /** Plans by user message. */
 export const plans: Record<string, ScriptedModel.Plan> = {
@@ -54,7 +54,7 @@ export const agentWithoutStore = (policy: ScriptedModel.Policy, options: Partial
 
 /** Executor + scripted model + catalog + an in-memory session store. */
 export const agent = (policy: ScriptedModel.Policy, options: Partial<Executor.Options> = {}) =>
-  agentWithoutStore(policy, options).pipe(Layer.provide(SessionStore.SessionStore.memory()))
+  agentWithoutStore(policy, options).pipe(Layer.provide(SessionStore.SessionStore.layerMemory()))
 
 /** A user message. */
 export const user = (text: string) => [{ role: "user" as const, content: text }]

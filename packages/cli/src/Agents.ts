@@ -203,7 +203,7 @@ export const withAgent = <A, E, R>(
       : []
     const servers = yield* parseUpstreams(flags.upstreams, { callTimeout: 60, connectTimeout: 30 })
 
-    const Catalog = ToolCatalog.ToolCatalog.layerOf(tools).pipe(
+    const Catalog = ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(
       Layer.provide(Providers.searchStrategy(settings.strategy))
     )
     const Tools = servers.length === 0 ? Catalog : McpSources.McpSources.layer(servers).pipe(

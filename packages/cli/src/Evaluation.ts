@@ -285,7 +285,7 @@ export const round = (x: number, digits: number): number => Math.round(x * 10 **
 
 /** A strategy's live index as an engine; queries it rejects (`InvalidQuery`) count as misses. */
 export const strategyEngine = (
-  strategy: SearchStrategy.SearchStrategy["Service"]
+  strategy: SearchStrategy.Service
 ): Effect.Effect<Engine<SearchFailed>> =>
   Effect.map(strategy.makeIndex, (index) => ({
     name: strategy.name,

@@ -63,6 +63,6 @@ export class Activation extends Context.Service<Activation, Service>()("@tool-se
    * A fresh activation that starts with `ids` — for session policies that carry tools over, and for
    * forks that explicitly copy a snapshot of their parent's. The copy is independent of its origin.
    */
-  static readonly layerFrom = (ids: ReadonlyArray<string>): Layer.Layer<Activation> =>
+  static readonly layerSeeded = (ids: ReadonlyArray<string>): Layer.Layer<Activation> =>
     Layer.effect(Activation, make(ids))
 }

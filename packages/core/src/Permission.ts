@@ -36,15 +36,6 @@ export interface Permission {
 }
 
 /**
- * A permission policy.
- *
- * @deprecated Use `Permission.Permission`: `Policy` said nothing about what it decides.
- * @since 0.1.0
- * @category models
- */
-export type Policy = Permission
-
-/**
  * Running the tool is not allowed for this agent.
  *
  * @since 0.1.0

@@ -206,13 +206,14 @@ export interface Service {
     query: string,
     options: SearchOptions
   ) => Effect.Effect<ReadonlyArray<PassageMatch>, SearchFailed | InvalidQuery>
-  /** Synchronous lookups for hot paths. */
-  readonly unsafe: {
-    readonly get: (uri: string) => Entry | undefined
-    readonly resolve: (uri: string) => Entry | undefined
-    readonly passages: (uri: string) => ReadonlyArray<Passage>
-    readonly version: () => number
-  }
+  /** `get`, synchronously: for hot paths. */
+  readonly getUnsafe: (uri: string) => Entry | undefined
+  /** `resolve`, synchronously. */
+  readonly resolveUnsafe: (uri: string) => Entry | undefined
+  /** A resource's passages, synchronously. */
+  readonly passagesUnsafe: (uri: string) => ReadonlyArray<Passage>
+  /** `version`, synchronously. */
+  readonly versionUnsafe: () => number
   /** Increases with every write. */
   readonly version: Effect.Effect<number>
   /** Every write, as it happens (subscribe before writing to see it). */
@@ -324,7 +325,10 @@ export const make = (
       passages: (uri) => Effect.sync(() => table.passages(uri)),
       sample,
       searchPassages,
-      unsafe: { get: table.get, resolve: table.resolve, passages: table.passages, version: table.version },
+      getUnsafe: table.get,
+      resolveUnsafe: table.resolve,
+      passagesUnsafe: table.passages,
+      versionUnsafe: table.version,
       version: Effect.sync(table.version),
       changes: Stream.fromPubSub(pubsub),
       strategy: strategy.name
@@ -351,7 +355,7 @@ export class ResourceCatalog extends Context.Service<ResourceCatalog, Service>()
   static readonly layerWith = (options: Partial<Options>): Layer.Layer<ResourceCatalog, never, SearchStrategy> =>
     Layer.effect(ResourceCatalog, make(options))
   /** A catalog that starts with `resources` registered (one atomic batch: a bad one fails the layer). */
-  static readonly layerOf = (
+  static readonly layerWithResources = (
     resources: Iterable<Resource.Resource>,
     options: Partial<Options> = {}
   ): Layer.Layer<ResourceCatalog, Resource.InvalidResource | DuplicateResource, SearchStrategy> =>

@@ -1,7 +1,7 @@
 /**
  * The resource settings, declared once as a table of `Setting`s like `ToolSearchConfig`: how many
  * results the resource tools return, how long snippets and excerpts are, how much `read_resource`
- * reads, and how long a read may take. `layer` provides `ResourceDisclosure` from them.
+ * reads, and how long a read may take. `layerConfig` provides `ResourceDisclosure` from them.
  *
  * @since 0.2.0
  */
@@ -107,6 +107,6 @@ export const config: Config.Config<ResourceDisclosure.Options> = Setting.options
  * @since 0.2.0
  * @category layers
  */
-export const layer: Layer.Layer<never, Config.ConfigError> = Layer.unwrap(
+export const layerConfig: Layer.Layer<never, Config.ConfigError> = Layer.unwrap(
   Effect.map(config, (options) => ResourceDisclosure.layer(options))
 )

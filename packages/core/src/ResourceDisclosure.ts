@@ -3,7 +3,7 @@
  * `search_resources` return, how long snippets and excerpts are, how much `read_resource` reads by
  * default and at most, and how long a read may take. Policy data with defaults, read by
  * `ResourceView`; provide it with `ResourceDisclosure.layer({...})`, or from the environment with
- * `ResourceConfig.layer`.
+ * `ResourceConfig.layerConfig`.
  *
  * @since 0.2.0
  */

@@ -139,11 +139,11 @@ export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResou
     const permitted = (e: Entry) => permission.allows({ id: e.uri, name: e.name, source: e.source })
 
     // Recomputed only when the catalog changes: the tool list and tables of contents read it often.
-    const available = cachedByVersion(catalog.unsafe.version, Effect.map(catalog.all, (all) => all.filter(exists)))
+    const available = cachedByVersion(catalog.versionUnsafe, Effect.map(catalog.all, (all) => all.filter(exists)))
 
     /** The resource of a URI the model gave, if it exists for this agent. */
     const find = (uri: string): Effect.Effect<Entry, UnknownResource> => {
-      const entry = catalog.unsafe.resolve(uri)
+      const entry = catalog.resolveUnsafe(uri)
       return entry !== undefined && exists(entry) ? Effect.succeed(entry) : Effect.flatMap(available, unknown(uri))
     }
 
@@ -179,7 +179,7 @@ export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResou
 
     const snippetOf = (entry: Entry, passage: Passage | undefined, query: string | undefined): string => {
       if (!permitted(entry)) return "(content not permitted for this agent)"
-      const source = passage ?? catalog.unsafe.passages(entry.uri)[0]
+      const source = passage ?? catalog.passagesUnsafe(entry.uri)[0]
       return source === undefined ? "" : Excerpt.excerpt(source.text, query, options.snippetLength)
     }
 
@@ -331,7 +331,7 @@ export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResou
       getPrompt,
       revealed: Effect.map(
         revealed.uris,
-        (uris) => uris.flatMap((uri) => catalog.unsafe.get(uri) ?? []).filter(exists)
+        (uris) => uris.flatMap((uri) => catalog.getUnsafe(uri) ?? []).filter(exists)
       ),
       tools,
       resolveTool,

@@ -67,6 +67,6 @@ export class RevealedResources
   /** A fresh, empty set bound to the scope that builds the layer. */
   static readonly layer: Layer.Layer<RevealedResources> = Layer.effect(RevealedResources, make([]))
   /** A fresh set that starts with `uris` (an explicit copy, independent of its origin). */
-  static readonly layerFrom = (uris: ReadonlyArray<string>): Layer.Layer<RevealedResources> =>
+  static readonly layerSeeded = (uris: ReadonlyArray<string>): Layer.Layer<RevealedResources> =>
     Layer.effect(RevealedResources, make(uris))
 }

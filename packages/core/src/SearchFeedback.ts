@@ -20,7 +20,7 @@
  * query equal to a tool's name puts that tool first whatever the evidence says.
  *
  * Without a layer, `SearchFeedback` records nothing (`none`); `layerMemory` keeps evidence in
- * memory for the life of the layer; `ToolSearchConfig.layer` provides it unless
+ * memory for the life of the layer; `ToolSearchConfig.layerConfig` provides it unless
  * `TOOL_SEARCH_FEEDBACK=false`.
  *
  * @since 0.2.0

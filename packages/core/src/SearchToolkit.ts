@@ -78,7 +78,7 @@ export const layerFromToolkit = <Tools extends Record<string, Tool.Any>>(
   const toolkitEffect: Effect.Effect<Toolkit.WithHandler<Tools>, never, Tool.HandlersFor<Tools>> = toolkit
   const catalog = Layer.unwrap(Effect.map(toolkitEffect, (withHandlers) =>
     // `SelfContainedToolkit` proved that the handlers need no request-level services.
-    ToolCatalog.layerOf(
+    ToolCatalog.layerWithTools(
       CatalogTool.fromToolkit(withHandlers as CatalogTool.SelfContained<Tools>, {
         ...rest,
         loading: rest.loading ?? "eager"

@@ -21,7 +21,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer } from "effect"
 import * as Disclosure from "./Disclosure.js"
 import * as Internal from "./internal/resourceContents.js"
 import * as ToolContents from "./internal/toolContents.js"
@@ -317,21 +317,29 @@ export const promptOf = (view: ToolView.Service, options: Options = defaults): E
 
 /**
  * The system-prompt section for the unit's view, with the settings in context: what an executor
- * appends to its system prompt before each model call. With a `ResourceView` in context, the
- * resource section follows the tool section.
+ * appends to its system prompt before each model call (`systemPromptWithResources` adds the
+ * resource section).
  *
  * @since 0.1.0
  * @category views
  */
 export const systemPrompt: Effect.Effect<string, never, ToolView.ToolView> = Effect.gen(function*() {
-  const view = yield* ToolView.ToolView
-  const options = yield* TableOfContents
-  const tools = yield* promptOf(view, options)
-  const resources = yield* Effect.serviceOption(ResourceView.ResourceView)
-  if (Option.isNone(resources)) return tools
-  const section = yield* resourcePromptOf(resources.value, options)
-  return [tools, section].filter((s) => s !== "").join("\n\n")
+  return yield* promptOf(yield* ToolView.ToolView, yield* TableOfContents)
 })
+
+/**
+ * `systemPrompt` followed by the resource section of the unit's `ResourceView`.
+ *
+ * @since 0.2.0
+ * @category views
+ */
+export const systemPromptWithResources: Effect.Effect<string, never, ToolView.ToolView | ResourceView.ResourceView> =
+  Effect.gen(function*() {
+    const options = yield* TableOfContents
+    const tools = yield* promptOf(yield* ToolView.ToolView, options)
+    const section = yield* resourcePromptOf(yield* ResourceView.ResourceView, options)
+    return [tools, section].filter((s) => s !== "").join("\n\n")
+  })
 
 // -----------------------------------------------------------------------------
 // Resources

@@ -149,12 +149,12 @@ export interface Service {
   readonly get: (id: string) => Effect.Effect<Option.Option<Entry>>
   /** Finds a tool by the name the model sees (or its declared name, when unambiguous). */
   readonly findByName: (name: string) => Effect.Effect<Option.Option<Entry>>
-  /** Synchronous lookups for hot paths (the view checks each search hit). */
-  readonly unsafe: {
-    readonly get: (id: string) => Entry | undefined
-    readonly findByName: (name: string) => Entry | undefined
-    readonly version: () => number
-  }
+  /** `get`, synchronously: for hot paths (the view checks each search hit). */
+  readonly getUnsafe: (id: string) => Entry | undefined
+  /** `findByName`, synchronously. */
+  readonly findByNameUnsafe: (name: string) => Entry | undefined
+  /** `version`, synchronously. */
+  readonly versionUnsafe: () => number
   /** Ranks tools for a query. Pure: activates nothing. */
   readonly search: (
     query: Query.Query,
@@ -292,7 +292,9 @@ export const make = (partial: Partial<Options> = {}): Effect.Effect<Service, nev
       all: Effect.sync(table.all),
       get: (id) => Effect.sync(() => Option.fromUndefinedOr(table.get(id))),
       findByName: (name) => Effect.sync(() => Option.fromUndefinedOr(table.findByName(name))),
-      unsafe: { get: table.get, findByName: table.findByName, version: table.version },
+      getUnsafe: table.get,
+      findByNameUnsafe: table.findByName,
+      versionUnsafe: table.version,
       search,
       version: Effect.sync(table.version),
       changes: Stream.fromPubSub(pubsub),
@@ -321,7 +323,7 @@ export class ToolCatalog extends Context.Service<ToolCatalog, Service>()("@tool-
   static readonly layerWith = (options: Partial<Options>): Layer.Layer<ToolCatalog, never, SearchStrategy> =>
     Layer.effect(ToolCatalog, make(options))
   /** A catalog that starts with `tools` registered (one atomic batch: a bad tool fails the layer). */
-  static readonly layerOf = (
+  static readonly layerWithTools = (
     tools: Iterable<CatalogTool.CatalogTool>,
     options: Partial<Options> = {}
   ): Layer.Layer<ToolCatalog, CatalogTool.InvalidTool | DuplicateTool, SearchStrategy> =>

@@ -5,8 +5,8 @@
  * `GatewayConfig`); `Setting.markdownTable` renders them for the docs and `Setting.provider` gives
  * every source one precedence (flags, config file, environment, defaults).
  *
- * `config` yields one typed `Settings` object; `layer` provides `Disclosure`, `Visibility`,
- * `TableOfContents`, the `SearchStrategy` and the settings themselves from it. An unset (or empty)
+ * `config` yields one typed `Settings` object; `layer(settings)` provides `Disclosure`, `Visibility`,
+ * `TableOfContents`, the `SearchStrategy` and the settings themselves from it, `layerConfig` the same from the environment. An unset (or empty)
  * variable takes its default; an invalid value fails with a `ConfigError` naming the variable
  * (`Setting.explain` renders it in one line).
  *
@@ -282,7 +282,7 @@ export const ToolSearchConfig = Context.Reference<Settings>("@tool-search/core/T
  * @since 0.1.0
  * @category layers
  */
-export const layerFrom = (settings: Settings): Layer.Layer<SearchStrategy> =>
+export const layer = (settings: Settings): Layer.Layer<SearchStrategy> =>
   Layer.mergeAll(
     Strategies.layer(settings.strategy),
     Disclosure.layer(settings.disclosure),
@@ -293,19 +293,22 @@ export const layerFrom = (settings: Settings): Layer.Layer<SearchStrategy> =>
   )
 
 /**
- * `layerFrom` the environment; fails with a `ConfigError` naming the first invalid variable.
+ * `layer` from the settings (the `ConfigProvider` in context, the environment by default); fails
+ * with a `ConfigError` naming the first invalid variable.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<SearchStrategy, Config.ConfigError> = Layer.unwrap(Effect.map(config, layerFrom))
+export const layerConfig: Layer.Layer<SearchStrategy, Config.ConfigError> = Layer.unwrap(Effect.map(config, layer))
 
 /**
- * `layerFrom` the environment, adjusted by code — for what belongs to one agent rather than the
- * process, such as the sources the user connected.
+ * `layerConfig`, adjusted by code — for what belongs to one agent rather than the process, such as
+ * the sources the user connected.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layerWith = (adjust: (settings: Settings) => Settings): Layer.Layer<SearchStrategy, Config.ConfigError> =>
-  Layer.unwrap(Effect.map(config, (settings) => layerFrom(adjust(settings))))
+export const layerConfigWith = (
+  adjust: (settings: Settings) => Settings
+): Layer.Layer<SearchStrategy, Config.ConfigError> =>
+  Layer.unwrap(Effect.map(config, (settings) => layer(adjust(settings))))

@@ -185,14 +185,14 @@ export const make: Effect.Effect<Service, never, ToolCatalog | Activation> = Eff
   /** The catalog entries of activated ids that still exist for this agent, in activation order. */
   const entriesOf = (ids: ReadonlyArray<string>): ReadonlyArray<Entry> =>
     ids.flatMap((id) => {
-      const t = catalog.unsafe.get(id)
+      const t = catalog.getUnsafe(id)
       return t !== undefined && isSearchable(t) ? [t] : []
     })
 
   const activatedEntries = Effect.map(activation.ids, entriesOf)
 
   // Recomputed only when the catalog changes: staged and catalog modes read it on every request.
-  const searchable = cachedByVersion(catalog.unsafe.version, Effect.map(catalog.deferred, (ts) => ts.filter(exists)))
+  const searchable = cachedByVersion(catalog.versionUnsafe, Effect.map(catalog.deferred, (ts) => ts.filter(exists)))
 
   const searchAndActivate = (input: string | Query.Query, maxResults?: number) =>
     Effect.gen(function*() {
@@ -208,7 +208,7 @@ export const make: Effect.Effect<Service, never, ToolCatalog | Activation> = Eff
       const newlyActivated = yield* activation.activate(matches.map((m) => m.tool.id))
       const notLoaded = query._tag === "Select"
         ? SearchAnswer.notLoaded(query.names, matches, (name) => {
-          const tool = catalog.unsafe.findByName(name)
+          const tool = catalog.findByNameUnsafe(name)
           return tool !== undefined && exists(tool) ? tool : undefined
         })
         : []
@@ -221,7 +221,7 @@ export const make: Effect.Effect<Service, never, ToolCatalog | Activation> = Eff
       const eager: Array<Entry> = []
       const deferred: Array<string> = []
       for (const name of names) {
-        const tool = catalog.unsafe.findByName(name)
+        const tool = catalog.findByNameUnsafe(name)
         if (tool === undefined || !exists(tool)) errors.push({ name, error: (yield* unknown(name)).hint })
         else if (tool.loading === "eager") eager.push(tool) // visible already: its schema, nothing to activate
         else deferred.push(tool.modelName)
@@ -271,7 +271,7 @@ export const make: Effect.Effect<Service, never, ToolCatalog | Activation> = Eff
     discover,
     searchable,
     activated: activation.ids,
-    modelNameOf: (id) => catalog.unsafe.get(id)?.modelName
+    modelNameOf: (id) => catalog.getUnsafe(id)?.modelName
   })
 
   const runCatalogTool = (tool: Entry) => (params: unknown, context: CallContext) =>
@@ -320,7 +320,7 @@ export const make: Effect.Effect<Service, never, ToolCatalog | Activation> = Eff
       const name = stripFunctionsPrefix(raw)
       const metaTool = yield* meta.resolve(name)
       if (Option.isSome(metaTool)) return yield* permit(metaTool.value)
-      const tool = catalog.unsafe.findByName(name)
+      const tool = catalog.findByNameUnsafe(name)
       if (tool === undefined || !exists(tool)) return yield* (yield* unknown(name))
       if (!permission.allows({ id: tool.id, name: tool.modelName, declaredName: tool.name, source: tool.source })) {
         return yield* new Permission.ToolNotPermitted({ name: tool.modelName })

@@ -110,16 +110,6 @@ export interface Visibility {
   readonly options: Options
 }
 
-/**
- * A visibility policy.
- *
- * @deprecated Use `Visibility.Visibility`: `Policy` said nothing about what it decides, and
- * `Permission`, `Approval` and `ActivationPolicy` have policies too.
- * @since 0.1.0
- * @category models
- */
-export type Policy = Visibility
-
 // -----------------------------------------------------------------------------
 // Constructors
 // -----------------------------------------------------------------------------

@@ -52,7 +52,7 @@ describe("ResourceConfig", () => {
       })
       assert.deepStrictEqual([options.defaultMaxResults, options.defaultReadLength], [2, 10])
       const provided = yield* ResourceDisclosure.ResourceDisclosure.pipe(
-        Effect.provide(ResourceConfig.layer.pipe(
+        Effect.provide(ResourceConfig.layerConfig.pipe(
           Layer.provide(
             Layer.succeed(
               ConfigProvider.ConfigProvider,

@@ -382,7 +382,7 @@ describe("resource tools", () => {
 
   it.effect("the system prompt carries the resource section in every mode when a resource view is present", () =>
     Effect.gen(function*() {
-      const prompt = yield* TableOfContents.systemPrompt
+      const prompt = yield* TableOfContents.systemPromptWithResources
       assert.include(prompt, "## Resources to read")
       assert.include(prompt, "[policy · handbook]\n- Customer handbook <policy://acme/handbook> (load first)")
       assert.include(prompt, "[prompt · prompts]\n- summarize <prompt://prompts/summarize> (load first)")

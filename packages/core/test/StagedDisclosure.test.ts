@@ -183,12 +183,12 @@ describe("seed 003: the search tool missing below a size threshold despite expli
         env: { TOOL_SEARCH_MODE: "staged", TOOL_SEARCH_DISCOVERY_FIRST: "true", TOOL_SEARCH_STRICT: "false" }
       })
       const visible = yield* unitOver(demo, names).pipe(
-        Effect.provide(ToolSearchConfig.layer),
+        Effect.provide(ToolSearchConfig.layerConfig),
         Effect.provideService(ConfigProvider.ConfigProvider, env)
       )
       assert.include(visible, "search_tools")
       const prompt = yield* unitOver(demo, TableOfContents.systemPrompt).pipe(
-        Effect.provide(ToolSearchConfig.layer),
+        Effect.provide(ToolSearchConfig.layerConfig),
         Effect.provideService(ConfigProvider.ConfigProvider, env)
       )
       assert.include(prompt, "search_tools lists candidate tools")

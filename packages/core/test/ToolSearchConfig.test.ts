@@ -174,7 +174,7 @@ describe("Setting", () => {
     }))
 })
 
-describe("ToolSearchConfig.layer", () => {
+describe("ToolSearchConfig.layerConfig", () => {
   it.effect("provides the strategy, disclosure, visibility, table of contents and the settings", () =>
     Effect.gen(function*() {
       const strategy = yield* SearchStrategy.SearchStrategy
@@ -190,7 +190,7 @@ describe("ToolSearchConfig.layer", () => {
       assert.strictEqual(toc.template, TableOfContents.defaultTemplate)
       assert.isFalse(settings.discoveryFirst)
     }).pipe(
-      Effect.provide(ToolSearchConfig.layerWith((s) => ({
+      Effect.provide(ToolSearchConfig.layerConfigWith((s) => ({
         ...s,
         visibility: { ...s.visibility, connected: [...s.visibility.connected, "extra"] }
       }))),
@@ -211,7 +211,7 @@ describe("ToolSearchConfig.layer", () => {
       const read = Effect.gen(function*() {
         return yield* Disclosure.Disclosure
       })
-      const error = yield* Effect.flip(Effect.provide(read, ToolSearchConfig.layer))
+      const error = yield* Effect.flip(Effect.provide(read, ToolSearchConfig.layerConfig))
       assert.strictEqual(
         Setting.explain(error),
         `TOOL_SEARCH_MODE: Expected "search" | "catalog" | "staged"`

@@ -38,11 +38,11 @@ describe("ToolView: seed 000's error and empty-result table", () => {
       const many = Array.from({ length: 25 }, (_, i) => tool(`t${String(i).padStart(2, "0")}`, `Tool ${i}`))
       const names = many.map((t) => t.name)
       const out = yield* ToolView.withUnit(search(`select:${names.slice(0, 11).join(",")}`, 5)).pipe(
-        Effect.provide(ToolCatalog.ToolCatalog.layerOf(many).pipe(Layer.provide(Strategies.layer("keyword"))))
+        Effect.provide(ToolCatalog.ToolCatalog.layerWithTools(many).pipe(Layer.provide(Strategies.layer("keyword"))))
       )
       assert.deepStrictEqual(functionsOf(out.result), names.slice(0, 11), "11 names with max_results 5: all 11")
       const capped = yield* ToolView.withUnit(search(`select:${names.join(",")},Nope`)).pipe(
-        Effect.provide(ToolCatalog.ToolCatalog.layerOf(many).pipe(Layer.provide(Strategies.layer("keyword"))))
+        Effect.provide(ToolCatalog.ToolCatalog.layerWithTools(many).pipe(Layer.provide(Strategies.layer("keyword"))))
       )
       assert.deepStrictEqual(functionsOf(capped.result), names.slice(0, 20), "at most the hard cap (20)")
       const note = (capped.result as { note?: string }).note ?? ""
@@ -336,7 +336,7 @@ describe("ToolView: no good match", () => {
   const over = (disclosure: Partial<Disclosure.Options>) =>
     Effect.provide(
       Layer.mergeAll(
-        ToolCatalog.ToolCatalog.layerOf(catalog).pipe(Layer.provide(Strategies.layer("bm25f"))),
+        ToolCatalog.ToolCatalog.layerWithTools(catalog).pipe(Layer.provide(Strategies.layer("bm25f"))),
         Disclosure.layer(disclosure)
       )
     )

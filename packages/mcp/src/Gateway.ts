@@ -15,7 +15,8 @@
  * Everything a client sends is bounded before anything else happens: `tools/call` params are
  * decoded, and arguments deeper than `maxArgumentDepth` or larger than `maxArgumentBytes` are
  * refused with -32602 naming the limit, so one client's bad request never reaches an upstream or
- * another session. Calls to imported tools go to their server unchanged and come back unchanged,
+ * another session. Calls to imported tools (with `withSources`, which puts the `McpSources` that
+ * imported them in the requirements) go to their server unchanged and come back unchanged,
  * except that a result longer than `maxResultChars` is cut with a note. When the gateway cannot
  * run a call — the server is down, died during the call, or did not answer in time — the client
  * gets an error result naming the server and the tool, and the other servers keep working.
@@ -72,6 +73,7 @@ import type { Readable, Writable } from "node:stream"
 import * as GatewayConfig from "./GatewayConfig.js"
 import * as BoundedActivation from "./internal/BoundedActivation.js"
 import { checkParams, invalidParams, JsonRpcError } from "./internal/Calls.js"
+import { Sources } from "./internal/GatewaySources.js"
 import * as Search from "./internal/Search.js"
 import * as SessionCalls from "./internal/SessionCalls.js"
 import * as SessionResources from "./internal/SessionResources.js"
@@ -142,8 +144,8 @@ export const CALL_TOOL = McpTool.CALL_TOOL
  * The resource catalog a gateway serves; none unless `withResources` put one in, which puts
  * `ResourceCatalog` in the requirements of what it wraps.
  */
-const Resources: Context.Reference<Option.Option<ResourceCatalog.ResourceCatalog["Service"]>> = Context.Reference<
-  Option.Option<ResourceCatalog.ResourceCatalog["Service"]>
+const Resources: Context.Reference<Option.Option<ResourceCatalog.Service>> = Context.Reference<
+  Option.Option<ResourceCatalog.Service>
 >("@tool-search/mcp/Gateway/Resources", { defaultValue: () => Option.none() })
 
 /**
@@ -163,7 +165,26 @@ export const withResources = <A, E, R>(
     (catalog) => Effect.provideService(effect, Resources, Option.some(catalog))
   )
 
-/** The default instructions sent at `initialize`. */
+/**
+ * Makes the gateway sessions opened by `effect` (`serve`, `serveStdio`, `HttpGateway.serve`) report
+ * and use the upstream servers of the `McpSources` in context: their status in search answers and
+ * on the HTTP status page, and the forwarding of the resources and prompts they imported. Without
+ * it a gateway serves the `ToolCatalog` alone.
+ *
+ * @since 0.2.0
+ * @category combinators
+ */
+export const withSources = <A, E, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R | McpSources> =>
+  Effect.flatMap(Effect.service(McpSources), (sources) => Effect.provideService(effect, Sources, Option.some(sources)))
+
+/**
+ * The default instructions sent at `initialize`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const defaultInstructions = [
   `This server fronts many tools. At first only the search tools are listed: call ${Disclosure.TOOL_SEARCH} with a`,
   "few keywords (or 'select:name1,name2') to find and load tools. Loaded tools are added to your tool list",
@@ -230,7 +251,7 @@ export const open = (
       ToolView.ToolView
     )
     const catalog = yield* ToolCatalog.ToolCatalog
-    const sources = Option.getOrUndefined(yield* Effect.serviceOption(McpSources))
+    const sources = Option.getOrUndefined(yield* Sources)
     const resourceCatalog = Option.getOrUndefined(yield* Resources)
     const view = resourceCatalog === undefined || !settings.resourceTools
       ? tools

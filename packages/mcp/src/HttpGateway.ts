@@ -27,7 +27,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net"
 import * as Gateway from "./Gateway.js"
 import * as GatewayConfig from "./GatewayConfig.js"
-import { McpSources } from "./McpSources.js"
+import { Sources } from "./internal/GatewaySources.js"
 import { makeMemory, SessionRegistry } from "./SessionRegistry.js"
 
 // -----------------------------------------------------------------------------
@@ -136,7 +136,7 @@ export const serve = (
         maxSessions: options.maxSessions ?? GatewayConfig.defaults.maxSessions,
         idleTimeout: options.sessionIdleTimeout ?? Duration.seconds(GatewayConfig.defaults.sessionIdleTimeout)
       }))
-    const sources = Option.getOrUndefined(yield* Effect.serviceOption(McpSources))
+    const sources = Option.getOrUndefined(yield* Sources)
     const scope = yield* Scope.Scope
     const run = yield* FiberSet.makeRuntimePromise<ToolCatalog.ToolCatalog>()
     /** The live part of each session: its transport and its scope. */

@@ -91,8 +91,13 @@ export const visibilityOf = (servers: ReadonlyArray<Source>): Pick<Visibility.Op
 // Service
 // -----------------------------------------------------------------------------
 
-/** The upstream MCP servers of this process. */
-export class McpSources extends Context.Service<McpSources, {
+/**
+ * What `McpSources` provides.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
   /** The configured servers, in order. */
   readonly servers: ReadonlyArray<Source>
   /** The current status of every server, in configuration order. */
@@ -109,7 +114,15 @@ export class McpSources extends Context.Service<McpSources, {
   readonly origin: (id: string) => McpTool.Origin | undefined
   /** The servers' resources and prompts: present when the layer imports them (`layerWithResources`). */
   readonly resources: Resources | undefined
-}>()("@tool-search/mcp/McpSources") {
+}
+
+/**
+ * The upstream MCP servers of this process.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class McpSources extends Context.Service<McpSources, Service>()("@tool-search/mcp/McpSources") {
   /**
    * Starts a supervisor per server and, by default, waits for each one's first connection
    * attempt, so the tools of every reachable server are in the catalog when the layer is ready.
@@ -253,8 +266,8 @@ export const awaitStatus = (
 export const make = (
   inputs: ReadonlyArray<Upstream.Input>,
   options: Options,
-  resourceCatalog: Option.Option<ResourceCatalog.ResourceCatalog["Service"]>
-): Effect.Effect<McpSources["Service"], Upstream.InvalidUpstream, ToolCatalog.ToolCatalog | Scope.Scope> =>
+  resourceCatalog: Option.Option<ResourceCatalog.Service>
+): Effect.Effect<Service, Upstream.InvalidUpstream, ToolCatalog.ToolCatalog | Scope.Scope> =>
   Effect.gen(function*() {
     const catalog = yield* ToolCatalog.ToolCatalog
     const configs: Array<Upstream.Config> = []

@@ -51,12 +51,12 @@ export interface Options {
 // -----------------------------------------------------------------------------
 
 /**
- * The sessions of an HTTP gateway.
+ * What `SessionRegistry` provides.
  *
  * @since 0.2.0
  * @category services
  */
-export class SessionRegistry extends Context.Service<SessionRegistry, {
+export interface Service {
   /** Records a new session; returns the ids evicted to make room, the one idle the longest first. */
   readonly open: (id: string, principal: string) => Effect.Effect<ReadonlyArray<string>>
   /** The session, when it exists and belongs to `principal`; marks it used now. */
@@ -69,7 +69,15 @@ export class SessionRegistry extends Context.Service<SessionRegistry, {
   readonly size: Effect.Effect<number>
   /** How long a session may stay idle: the HTTP server sweeps at a fraction of it. */
   readonly idleTimeout: Duration.Duration
-}>()("@tool-search/mcp/SessionRegistry") {
+}
+
+/**
+ * The sessions of an HTTP gateway.
+ *
+ * @since 0.2.0
+ * @category services
+ */
+export class SessionRegistry extends Context.Service<SessionRegistry, Service>()("@tool-search/mcp/SessionRegistry") {
   /**
    * Sessions in this process's memory.
    *
@@ -91,7 +99,7 @@ export class SessionRegistry extends Context.Service<SessionRegistry, {
  * @since 0.2.0
  * @category constructors
  */
-export const makeMemory = (options: Options): SessionRegistry["Service"] => {
+export const makeMemory = (options: Options): Service => {
   const idleTimeout = Duration.fromInputUnsafe(options.idleTimeout)
   const idleMillis = Duration.toMillis(idleTimeout)
   const max = Math.max(1, options.maxSessions)

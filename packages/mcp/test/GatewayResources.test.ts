@@ -51,6 +51,7 @@ const connect = (
     yield* Effect.forkScoped(
       Gateway.serve(serverSide, options).pipe(
         Gateway.withResources,
+        Gateway.withSources,
         Effect.provideContext(context),
         Effect.provide(Layer.merge(policies, Logger.layer([])))
       )

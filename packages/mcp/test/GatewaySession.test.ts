@@ -183,12 +183,12 @@ describe("Gateway session: an expensive search", () => {
         })
       ).pipe(Layer.provide(Regex.layerWith({ maxSteps: 20_000_000 })))
       const context = yield* Layer.build(
-        ToolCatalog.ToolCatalog.layerOf(
+        ToolCatalog.ToolCatalog.layerWithTools(
           Array.from({ length: 20_000 }, (_, i) => CatalogTool.make({ name: `tool_${i}_send_message_to_channel` }))
         ).pipe(Layer.provide(Signalling), Layer.orDie)
       )
-      const a = yield* connect(context as never)
-      const b = yield* connect(context as never)
+      const a = yield* connect(context)
+      const b = yield* connect(context)
       const expensive = yield* call(a, "ToolSearch", { query: "(.{0,30}){10}x" })
       yield* Queue.take(started)
       assert.match(

@@ -5,7 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { HttpGateway, SessionRegistry } from "@tool-search/mcp"
+import { Gateway, HttpGateway, SessionRegistry } from "@tool-search/mcp"
 import { Duration, Effect, Option, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import { request as httpRequest } from "node:http"
@@ -55,7 +55,10 @@ const start = (options: Partial<HttpGateway.Options> = {}) =>
   Effect.gen(function*() {
     const { files } = servers()
     const context = yield* upstreams([{ name: "files", transport: files.transport }])
-    const address = yield* HttpGateway.serve({ port: 0, ...options }).pipe(Effect.provideContext(context))
+    const address = yield* HttpGateway.serve({ port: 0, ...options }).pipe(
+      Gateway.withSources,
+      Effect.provideContext(context)
+    )
     return { address, files }
   })
 
@@ -182,7 +185,7 @@ describe("HttpGateway: operations", () => {
         { name: "files", transport: files.transport },
         { name: "slow", transport: hung.transport, connectTimeout: "1 minute" }
       ], { start: "background" })
-      const address = yield* HttpGateway.serve({ port: 0 }).pipe(Effect.provideContext(context))
+      const address = yield* HttpGateway.serve({ port: 0 }).pipe(Gateway.withSources, Effect.provideContext(context))
       const base = address.url.replace(/\/mcp$/, "")
       assert.deepStrictEqual(yield* get(`${base}/health`), { status: 200, body: { status: "ok" } })
       const starting = yield* get(`${base}/ready`)

@@ -224,7 +224,7 @@ describe("McpResource with server-everything", () => {
         })
         assert.deepStrictEqual(imported.invalid, [])
         const catalog = yield* Layer.build(
-          ResourceCatalog.ResourceCatalog.layerOf(imported.resources).pipe(Layer.provide(Bm25f.layer))
+          ResourceCatalog.ResourceCatalog.layerWithResources(imported.resources).pipe(Layer.provide(Bm25f.layer))
         )
         const outcome = yield* ResourceView.withUnit(Effect.gen(function*() {
           const view = yield* ResourceView.ResourceView

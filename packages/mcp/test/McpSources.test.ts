@@ -21,7 +21,7 @@ const start = (servers: ReadonlyArray<Upstream.Input>) =>
     }
   })
 
-const statusOf = (sources: McpSources.McpSources["Service"], name: string) =>
+const statusOf = (sources: McpSources.Service, name: string) =>
   Effect.map(sources.status, (all) => {
     const s = all.find((x) => x.name === name)
     if (s === undefined) throw new Error(`no status for ${name}`)

@@ -35,7 +35,7 @@ const readText = (entry: ResourceCatalog.Entry | undefined, uri = entry?.uri ?? 
   })
 
 /** Waits (on the event loop, no time) until the catalog holds exactly `uris`. */
-const until = (catalog: ResourceCatalog.ResourceCatalog["Service"], uris: ReadonlyArray<string>) =>
+const until = (catalog: ResourceCatalog.Service, uris: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const wanted = [...uris].sort().join("\n")
     for (let i = 0; i < 1_000; i++) {
@@ -64,10 +64,10 @@ describe("McpSources with resources", () => {
       assert.deepStrictEqual(resources.origin(qb), { _tag: "Resource", server: "b", uri: "docs://shared/readme" })
       assert.deepStrictEqual(resources.origin("docs://a/only"), { _tag: "Resource", server: "a", uri: "docs://a/only" })
       // the catalog's reader sends each server its own URI
-      assert.strictEqual(yield* readText(catalog.unsafe.get(qb)), "the body of docs://shared/readme")
+      assert.strictEqual(yield* readText(catalog.getUnsafe(qb)), "the body of docs://shared/readme")
       assert.deepStrictEqual(b.resourceRequests.filter((r) => r.startsWith("read")), ["read docs://shared/readme"])
       // a template keeps its expressions; a concrete URI resolves to it and is read on its server
-      const log = catalog.unsafe.resolve("logs://b/monday")
+      const log = catalog.resolveUnsafe("logs://b/monday")
       assert.strictEqual(log?.uri, "logs://b/{day}")
       assert.strictEqual(yield* readText(log, "logs://b/monday"), "the body of logs://b/monday")
       // what a client sees for each server's URIs

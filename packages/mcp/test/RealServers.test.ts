@@ -103,6 +103,7 @@ class Setup extends Context.Service<Setup, {
       )
       const address = yield* HttpGateway.serve({ port: 0 }).pipe(
         Gateway.withResources,
+        Gateway.withSources,
         Effect.provideContext(upstreams)
       )
       return { url: address.url, dir: files, pidFile }

@@ -143,12 +143,12 @@ export interface Options {
 }
 
 /**
- * The audit trail.
+ * What `Audit` provides.
  *
  * @since 0.2.0
  * @category services
  */
-export class Audit extends Context.Service<Audit, {
+export interface Service {
   /** Appends an entry; never fails (see the module documentation). */
   readonly record: (entry: Reveal | Call) => Effect.Effect<void>
   /** Reads entries, oldest first. */
@@ -161,7 +161,15 @@ export class Audit extends Context.Service<Audit, {
   readonly flush: Effect.Effect<void, StoreUnavailable>
   /** Whether arguments and results are recorded. */
   readonly payloads: boolean
-}>()("@tool-search/store/Audit") {
+}
+
+/**
+ * The audit trail.
+ *
+ * @since 0.2.0
+ * @category services
+ */
+export class Audit extends Context.Service<Audit, Service>()("@tool-search/store/Audit") {
   /** The audit in the database in context. */
   static readonly layer = (options: Options = {}): Layer.Layer<Audit, never, Database | SqlClient> =>
     Layer.effect(Audit, make(options))

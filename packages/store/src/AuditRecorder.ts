@@ -97,7 +97,7 @@ export const make: Effect.Effect<Recorder, never, Audit | ToolCatalog.ToolCatalo
           const key = `${unit}\n${event.id}`
           const started = calls.get(key)
           calls.delete(key)
-          const tool = catalog.unsafe.findByName(CatalogTool.stripFunctionsPrefix(event.name))
+          const tool = catalog.findByNameUnsafe(CatalogTool.stripFunctionsPrefix(event.name))
           yield* audit.record({
             _tag: "Call",
             ...origin(event.path, started?.at ?? now),

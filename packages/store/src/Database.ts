@@ -45,18 +45,26 @@ export type Location =
   | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string> }
 
 /**
- * The open database: where it is and how long one operation may take.
+ * What `Database` provides.
  *
  * @since 0.2.0
  * @category services
  */
-export class Database extends Context.Service<Database, {
+export interface Service {
   readonly location: Location
   /** The database as messages name it (a URL's password hidden). */
   readonly label: string
   /** The longest one operation of a turn may wait for the database. */
   readonly timeout: Duration.Duration
-}>()("@tool-search/store/Database") {}
+}
+
+/**
+ * The open database: where it is and how long one operation may take.
+ *
+ * @since 0.2.0
+ * @category services
+ */
+export class Database extends Context.Service<Database, Service>()("@tool-search/store/Database") {}
 
 // -----------------------------------------------------------------------------
 // Errors

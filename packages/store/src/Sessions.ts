@@ -50,7 +50,7 @@ export interface Options {
   readonly retry?: Schedule.Schedule<unknown, StoreUnavailable>
 }
 
-type StoreShape = SessionStore.SessionStore["Service"]
+type StoreShape = SessionStore.Service
 
 /**
  * The database-backed session store: the agent's `SessionStore`, plus what is waiting to be

@@ -121,7 +121,7 @@ export const config: Config.Config<Settings> = Setting.values(settings)
  * @since 0.2.0
  * @category layers
  */
-export const layer = (
+export const layerConfig = (
   options: { readonly namespace?: string } = {}
 ): Layer.Layer<
   Database.Database | SqlClient | Sessions | SessionStore.SessionStore | Audit,

@@ -7,7 +7,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { SqlError } from "effect/sql/SqlError"
-import type { Database } from "./Database.js"
+import type * as Database from "./Database.js"
 
 /**
  * An operation on the database failed or timed out.
@@ -35,7 +35,7 @@ export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()("St
  * @category constructors
  */
 export const guard =
-  (database: Database["Service"], operation: string) =>
+  (database: Database.Service, operation: string) =>
   <A, R>(effect: Effect.Effect<A, SqlError, R>): Effect.Effect<A, StoreUnavailable, R> =>
     effect.pipe(
       Effect.timeout(database.timeout),

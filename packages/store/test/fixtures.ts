@@ -42,7 +42,7 @@ export const plans: Record<string, ScriptedModel.Plan> = {
   "ask a helper": { search: "send chat message", delegate: "tell #ops the deploy is done" }
 }
 
-export const CatalogLive = ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Keyword.layer), Layer.orDie)
+export const CatalogLive = ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer), Layer.orDie)
 
 const withModel = <E, R>(executor: Layer.Layer<Executor.Executor, E, R>) =>
   executor.pipe(

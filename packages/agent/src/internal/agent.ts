@@ -18,8 +18,8 @@ import { Context, Effect, Option, Queue, Ref, Stream } from "effect"
 import { type AiError, LanguageModel } from "effect/ai"
 import { Approval } from "../Approval.js"
 import type { Options, Service } from "../Executor.js"
-import { SessionStore } from "../SessionStore.js"
-import { TokenCounter } from "../TokenCounter.js"
+import { type Service as SessionStoreService, SessionStore } from "../SessionStore.js"
+import { type Service as TokenCounterService, TokenCounter } from "../TokenCounter.js"
 import type { TurnEvent } from "../TurnEvent.js"
 import * as Delivery from "./delivery.js"
 import * as Prefix from "./prefix.js"
@@ -30,11 +30,11 @@ import * as Unit from "./unit.js"
 export interface Agent {
   readonly options: Options
   readonly model: LanguageModel.LanguageModel
-  readonly catalog: ToolCatalog.ToolCatalog["Service"]
+  readonly catalog: ToolCatalog.Service
   /** The resources every unit offers (`Executor.withResources`); none by default. */
-  readonly resources: Option.Option<ResourceCatalog.ResourceCatalog["Service"]>
-  readonly counter: TokenCounter["Service"]
-  readonly store: SessionStore["Service"]
+  readonly resources: Option.Option<ResourceCatalog.Service>
+  readonly counter: TokenCounterService
+  readonly store: SessionStoreService
   readonly tableOfContents: TableOfContents.Options
   /** Provides the agent-level policies (fixed when the executor was built) to a unit. */
   readonly withPolicies: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
@@ -50,8 +50,8 @@ export interface Agent {
  * sets it, and that combinator puts `ResourceCatalog` in the layer's requirements: the dependency
  * is in the types, not looked up on the side.
  */
-export const Resources: Context.Reference<Option.Option<ResourceCatalog.ResourceCatalog["Service"]>> = Context
-  .Reference<Option.Option<ResourceCatalog.ResourceCatalog["Service"]>>("@tool-search/agent/internal/Resources", {
+export const Resources: Context.Reference<Option.Option<ResourceCatalog.Service>> = Context
+  .Reference<Option.Option<ResourceCatalog.Service>>("@tool-search/agent/internal/Resources", {
     defaultValue: () => Option.none()
   })
 

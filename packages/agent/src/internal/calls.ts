@@ -7,19 +7,19 @@ import { CatalogTool, Disclosure, NativeDeferral, Permission, ToolArguments, typ
 import { Cause, Duration, Effect, type JsonSchema, Option, Result, type Schema, Stream } from "effect"
 import { Tool, type Toolkit } from "effect/ai"
 import * as Approval from "../Approval.js"
-import { type Definition, definitionCache, type TokenCounter } from "../TokenCounter.js"
+import { type Definition, definitionCache, type Service as TokenCounterService } from "../TokenCounter.js"
 import type { Call, Failure, Outcome } from "../UnitToolkit.js"
 import * as ResultCap from "./resultCap.js"
 
-type View = ToolView.ToolView["Service"]
+type View = ToolView.Service
 
 /** What running calls needs from the unit and the agent. */
 export interface Context {
   readonly view: View
   readonly extraTools: ReadonlyArray<ToolView.ModelTool>
-  readonly permission: Permission.Policy
+  readonly permission: Permission.Permission
   readonly approval: Approval.Policy
-  readonly counter: TokenCounter["Service"]
+  readonly counter: TokenCounterService
   readonly limits: ToolArguments.Limits
   readonly timeout: Duration.Duration
   readonly maxTokens: number

@@ -70,7 +70,7 @@ export interface Delivery {
 export const make = (
   mode: Mode,
   toolkit: UnitToolkit.UnitToolkit,
-  view: ToolView.ToolView["Service"]
+  view: ToolView.Service
 ): Effect.Effect<Delivery> =>
   Effect.gen(function*() {
     if (mode === "list") {

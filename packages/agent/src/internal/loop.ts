@@ -45,7 +45,7 @@ export const run = (unit: Unit): Effect.Effect<TurnResult, AiError.AiError> =>
     yield* emit(TurnEvent.TurnStarted({
       path,
       sessionId: input.sessionId ?? null,
-      carried: unit.carried.flatMap((id) => agent.catalog.unsafe.get(id)?.modelName ?? [])
+      carried: unit.carried.flatMap((id) => agent.catalog.getUnsafe(id)?.modelName ?? [])
     }))
 
     let stopReason: StopReason = "max-iterations"

@@ -16,7 +16,7 @@
  */
 import { Effect, Predicate } from "effect"
 import type { Prompt } from "effect/ai"
-import { type Definition, definitionCache, type TokenCounter } from "../TokenCounter.js"
+import { type Definition, definitionCache, type Service as TokenCounterService } from "../TokenCounter.js"
 
 /** One piece of a request: its content hash and its tokens. */
 interface Chunk {
@@ -48,7 +48,7 @@ export interface Index {
 export const defaultCapacity = 100_000
 
 /** An empty index counting with `counter`. */
-export const make = (counter: TokenCounter["Service"], capacity: number = defaultCapacity): Index => {
+export const make = (counter: TokenCounterService, capacity: number = defaultCapacity): Index => {
   const toolChunk = definitionCache((t): Chunk => ({
     hash: hash(`tool\u0000${definitionText(t)}`),
     tokens: counter.definition(t)
@@ -118,7 +118,7 @@ const definitionText = (t: Definition): string =>
  */
 const render = (
   message: Prompt.Message,
-  counter: TokenCounter["Service"]
+  counter: TokenCounterService
 ): { readonly identity: string; readonly tokens: number } => {
   if (message.role === "system") return { identity: message.content, tokens: counter.count(message.content) }
   const texts: Array<string> = []

@@ -3,7 +3,7 @@
  * the value the tool returned); a longer one becomes its text cut to the cap, plus a note saying
  * how much was cut. The whole result goes to the app in the `Truncation`.
  */
-import type { TokenCounter } from "../TokenCounter.js"
+import type { Service as TokenCounterService } from "../TokenCounter.js"
 import type { Truncation } from "../UnitToolkit.js"
 
 /** The result the model receives, and what was cut. */
@@ -13,7 +13,7 @@ export interface Capped {
 }
 
 /** Caps `result` at `maxTokens` tokens of its text (a string as is, anything else as JSON). */
-export const cap = (result: unknown, maxTokens: number, counter: TokenCounter["Service"]): Capped => {
+export const cap = (result: unknown, maxTokens: number, counter: TokenCounterService): Capped => {
   const text = typeof result === "string" ? result : textOf(result)
   // a token is at least one byte of UTF-8: within the cap in bytes, no count is needed
   if (withinBytes(text, maxTokens)) return { result, truncated: null }

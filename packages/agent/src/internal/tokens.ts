@@ -6,7 +6,7 @@
 import type { ToolCatalog, ToolView, Visibility } from "@tool-search/core"
 import { Effect, Ref } from "effect"
 import type { Totals } from "../Executor.js"
-import type { TokenCounter } from "../TokenCounter.js"
+import type { Service as TokenCounterService } from "../TokenCounter.js"
 
 /** The accounting of one executor. */
 export interface Account {
@@ -21,9 +21,9 @@ export interface Account {
 
 /** An account starting at zero. */
 export const make = (
-  catalog: ToolCatalog.ToolCatalog["Service"],
-  visibility: Visibility.Policy,
-  counter: TokenCounter["Service"]
+  catalog: ToolCatalog.Service,
+  visibility: Visibility.Visibility,
+  counter: TokenCounterService
 ): Effect.Effect<Account> =>
   Effect.gen(function*() {
     const totals = yield* Ref.make<Totals>({
@@ -37,7 +37,7 @@ export const make = (
     // keyed by the catalog version: recomputed only when the catalog changes
     let cached = { version: -1, tokens: 0 }
     const eager = Effect.suspend(() => {
-      const version = catalog.unsafe.version()
+      const version = catalog.versionUnsafe()
       if (cached.version === version) return Effect.succeed(cached.tokens)
       return Effect.map(catalog.all, (all) => {
         const tokens = all.filter(visibility.includes).reduce(

@@ -39,8 +39,8 @@ export interface Unit {
   readonly isTurn: boolean
   readonly emit: Emit
   /** The unit's tools, with its resource tools when the executor offers resources. */
-  readonly view: ToolView.ToolView["Service"]
-  readonly activation: Activation.Activation["Service"]
+  readonly view: ToolView.Service
+  readonly activation: Activation.Service
   /** Tool ids the unit started with. */
   readonly carried: ReadonlyArray<string>
   /** The prompt of the first request: the input, the system prompt, the table of contents. */
@@ -164,7 +164,7 @@ const observerOf = (unit: Omit<Unit, "toolkit" | "delivery">): UnitToolkit.Obser
           // browsing (`search_tools`) loads nothing, and resource tools find resources, not tools:
           // neither counts as "returned"
           if (outcome.tool.name !== Disclosure.SEARCH_TOOLS && !Disclosure.RESOURCE_TOOL_NAMES.includes(call.name)) {
-            const ids = found.flatMap((name) => agent.catalog.unsafe.findByName(name)?.id ?? [])
+            const ids = found.flatMap((name) => agent.catalog.findByNameUnsafe(name)?.id ?? [])
             yield* Ref.update(searched, (before) => [...before, ...ids])
           }
           const activated = outcome.activated ?? []

@@ -252,7 +252,7 @@ export const serve = (input: Input): Effect.Effect<void, UsageError, FileSystem.
       p.gateway.resourceTools
         ? ResourceCatalog.ResourceCatalog.layer
         : ResourceCatalog.ResourceCatalog.layerWith({ indexBodies: false })
-    ).pipe(Layer.provideMerge(ToolSearchConfig.layerFrom(core)))
+    ).pipe(Layer.provideMerge(ToolSearchConfig.layer(core)))
     const Sources = McpSources.McpSources.layerWithResources(p.servers, { start: "background" }).pipe(
       Layer.provideMerge(Catalogs)
     )
@@ -269,12 +269,13 @@ export const serve = (input: Input): Effect.Effect<void, UsageError, FileSystem.
           port: p.gateway.http === "off" ? 0 : p.gateway.http,
           host: p.gateway.host,
           tokens: p.tokens,
+        Gateway.withSources,
           allowedOrigins: p.gateway.allowedOrigins,
           allowedHosts: p.gateway.allowedHosts,
           maxMessageBytes: p.gateway.maxMessageBytes,
           maxSessions: p.gateway.maxSessions,
           sessionIdleTimeout: `${p.gateway.sessionIdleTimeout} seconds`
-        }).pipe(Gateway.withResources, Effect.mapError((e) => usage(e.message)))
+        }).pipe(Gateway.withResources, Gateway.withSources, Effect.mapError((e) => usage(e.message)))
         yield* Console.error(`tool-search: MCP gateway listening on ${address.url}`)
         return yield* Effect.never
       }).pipe(Effect.scoped)

@@ -81,7 +81,7 @@ export const command = Command.make("toc", {
         } satisfies JsonOutput
       }))
     }).pipe(
-      Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provideMerge(ToolSearchConfig.layerFrom(settings)))),
+      Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provideMerge(ToolSearchConfig.layer(settings)))),
       Effect.mapError((e) => new UsageError({ reason: e.message }))
     )
     const hidden = tools.filter((t) => !output.visible.includes(t.name) && !output.searchable.includes(t.name)).length

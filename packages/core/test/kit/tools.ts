@@ -18,7 +18,7 @@ export const tool = (name: string, description: string, extra: Partial<CatalogTo
 
 /** A catalog (keyword strategy) holding `tools`. */
 export const catalogOf = (tools: ReadonlyArray<CatalogTool.CatalogTool>) =>
-  ToolCatalog.ToolCatalog.layerOf(tools).pipe(Layer.provide(Keyword.layer))
+  ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer))
 
 /** Runs `effect` as one unit over a catalog of `tools`. */
 export const unitOver = <A, E>(

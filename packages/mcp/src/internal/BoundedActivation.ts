@@ -14,7 +14,7 @@ import { Effect, Ref, type Scope } from "effect"
 
 /** A bounded activation, and the one write the gateway adds to it. */
 export interface BoundedActivation {
-  readonly activation: Activation.Activation["Service"]
+  readonly activation: Activation.Service
   /** Marks an active id as just used (a call), so it is unloaded last. */
   readonly touch: (id: string) => Effect.Effect<void>
 }

@@ -33,15 +33,15 @@ const memo = new WeakMap<object, WeakMap<object, Listing>>()
 
 /** The listing of the catalog's current version under `policy`, computed at most once per version. */
 export const of = (
-  catalog: ResourceCatalog.ResourceCatalog["Service"],
-  policy: Visibility.Policy
+  catalog: ResourceCatalog.Service,
+  policy: Visibility.Visibility
 ): Effect.Effect<Listing> =>
   Effect.suspend(() => {
     let byPolicy = memo.get(catalog)
     if (byPolicy === undefined) memo.set(catalog, byPolicy = new WeakMap())
     const cached = byPolicy.get(policy)
-    if (cached?.version === catalog.unsafe.version()) return Effect.succeed(cached)
-    const version = catalog.unsafe.version()
+    if (cached?.version === catalog.versionUnsafe()) return Effect.succeed(cached)
+    const version = catalog.versionUnsafe()
     return Effect.map(catalog.all, (all) => {
       const listing = build(version, all.filter((e) => policy.includes(e)))
       byPolicy.set(policy, listing)

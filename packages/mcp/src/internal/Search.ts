@@ -9,7 +9,7 @@
 import { Disclosure, MetaTools, Query, type ToolCatalog, type ToolView } from "@tool-search/core"
 import { Effect, Metric, Option, Schema } from "effect"
 import type { Options } from "../Gateway.js"
-import type { McpSources, ServerStatus } from "../McpSources.js"
+import type { ServerStatus, Service as McpSourcesService } from "../McpSources.js"
 import { CALL_TOOL } from "../McpTool.js"
 import * as Telemetry from "../Telemetry.js"
 import type { BoundedActivation } from "./BoundedActivation.js"
@@ -17,9 +17,9 @@ import { type Answer, result, text, textResult } from "./Calls.js"
 
 /** What a session's search works with. */
 export interface Dependencies {
-  readonly view: ToolView.ToolView["Service"]
-  readonly catalog: ToolCatalog.ToolCatalog["Service"]
-  readonly sources: McpSources["Service"] | undefined
+  readonly view: ToolView.Service
+  readonly catalog: ToolCatalog.Service
+  readonly sources: McpSourcesService | undefined
   readonly bounded: BoundedActivation
   readonly settings: Pick<Options, "minScore" | "minRelativeScore" | "maxLoadedTools" | "callTool">
   /** A log line and a span around the search, with its outcome. */
@@ -76,7 +76,7 @@ export const make = (deps: Dependencies) => (params: Record<string, unknown>): E
     const after = yield* bounded.activation.ids
     const loaded = found.filter((t) => !before.has(t.id)).map((t) => t.modelName)
     const unloaded = [...before].filter((id) => !after.includes(id)).flatMap((id) =>
-      catalog.unsafe.get(id)?.modelName ?? []
+      catalog.getUnsafe(id)?.modelName ?? []
     )
     const unsearched = found.length === 0 ? down : named
     const notes = [

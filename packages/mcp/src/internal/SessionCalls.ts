@@ -10,7 +10,7 @@
  */
 import { Disclosure, type ToolView } from "@tool-search/core"
 import { Clock, Effect, Metric, Option, Schema } from "effect"
-import type { McpSources } from "../McpSources.js"
+import type * as McpSources from "../McpSources.js"
 import * as McpTool from "../McpTool.js"
 import * as Telemetry from "../Telemetry.js"
 import type { BoundedActivation } from "./BoundedActivation.js"
@@ -69,9 +69,9 @@ export const observer = (session: () => string): Observed => (what, fields, effe
 
 /** What a session's calls work with. */
 export interface Dependencies {
-  readonly view: ToolView.ToolView["Service"]
+  readonly view: ToolView.Service
   readonly bounded: BoundedActivation
-  readonly sources: McpSources["Service"] | undefined
+  readonly sources: McpSources.Service | undefined
   readonly settings: { readonly callTool: boolean; readonly maxResultChars: number }
   readonly observed: Observed
   /** The session's search tool. */

@@ -35,12 +35,12 @@ export interface Settings {
 
 /** What a session's resources work with. */
 export interface Dependencies {
-  readonly catalog: ResourceCatalog.ResourceCatalog["Service"]
+  readonly catalog: ResourceCatalog.Service
   readonly upstream: Upstream | undefined
   /** The upstream servers' names, to name the qualified URIs of a URI several of them list. */
   readonly servers: ReadonlyArray<string>
-  readonly visibility: Visibility.Policy
-  readonly permission: Permission.Policy
+  readonly visibility: Visibility.Visibility
+  readonly permission: Permission.Permission
   readonly settings: Settings
 }
 
@@ -99,7 +99,7 @@ export const make = (deps: Dependencies) =>
     const notFound = (uri: string) => {
       // a URI several servers list is read by one of its qualified URIs: say which
       const candidates = deps.servers.map((s) => QualifiedUri.qualify(s, uri)).filter((q) => {
-        const entry = catalog.unsafe.get(q)
+        const entry = catalog.getUnsafe(q)
         return entry !== undefined && visibility.includes(entry)
       })
       const shown = uri.slice(0, 200)
@@ -127,7 +127,7 @@ export const make = (deps: Dependencies) =>
 
     /** Where a client URI is read from, or why it cannot be. */
     const target = (uri: string): Target | Reply => {
-      const entry = catalog.unsafe.resolve(uri)
+      const entry = catalog.resolveUnsafe(uri)
       if (entry !== undefined) {
         const refused = check(entry, uri)
         if (refused !== undefined) return refused
@@ -138,7 +138,7 @@ export const make = (deps: Dependencies) =>
       }
       // a server's qualified URI for a resource listed in its own form reads it too
       const parts = QualifiedUri.parse(uri)
-      const alias = parts === undefined ? undefined : catalog.unsafe.resolve(parts.uri)
+      const alias = parts === undefined ? undefined : catalog.resolveUnsafe(parts.uri)
       if (parts !== undefined && alias !== undefined && upstream?.origin(alias.uri)?.server === parts.server) {
         return check(alias, parts.uri) ?? { _tag: "Upstream", server: parts.server, uri: parts.uri }
       }

@@ -19,7 +19,7 @@ import type { UpstreamResources } from "./UpstreamResources.js"
 
 /** What every supervisor shares with `McpSources`. */
 export interface Shared {
-  readonly catalog: ToolCatalog.ToolCatalog["Service"]
+  readonly catalog: ToolCatalog.Service
   /** The upstreams' resources, when a resource catalog imports them. */
   readonly resources: UpstreamResources | undefined
   /** The open connection of each server. */

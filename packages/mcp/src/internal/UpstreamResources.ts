@@ -65,7 +65,7 @@ export type ConnectionOf = (server: string, target: string) => Effect.Effect<Mcp
 
 /** Builds the registry over `catalog` in the current scope. */
 export const make = (
-  catalog: ResourceCatalog.ResourceCatalog["Service"],
+  catalog: ResourceCatalog.Service,
   servers: ReadonlyArray<string>,
   connectionOf: ConnectionOf
 ): Effect.Effect<UpstreamResources, never, Scope.Scope> =>
@@ -97,7 +97,7 @@ export const make = (
     const claimedElsewhere = (server: string, uri: string): boolean => {
       const owners = claims.get(uri)
       if (owners !== undefined && (owners.size > 1 || !owners.has(server))) return true
-      const entry = catalog.unsafe.get(uri)
+      const entry = catalog.getUnsafe(uri)
       return entry !== undefined && (entry.source === undefined || !servers.includes(entry.source))
     }
 
@@ -271,10 +271,10 @@ export const make = (
       clientUri: (server, uri) => {
         const qualified = QualifiedUri.qualify(server, uri)
         if (QualifiedUri.isQualified(uri)) return qualified
-        const entry = catalog.unsafe.resolve(uri)
+        const entry = catalog.resolveUnsafe(uri)
         if (entry !== undefined) return origins.get(entry.uri)?.server === server ? uri : qualified
         // not in the catalog in its own form: qualified when the server's resources are, or another claims it
-        return catalog.unsafe.resolve(qualified) !== undefined || claimedElsewhere(server, uri) ? qualified : uri
+        return catalog.resolveUnsafe(qualified) !== undefined || claimedElsewhere(server, uri) ? qualified : uri
       },
       subscribe,
       updates: Stream.fromPubSub(updates)
