@@ -16,13 +16,28 @@ import type { Prompt } from "effect/ai"
 import { CALL_TOOL } from "./internal/dispatcher.js"
 import type { Service as SessionStoreService, State } from "./SessionStore.js"
 
-/** All policies, in documentation order. */
+/**
+ * All policies, in documentation order.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const policies = ["turn", "session", "latest", "history"] as const
 
-/** An activation policy, as `TOOL_SEARCH_ACTIVATION` names it. */
+/**
+ * An activation policy, as `TOOL_SEARCH_ACTIVATION` names it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type Policy = typeof policies[number]
 
-/** What a turn carried over and what it did, to be recorded. */
+/**
+ * What a turn carried over and what it did, to be recorded.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface TurnRecord {
   /** Ids active at the end of the turn, in activation order. */
   readonly active: ReadonlyArray<string>
@@ -30,7 +45,12 @@ export interface TurnRecord {
   readonly searched: ReadonlyArray<string>
 }
 
-/** The ids a turn starts with. */
+/**
+ * The ids a turn starts with.
+ *
+ * @since 0.1.0
+ * @category policy
+ */
 export const initial = (
   policy: Policy,
   options: {
@@ -57,7 +77,12 @@ export const initial = (
   }
 }
 
-/** Records a finished turn for the next one (a no-op for `turn` and `history`). */
+/**
+ * Records a finished turn for the next one (a no-op for `turn` and `history`).
+ *
+ * @since 0.1.0
+ * @category policy
+ */
 export const record = (
   policy: Policy,
   options: {
@@ -87,6 +112,9 @@ const decodeDiscovery = Schema.decodeUnknownOption(DiscoveryAnswer)
  * The ids that earlier `ToolSearch` / `discover_tools` results in the history loaded, in order.
  * Results are decoded defensively (a provider may hand them back as JSON text); names that no
  * longer resolve are skipped.
+ *
+ * @since 0.1.0
+ * @category policy
  */
 export const fromHistory = (
   prompt: Prompt.Prompt,

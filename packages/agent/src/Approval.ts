@@ -8,24 +8,42 @@
 import type { ToolView } from "@tool-search/core"
 import { Context, Effect, Layer } from "effect"
 
-/** One call awaiting a decision. */
+/**
+ * One call awaiting a decision.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Request {
   readonly tool: ToolView.ModelTool
   readonly params: unknown
   readonly toolCallId: string
 }
 
-/** An approval policy. */
+/**
+ * An approval policy.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Policy {
   readonly decide: (request: Request) => Effect.Effect<boolean>
 }
 
-/** Approves everything. */
+/**
+ * Approves everything.
+ *
+ * @since 0.1.0
+ * @category policies
+ */
 export const approveAll: Policy = { decide: () => Effect.succeed(true) }
 
 /**
  * Asks `ask` (a person, a UI, a rule engine) only for calls whose tool says it needs approval —
  * `effect/ai`'s `needsApproval`, carried over by `CatalogTool.fromToolkit` — and approves the rest.
+ *
+ * @since 0.1.0
+ * @category policies
  */
 export const whenNeeded = (ask: (request: Request) => Effect.Effect<boolean>): Policy => ({
   decide: (request) => {
@@ -38,17 +56,37 @@ export const whenNeeded = (ask: (request: Request) => Effect.Effect<boolean>): P
   }
 })
 
-/** Denies calls of tools annotated destructive; approves the rest. */
+/**
+ * Denies calls of tools annotated destructive; approves the rest.
+ *
+ * @since 0.1.0
+ * @category policies
+ */
 export const denyDestructive: Policy = {
   decide: ({ tool }) => Effect.succeed(tool.tool?.annotations.destructive !== true)
 }
 
-/** The approval policy in context; approves everything unless one is provided. */
+/**
+ * The approval policy in context; approves everything unless one is provided.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export const Approval = Context.Reference<Policy>("@tool-search/agent/Approval", { defaultValue: () => approveAll })
 
-/** Provides a policy. */
+/**
+ * Provides a policy.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer = (policy: Policy): Layer.Layer<never> => Layer.succeed(Approval, policy)
 
-/** The message the model receives for a denied call. */
+/**
+ * The message the model receives for a denied call.
+ *
+ * @since 0.1.0
+ * @category messages
+ */
 export const deniedMessage = (name: string): string =>
   `The call to '${name}' was not approved. Do not retry it; tell the user what you wanted to do instead.`

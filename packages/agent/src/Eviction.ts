@@ -17,6 +17,9 @@ import { Duration, Effect, Option, Schema, SchemaGetter, SchemaIssue } from "eff
  * it is evicted explicitly, `Always` drops it before every access, `Lru` keeps the `maxSessions`
  * most recently used, `Ttl` drops sessions idle for longer than `ttl`, `Composite` drops a session
  * when any of `strategies` would.
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type Strategy =
   | { readonly _tag: "Never" }
@@ -25,37 +28,75 @@ export type Strategy =
   | { readonly _tag: "Ttl"; readonly ttl: Duration.Duration }
   | { readonly _tag: "Composite"; readonly strategies: ReadonlyArray<Strategy> }
 
-/** What a strategy sees of one session. */
+/**
+ * What a strategy sees of one session.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Entry {
   readonly sessionId: string
   /** Epoch milliseconds of the last read or write. */
   readonly lastAccess: number
 }
 
-/** Keeps the `maxSessions` most recently used sessions. */
+/**
+ * Keeps the `maxSessions` most recently used sessions.
+ *
+ * @since 0.1.0
+ * @category strategies
+ */
 export const lru = (maxSessions = 1_000): Strategy => ({
   _tag: "Lru",
   maxSessions: Math.max(0, Math.floor(maxSessions))
 })
 
-/** Drops sessions idle for longer than `ttl`. */
+/**
+ * Drops sessions idle for longer than `ttl`.
+ *
+ * @since 0.1.0
+ * @category strategies
+ */
 export const ttl = (ttl: Duration.Input): Strategy => ({ _tag: "Ttl", ttl: Duration.fromInputUnsafe(ttl) })
 
-/** Never drops a session by itself. */
+/**
+ * Never drops a session by itself.
+ *
+ * @since 0.1.0
+ * @category strategies
+ */
 export const never: Strategy = { _tag: "Never" }
 
-/** Forgets a session before every access. */
+/**
+ * Forgets a session before every access.
+ *
+ * @since 0.1.0
+ * @category strategies
+ */
 export const always: Strategy = { _tag: "Always" }
 
-/** Drops a session when any strategy would. */
+/**
+ * Drops a session when any strategy would.
+ *
+ * @since 0.1.0
+ * @category strategies
+ */
 export const composite = (...strategies: ReadonlyArray<Strategy>): Strategy => ({ _tag: "Composite", strategies })
 
-/** The default: LRU with 1,000 sessions. */
+/**
+ * The default: LRU with 1,000 sessions.
+ *
+ * @since 0.1.0
+ * @category strategies
+ */
 export const defaultStrategy: Strategy = lru(1_000)
 
 /**
  * The sessions to drop now. `entries` are in least-recently-used order; `accessing` is the session
  * about to be read (for `always`).
+ *
+ * @since 0.1.0
+ * @category eviction
  */
 export const select = (
   strategy: Strategy,
@@ -114,7 +155,12 @@ export const dropsOldest = (strategy: Strategy, oldest: Entry, size: number, now
 export const forgetsOnAccess = (strategy: Strategy): boolean =>
   strategy._tag === "Always" || (strategy._tag === "Composite" && strategy.strategies.some(forgetsOnAccess))
 
-/** A short description, for logs and the demo. */
+/**
+ * A short description, for logs and the demo.
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
 export const describe = (strategy: Strategy): string => {
   switch (strategy._tag) {
     case "Lru":
@@ -138,6 +184,9 @@ export const describe = (strategy: Strategy): string => {
  * A strategy as written in `TOOL_SEARCH_EVICTION`: `never`, `always`, `lru:<sessions>` (a positive
  * integer), `ttl:<duration>` (e.g. `30 minutes`), or several `lru`/`ttl` joined by `,` (a session is
  * dropped as soon as one of them would drop it).
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const FromString: Schema.Codec<Strategy, string> = Schema.String.pipe(
   Schema.decodeTo(Schema.Any as Schema.Codec<Strategy>, {
@@ -151,7 +200,12 @@ export const FromString: Schema.Codec<Strategy, string> = Schema.String.pipe(
   })
 )
 
-/** Parses the written form; a string is the reason it was refused. */
+/**
+ * Parses the written form; a string is the reason it was refused.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
 export const parse = (raw: string): Strategy | string => {
   const parts = raw.split(",").map((p) => p.trim()).filter((p) => p !== "")
   if (parts.length === 0) return "expected never, always, lru:<sessions> or ttl:<duration>"
@@ -188,7 +242,12 @@ const parseOne = (part: string): Strategy | string => {
   return "expected never, always, lru:<sessions> or ttl:<duration>, or lru and ttl joined by ','"
 }
 
-/** The written form of a strategy (what `parse` reads back). */
+/**
+ * The written form of a strategy (what `parse` reads back).
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
 export const format = (strategy: Strategy): string => {
   switch (strategy._tag) {
     case "Never":

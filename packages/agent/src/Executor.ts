@@ -37,7 +37,12 @@ import * as UnitToolkit from "./UnitToolkit.js"
 // Models
 // -----------------------------------------------------------------------------
 
-/** How sub-agents (forks) are offered to the model. */
+/**
+ * How sub-agents (forks) are offered to the model.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ForkOptions {
   /** The iteration budget of a fork. */
   readonly maxIterations: number
@@ -80,7 +85,12 @@ export const DeliveryUnsupported = DeliveryInternal.DeliveryUnsupported
  */
 export type DeliveryUnsupported = DeliveryInternal.DeliveryUnsupported
 
-/** The executor's settings; the bounds on tool calls are `UnitToolkit`'s. */
+/**
+ * The executor's settings; the bounds on tool calls are `UnitToolkit`'s.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Options extends UnitToolkit.Settings {
   /** Model calls per turn before the turn stops with `max-iterations`. */
   readonly maxIterations: number
@@ -99,7 +109,12 @@ export interface Options extends UnitToolkit.Settings {
   readonly delivery: Delivery
 }
 
-/** The defaults: 10 iterations, `turn` policy, no forcing, no forks, `list` delivery, `UnitToolkit.defaults`. */
+/**
+ * The defaults: 10 iterations, `turn` policy, no forcing, no forks, `list` delivery, `UnitToolkit.defaults`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const defaults: Options = {
   ...UnitToolkit.defaults,
   maxIterations: 10,
@@ -108,7 +123,12 @@ export const defaults: Options = {
   delivery: "list"
 }
 
-/** One turn to run. */
+/**
+ * One turn to run.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface TurnInput {
   /** The session, for the `session` and `latest` policies. */
   readonly sessionId?: string
@@ -123,10 +143,20 @@ export interface TurnInput {
   readonly activation?: ReadonlyArray<string>
 }
 
-/** Why a turn ended. */
+/**
+ * Why a turn ended.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type StopReason = "answered" | "max-iterations"
 
-/** What a turn produced. */
+/**
+ * What a turn produced.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface TurnResult {
   readonly stopReason: StopReason
   /** The model's last text. */
@@ -147,7 +177,12 @@ export interface TurnResult {
   readonly requests: number
 }
 
-/** Token accounting since the executor was built. */
+/**
+ * Token accounting since the executor was built.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Totals {
   readonly turns: number
   readonly requests: number
@@ -157,7 +192,12 @@ export interface Totals {
   readonly prefixTokens: number
 }
 
-/** The name of the fork tool. */
+/**
+ * The name of the fork tool.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const DELEGATE_TASK: string = Forks.DELEGATE_TASK
 
 // -----------------------------------------------------------------------------
@@ -184,7 +224,12 @@ export interface Service {
 /** What every executor layer needs. */
 type Needs = LanguageModel.LanguageModel | ToolCatalog.ToolCatalog | TokenCounter | SessionStore
 
-/** The agent's executor. */
+/**
+ * The agent's executor.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export class Executor extends Context.Service<Executor, Service>()("@tool-search/agent/Executor") {
   /**
    * An executor over the `LanguageModel`, `ToolCatalog`, `TokenCounter` and `SessionStore` in

@@ -33,10 +33,20 @@ import { CALL_TOOL } from "./UnitToolkit.js"
 // Models
 // -----------------------------------------------------------------------------
 
-/** How the scripted model behaves. */
+/**
+ * How the scripted model behaves.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type Policy = "capable" | "guesser" | "weak"
 
-/** What the model sets out to do for one user message. */
+/**
+ * What the model sets out to do for one user message.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Plan {
   /** The search query it would use. */
   readonly search: string
@@ -69,14 +79,24 @@ export interface ReadPlan {
   readonly answerWords: ReadonlyArray<string>
 }
 
-/** The script: a policy and the plan for each user message. */
+/**
+ * The script: a policy and the plan for each user message.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Script {
   readonly policy: Policy
   /** The plan for a user message; without one, the message itself is the search query. */
   readonly plan?: (userText: string) => Plan | undefined
 }
 
-/** One recorded request. */
+/**
+ * One recorded request.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Request {
   /** The tools in the model's context (tools sent deferred are not, until referenced). */
   readonly tools: ReadonlyArray<string>
@@ -86,7 +106,12 @@ export interface Request {
   readonly messages: number
 }
 
-/** The requests the scripted model received, in order. */
+/**
+ * The requests the scripted model received, in order.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export class ModelLog extends Context.Service<ModelLog, {
   readonly requests: Effect.Effect<ReadonlyArray<Request>>
 }>()("@tool-search/agent/ModelLog") {}
@@ -98,6 +123,9 @@ export class ModelLog extends Context.Service<ModelLog, {
 /**
  * The scripted model and its request log. It declares `NativeDeferral.Support`: it plays a provider
  * that loads deferred tools from references, so every delivery mode runs on it.
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const layer = (script: Script): Layer.Layer<LanguageModel.LanguageModel | ModelLog> =>
   Layer.effectContext(Effect.gen(function*() {
@@ -138,7 +166,12 @@ interface Step {
   }
 }
 
-/** Decides the next response from the prompt since the last user message. */
+/**
+ * Decides the next response from the prompt since the last user message.
+ *
+ * @since 0.1.0
+ * @category model
+ */
 export const respond = (
   script: Script,
   prompt: Prompt.Prompt,

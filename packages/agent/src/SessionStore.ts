@@ -12,7 +12,12 @@ import { Clock, type Config, Context, Effect, Layer, Option } from "effect"
 import * as AgentConfig from "./AgentConfig.js"
 import * as Eviction from "./Eviction.js"
 
-/** What a session carries over. Tool ids, in activation order. */
+/**
+ * What a session carries over. Tool ids, in activation order.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface State {
   /** Every tool activated in any turn of the session (`session` policy). */
   readonly accumulated: ReadonlyArray<string>
@@ -20,7 +25,12 @@ export interface State {
   readonly latest: ReadonlyArray<string>
 }
 
-/** The empty state. */
+/**
+ * The empty state.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const empty: State = { accumulated: [], latest: [] }
 
 /**
@@ -76,6 +86,9 @@ interface Held {
  * steps back counts as no time passing), which is what lets a TTL stop at the first session still
  * fresh. The `Map` belongs to this store alone and is only touched inside `Effect.sync`, so every
  * operation is atomic.
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const makeMemory = (strategy: Eviction.Strategy): Effect.Effect<Service> =>
   Effect.sync(() => {

@@ -12,7 +12,12 @@
 import { Context, Effect, Layer } from "effect"
 import type { JsonSchema } from "effect"
 
-/** What a tool definition is made of, as sent to a provider. */
+/**
+ * What a tool definition is made of, as sent to a provider.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Definition {
   readonly name: string
   readonly description: string
@@ -23,6 +28,9 @@ export interface Definition {
  * Memoizes a function of a tool definition per parameters object (stable per catalog entry and per
  * meta tool), checking name and description so a renamed tool is computed again. This runs for
  * every tool of every request, so a hit is two comparisons, not a string key.
+ *
+ * @since 0.1.0
+ * @category caching
  */
 export const definitionCache = <A>(f: (tool: Definition) => A): (tool: Definition) => A => {
   const cache = new WeakMap<object, { readonly name: string; readonly description: string; readonly value: A }>()

@@ -46,7 +46,12 @@ const read = (file: string): Effect.Effect<string, UsageError, FileSystem.FileSy
       )
     )
 
-/** Reads and parses a catalog file (`-`: standard input). */
+/**
+ * Reads and parses a catalog file (`-`: standard input).
+ *
+ * @since 0.1.0
+ * @category loading
+ */
 export const load = (
   file: string,
   options: Options = {}

@@ -43,10 +43,20 @@ const packageVersion = (): string => {
   return "unknown"
 }
 
-/** The version printed by `--version`: the package's. */
+/**
+ * The version printed by `--version`: the package's.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const version: string = packageVersion()
 
-/** The root command with its subcommands. */
+/**
+ * The root command with its subcommands.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
 export const cli = Command.make("tool-search").pipe(
   Command.withDescription("progressive tool disclosure for LLM agents"),
   Command.withSubcommands([
@@ -100,7 +110,12 @@ export const presenter: CliOutput.Presenter = {
 const isInvalidInvocation = (error: unknown): error is CliError.ShowHelp =>
   CliError.isCliError(error) && error._tag === "ShowHelp" && error.errors.length > 0
 
-/** Runs the command line on explicit arguments (tests use this); a usage error exits with 2. */
+/**
+ * Runs the command line on explicit arguments (tests use this); a usage error exits with 2.
+ *
+ * @since 0.1.0
+ * @category running
+ */
 export const run = (argv: ReadonlyArray<string>) =>
   Command.runWith(cli, { version })(argv).pipe(
     // the presenter printed it: fail with exit code 2, and nothing more on the terminal

@@ -8,7 +8,12 @@
 import { Console, Effect, Runtime, Schema } from "effect"
 import type { CliError } from "effect/cli"
 
-/** Bad input from the command line or a file it names. */
+/**
+ * Bad input from the command line or a file it names.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", { reason: Schema.String }) {
   override readonly [Runtime.errorExitCode] = 2
   override readonly [Runtime.errorReported] = false
@@ -17,7 +22,12 @@ export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
   }
 }
 
-/** Prints a usage error as one line on stderr and fails with it, so the process exits with 2. */
+/**
+ * Prints a usage error as one line on stderr and fails with it, so the process exits with 2.
+ *
+ * @since 0.1.0
+ * @category reporting
+ */
 export const report = <A, R>(effect: Effect.Effect<A, UsageError, R>): Effect.Effect<A, UsageError, R> =>
   Effect.tapError(effect, (e) => Console.error(`tool-search: ${e.message}`))
 

@@ -23,7 +23,12 @@ import * as vm from "node:vm"
 // Models
 // -----------------------------------------------------------------------------
 
-/** One line of a queries file. */
+/**
+ * One line of a queries file.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
 export const QuerySpec = Schema.Struct({
   id: Schema.String,
   query: Schema.String,
@@ -31,10 +36,20 @@ export const QuerySpec = Schema.Struct({
   relevant_groups: Schema.optionalKey(Schema.Array(Schema.Array(Schema.String)))
 })
 
-/** A decoded query. */
+/**
+ * A decoded query.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type QuerySpec = typeof QuerySpec.Type
 
-/** Something that can be measured: a strategy's index or a peer library. */
+/**
+ * Something that can be measured: a strategy's index or a peer library.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Engine<E = never> {
   readonly name: string
   /** Indexes the catalog. */
@@ -43,7 +58,12 @@ export interface Engine<E = never> {
   readonly search: (text: string, k: number) => Effect.Effect<ReadonlyArray<string> | undefined, E>
 }
 
-/** Quality of one ranking. */
+/**
+ * Quality of one ranking.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Quality {
   readonly ndcg: number
   readonly recall1: number
@@ -78,7 +98,12 @@ export interface Numbered {
   readonly spec: QuerySpec
 }
 
-/** What `measure` reports. */
+/**
+ * What `measure` reports.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Report {
   readonly strategy: string
   readonly tools: number
@@ -101,7 +126,12 @@ export interface Report {
   readonly rankings: ReadonlyArray<{ readonly id: string; readonly ranked: ReadonlyArray<string> }>
 }
 
-/** How `measure` runs. */
+/**
+ * How `measure` runs.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface MeasureOptions {
   readonly k: number
   /** Timed passes over the queries stop after this many milliseconds (at least one pass). */
@@ -115,13 +145,23 @@ export interface MeasureOptions {
 // Metrics
 // -----------------------------------------------------------------------------
 
-/** The relevant items of a query: groups of ids, any member of which finds the group. */
+/**
+ * The relevant items of a query: groups of ids, any member of which finds the group.
+ *
+ * @since 0.1.0
+ * @category metrics
+ */
 export const groupsOf = (query: QuerySpec): ReadonlyArray<ReadonlyArray<string>> =>
   query.relevant_groups !== undefined && query.relevant_groups.length > 0
     ? query.relevant_groups
     : query.relevant.map((id) => [id])
 
-/** The quality of one ranking for one query, at cutoff `k`. */
+/**
+ * The quality of one ranking for one query, at cutoff `k`.
+ *
+ * @since 0.1.0
+ * @category metrics
+ */
 export const quality = (query: QuerySpec, ranked: ReadonlyArray<string>, k: number): Quality => {
   const groups = groupsOf(query)
   if (groups.length === 0) return { ndcg: 0, recall1: 0, recall5: 0, recallK: 0, mrr: 0 }
@@ -156,7 +196,12 @@ export const quality = (query: QuerySpec, ranked: ReadonlyArray<string>, k: numb
   }
 }
 
-/** The mean of each metric. */
+/**
+ * The mean of each metric.
+ *
+ * @since 0.1.0
+ * @category metrics
+ */
 export const mean = (qs: ReadonlyArray<Quality>): Quality => {
   const n = Math.max(qs.length, 1)
   const sum = (f: (q: Quality) => number) => qs.reduce((s, q) => s + f(q), 0) / n
@@ -169,7 +214,12 @@ export const mean = (qs: ReadonlyArray<Quality>): Quality => {
   }
 }
 
-/** The nearest-rank percentile `p` (0-100) of values. */
+/**
+ * The nearest-rank percentile `p` (0-100) of values.
+ *
+ * @since 0.1.0
+ * @category metrics
+ */
 export const percentile = (values: ReadonlyArray<number>, p: number): number => {
   if (values.length === 0) return 0
   const sorted = [...values].sort((a, b) => a - b)
@@ -181,7 +231,12 @@ export const percentile = (values: ReadonlyArray<number>, p: number): number => 
 // Harness
 // -----------------------------------------------------------------------------
 
-/** Forces a full garbage collection, so heap figures measure what is really held. */
+/**
+ * Forces a full garbage collection, so heap figures measure what is really held.
+ *
+ * @since 0.1.0
+ * @category measuring
+ */
 export const collectGarbage: () => void = (() => {
   // V8 frees the bytecode of functions idle over a few collections; that would make the heap of a
   // run shrink by code it merely stopped using (file parsing), so keep code memory stable.
@@ -201,6 +256,9 @@ const heapUsed = (): number => {
 /**
  * Builds the engine on the tools, runs every query once for quality, then again in timed passes
  * for latency (until `timeBudgetMs` or `maxPasses`).
+ *
+ * @since 0.1.0
+ * @category measuring
  */
 export const measure = <E>(
   engine: Engine<E>,
@@ -258,7 +316,12 @@ export const measure = <E>(
     }
   })
 
-/** The `--json` object of a report: exactly the keys the benchmark format names. */
+/**
+ * The `--json` object of a report: exactly the keys the benchmark format names.
+ *
+ * @since 0.1.0
+ * @category output
+ */
 export const toJson = (report: Report): Record<string, string | number> => ({
   strategy: report.strategy,
   tools: report.tools,
@@ -276,14 +339,24 @@ export const toJson = (report: Report): Record<string, string | number> => ({
   heapMb: round(report.heapMb, 1)
 })
 
-/** Rounds to `digits` decimals. */
+/**
+ * Rounds to `digits` decimals.
+ *
+ * @since 0.1.0
+ * @category output
+ */
 export const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits
 
 // -----------------------------------------------------------------------------
 // Engines and files
 // -----------------------------------------------------------------------------
 
-/** A strategy's live index as an engine; queries it rejects (`InvalidQuery`) count as misses. */
+/**
+ * A strategy's live index as an engine; queries it rejects (`InvalidQuery`) count as misses.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const strategyEngine = (
   strategy: SearchStrategy.Service
 ): Effect.Effect<Engine<SearchFailed>> =>
@@ -298,7 +371,12 @@ export const strategyEngine = (
       })
   }))
 
-/** Parses a queries file (JSON Lines); the first bad line is an error naming the file and line. */
+/**
+ * Parses a queries file (JSON Lines); the first bad line is an error naming the file and line.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
 export const parseQueries = (file: string, text: string): Effect.Effect<ReadonlyArray<QuerySpec>, string> =>
   Effect.map(readQueries(file, text), (queries) => queries.map((q) => q.spec))
 

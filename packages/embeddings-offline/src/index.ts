@@ -6,9 +6,14 @@
  * @since 0.2.0
  */
 
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
+
 /**
  * The Universal Sentence Encoder lite as an `effect/ai` `EmbeddingModel`, loaded on first use.
  *
  * @since 0.2.0
+ * @category models
  */
 export * as OfflineEmbeddings from "./OfflineEmbeddings.js"

@@ -15,7 +15,12 @@
  */
 import { Result, Schema } from "effect"
 
-/** A command line that cannot be split; `position` is the 0-based offset of the problem. */
+/**
+ * A command line that cannot be split; `position` is the 0-based offset of the problem.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class InvalidCommandLine extends Schema.TaggedError<InvalidCommandLine>()("InvalidCommandLine", {
   input: Schema.String,
   position: Schema.Number,
@@ -31,7 +36,12 @@ const OPERATORS = new Set(["|", "&", ";", "<", ">", "(", ")"])
 /** Characters a backslash escapes inside double quotes; before any other it stays a backslash. */
 const DOUBLE_QUOTE_ESCAPES = new Set(["\"", "\\", "$", "`"])
 
-/** Splits a command line into words. */
+/**
+ * Splits a command line into words.
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
 export const split = (input: string): Result.Result<ReadonlyArray<string>, InvalidCommandLine> => {
   const words: Array<string> = []
   let word = ""
@@ -100,9 +110,19 @@ export const split = (input: string): Result.Result<ReadonlyArray<string>, Inval
   return Result.succeed(words)
 }
 
-/** Quotes one word so that `split` gives it back unchanged (single quotes, `'\''` for a quote). */
+/**
+ * Quotes one word so that `split` gives it back unchanged (single quotes, `'\''` for a quote).
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
 export const quote = (word: string): string =>
   word !== "" && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`
 
-/** Joins words into a command line that `split` turns back into the same words. */
+/**
+ * Joins words into a command line that `split` turns back into the same words.
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
 export const join = (words: ReadonlyArray<string>): string => words.map(quote).join(" ")

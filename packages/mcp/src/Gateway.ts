@@ -128,7 +128,12 @@ export interface Options {
   readonly maxSubscriptions: number
 }
 
-/** The gateway could not start (for example, the port is taken). */
+/**
+ * The gateway could not start (for example, the port is taken).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class GatewayError extends Schema.TaggedError<GatewayError>()("GatewayError", {
   reason: Schema.String
 }) {
@@ -137,7 +142,12 @@ export class GatewayError extends Schema.TaggedError<GatewayError>()("GatewayErr
   }
 }
 
-/** The name of the meta tool that calls a found tool by name. */
+/**
+ * The name of the meta tool that calls a found tool by name.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const CALL_TOOL = McpTool.CALL_TOOL
 
 /**
@@ -191,7 +201,12 @@ export const defaultInstructions = [
   `(notifications/tools/list_changed); if your list does not refresh, call them with ${CALL_TOOL}.`
 ].join(" ")
 
-/** The default settings (the bounds are `GatewayConfig`'s defaults). */
+/**
+ * The default settings (the bounds are `GatewayConfig`'s defaults).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const defaults: Options = optionsFrom(GatewayConfig.defaults)
 
 /**
@@ -221,7 +236,12 @@ export function optionsFrom(settings: GatewayConfig.Settings): Options {
   }
 }
 
-/** The `tools/list` entry of `call_tool`. */
+/**
+ * The `tools/list` entry of `call_tool`.
+ *
+ * @since 0.1.0
+ * @category wire
+ */
 export const callToolListed: McpTool.ListedTool = SessionCalls.callToolListed
 
 // -----------------------------------------------------------------------------
@@ -232,6 +252,9 @@ export const callToolListed: McpTool.ListedTool = SessionCalls.callToolListed
  * Opens one client session on an SDK transport, in the current scope: a fresh bounded activation,
  * an SDK `Server` connected to the transport, and a subscription to catalog changes. Returns an
  * effect that completes when the client closes the session. Closing the scope ends the session.
+ *
+ * @since 0.1.0
+ * @category sessions
  */
 export const open = (
   transport: SdkTransport,
@@ -388,7 +411,12 @@ export const open = (
     return Deferred.await(closed)
   })
 
-/** Serves one client session on an SDK transport until the client closes it. */
+/**
+ * Serves one client session on an SDK transport until the client closes it.
+ *
+ * @since 0.1.0
+ * @category serving
+ */
 export const serve = (
   transport: SdkTransport,
   options: Partial<Options> = {}
@@ -399,6 +427,9 @@ export const serve = (
  * ends. Every line gets an answer: a line that is not JSON -32700, a JSON value that is not a
  * message or a line over `maxMessageBytes` -32600, and the gateway goes on. Nothing else may write
  * to stdout: route logs to stderr (`Logger.LogToStderr`).
+ *
+ * @since 0.1.0
+ * @category serving
  */
 export const serveStdio = (
   options: Partial<Options> & {

@@ -105,7 +105,12 @@ export class InvalidGatewayFile extends Schema.TaggedError<InvalidGatewayFile>()
 // Parsing
 // -----------------------------------------------------------------------------
 
-/** The tables whose keys a file may hold next to `mcpServers`. */
+/**
+ * The tables whose keys a file may hold next to `mcpServers`.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
 export const tables: ReadonlyArray<Setting.Table> = [ToolSearchConfig.settings, GatewayConfig.settings]
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)

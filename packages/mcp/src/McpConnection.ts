@@ -66,7 +66,12 @@ export const Capabilities = Schema.Struct({
  */
 export type ResourceMethod = "resources/read" | "resources/subscribe" | "resources/unsubscribe" | "prompts/get"
 
-/** An open connection. */
+/**
+ * An open connection.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface McpConnection {
   readonly server: string
   /** What the server says it is (`initialize` result). */
@@ -113,7 +118,12 @@ export interface McpConnection {
   readonly lost: Effect.Effect<never, ConnectionLost>
 }
 
-/** The name and version the client announces in `initialize`. */
+/**
+ * The name and version the client announces in `initialize`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const clientInfo = { name: "tool-search", version: "0.1.0" }
 
 /** How much of a server's stderr is kept for error messages. */
@@ -126,7 +136,12 @@ const MAX_UPDATED_URI = 4096
 // Constructors
 // -----------------------------------------------------------------------------
 
-/** Opens a connection in the current scope, within `config.connectTimeout`. */
+/**
+ * Opens a connection in the current scope, within `config.connectTimeout`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, ConnectError, Scope.Scope> =>
   Effect.gen(function*() {
     const server = config.name

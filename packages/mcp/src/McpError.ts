@@ -7,7 +7,12 @@
  */
 import { Schema } from "effect"
 
-/** The server could not be started or initialized (bad command, crash at start, hang, refused connection). */
+/**
+ * The server could not be started or initialized (bad command, crash at start, hang, refused connection).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class ServerStartFailed extends Schema.TaggedError<ServerStartFailed>()("ServerStartFailed", {
   server: Schema.String,
   reason: Schema.String
@@ -17,7 +22,12 @@ export class ServerStartFailed extends Schema.TaggedError<ServerStartFailed>()("
   }
 }
 
-/** The server is not connected right now (it is starting or reconnecting); nothing was sent to it. */
+/**
+ * The server is not connected right now (it is starting or reconnecting); nothing was sent to it.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class ServerUnavailable extends Schema.TaggedError<ServerUnavailable>()("ServerUnavailable", {
   server: Schema.String,
   tool: Schema.optionalKey(Schema.String),
@@ -29,7 +39,12 @@ export class ServerUnavailable extends Schema.TaggedError<ServerUnavailable>()("
   }
 }
 
-/** The connection to the server was lost while a request was in flight (the process died, the socket closed). */
+/**
+ * The connection to the server was lost while a request was in flight (the process died, the socket closed).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class ConnectionLost extends Schema.TaggedError<ConnectionLost>()("ConnectionLost", {
   server: Schema.String,
   tool: Schema.optionalKey(Schema.String),
@@ -41,7 +56,12 @@ export class ConnectionLost extends Schema.TaggedError<ConnectionLost>()("Connec
   }
 }
 
-/** The server did not answer in time. */
+/**
+ * The server did not answer in time.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class ServerTimeout extends Schema.TaggedError<ServerTimeout>()("ServerTimeout", {
   server: Schema.String,
   operation: Schema.String,
@@ -54,7 +74,12 @@ export class ServerTimeout extends Schema.TaggedError<ServerTimeout>()("ServerTi
   }
 }
 
-/** The server answered something that is not MCP (a malformed `tools/list` or call result). */
+/**
+ * The server answered something that is not MCP (a malformed `tools/list` or call result).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class ServerProtocolError extends Schema.TaggedError<ServerProtocolError>()("ServerProtocolError", {
   server: Schema.String,
   tool: Schema.optionalKey(Schema.String),
@@ -66,7 +91,12 @@ export class ServerProtocolError extends Schema.TaggedError<ServerProtocolError>
   }
 }
 
-/** One tool of a server cannot join the catalog (invalid schema, reserved or duplicate name); the rest do. */
+/**
+ * One tool of a server cannot join the catalog (invalid schema, reserved or duplicate name); the rest do.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class InvalidServerTool extends Schema.TaggedError<InvalidServerTool>()("InvalidServerTool", {
   server: Schema.String,
   tool: Schema.String,
@@ -80,6 +110,9 @@ export class InvalidServerTool extends Schema.TaggedError<InvalidServerTool>()("
 /**
  * The server answered a call with a JSON-RPC error. `code`, `reason` (the wire `message`) and
  * `data` are exactly what the server sent, so a gateway can forward the error unchanged.
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class UpstreamError extends Schema.TaggedError<UpstreamError>()("UpstreamError", {
   server: Schema.String,
@@ -112,7 +145,12 @@ export class RequestFailed extends Schema.TaggedError<RequestFailed>()("RequestF
   }
 }
 
-/** The server name is not one of the configured upstreams. */
+/**
+ * The server name is not one of the configured upstreams.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class UnknownServer extends Schema.TaggedError<UnknownServer>()("UnknownServer", {
   server: Schema.String
 }) {
@@ -121,10 +159,20 @@ export class UnknownServer extends Schema.TaggedError<UnknownServer>()("UnknownS
   }
 }
 
-/** Why a connection attempt failed. */
+/**
+ * Why a connection attempt failed.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type ConnectError = ServerStartFailed | ServerTimeout | ServerProtocolError | ConnectionLost | RequestFailed
 
-/** Why a tool call failed without a result from the tool. */
+/**
+ * Why a tool call failed without a result from the tool.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type CallError =
   | ServerUnavailable
   | ConnectionLost
@@ -134,5 +182,10 @@ export type CallError =
   | UpstreamError
   | UnknownServer
 
-/** Anything the import reports about a server. */
+/**
+ * Anything the import reports about a server.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type McpError = ConnectError | CallError | InvalidServerTool

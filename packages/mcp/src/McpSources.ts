@@ -49,10 +49,18 @@ import * as Upstream from "./Upstream.js"
 /**
  * Where a server's supervisor is: starting, serving, waiting to reconnect, given up because its
  * schedule ended (`stopped`) or because it failed the same way too often (`failed`).
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type State = "starting" | "ready" | "reconnecting" | "stopped" | "failed"
 
-/** What is known about one server right now. */
+/**
+ * What is known about one server right now.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ServerStatus {
   readonly name: string
   readonly kind: Upstream.Kind
@@ -72,7 +80,12 @@ export interface ServerStatus {
   readonly serverInfo?: { readonly name: string; readonly version: string }
 }
 
-/** A configured server's name and kind: the data a visibility policy needs. */
+/**
+ * A configured server's name and kind: the data a visibility policy needs.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Source {
   readonly name: string
   readonly kind: Upstream.Kind
@@ -82,6 +95,9 @@ export interface Source {
  * The visibility settings the servers' kinds imply: `connected` servers are the agent's connected
  * sources (listed by name, never hidden by the platform allow-list), `platform` servers stay behind
  * the allow-list. Merge the result into the agent's `Visibility` options.
+ *
+ * @since 0.1.0
+ * @category settings
  */
 export const visibilityOf = (servers: ReadonlyArray<Source>): Pick<Visibility.Options, "connected"> => ({
   connected: servers.filter((s) => s.kind === "connected").map((s) => s.name)
@@ -242,7 +258,12 @@ export const isTransient = (error: McpError, transport: Upstream.Transport): boo
   }
 }
 
-/** Waits until `predicate` holds for the status of `server`, and returns that status. */
+/**
+ * Waits until `predicate` holds for the status of `server`, and returns that status.
+ *
+ * @since 0.1.0
+ * @category status
+ */
 export const awaitStatus = (
   server: string,
   predicate: (status: ServerStatus) => boolean
@@ -262,7 +283,12 @@ export const awaitStatus = (
 // Implementation
 // -----------------------------------------------------------------------------
 
-/** Builds the service in the current scope: the supervisors end with it. */
+/**
+ * Builds the service in the current scope: the supervisors end with it.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = (
   inputs: ReadonlyArray<Upstream.Input>,
   options: Options,

@@ -17,10 +17,20 @@ import { InvalidServerTool } from "./McpError.js"
 // Wire schemas
 // -----------------------------------------------------------------------------
 
-/** MCP tool annotations (all hints are optional): core's wire schema, `ToolSpec.McpAnnotations`. */
+/**
+ * MCP tool annotations (all hints are optional): core's wire schema, `ToolSpec.McpAnnotations`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
 export const Annotations = ToolSpec.McpAnnotations
 
-/** One entry of `tools/list`, as far as the catalog uses it. Other fields are ignored. */
+/**
+ * One entry of `tools/list`, as far as the catalog uses it. Other fields are ignored.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
 export const Tool = Schema.Struct({
   name: Schema.String,
   title: Schema.optionalKey(Schema.String),
@@ -30,10 +40,20 @@ export const Tool = Schema.Struct({
   execution: Schema.optionalKey(Schema.Struct({ taskSupport: Schema.optionalKey(Schema.String) }))
 })
 
-/** A decoded MCP tool. */
+/**
+ * A decoded MCP tool.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type Tool = typeof Tool.Type
 
-/** One page of `tools/list`. Tools stay raw here so that one bad tool cannot hide the others. */
+/**
+ * One page of `tools/list`. Tools stay raw here so that one bad tool cannot hide the others.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
 export const ListToolsPage = Schema.Struct({
   tools: Schema.Array(Schema.Unknown),
   nextCursor: Schema.optionalKey(Schema.NullOr(Schema.String))
@@ -42,13 +62,21 @@ export const ListToolsPage = Schema.Struct({
 /**
  * A `tools/call` result: checked for its required shape, then passed on as received (content
  * blocks, `structuredContent`, `isError`, `_meta` and any extension fields).
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const CallToolResult = Schema.Struct({
   content: Schema.Array(Schema.Unknown),
   isError: Schema.optionalKey(Schema.Boolean)
 })
 
-/** A `tools/call` result, as received. */
+/**
+ * A `tools/call` result, as received.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface CallToolResult {
   readonly content: ReadonlyArray<unknown>
   readonly isError?: boolean
@@ -59,13 +87,23 @@ export interface CallToolResult {
 // Import
 // -----------------------------------------------------------------------------
 
-/** Where an imported tool comes from: the server and the tool's MCP name. */
+/**
+ * Where an imported tool comes from: the server and the tool's MCP name.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Origin {
   readonly server: string
   readonly tool: string
 }
 
-/** How a server's tools join the catalog. */
+/**
+ * How a server's tools join the catalog.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ImportOptions {
   readonly server: string
   readonly loading: CatalogTool.Loading
@@ -142,10 +180,20 @@ export const catalogName = (
   return CatalogTool.sanitizeName(prefixed, { stem: tool.description ?? options.server })
 }
 
-/** The catalog id of an imported tool. */
+/**
+ * The catalog id of an imported tool.
+ *
+ * @since 0.1.0
+ * @category import
+ */
 export const idOf = (origin: Origin): string => `${origin.server}/${origin.tool}`
 
-/** Decodes one raw `tools/list` entry and turns it into a catalog tool, or says why it cannot be one. */
+/**
+ * Decodes one raw `tools/list` entry and turns it into a catalog tool, or says why it cannot be one.
+ *
+ * @since 0.1.0
+ * @category import
+ */
 export const toCatalogTool = (
   raw: unknown,
   options: ImportOptions
@@ -185,7 +233,12 @@ export const toCatalogTool = (
     return yield* CatalogTool.validate(candidate).pipe(Effect.mapError((e) => invalid(e.reason)))
   })
 
-/** The outcome of importing one listing: the usable tools, and one error per unusable tool. */
+/**
+ * The outcome of importing one listing: the usable tools, and one error per unusable tool.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Imported {
   readonly tools: ReadonlyArray<CatalogTool.CatalogTool>
   readonly invalid: ReadonlyArray<InvalidServerTool>
@@ -194,6 +247,9 @@ export interface Imported {
 /**
  * Imports a whole listing. Tools are independent: a bad one is reported and left out, and so is
  * a second tool with the same MCP name (the server could not tell them apart in calls either).
+ *
+ * @since 0.1.0
+ * @category import
  */
 export const importAll = (raws: ReadonlyArray<unknown>, options: ImportOptions): Effect.Effect<Imported> =>
   Effect.gen(function*() {
@@ -223,7 +279,12 @@ export const importAll = (raws: ReadonlyArray<unknown>, options: ImportOptions):
 // Export (the gateway)
 // -----------------------------------------------------------------------------
 
-/** A `tools/list` entry as the gateway announces it. */
+/**
+ * A `tools/list` entry as the gateway announces it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ListedTool {
   readonly name: string
   readonly title?: string
@@ -238,7 +299,12 @@ export interface ListedTool {
   }
 }
 
-/** A tool the model sees, as a `tools/list` entry. Annotations carry over from the catalog entry. */
+/**
+ * A tool the model sees, as a `tools/list` entry. Annotations carry over from the catalog entry.
+ *
+ * @since 0.1.0
+ * @category wire
+ */
 export const toListed = (tool: {
   readonly name: string
   readonly description: string

@@ -54,7 +54,7 @@ export interface Options {
  * What `SessionRegistry` provides.
  *
  * @since 0.2.0
- * @category services
+ * @category models
  */
 export interface Service {
   /** Records a new session; returns the ids evicted to make room, the one idle the longest first. */

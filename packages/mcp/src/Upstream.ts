@@ -18,7 +18,12 @@ import * as CommandLine from "./CommandLine.js"
 // Models
 // -----------------------------------------------------------------------------
 
-/** Start a process and speak MCP over its stdin and stdout. */
+/**
+ * Start a process and speak MCP over its stdin and stdout.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Stdio {
   readonly _tag: "Stdio"
   readonly command: string
@@ -30,26 +35,51 @@ export interface Stdio {
   readonly stderr?: "inherit" | "pipe"
 }
 
-/** Speak MCP over Streamable HTTP to a URL. */
+/**
+ * Speak MCP over Streamable HTTP to a URL.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Http {
   readonly _tag: "Http"
   readonly url: string
   readonly headers?: Readonly<Record<string, string>>
 }
 
-/** Any transport of the official SDK, made fresh for each connection (in-memory servers in tests, embedding). */
+/**
+ * Any transport of the official SDK, made fresh for each connection (in-memory servers in tests, embedding).
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Custom {
   readonly _tag: "Custom"
   readonly make: Effect.Effect<SdkTransport>
 }
 
-/** How to reach a server. */
+/**
+ * How to reach a server.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type Transport = Stdio | Http | Custom
 
-/** Whether the user attached the server to this agent, or it is part of the wider platform catalog. */
+/**
+ * Whether the user attached the server to this agent, or it is part of the wider platform catalog.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type Kind = "connected" | "platform"
 
-/** One upstream server. */
+/**
+ * One upstream server.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Config {
   /** The catalog source id of its tools: letters, digits, `_`, `-` and `.`. */
   readonly name: string
@@ -98,7 +128,12 @@ export interface McpToolFilter {
   readonly deny?: ReadonlyArray<string>
 }
 
-/** The fields a caller supplies; everything else has a default. */
+/**
+ * The fields a caller supplies; everything else has a default.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Input {
   readonly name: string
   readonly transport: Transport
@@ -118,7 +153,12 @@ export interface Input {
   readonly listChangedDelay?: Duration.Input
 }
 
-/** An upstream description that cannot be used; names the offending text. */
+/**
+ * An upstream description that cannot be used; names the offending text.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class InvalidUpstream extends Schema.TaggedError<InvalidUpstream>()("InvalidUpstream", {
   spec: Schema.String,
   reason: Schema.String
@@ -132,20 +172,33 @@ export class InvalidUpstream extends Schema.TaggedError<InvalidUpstream>()("Inva
 // Constructors
 // -----------------------------------------------------------------------------
 
-/** Server names: a source id that stays readable inside qualified tool names. */
+/**
+ * Server names: a source id that stays readable inside qualified tool names.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/
 
 /**
  * The default reconnection schedule: exponential from 500 ms, capped at 30 s, with jitter, for
  * ever. A server that comes back is picked up within 30 s; one that never does costs one
  * attempt per 30 s.
+ *
+ * @since 0.1.0
+ * @category constants
  */
 export const defaultReconnect: Schedule.Schedule<unknown> = Schedule.exponential("500 millis").pipe(
   Schedule.modifyDelay(({ duration }) => Effect.succeed(Duration.min(duration, Duration.seconds(30)))),
   Schedule.jittered
 )
 
-/** Fills in the defaults. Fails on a name that cannot be a source id. */
+/**
+ * Fills in the defaults. Fails on a name that cannot be a source id.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const make = (input: Input): Effect.Effect<Config, InvalidUpstream> =>
   NAME_PATTERN.test(input.name)
     ? Effect.succeed({
@@ -173,7 +226,12 @@ export const make = (input: Input): Effect.Effect<Config, InvalidUpstream> =>
       })
     )
 
-/** A server started as a command. */
+/**
+ * A server started as a command.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const stdio = (
   command: string,
   args: ReadonlyArray<string> = [],
@@ -185,7 +243,12 @@ export const stdio = (
   ...options
 })
 
-/** A server reached over Streamable HTTP. */
+/**
+ * A server reached over Streamable HTTP.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const http = (url: string, headers?: Readonly<Record<string, string>>): Http => ({
   _tag: "Http",
   url,
@@ -196,6 +259,9 @@ export const http = (url: string, headers?: Readonly<Record<string, string>>): H
  * Parses the command-line form `name=command line` or `name=http(s)://url`: the name is
  * everything before the first `=`, and a command line is split as a shell would split it
  * (see `CommandLine`).
+ *
+ * @since 0.1.0
+ * @category parsing
  */
 export const parse = (
   spec: string
@@ -224,7 +290,12 @@ export const parse = (
   return Result.succeed({ name, transport: stdio(command, args) })
 }
 
-/** A short description of where a server is, for logs and errors. */
+/**
+ * A short description of where a server is, for logs and errors.
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
 export const describe = (transport: Transport): string => {
   switch (transport._tag) {
     case "Stdio":

@@ -146,7 +146,7 @@ export interface Options {
  * What `Audit` provides.
  *
  * @since 0.2.0
- * @category services
+ * @category models
  */
 export interface Service {
   /** Appends an entry; never fails (see the module documentation). */

@@ -48,7 +48,7 @@ export type Location =
  * What `Database` provides.
  *
  * @since 0.2.0
- * @category services
+ * @category models
  */
 export interface Service {
   readonly location: Location

@@ -3,22 +3,124 @@
  * `effect/sql` — an embedded engine by default (PGlite, no server), a PostgreSQL server for several
  * instances. Session activations, the audit trail, search feedback.
  *
+ * The modules, by category:
+ *
+ * - **database** — `Database`, `Migrations`, `StoreError`
+ * - **settings** — `StoreConfig`
+ * - **stores** — `Sessions`, `Audit`, `AuditRecorder`, `Feedback`
+ * - **errors** — every error class, also at the top level
+ *
+ * Everything else is in `internal/` and is not part of the API.
+ *
  * @since 0.2.0
  */
 
-/** The database: where it is, opening it, its errors. */
+// -----------------------------------------------------------------------------
+// Database
+// -----------------------------------------------------------------------------
+
+/**
+ * The database: where it is, opening it, its errors.
+ *
+ * @since 0.2.0
+ * @category database
+ */
 export * as Database from "./Database.js"
-/** The schema, as versioned migrations. */
+
+/**
+ * The schema, as versioned migrations.
+ *
+ * @since 0.2.0
+ * @category database
+ */
 export * as Migrations from "./Migrations.js"
-/** The store's settings. */
-export * as StoreConfig from "./StoreConfig.js"
-/** Errors of a running store. */
+
+/**
+ * Errors of a running store.
+ *
+ * @since 0.2.0
+ * @category database
+ */
 export * as StoreError from "./StoreError.js"
-/** The agent's SessionStore in the database. */
+
+// -----------------------------------------------------------------------------
+// Settings
+// -----------------------------------------------------------------------------
+
+/**
+ * The store's settings.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
+export * as StoreConfig from "./StoreConfig.js"
+
+// -----------------------------------------------------------------------------
+// Stores
+// -----------------------------------------------------------------------------
+
+/**
+ * The agent's SessionStore in the database.
+ *
+ * @since 0.2.0
+ * @category stores
+ */
 export * as Sessions from "./Sessions.js"
-/** The audit trail: reveals and calls, append-only. */
+
+/**
+ * The audit trail: reveals and calls, append-only.
+ *
+ * @since 0.2.0
+ * @category stores
+ */
 export * as Audit from "./Audit.js"
-/** Records the audit trail from the executor's event stream. */
+
+/**
+ * Records the audit trail from the executor's event stream.
+ *
+ * @since 0.2.0
+ * @category stores
+ */
 export * as AuditRecorder from "./AuditRecorder.js"
-/** Core's SearchFeedback in the database. */
+
+/**
+ * Core's SearchFeedback in the database.
+ *
+ * @since 0.2.0
+ * @category stores
+ */
 export * as Feedback from "./Feedback.js"
+
+// -----------------------------------------------------------------------------
+// Errors, also at the top level so that declaration files of dependent code can name them
+// -----------------------------------------------------------------------------
+
+export {
+  /**
+   * The database could not be opened: which one, why, and what to do about it.
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  DatabaseUnavailable
+} from "./Database.js"
+
+export {
+  /**
+   * The database's schema is newer than this code knows.
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  SchemaTooNew
+} from "./Migrations.js"
+
+export {
+  /**
+   * An operation on the database failed or timed out.
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  StoreUnavailable
+} from "./StoreError.js"

@@ -15,7 +15,12 @@ import { badValue, report as reportUsage, UsageError } from "../CliError.js"
 import * as Evaluation from "../Evaluation.js"
 import * as Flags from "../Flags.js"
 
-/** Prints a report as a few aligned lines. */
+/**
+ * Prints a report as a few aligned lines.
+ *
+ * @since 0.1.0
+ * @category output
+ */
 export const renderReport = (r: Evaluation.Report): ReadonlyArray<string> => [
   `strategy   ${r.strategy}`,
   `catalog    ${r.tools} tools, ${r.queries} queries${notes(r)}`,
@@ -46,7 +51,12 @@ const warnings = (file: string, issues: ReadonlyArray<Evaluation.Issue>): Readon
     }${i.excluded ? " (excluded from the means)" : ""}`
   )
 
-/** The `bench` command. */
+/**
+ * The `bench` command.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
 export const command = Command.make(
   "bench",
   {

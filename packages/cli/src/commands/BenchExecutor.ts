@@ -19,7 +19,12 @@ import * as Flags from "../Flags.js"
 const VERBS = ["create", "list", "get", "update", "delete", "search", "send", "archive"] as const
 const NOUNS = ["invoice", "ticket", "message", "event", "file", "user", "report", "alert", "order", "page"] as const
 
-/** A generated catalog: `n` deferred tools over services, plus one eager tool. */
+/**
+ * A generated catalog: `n` deferred tools over services, plus one eager tool.
+ *
+ * @since 0.1.0
+ * @category data
+ */
 export const generate = (n: number): ReadonlyArray<CatalogTool.CatalogTool> => {
   const tools = [CatalogTool.make({ name: "read_file", description: "Read a file", loading: "eager" })]
   for (let i = 0; i < n; i++) {
@@ -41,7 +46,12 @@ export const generate = (n: number): ReadonlyArray<CatalogTool.CatalogTool> => {
   return tools
 }
 
-/** Figures of one run. */
+/**
+ * Figures of one run.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Report {
   readonly tools: number
   readonly turns: number
@@ -72,7 +82,12 @@ const timedModel = (clock: { spent: number }) =>
     }))
   ).pipe(Layer.provide(ScriptedModel.layer({ policy: "capable" })))
 
-/** Runs the benchmark. */
+/**
+ * Runs the benchmark.
+ *
+ * @since 0.1.0
+ * @category measuring
+ */
 export const measure = (toolCount: number, turns: number): Effect.Effect<Report> => {
   const clock = { spent: 0 }
   return Effect.gen(function*() {
@@ -110,7 +125,12 @@ export const measure = (toolCount: number, turns: number): Effect.Effect<Report>
 
 const round = (x: number): number => Math.round(x * 10) / 10
 
-/** The `bench-executor` command. */
+/**
+ * The `bench-executor` command.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
 export const command = Command.make("bench-executor", {
   tools: Flag.Int("tools").pipe(Flags.withDefault(1_000, "catalog size")),
   turns: Flag.Int("turns").pipe(Flags.withDefault(300, "measured turns (3 iterations each)")),

@@ -62,14 +62,24 @@ export const agent = (delivery: Executor.Delivery, options: { readonly systemPro
     Layer.provideMerge(TokenCounter.TokenCounter.o200k)
   )
 
-/** The demo agent: executor, scripted model, catalogs, real tokenizer. */
+/**
+ * The demo agent: executor, scripted model, catalogs, real tokenizer.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const Agent = agent("list")
 
 // -----------------------------------------------------------------------------
 // Running the conversation
 // -----------------------------------------------------------------------------
 
-/** Figures of one turn, for the summary. */
+/**
+ * Figures of one turn, for the summary.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface TurnSummary {
   readonly turn: number
   readonly requests: number
@@ -84,7 +94,12 @@ export interface TurnSummary {
   readonly readTokens: number
 }
 
-/** The whole conversation as events (each tagged with its turn), plus the per-turn summaries. */
+/**
+ * The whole conversation as events (each tagged with its turn), plus the per-turn summaries.
+ *
+ * @since 0.1.0
+ * @category running
+ */
 export const run = (onEvent: (turn: number, event: TurnEvent.TurnEvent) => Effect.Effect<void>) =>
   Effect.gen(function*() {
     const executor = yield* Executor.Executor
@@ -340,7 +355,12 @@ export const deliveryFlag = Flag.Literals("delivery", Executor.deliveries).pipe(
   Flag.optional
 )
 
-/** The `demo` command. */
+/**
+ * The `demo` command.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
 export const command = Command.make("demo", {
   json: Flags.toggle("json", "print the event stream, one JSON object per line"),
   delivery: deliveryFlag,

@@ -15,7 +15,12 @@ import { badValue, report, UsageError } from "../CliError.js"
 import * as Flags from "../Flags.js"
 import * as Progress from "../Progress.js"
 
-/** One result line of `--json`. */
+/**
+ * One result line of `--json`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface JsonResult {
   readonly id: string
   readonly name: string
@@ -23,7 +28,12 @@ export interface JsonResult {
   readonly description: string
 }
 
-/** The `search` command. */
+/**
+ * The `search` command.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
 export const command = Command.make(
   "search",
   {

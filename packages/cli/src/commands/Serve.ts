@@ -150,6 +150,9 @@ const parseSpecs = (specs: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<U
  * Turns `--upstream` values into server descriptions for a command that starts them (`chat`,
  * `run`): the servers get this process's environment (without the gateway's bearer token) and
  * its stderr, and the given timeouts in seconds.
+ *
+ * @since 0.1.0
+ * @category settings
  */
 export const upstreams = (
   specs: ReadonlyArray<string>,
@@ -236,7 +239,12 @@ const policy = (p: Plan, connected: ReadonlyArray<string>) => ({
 // Running
 // -----------------------------------------------------------------------------
 
-/** Runs the gateway until its stdin ends (stdio) or it is stopped (HTTP). */
+/**
+ * Runs the gateway until its stdin ends (stdio) or it is stopped (HTTP).
+ *
+ * @since 0.1.0
+ * @category running
+ */
 export const serve = (input: Input): Effect.Effect<void, UsageError, FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const p = yield* plan(input)
@@ -261,6 +269,7 @@ export const serve = (input: Input): Effect.Effect<void, UsageError, FileSystem.
     const gateway = p.gateway.http === "off"
       ? Gateway.serveStdio({ ...options, maxMessageBytes: p.gateway.maxMessageBytes }).pipe(
         Gateway.withResources,
+        Gateway.withSources,
         Effect.andThen(Effect.logInfo("stdin closed: the client went away; stopping"))
       )
       : Effect.gen(function*() {
@@ -269,7 +278,6 @@ export const serve = (input: Input): Effect.Effect<void, UsageError, FileSystem.
           port: p.gateway.http === "off" ? 0 : p.gateway.http,
           host: p.gateway.host,
           tokens: p.tokens,
-        Gateway.withSources,
           allowedOrigins: p.gateway.allowedOrigins,
           allowedHosts: p.gateway.allowedHosts,
           maxMessageBytes: p.gateway.maxMessageBytes,
@@ -295,7 +303,12 @@ export const serve = (input: Input): Effect.Effect<void, UsageError, FileSystem.
 
 const source = (s: Upstream.Input): McpSources.Source => ({ name: s.name, kind: s.kind ?? "connected" })
 
-/** The `serve` command. */
+/**
+ * The `serve` command.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
 export const command = Command.make("serve", {
   upstreams: Flag.String("upstream").pipe(
     Flag.withDescription("an upstream MCP server, \"<name>=<command line>\" or \"<name>=<url>\"; repeat for more"),

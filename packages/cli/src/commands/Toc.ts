@@ -18,7 +18,12 @@ import * as Catalogs from "../Catalogs.js"
 import { helpHint, report, UsageError } from "../CliError.js"
 import * as Flags from "../Flags.js"
 
-/** The `--json` answer. */
+/**
+ * The `--json` answer.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface JsonOutput {
   /** The system-prompt section holding the table of contents; empty when nothing deferred is visible. */
   readonly toc: string
@@ -32,7 +37,12 @@ export interface JsonOutput {
 const fromEnvironment = <A>(flag: Flag.Flag<A>, description: string, variable: string, otherwise: string) =>
   flag.pipe(Flag.withDescription(`${description} (default: ${variable}, else ${otherwise})`), Flag.optional)
 
-/** The `toc` command. */
+/**
+ * The `toc` command.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
 export const command = Command.make("toc", {
   catalog: Flags.catalog(),
   connected: fromEnvironment(

@@ -36,6 +36,7 @@ const languageCode = (u: string): string => {
  * The hand-written answer of a tool, by its full name.
  *
  * @since 0.2.0
+ * @category data
  */
 export const answers: Readonly<Record<string, (p: Params) => unknown>> = {
   read_file: (p) => ({

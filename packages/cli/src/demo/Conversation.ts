@@ -8,14 +8,24 @@
 import type { ScriptedModel } from "@tool-search/agent"
 import * as Policies from "./Policies.js"
 
-/** One turn of the conversation. */
+/**
+ * One turn of the conversation.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Turn {
   readonly user: string
   /** What the turn shows, printed above it. */
   readonly shows: string
 }
 
-/** The turns, in order. */
+/**
+ * The turns, in order.
+ *
+ * @since 0.1.0
+ * @category data
+ */
 export const turns: ReadonlyArray<Turn> = [
   {
     user: "Tell #releases on chat that v2.3 is live.",
@@ -40,7 +50,12 @@ export const turns: ReadonlyArray<Turn> = [
   }
 ]
 
-/** The plans of the scripted model, by user message (sub-agent tasks included). */
+/**
+ * The plans of the scripted model, by user message (sub-agent tasks included).
+ *
+ * @since 0.1.0
+ * @category data
+ */
 export const plans: Readonly<Record<string, ScriptedModel.Plan>> = {
   "Tell #releases on chat that v2.3 is live.": {
     search: "send a chat message",

@@ -206,6 +206,7 @@ const genericAnswer = (tool: string, op: string, item: string, params: Params): 
  * with the generic answer of the tool's verb. `op` is the tool name without its service prefix.
  *
  * @since 0.2.0
+ * @category handlers
  */
 export const handler = (
   tool: string,
@@ -231,6 +232,7 @@ export const handler = (
  * What a tool's verb says about it: read-only, destructive, idempotent.
  *
  * @since 0.2.0
+ * @category handlers
  */
 export const annotations = (op: string): CatalogTool.Annotations => {
   const kind = VERBS[verbOf(op)] ?? "action"

@@ -12,6 +12,7 @@ import type { Params } from "./Stable.js"
  * The object schema of a tool's parameters.
  *
  * @since 0.2.0
+ * @category models
  */
 export interface ObjectSchema {
   readonly properties: Readonly<Record<string, JsonSchema.JsonSchema>>
@@ -57,6 +58,7 @@ const pathText = (path: ReadonlyArray<PropertyKey>): string =>
  * for the model.
  *
  * @since 0.2.0
+ * @category validation
  */
 export const checker = (schema: ObjectSchema): (params: Params) => string | undefined => {
   // built at the first call: the demo has hundreds of tools and calls a few

@@ -35,7 +35,12 @@ import * as Engine from "./Engine.js"
 
 export { DEMO_NOW } from "./Stable.js"
 
-/** A service of the demo catalog: the `source` of its tools. */
+/**
+ * A service of the demo catalog: the `source` of its tools.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Service {
   readonly id: string
   readonly title: string
@@ -103,13 +108,28 @@ const build = (spec: typeof ServiceData.Type): ReadonlyArray<CatalogTool.Catalog
     })
   })
 
-/** The services of the demo catalog, in declaration order; each is the `source` of its tools. */
+/**
+ * The services of the demo catalog, in declaration order; each is the `source` of its tools.
+ *
+ * @since 0.1.0
+ * @category data
+ */
 export const services: ReadonlyArray<Service> = data.map(({ description, id, title }) => ({ id, title, description }))
 
-/** Every tool of the demo catalog, handlers attached: a few eager workspace tools, the rest deferred. */
+/**
+ * Every tool of the demo catalog, handlers attached: a few eager workspace tools, the rest deferred.
+ *
+ * @since 0.1.0
+ * @category data
+ */
 export const tools: ReadonlyArray<CatalogTool.CatalogTool> = data.flatMap(build)
 
 const byName = new Map(tools.map((t) => [t.name, t]))
 
-/** The demo tool with this name, if any. */
+/**
+ * The demo tool with this name, if any.
+ *
+ * @since 0.1.0
+ * @category data
+ */
 export const toolByName = (name: string): CatalogTool.CatalogTool | undefined => byName.get(name)

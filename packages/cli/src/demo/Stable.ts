@@ -11,6 +11,7 @@ import { Predicate } from "effect"
  * The instant the demo's clock is stopped at, so time-dependent answers never change.
  *
  * @since 0.2.0
+ * @category constants
  */
 export const DEMO_NOW = "2025-06-02T09:30:00Z"
 
@@ -18,6 +19,7 @@ export const DEMO_NOW = "2025-06-02T09:30:00Z"
  * A tool call's parameters, as the handler sees them.
  *
  * @since 0.2.0
+ * @category models
  */
 export type Params = Readonly<Record<string, unknown>>
 
@@ -25,6 +27,7 @@ export type Params = Readonly<Record<string, unknown>>
  * JSON with sorted keys, so `{a, b}` and `{b, a}` hash alike.
  *
  * @since 0.2.0
+ * @category data
  */
 export const canonical = (u: unknown): string => {
   if (Array.isArray(u)) return `[${u.map(canonical).join(",")}]`
@@ -38,6 +41,7 @@ export const canonical = (u: unknown): string => {
  * A stable 8-hex-digit tag of a call, for fake ids.
  *
  * @since 0.2.0
+ * @category data
  */
 export const tag = (...parts: ReadonlyArray<unknown>): string => CatalogTool.hash(canonical(parts))
 
@@ -45,6 +49,7 @@ export const tag = (...parts: ReadonlyArray<unknown>): string => CatalogTool.has
  * A stable number in [min, max] derived from a seed.
  *
  * @since 0.2.0
+ * @category data
  */
 export const pick = (seed: string, min: number, max: number): number =>
   min + (parseInt(CatalogTool.hash(seed).slice(0, 6), 16) % (max - min + 1))
@@ -53,6 +58,7 @@ export const pick = (seed: string, min: number, max: number): number =>
  * A string parameter, or `fallback`.
  *
  * @since 0.2.0
+ * @category data
  */
 export const text = (params: Params, key: string, fallback = ""): string => {
   const value = params[key]
@@ -63,6 +69,7 @@ export const text = (params: Params, key: string, fallback = ""): string => {
  * A number parameter, or `fallback`.
  *
  * @since 0.2.0
+ * @category data
  */
 export const count = (params: Params, key: string, fallback: number): number => {
   const value = params[key]
