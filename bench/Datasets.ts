@@ -3,7 +3,7 @@
  * quality-only evaluation of an engine on them: no latency passes, so tuning runs stay cheap.
  */
 import { Evaluation } from "@tool-search/cli"
-import { CatalogFile, type CatalogTool } from "@tool-search/core"
+import { CatalogFile, CatalogTool } from "@tool-search/core"
 import { Effect } from "effect"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
@@ -59,8 +59,4 @@ export const score = <E>(
   })
 
 /** Splits queries in two halves by a hash of their id: `true` for the first half. */
-export const half = (id: string): boolean => {
-  let h = 0x811c9dc5
-  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193)
-  return ((h >>> 0) & 1) === 0
-}
+export const half = (id: string): boolean => (Number.parseInt(CatalogTool.hash(id).slice(-1), 16) & 1) === 0

@@ -17,6 +17,7 @@
  */
 import { Config, ConfigProvider, Effect, Option, type Result, Schema, SchemaIssue } from "effect"
 import * as Schemas from "./internal/settingSchemas.js"
+import { suggest } from "./internal/suggest.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -385,3 +386,12 @@ export const markdownTable = (tables: ReadonlyArray<Table>): string => {
       "\n"
     )
 }
+
+/**
+ * The key of `known` closest to a misspelt `key` (containment first, then small edit distances),
+ * for a config file's "did you mean"; `undefined` when none is close.
+ *
+ * @since 0.2.0
+ * @category reading
+ */
+export const closestKey = (key: string, known: ReadonlyArray<string>): string | undefined => suggest(key, known)[0]

@@ -18,6 +18,7 @@ import { META_TOOL_NAMES } from "./Disclosure.js"
 import * as Evidence from "./internal/evidence.js"
 import * as ToolRanking from "./internal/toolRanking.js"
 import * as ToolTable from "./internal/toolTable.js"
+import * as Versioned from "./internal/versioned.js"
 import type * as Query from "./Query.js"
 import * as SearchFeedback from "./SearchFeedback.js"
 import { type SearchFailed, SearchStrategy } from "./SearchStrategy.js"
@@ -329,3 +330,14 @@ export class ToolCatalog extends Context.Service<ToolCatalog, Service>()("@tool-
   ): Layer.Layer<ToolCatalog, CatalogTool.InvalidTool | DuplicateTool, SearchStrategy> =>
     Layer.effect(ToolCatalog, Effect.tap(make(options), (catalog) => catalog.register(tools)))
 }
+
+/**
+ * `compute`, run again only when `version()` (a catalog's `versionUnsafe`, tools or resources)
+ * differs from the version of the last value: for what is derived from a catalog and read far more
+ * often than the catalog changes. A write racing the computation makes the next read compute again.
+ *
+ * @since 0.2.0
+ * @category combinators
+ */
+export const cachedByVersion: <A>(version: () => number, compute: Effect.Effect<A>) => Effect.Effect<A> =
+  Versioned.cachedByVersion

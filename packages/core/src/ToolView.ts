@@ -379,13 +379,3 @@ export class ToolView extends Context.Service<ToolView, Service>()("@tool-search
 export const withUnit = <A, E, R>(
   effect: Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, Exclude<R, ToolView> | ToolCatalog> => Effect.provide(effect, ToolView.unit)
-
-/**
- * Up to three names close to `name`: containment first, then small edit distances.
- *
- * @deprecated Kept for `@tool-search/mcp`'s config file checks; the view's own suggestions are in
- * `UnknownTool.suggestions`.
- * @since 0.1.0
- * @category suggestions
- */
-export const suggest: (name: string, names: ReadonlyArray<string>) => ReadonlyArray<string> = Suggest.suggest

@@ -24,8 +24,8 @@
  *
  * @since 0.2.0
  */
-import { type Setting, ToolSearchConfig, ToolView } from "@tool-search/core"
-import { Result, Schema, SchemaIssue } from "effect"
+import { Setting, ToolSearchConfig } from "@tool-search/core"
+import { Predicate, Result, Schema, SchemaIssue } from "effect"
 import * as GatewayConfig from "./GatewayConfig.js"
 import * as Upstream from "./Upstream.js"
 
@@ -113,8 +113,6 @@ export class InvalidGatewayFile extends Schema.TaggedError<InvalidGatewayFile>()
  */
 export const tables: ReadonlyArray<Setting.Table> = [ToolSearchConfig.settings, GatewayConfig.settings]
 
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 
 /** The first issue of decoding `raw`, as `path: message, got <value>`. */
@@ -124,13 +122,14 @@ const firstIssue = (prefix: string, raw: unknown, issue: SchemaIssue.Issue): str
   const keys = (first.path ?? []).map((p) => typeof p === "object" && p !== null && "key" in p ? p.key : p)
   const path = keys.map((p) => typeof p === "number" ? `[${p}]` : `.${String(p)}`).join("")
   let value: unknown = raw
-  for (const key of keys) value = isRecord(value) || Array.isArray(value) ? (value as never)[key as never] : undefined
+  for (const key of keys) {
+    value = Predicate.isObject(value) || Array.isArray(value)
+      ? (value as never)[key as never]
+      : undefined
+  }
   const got = value === undefined ? "" : `, got ${JSON.stringify(value)?.slice(0, 60)}`
   return `${prefix}${path}: ${first.message}${got}`
 }
-
-/** The closest key to `key` among `known`, for "did you mean". */
-const closest = (key: string, known: ReadonlyArray<string>): string | undefined => ToolView.suggest(key, known)[0]
 
 /** One entry as an upstream; `undefined` for a disabled one. */
 const toUpstream = (
@@ -200,13 +199,13 @@ export const parse = (file: string, text: string): Result.Result<GatewayFile, In
   } catch (error) {
     return Result.fail(fail(`not valid JSON: ${error instanceof Error ? error.message : String(error)}`))
   }
-  if (!isRecord(json)) return Result.fail(fail("expected a JSON object with \"mcpServers\""))
+  if (!Predicate.isObject(json)) return Result.fail(fail("expected a JSON object with \"mcpServers\""))
   const { mcpServers, ...settings } = json
-  if (!isRecord(mcpServers)) return Result.fail(fail("\"mcpServers\" must be an object of servers by name"))
+  if (!Predicate.isObject(mcpServers)) return Result.fail(fail("\"mcpServers\" must be an object of servers by name"))
   const known = tables.flatMap((t) => Object.values(t).map((s) => s.key))
   const unknown = Object.keys(settings).filter((k) => !known.includes(k))
   if (unknown[0] !== undefined) {
-    const guess = closest(unknown[0], known)
+    const guess = Setting.closestKey(unknown[0], known)
     return Result.fail(
       fail(
         `unknown key "${unknown[0]}": next to "mcpServers" go the settings (docs/configuration.md)${
@@ -218,10 +217,10 @@ export const parse = (file: string, text: string): Result.Result<GatewayFile, In
   const servers: Array<Upstream.Input> = []
   for (const [name, raw] of Object.entries(mcpServers)) {
     const at = `mcpServers.${name}`
-    if (!isRecord(raw)) return Result.fail(fail(`${at}: expected an object`))
+    if (!Predicate.isObject(raw)) return Result.fail(fail(`${at}: expected an object`))
     const extra = Object.keys(raw).find((k) => !entryKeys.includes(k))
     if (extra !== undefined) {
-      const guess = closest(extra, entryKeys)
+      const guess = Setting.closestKey(extra, entryKeys)
       return Result.fail(
         fail(
           `${at}: unknown key "${extra}"${

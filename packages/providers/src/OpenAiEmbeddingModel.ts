@@ -14,7 +14,7 @@
  *
  * @since 0.2.0
  */
-import { type Duration, Effect, Layer, Redacted, Schema } from "effect"
+import { type Duration, Effect, Layer, type Redacted, Schema } from "effect"
 import { AiError, EmbeddingModel } from "effect/ai"
 import { HttpClient } from "effect/http"
 import * as HttpJson from "./internal/httpJson.js"
@@ -155,15 +155,13 @@ export const make = (options: Options): Effect.Effect<EmbeddingModel.EmbeddingMo
     const client = yield* HttpClient.HttpClient
     const module = options.module ?? "OpenAI"
     const batch = Math.max(1, options.maxBatchSize ?? 128)
-    const endpoint: HttpJson.Endpoint = {
+    const endpoint = HttpJson.bearerEndpoint({
       module,
-      baseUrl: options.baseUrl.replace(/\/+$/, ""),
-      headers: options.apiKey === undefined
-        ? {}
-        : { authorization: Redacted.make(`Bearer ${Redacted.value(options.apiKey)}`) },
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
       timeout: options.timeout ?? "60 seconds",
       maxResponseBytes: options.maxResponseBytes ?? 32 * 1024 * 1024
-    }
+    })
     const embedBatch = (inputs: ReadonlyArray<string>) =>
       HttpJson.post(client, endpoint, {
         method: "embedMany",

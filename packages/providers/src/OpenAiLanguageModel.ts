@@ -11,7 +11,7 @@
  * @since 0.2.0
  */
 import { NativeDeferral } from "@tool-search/core"
-import { type Duration, Effect, Layer, Redacted, type Schema, Stream } from "effect"
+import { type Duration, Effect, Layer, type Redacted, type Schema, Stream } from "effect"
 import { LanguageModel } from "effect/ai"
 import { HttpClient } from "effect/http"
 import * as HttpJson from "./internal/httpJson.js"
@@ -61,15 +61,13 @@ export const make = (options: Options): Effect.Effect<LanguageModel.LanguageMode
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     const module = options.module ?? "OpenAI"
-    const endpoint: HttpJson.Endpoint = {
+    const endpoint = HttpJson.bearerEndpoint({
       module,
-      baseUrl: options.baseUrl.replace(/\/+$/, ""),
-      headers: options.apiKey === undefined
-        ? {}
-        : { authorization: Redacted.make(`Bearer ${Redacted.value(options.apiKey)}`) },
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
       timeout: options.timeout ?? "120 seconds",
       maxResponseBytes: options.maxResponseBytes ?? 8 * 1024 * 1024
-    }
+    })
     const generateText = (providerOptions: LanguageModel.ProviderOptions) =>
       OpenAiChatCompletions.toRequest(providerOptions, { ...options, module }).pipe(
         Effect.flatMap((body) =>

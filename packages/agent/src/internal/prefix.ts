@@ -185,9 +185,7 @@ const definitionsIn = (
 const fileIdentity = (data: Prompt.FilePart["data"]): string => {
   if (typeof data === "string") return String(hash(data))
   if (data instanceof URL) return data.href
-  let h = 0x811c9dc5
-  for (const byte of data) h = Math.imul(h ^ byte, 0x01000193)
-  return `${data.length}:${h >>> 0}`
+  return `${data.length}:${hashOf(data.length, (i) => data[i] ?? 0)}`
 }
 
 const json = (value: unknown): string => {
@@ -202,11 +200,14 @@ const json = (value: unknown): string => {
  * A 53-bit hash of a string (two 32-bit multiplicative mixes): collisions among 100,000 keys are
  * about one in ten million, and a collision only makes one prefix look longer than it is.
  */
-const hash = (text: string): number => {
+const hash = (text: string): number => hashOf(text.length, (i) => text.charCodeAt(i))
+
+/** `hash` of any sequence of codes (a string's, a file's bytes). */
+const hashOf = (length: number, codeAt: (i: number) => number): number => {
   let a = 0xdeadbeef
   let b = 0x41c6ce57
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
+  for (let i = 0; i < length; i++) {
+    const c = codeAt(i)
     a = Math.imul(a ^ c, 2654435761)
     b = Math.imul(b ^ c, 1597334677)
   }

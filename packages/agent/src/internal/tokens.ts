@@ -3,7 +3,7 @@
  * the agent may use would have cost (recomputed only when the catalog changes), and the totals of
  * every turn since the executor was built.
  */
-import type { ToolCatalog, ToolView, Visibility } from "@tool-search/core"
+import { ToolCatalog, type ToolView, type Visibility } from "@tool-search/core"
 import { Effect, Ref } from "effect"
 import type { Totals } from "../Executor.js"
 import type { Service as TokenCounterService } from "../TokenCounter.js"
@@ -34,21 +34,16 @@ export const make = (
       inputTokens: 0,
       prefixTokens: 0
     })
-    // keyed by the catalog version: recomputed only when the catalog changes
-    let cached = { version: -1, tokens: 0 }
-    const eager = Effect.suspend(() => {
-      const version = catalog.versionUnsafe()
-      if (cached.version === version) return Effect.succeed(cached.tokens)
-      return Effect.map(catalog.all, (all) => {
-        const tokens = all.filter(visibility.includes).reduce(
+    // recomputed only when the catalog changes
+    const eager = ToolCatalog.cachedByVersion(
+      catalog.versionUnsafe,
+      Effect.map(catalog.all, (all) =>
+        all.filter(visibility.includes).reduce(
           (sum, t) =>
             sum + counter.definition({ name: t.modelName, description: t.description, parameters: t.parameters }),
           0
-        )
-        cached = { version, tokens }
-        return tokens
-      })
-    })
+        ))
+    )
     return {
       sent: (tools) => tools.reduce((sum, t) => sum + counter.definition(t), 0),
       eager,

@@ -5,6 +5,7 @@
  * @internal
  */
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js"
+import { Predicate } from "effect"
 import type { Limits } from "../Gateway.js"
 import type * as McpTool from "../McpTool.js"
 import * as JsonBounds from "./JsonBounds.js"
@@ -32,18 +33,16 @@ export const result = (value: McpTool.CallToolResult): Answer => ({ _tag: "Resul
 
 export const invalidParams = (message: string): Answer => ({ _tag: "Error", code: ErrorCode.InvalidParams, message })
 
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-
 /** Checks `tools/call` params, bounds first: the reason is one line naming what and which limit. */
 export const checkParams = (
   params: unknown,
   limits: Limits
 ): { readonly name: string; readonly args: Record<string, unknown> } | string => {
-  if (!isRecord(params)) return "tools/call needs params {\"name\": \"<tool>\", \"arguments\": {...}}"
+  if (!Predicate.isObject(params)) return "tools/call needs params {\"name\": \"<tool>\", \"arguments\": {...}}"
   const name = params["name"]
   if (typeof name !== "string" || name === "") return "tools/call: \"name\" must be a non-empty string"
   const args = params["arguments"] ?? {}
-  if (!isRecord(args)) {
+  if (!Predicate.isObject(args)) {
     return `tools/call: "arguments" must be a JSON object, not ${Array.isArray(args) ? "an array" : typeof args}`
   }
   const exceeded = JsonBounds.exceeds(args, { maxBytes: limits.maxArgumentBytes, maxDepth: limits.maxArgumentDepth })

@@ -8,7 +8,7 @@
  *
  * @internal
  */
-import type { ResourceCatalog, Visibility } from "@tool-search/core"
+import { type ResourceCatalog, ToolCatalog, type Visibility } from "@tool-search/core"
 import { Effect, Schema } from "effect"
 
 /** Entries per page of a listing. */
@@ -29,7 +29,7 @@ export interface Listing {
   readonly promptsSignature: string
 }
 
-const memo = new WeakMap<object, WeakMap<object, Listing>>()
+const memo = new WeakMap<object, WeakMap<object, Effect.Effect<Listing>>>()
 
 /** The listing of the catalog's current version under `policy`, computed at most once per version. */
 export const of = (
@@ -39,14 +39,18 @@ export const of = (
   Effect.suspend(() => {
     let byPolicy = memo.get(catalog)
     if (byPolicy === undefined) memo.set(catalog, byPolicy = new WeakMap())
-    const cached = byPolicy.get(policy)
-    if (cached?.version === catalog.versionUnsafe()) return Effect.succeed(cached)
-    const version = catalog.versionUnsafe()
-    return Effect.map(catalog.all, (all) => {
-      const listing = build(version, all.filter((e) => policy.includes(e)))
+    let listing = byPolicy.get(policy)
+    if (listing === undefined) {
+      listing = ToolCatalog.cachedByVersion(
+        catalog.versionUnsafe,
+        Effect.suspend(() => {
+          const version = catalog.versionUnsafe()
+          return Effect.map(catalog.all, (all) => build(version, all.filter((e) => policy.includes(e))))
+        })
+      )
       byPolicy.set(policy, listing)
-      return listing
-    })
+    }
+    return listing
   })
 
 const build = (version: number, visible: ReadonlyArray<Entry>): Listing => {

@@ -5,13 +5,12 @@
  *
  * @internal
  */
+import { Predicate } from "effect"
 import type { CallToolResult } from "../McpTool.js"
-
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 /** The characters a content block costs: its text, or its JSON for other blocks (images, resources). */
 const sizeOf = (block: unknown): number =>
-  isRecord(block) && block["type"] === "text" && typeof block["text"] === "string"
+  Predicate.isObject(block) && block["type"] === "text" && typeof block["text"] === "string"
     ? block["text"].length
     : JSON.stringify(block)?.length ?? 0
 
@@ -29,7 +28,9 @@ export const cap = (result: CallToolResult, maxChars: number): CallToolResult =>
     if (size <= budget) {
       content.push(block)
       budget -= size
-    } else if (isRecord(block) && block["type"] === "text" && typeof block["text"] === "string" && budget > 0) {
+    } else if (
+      Predicate.isObject(block) && block["type"] === "text" && typeof block["text"] === "string" && budget > 0
+    ) {
       content.push({ ...block, text: block["text"].slice(0, budget) })
       budget = 0
     } else {

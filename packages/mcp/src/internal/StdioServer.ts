@@ -12,6 +12,7 @@
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { ErrorCode, type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js"
+import { Predicate } from "effect"
 import type { Readable, Writable } from "node:stream"
 import { idOf, LineReader, type Oversized } from "./LineReader.js"
 
@@ -100,22 +101,20 @@ export class StdioServer implements Transport {
   }
 }
 
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-
 const idIn = (value: unknown): string | number | null => {
-  const id = isRecord(value) ? value["id"] : undefined
+  const id = Predicate.isObject(value) ? value["id"] : undefined
   return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null
 }
 
 /** Why a JSON value is not a JSON-RPC message, in one line; `undefined` when it is one. */
 export const invalidReason = (value: unknown): string | undefined => {
   if (Array.isArray(value)) return "batches are not supported: send one message per line"
-  if (!isRecord(value)) return "a message must be a JSON object"
+  if (!Predicate.isObject(value)) return "a message must be a JSON object"
   if (value["jsonrpc"] !== "2.0") return "\"jsonrpc\" must be \"2.0\""
   if ("id" in value && idIn(value) === null) return "\"id\" must be a string or an integer"
   if ("method" in value) {
     if (typeof value["method"] !== "string") return "\"method\" must be a string"
-    if ("params" in value && !isRecord(value["params"])) return "\"params\" must be an object"
+    if ("params" in value && !Predicate.isObject(value["params"])) return "\"params\" must be an object"
   } else if (!("id" in value && ("result" in value || "error" in value))) {
     return "a message needs a \"method\" (a request or a notification), or an \"id\" with a \"result\" or an \"error\""
   }

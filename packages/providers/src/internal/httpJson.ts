@@ -28,6 +28,26 @@ export interface Endpoint {
   readonly maxResponseBytes: number
 }
 
+/**
+ * The endpoint of an OpenAI-compatible server: `baseUrl` without its trailing slashes, the key (if
+ * any) as `Authorization: Bearer`.
+ */
+export const bearerEndpoint = (options: {
+  readonly module: string
+  readonly baseUrl: string
+  readonly apiKey?: Redacted.Redacted<string> | undefined
+  readonly timeout: Duration.Input
+  readonly maxResponseBytes: number
+}): Endpoint => ({
+  module: options.module,
+  baseUrl: options.baseUrl.replace(/\/+$/, ""),
+  headers: options.apiKey === undefined
+    ? {}
+    : { authorization: Redacted.make(`Bearer ${Redacted.value(options.apiKey)}`) },
+  timeout: options.timeout,
+  maxResponseBytes: options.maxResponseBytes
+})
+
 /** One request. */
 export interface Post<A> {
   /** The `effect/ai` method this serves (`generateText`, `embedMany`), for errors. */
