@@ -10,9 +10,17 @@
  * `--protocol` (the leave-one-data-set-out tuning protocol), `--feedback` (learning from use),
  * `--min-score` (the "no good match" threshold); see `Protocol.ts`, `Feedback.ts`, `MinScore.ts`.
  */
+import { NodeServices } from "@effect/platform-node"
 import { Evaluation } from "@tool-search/cli"
-import { CatalogFile, type CatalogTool, SearchDocument, SearchStrategy, Strategies } from "@tool-search/core"
-import { Effect } from "effect"
+import {
+  CatalogFile,
+  type CatalogTool,
+  SearchDocument,
+  SearchStrategy,
+  Strategies,
+  VectorCache
+} from "@tool-search/core"
+import { Effect, Layer } from "effect"
 import { spawnSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
@@ -228,7 +236,10 @@ const main = scaleFlag >= 0
   ? printing(Effect.map(Protocol.protocol(only), (r) => r.report))
   : program
 
-Effect.runPromise(main).catch((error: unknown) => {
+// tool vectors in files (`TOOL_SEARCH_CACHE_DIR`, else node_modules/.cache): a second run embeds nothing
+Effect.runPromise(main.pipe(Effect.provide(VectorCache.layerFile.pipe(Layer.provide(NodeServices.layer))))).catch((
+  error: unknown
+) => {
   process.stderr.write(`bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
   process.exit(1)
 })

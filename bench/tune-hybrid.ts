@@ -7,6 +7,7 @@
  *
  * Uses the offline embedding model and the vector cache, like `npm run bench`.
  */
+import { NodeServices } from "@effect/platform-node"
 import { Evaluation } from "@tool-search/cli"
 import {
   Bm25f,
@@ -52,7 +53,7 @@ const program = Effect.gen(function*() {
     const semantic = yield* Semantic.makeIndexWith(model, {
       ...Semantic.defaults,
       model: OfflineEmbeddings.modelName,
-      cache: VectorCache.file(VectorCache.defaultDirectory(), OfflineEmbeddings.modelName),
+      cache: yield* VectorCache.makeFile(yield* VectorCache.directory, OfflineEmbeddings.modelName),
       onProgress: (done, total) => log(`${dataset}: embedding ${done}/${total}`)
     })
     semantic.add(docs)
@@ -103,7 +104,9 @@ const program = Effect.gen(function*() {
   process.stdout.write(`${lines.join("\n")}\n`)
 })
 
-Effect.runPromise(program.pipe(Effect.provide(OfflineEmbeddings.layer))).catch((error: unknown) => {
-  process.stderr.write(`tune failed: ${String(error)}\n`)
-  process.exit(1)
-})
+Effect.runPromise(program.pipe(Effect.provide([OfflineEmbeddings.layer, NodeServices.layer]))).catch(
+  (error: unknown) => {
+    process.stderr.write(`tune failed: ${String(error)}\n`)
+    process.exit(1)
+  }
+)

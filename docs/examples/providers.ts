@@ -2,8 +2,9 @@
 // the embeddings server TOOL_SEARCH_EMBEDDINGS names. Runs in docs/examples.test.ts (npm test)
 // against a local server answering in the OpenAI wire format; pass your own environment (a key,
 // a real server) to run it against a real provider.
+import { NodeFileSystem } from "@effect/platform-node"
 import { Executor, TokenCounter } from "@tool-search/agent"
-import { CatalogTool, Keyword, ToolCatalog, ToolView } from "@tool-search/core"
+import { CatalogTool, Keyword, ToolCatalog, ToolView, VectorCache } from "@tool-search/core"
 import { Providers } from "@tool-search/providers"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
@@ -52,9 +53,11 @@ export const semanticSearch = (query: string, cacheDirectory: string, env?: Reco
   }).pipe(
     Effect.provide(
       ToolCatalog.ToolCatalog.layer.pipe(
-        Layer.provide(Providers.searchStrategy("semantic", { cacheDirectory })),
+        Layer.provide(Providers.searchStrategy("semantic")),
         Layer.provide(FetchHttpClient.layer)
       )
     ),
+    // the vectors in files under `cacheDirectory` (`VectorCache.layerFile`: the configured directory)
+    Effect.provide(VectorCache.layerFileAt(cacheDirectory).pipe(Layer.provide(NodeFileSystem.layer))),
     Effect.provide(env === undefined ? Layer.empty : ConfigProvider.layer(ConfigProvider.fromEnv({ env })))
   )

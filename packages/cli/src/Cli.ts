@@ -11,6 +11,7 @@
  *
  * @since 0.1.0
  */
+import { VectorCache } from "@tool-search/core"
 import { Console, Effect, Option, Stdio } from "effect"
 import { CliError, CliOutput, Command, type HelpDoc } from "effect/cli"
 import { readFileSync } from "node:fs"
@@ -111,7 +112,8 @@ const isInvalidInvocation = (error: unknown): error is CliError.ShowHelp =>
   CliError.isCliError(error) && error._tag === "ShowHelp" && error.errors.length > 0
 
 /**
- * Runs the command line on explicit arguments (tests use this); a usage error exits with 2.
+ * Runs the command line on explicit arguments (tests use this); a usage error exits with 2. Tool
+ * vectors are cached in files (`VectorCache.layerFile`).
  *
  * @since 0.1.0
  * @category running
@@ -121,7 +123,9 @@ export const run = (argv: ReadonlyArray<string>) =>
     // the presenter printed it: fail with exit code 2, and nothing more on the terminal
     Effect.catchIf(isInvalidInvocation, (e) =>
       Effect.fail(new UsageError({ reason: e.errors.map(describe).join("; ") }))),
-    Effect.provide(CliOutput.layerPresenter(presenter))
+    Effect.provide(CliOutput.layerPresenter(presenter)),
+    // the semantic strategies keep tool vectors in files: a second run embeds nothing
+    Effect.provide(VectorCache.layerFile)
   )
 
 /**

@@ -176,7 +176,7 @@ describe("tool-search search --strategy", () => {
     "semantic and hybrid run on the offline model, caching vectors in the given directory",
     () =>
       Effect.gen(function*() {
-        process.env["TOOL_SEARCH_CACHE_DIR"] = join(dir, "cache")
+        const env = { TOOL_SEARCH_CACHE_DIR: join(dir, "cache") }
         const semantic = yield* run([
           "search",
           "air pollution",
@@ -186,7 +186,7 @@ describe("tool-search search --strategy", () => {
           "--strategy",
           "semantic",
           "--json"
-        ])
+        ], env)
         assert.strictEqual(JSON.parse(semantic.out).results[0].id, "t3")
         const hybrid = yield* run([
           "search",
@@ -197,7 +197,7 @@ describe("tool-search search --strategy", () => {
           "--strategy",
           "hybrid",
           "--json"
-        ])
+        ], env)
         assert.strictEqual(JSON.parse(hybrid.out).results[0].id, "t1")
         assert.isAbove(readFileSync(join(dir, "cache", "use-lite-512_energetic-ai-0.2.0.vectors")).length, 4 * 512 * 4)
       }),

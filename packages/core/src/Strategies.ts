@@ -16,7 +16,6 @@ import * as Hybrid from "./strategies/Hybrid.js"
 import * as Keyword from "./strategies/Keyword.js"
 import * as Regex from "./strategies/Regex.js"
 import * as Semantic from "./strategies/Semantic.js"
-import * as VectorCache from "./VectorCache.js"
 
 /**
  * Names of the built-in strategies.
@@ -57,12 +56,6 @@ export const isName = (name: string): name is Name => (names as ReadonlyArray<st
  * @category models
  */
 export interface Options {
-  /**
-   * Where tool vectors are cached; when absent, in the `VectorCache.Store` in context.
-   *
-   * @deprecated Provide `VectorCache.layerFileAt(directory)` (or `VectorCache.layerFile`) instead.
-   */
-  readonly cacheDirectory?: string
   /** Progress of embedding queued tools (done, total). */
   readonly onProgress?: (done: number, total: number) => void
 }
@@ -97,10 +90,6 @@ const semanticOptions = (options: Options): Semantic.Options => {
   return {
     ...defaults,
     model: OfflineEmbeddings.modelName,
-    // without an explicit directory, the cache of the `VectorCache.Store` in context
-    ...(options.cacheDirectory === undefined
-      ? {}
-      : { cache: VectorCache.file(options.cacheDirectory, OfflineEmbeddings.modelName) }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress })
   }
 }

@@ -17,16 +17,13 @@
  * `TOOL_SEARCH_CACHE_DIR` setting, else `node_modules/.cache/tool-search` under the working
  * directory when `node_modules` exists there, else `tool-search` under the user's cache directory
  * — and needs a `FileSystem` and a `Path` (`NodeServices.layer` of `@effect/platform-node`);
- * `layerMemory` keeps them in memory.
- *
- * Until every application provides one of those layers, the default `Store` is the file cache
- * of the deprecated `file` and `defaultDirectory`, which read Node's `fs` and `process.env`
- * directly.
+ * `layerMemory` keeps them in memory for the life of the layer. Without either, the default
+ * `Store` keeps them in memory for the life of the process; the `tool-search` command line
+ * provides `layerFile`.
  *
  * @since 0.1.0
  */
 import { Config, Context, Effect, FileSystem, Layer, Option, Path, Schema, SynchronizedRef } from "effect"
-import * as NodeVectorFile from "./internal/nodeVectorFile.js"
 import * as VectorFile from "./internal/vectorFile.js"
 import * as Setting from "./Setting.js"
 
@@ -193,30 +190,32 @@ const makeCaches = <R>(make: (model: string) => Effect.Effect<VectorCache, never
 // -----------------------------------------------------------------------------
 
 /**
- * The caches of the strategies built by name. Until every application provides `layerFile` or
- * `layerMemory`, the default keeps files under `defaultDirectory()` through Node's `fs`.
+ * The caches of the strategies built by name: in memory for the life of the process unless a
+ * layer (`layerFile`, `layerFileAt`, `layerMemory`) provides others.
  *
  * @since 0.2.0
  * @category layers
  */
 export const Store = Context.Reference<Caches>("@tool-search/core/VectorCache/Store", {
-  defaultValue: () => nodeFiles
+  defaultValue: () => processCaches
 })
 
-const nodeFiles: Caches = (() => {
+/** A `memory()` cache per model. */
+const memoryCaches = (): Caches => {
   const byModel = new Map<string, VectorCache>()
   return {
     cacheFor: (model) =>
       Effect.sync(() => {
-        let cache = byModel.get(model)
-        if (cache === undefined) {
-          cache = NodeVectorFile.file(NodeVectorFile.defaultDirectory(), model)
-          byModel.set(model, cache)
-        }
+        const cached = byModel.get(model)
+        if (cached !== undefined) return cached
+        const cache = memory()
+        byModel.set(model, cache)
         return cache
       })
   }
-})()
+}
+
+const processCaches = memoryCaches()
 
 /**
  * Keeps each model's vectors in a file under `directory` (see the module documentation), through
@@ -245,27 +244,4 @@ export const layerFileAt = (dir: string): Layer.Layer<never, never, FileSystem.F
  * @since 0.2.0
  * @category layers
  */
-export const layerMemory: Layer.Layer<never> = Layer.effect(Store, makeCaches(() => Effect.sync(memory)))
-
-// -----------------------------------------------------------------------------
-// Deprecated
-// -----------------------------------------------------------------------------
-
-/**
- * The default cache directory, read from `process.env` and Node's `fs`.
- *
- * @deprecated Use `directory`, which reads the `TOOL_SEARCH_CACHE_DIR` setting through `Config`
- * and the file system through `FileSystem`.
- * @since 0.1.0
- * @category settings
- */
-export const defaultDirectory: () => string = NodeVectorFile.defaultDirectory
-
-/**
- * Keeps vectors in `directory/<name>.vectors` through Node's `fs`.
- *
- * @deprecated Use `makeFile` (an `Effect` needing a `FileSystem`), or provide `layerFile`.
- * @since 0.1.0
- * @category constructors
- */
-export const file: (directory: string, name: string) => VectorCache = NodeVectorFile.file
+export const layerMemory: Layer.Layer<never> = Layer.effect(Store, Effect.sync(memoryCaches))

@@ -1,7 +1,8 @@
+import { NodeFileSystem } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, Path } from "effect"
+import { ConfigProvider, Effect, type FileSystem, Layer, Path } from "effect"
 import { EmbeddingModel } from "effect/ai"
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { appendFileSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { CatalogTool, Query, Semantic, ToolCatalog, VectorCache } from "../src/index.js"
@@ -123,25 +124,27 @@ describe("VectorCache.Store", () => {
     }))
 })
 
-describe("VectorCache.file (deprecated: Node's fs)", () => {
+describe("VectorCache.makeFile on Node's file system", () => {
+  const onDisk = <A, E>(effect: Effect.Effect<A, E, FileSystem.FileSystem>) =>
+    Effect.provide(effect, NodeFileSystem.layer)
+
   it.effect("persists vectors across caches and ignores a torn last record", () =>
-    Effect.gen(function*() {
+    onDisk(Effect.gen(function*() {
       const dir = mkdtempSync(join(tmpdir(), "tool-search-vectors-"))
       const k1 = key("model/a", "one")
-      yield* VectorCache.file(dir, "model/a").setMany([[k1, Float32Array.from([1, 2, 3])]])
-      assert.deepStrictEqual(yield* vector(VectorCache.file(dir, "model/a"), k1), [1, 2, 3])
-      const { appendFileSync } = yield* Effect.promise(() => import("node:fs"))
+      yield* (yield* VectorCache.makeFile(dir, "model/a")).setMany([[k1, Float32Array.from([1, 2, 3])]])
+      assert.deepStrictEqual(yield* vector(yield* VectorCache.makeFile(dir, "model/a"), k1), [1, 2, 3])
       appendFileSync(join(dir, "model_a.vectors"), new Uint8Array(30))
-      assert.deepStrictEqual(yield* vector(VectorCache.file(dir, "model/a"), k1), [1, 2, 3])
-    }))
+      assert.deepStrictEqual(yield* vector(yield* VectorCache.makeFile(dir, "model/a"), k1), [1, 2, 3])
+    })))
 
   it.effect("a cache that cannot be written is a warning, not a failure", () =>
-    Effect.gen(function*() {
+    onDisk(Effect.gen(function*() {
       const dir = mkdtempSync(join(tmpdir(), "tool-search-vectors-"))
       const blocked = join(dir, "file-not-dir")
       writeFileSync(blocked, "x")
-      const cache = VectorCache.file(join(blocked, "sub"), "m")
+      const cache = yield* VectorCache.makeFile(join(blocked, "sub"), "m")
       yield* cache.setMany([[key("m", "x"), Float32Array.from([1])]])
       assert.deepStrictEqual(yield* vector(cache, key("m", "x")), [1], "kept in memory")
-    }))
+    })))
 })

@@ -19,15 +19,7 @@
  *
  * @since 0.2.0
  */
-import {
-  Hybrid,
-  OfflineEmbeddings,
-  type SearchStrategy,
-  Semantic,
-  Setting,
-  Strategies,
-  VectorCache
-} from "@tool-search/core"
+import { Hybrid, OfflineEmbeddings, type SearchStrategy, Semantic, Setting, Strategies } from "@tool-search/core"
 import { Config, Effect, Layer, Option, Schema } from "effect"
 import type { EmbeddingModel, LanguageModel } from "effect/ai"
 import type { HttpClient } from "effect/http"
@@ -275,7 +267,8 @@ export const embeddingModel: Layer.Layer<EmbeddingModel.EmbeddingModel, Config.C
 
 /**
  * A built-in search strategy, with `semantic` and `hybrid` over the configured embedding model
- * (its vectors cached under its own name, in the file cache) and the offline model otherwise.
+ * (its vectors cached under its own name, in the `VectorCache.Store` in context) and the offline
+ * model otherwise.
  *
  * @since 0.2.0
  * @category layers
@@ -291,10 +284,11 @@ export const searchStrategy = (
       Option.match({
         onNone: () => Strategies.layer(name, options),
         onSome: (choice) => {
+          const { cache: _none, ...defaults } = Semantic.defaults
+          // no `cache`: the model's cache in the `VectorCache.Store` in context
           const semantic: Semantic.Options = {
-            ...Semantic.defaults,
+            ...defaults,
             model: choice.cacheName,
-            cache: VectorCache.file(options.cacheDirectory ?? VectorCache.defaultDirectory(), choice.cacheName),
             ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress })
           }
           const strategy = name === "semantic"

@@ -1,8 +1,9 @@
 // Models built from the settings: what is refused and why, which key goes to which server, and
 // semantic search over a configured embeddings server (a local one answering fixed vectors: these
 // tests check the wire, not the quality of any model).
+import { NodeFileSystem } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { CatalogTool, Setting, ToolCatalog, ToolView } from "@tool-search/core"
+import { CatalogTool, Setting, ToolCatalog, ToolView, VectorCache } from "@tool-search/core"
 import { ConfigProvider, Effect, Layer, Option, Redacted } from "effect"
 import { LanguageModel } from "effect/ai"
 import { FetchHttpClient } from "effect/http"
@@ -124,10 +125,11 @@ const search = (env: Record<string, string>, directory: string, query: string) =
   }).pipe(
     Effect.provide(
       ToolCatalog.ToolCatalog.layer.pipe(
-        Layer.provide(Providers.searchStrategy("semantic", { cacheDirectory: directory })),
+        Layer.provide(Providers.searchStrategy("semantic")),
         Layer.provide([withEnv(env), FetchHttpClient.layer])
       )
-    )
+    ),
+    Effect.provide(VectorCache.layerFileAt(directory).pipe(Layer.provide(NodeFileSystem.layer)))
   )
 
 const tempDirectory = Effect.acquireRelease(
