@@ -25,6 +25,7 @@ import { Clock, Context, Duration, Effect, Layer, Queue, Ref, Result, Schedule, 
 import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { Database } from "./Database.js"
+import * as Bounds from "./internal/auditBounds.js"
 import * as AuditTable from "./internal/auditTable.js"
 import * as Reachability from "./internal/reachability.js"
 import { guard, type StoreUnavailable } from "./StoreError.js"
@@ -185,18 +186,7 @@ export class Audit extends Context.Service<Audit, Service>()("@tool-search/store
  * @since 0.2.0
  * @category constants
  */
-export const MAX_PAYLOAD = 16_384
-
-const MAX_TEXT = 4_096
-const MAX_NAMES = 1_000
-
-/** Text PostgreSQL can hold (no NUL), bounded. */
-const text = (value: string, max = MAX_TEXT): string => {
-  const clean = value.includes("\0") ? value.replaceAll("\0", "\uFFFD") : value
-  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean
-}
-
-const names = (values: ReadonlyArray<string>): ReadonlyArray<string> => values.slice(0, MAX_NAMES).map((v) => text(v))
+export const MAX_PAYLOAD: number = Bounds.MAX_PAYLOAD
 
 /**
  * A payload as JSON text for `jsonb`: bounded (`MAX_PAYLOAD`), and with no `\u0000` (which `jsonb`
@@ -205,19 +195,7 @@ const names = (values: ReadonlyArray<string>): ReadonlyArray<string> => values.s
  * @since 0.2.0
  * @category constructors
  */
-export const payload = (value: unknown): string | null => {
-  if (value === undefined) return null
-  let json: string
-  try {
-    json = JSON.stringify(value) ?? "null"
-  } catch {
-    json = JSON.stringify(String(value))
-  }
-  json = json.replaceAll("\\u0000", "\\ufffd")
-  return json.length <= MAX_PAYLOAD
-    ? json
-    : JSON.stringify({ truncated: true, characters: json.length, preview: text(json, 1_024) })
-}
+export const payload: (value: unknown) => string | null = Bounds.payload
 
 // -----------------------------------------------------------------------------
 // Implementation
@@ -256,24 +234,32 @@ export const make = (options: Options = {}) =>
     const insert = (entry: Reveal | Call): Effect.Effect<void, SqlError> => {
       const origin = {
         at: new Date(entry.at),
-        turn_id: text(entry.turnId),
-        session_id: entry.sessionId === null ? null : text(entry.sessionId),
-        unit_path: text(entry.path.join("/"))
+        turn_id: Bounds.text(entry.turnId),
+        session_id: entry.sessionId === null ? null : Bounds.text(entry.sessionId),
+        unit_path: Bounds.text(entry.path.join("/"))
       }
       if (entry._tag === "Reveal") {
         return sql`INSERT INTO tool_search_audit_reveals
           (at, turn_id, session_id, unit_path, tool, query, found, activated)
-          VALUES (${origin.at}, ${origin.turn_id}, ${origin.session_id}, ${origin.unit_path}, ${text(entry.tool)},
-            ${text(entry.query)}, ${[...names(entry.found)]}::text[], ${[...names(entry.activated)]}::text[])`
+          VALUES (${origin.at}, ${origin.turn_id}, ${origin.session_id}, ${origin.unit_path}, ${
+          Bounds.text(entry.tool)
+        },
+            ${Bounds.text(entry.query)}, ${[...Bounds.names(entry.found)]}::text[], ${[
+          ...Bounds.names(entry.activated)
+        ]}::text[])`
           .pipe(Effect.asVoid)
       }
       return sql`INSERT INTO tool_search_audit_calls
         (at, turn_id, session_id, unit_path, call_id, tool_name, tool_id, source, outcome, duration_ms, arguments, result)
-        VALUES (${origin.at}, ${origin.turn_id}, ${origin.session_id}, ${origin.unit_path}, ${text(entry.callId)},
-          ${text(entry.toolName)}, ${entry.toolId === null ? null : text(entry.toolId)},
-          ${entry.source === null ? null : text(entry.source)}, ${text(entry.outcome)},
+        VALUES (${origin.at}, ${origin.turn_id}, ${origin.session_id}, ${origin.unit_path}, ${
+        Bounds.text(entry.callId)
+      },
+          ${Bounds.text(entry.toolName)}, ${entry.toolId === null ? null : Bounds.text(entry.toolId)},
+          ${entry.source === null ? null : Bounds.text(entry.source)}, ${Bounds.text(entry.outcome)},
           ${Number.isFinite(entry.durationMs) ? Math.max(0, entry.durationMs) : 0},
-          ${payloads ? payload(entry.arguments) : null}::jsonb, ${payloads ? payload(entry.result) : null}::jsonb)`
+          ${payloads ? Bounds.payload(entry.arguments) : null}::jsonb, ${
+        payloads ? Bounds.payload(entry.result) : null
+      }::jsonb)`
         .pipe(Effect.asVoid)
     }
 
