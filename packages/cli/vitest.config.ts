@@ -1,7 +1,4 @@
 import { defineProject } from "vitest/config"
+import { project } from "../../vitest.shared.js"
 
-export default defineProject({
-  resolve: { conditions: ["@tool-search/source"] },
-  ssr: { resolve: { conditions: ["@tool-search/source"] } },
-  test: { include: ["test/**/*.test.ts"] }
-})
+export default defineProject(project({ include: ["test/**/*.test.ts"] }))

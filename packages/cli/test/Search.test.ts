@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { runBinary } from "./binary.js"
 import { runCli } from "./runCli.js"
 
 const dir = mkdtempSync(join(tmpdir(), "tool-search-cli-"))
@@ -55,9 +56,7 @@ describe("tool-search search", () => {
 
 describe("the tool-search binary", () => {
   it("exits with code 2 and one line on stderr for a bad catalog", async () => {
-    const { spawnSync } = await import("node:child_process")
-    const bin = new URL("../bin/tool-search.js", import.meta.url).pathname
-    const result = spawnSync(process.execPath, [bin, "search", "x", "--catalog", broken], { encoding: "utf8" })
+    const result = await runBinary(["search", "x", "--catalog", broken])
     assert.strictEqual(result.status, 2)
     assert.strictEqual(result.stderr.trim().split("\n").length, 1)
     assert.match(result.stderr, /broken\.jsonl:2: invalid JSON/)

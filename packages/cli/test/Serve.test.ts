@@ -3,12 +3,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll } from "vitest"
-import { bin, connect, node, serverEntry, start, text, upstream } from "./gateway.js"
+import { runBinary } from "./binary.js"
+import { connect, node, serverEntry, start, text, upstream } from "./gateway.js"
 
 const dir = mkdtempSync(join(tmpdir(), "tool-search-serve-"))
 const files = join(dir, "files")
@@ -155,11 +155,8 @@ describe("tool-search serve", () => {
     assert.strictEqual(gateway.stdout.text(), "")
   })
 
-  it("a bad --upstream is one line on stderr and exit code 2", () => {
-    const result = spawnSync(node, [bin, "serve", "--upstream", "x=node 'unterminated"], {
-      encoding: "utf8",
-      input: ""
-    })
+  it("a bad --upstream is one line on stderr and exit code 2", async () => {
+    const result = await runBinary(["serve", "--upstream", "x=node 'unterminated"], { input: "" })
     assert.strictEqual(result.status, 2)
     assert.strictEqual(result.stderr.trim().split("\n").length, 1)
     assert.match(result.stderr, /--upstream: Invalid upstream "x=node 'unterminated": .*unterminated single quote/)
@@ -168,7 +165,7 @@ describe("tool-search serve", () => {
   it(
     "flags are checked before anything starts: a bad value is exit code 2 and one line naming it",
     { timeout: 60_000 },
-    () => {
+    async () => {
       const cases: ReadonlyArray<readonly [ReadonlyArray<string>, RegExp]> = [
         [["--http", "-1"], /invalid value for --http: '-1' \(expected a port from 0 to 65535, or off\)/],
         [["--http", "70000"], /invalid value for --http: '70000' \(expected a port from 0 to 65535, or off\)/],
@@ -186,8 +183,8 @@ describe("tool-search serve", () => {
         [[], /no upstream server: give --upstream/]
       ]
       for (const [flags, expected] of cases) {
-        const args = flags.length === 0 ? [bin, "serve"] : [bin, "serve", ...flags, "--upstream", "x=node -e 1"]
-        const result = spawnSync(node, args, { encoding: "utf8", input: "" })
+        const args = flags.length === 0 ? ["serve"] : ["serve", ...flags, "--upstream", "x=node -e 1"]
+        const result = await runBinary(args, { input: "" })
         assert.strictEqual(result.status, 2, `${flags.join(" ")}: ${result.stderr}`)
         assert.strictEqual(result.stderr.trim().split("\n").length, 1, result.stderr)
         assert.match(result.stderr, expected)

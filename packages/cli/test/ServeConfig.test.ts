@@ -44,7 +44,8 @@ const policyOf = (args: ReadonlyArray<string>, env: Record<string, string> = {})
   const result = spawnSync(node, [bin, "serve", ...args], {
     encoding: "utf8",
     input: "",
-    env: { ...process.env, ...env }
+    env: { ...process.env, ...env },
+    timeout: 60_000 // a hang guard: the run ends by itself once stdin is closed
   })
   return { status: result.status, stderr: result.stderr, maxResults: /maxResults=(\d+)\//.exec(result.stderr)?.[1] }
 }
@@ -140,7 +141,7 @@ describe("tool-search serve --config", () => {
     ]
     for (const [value, expected] of cases) {
       const path = configFile("bad.json", value)
-      const result = spawnSync(node, [bin, "serve", "--config", path], { encoding: "utf8", input: "" })
+      const result = spawnSync(node, [bin, "serve", "--config", path], { encoding: "utf8", input: "", timeout: 60_000 })
       assert.strictEqual(result.status, 2, result.stderr)
       assert.strictEqual(result.stderr.trim().split("\n").length, 1, result.stderr)
       assert.match(result.stderr, expected)
