@@ -1,10 +1,10 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { CatalogTool, Keyword, Query, ToolCatalog } from "@tool-search/core"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Predicate } from "effect"
 import * as fc from "fast-check"
 import * as Demo from "../src/demo/Services.js"
 
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+const isRecord = Predicate.isObject
 
 const propertiesOf = (schema: unknown): Record<string, unknown> =>
   isRecord(schema) && isRecord(schema["properties"]) ? schema["properties"] : {}
