@@ -182,21 +182,7 @@ export interface Options {
  * @since 0.1.0
  * @category templates
  */
-export const defaultTemplate: Template = ({ searchTools, toc }) =>
-  [
-    "## Tools to load",
-    "Besides the tools you have now, the tools below can be loaded. They are grouped by category;",
-    "\"(load first)\" marks a tool you can load by name, and a count stands for tools a search finds.",
-    "",
-    toc,
-    "",
-    searchTools
-      ? `${Disclosure.SEARCH_TOOLS} lists candidate tools (name, category, summary) without loading them. ` +
-        `${Disclosure.TOOL_SEARCH} loads tools by keywords or by exact names ("select:name1,name2"); ` +
-        "a loaded tool can be called from the next step."
-      : `${Disclosure.TOOL_SEARCH} finds and loads tools by keywords or by exact names ("select:name1,name2"); ` +
-        "a loaded tool can be called from the next step."
-  ].join("\n")
+export const defaultTemplate: Template = ToolContents.defaultTemplate
 
 /**
  * The default resource section: the table, then what each offered resource tool does.

@@ -30,14 +30,7 @@ import { Context, Deferred, Effect, Layer, Option, type Scope, Stream, Subscript
 import { supervise } from "./internal/Supervisor.js"
 import * as UpstreamResources from "./internal/UpstreamResources.js"
 import type * as McpConnection from "./McpConnection.js"
-import {
-  type CallError,
-  type InvalidServerTool,
-  type McpError,
-  ServerProtocolError,
-  ServerUnavailable,
-  UnknownServer
-} from "./McpError.js"
+import { type CallError, type InvalidServerTool, type McpError, ServerUnavailable, UnknownServer } from "./McpError.js"
 import type { InvalidServerResource } from "./McpResource.js"
 import type * as McpTool from "./McpTool.js"
 import * as Upstream from "./Upstream.js"
@@ -382,27 +375,6 @@ export const make = (
       changes: SubscriptionRef.changes(statusRef),
       call,
       origin: (id) => origins.get(id),
-      resources: upstream === undefined ? undefined : resourcesOf(upstream, connectionOf, connections)
+      resources: upstream === undefined ? undefined : UpstreamResources.forwarding(upstream, connectionOf, connections)
     })
   })
-
-/** What the gateway forwards through, over the registry and the open connections. */
-const resourcesOf = (
-  upstream: UpstreamResources.UpstreamResources,
-  connectionOf: UpstreamResources.ConnectionOf,
-  connections: ReadonlyMap<string, McpConnection.McpConnection>
-): Resources => ({
-  origin: upstream.origin,
-  clientUri: upstream.clientUri,
-  read: (server, uri) => Effect.flatMap(connectionOf(server, uri), (c) => c.request("resources/read", { uri }, uri)),
-  getPrompt: (server, name, args) =>
-    Effect.flatMap(connectionOf(server, name), (c) => c.request("prompts/get", { name, arguments: args }, name)),
-  subscribe: (server, uri) =>
-    Effect.suspend(() =>
-      connections.get(server)?.capabilities.resources?.subscribe === false
-        ? Effect.fail(new ServerProtocolError({ server, tool: uri, reason: "the server does not offer subscriptions" }))
-        : upstream.subscribe(server, uri)
-    ),
-  canSubscribe: (server) => connections.get(server)?.capabilities.resources?.subscribe === true,
-  updates: upstream.updates
-})

@@ -1,10 +1,11 @@
 /**
  * The tool section of the table of contents: building it from the deferred tools that exist for
- * an agent, and rendering it. `TableOfContents` exposes them.
+ * an agent, rendering it, and its default template. `TableOfContents` exposes them.
  *
  * @internal
  */
-import type { Contents, Named, Options } from "../TableOfContents.js"
+import * as Disclosure from "../Disclosure.js"
+import type { Contents, Named, Options, Template } from "../TableOfContents.js"
 import type { Entry } from "../ToolCatalog.js"
 import type * as Visibility from "../Visibility.js"
 import { headingOf, summaryOf } from "./resourceContents.js"
@@ -83,3 +84,20 @@ const namedOf = (tool: Entry, kind: Visibility.CatalogKind, options: Options): N
 })
 
 const moreTools = (n: number): string => `(${n} more ${n === 1 ? "tool" : "tools"}, hidden)`
+
+/** The default section: the table, then what the search tools do. Descriptive, never imperative. */
+export const defaultTemplate: Template = ({ searchTools, toc }) =>
+  [
+    "## Tools to load",
+    "Besides the tools you have now, the tools below can be loaded. They are grouped by category;",
+    "\"(load first)\" marks a tool you can load by name, and a count stands for tools a search finds.",
+    "",
+    toc,
+    "",
+    searchTools
+      ? `${Disclosure.SEARCH_TOOLS} lists candidate tools (name, category, summary) without loading them. ` +
+        `${Disclosure.TOOL_SEARCH} loads tools by keywords or by exact names ("select:name1,name2"); ` +
+        "a loaded tool can be called from the next step."
+      : `${Disclosure.TOOL_SEARCH} finds and loads tools by keywords or by exact names ("select:name1,name2"); ` +
+        "a loaded tool can be called from the next step."
+  ].join("\n")

@@ -16,8 +16,9 @@
 import { type Resource, type ResourceCatalog } from "@tool-search/core"
 import { Effect, PubSub, type Scope, Semaphore, Stream } from "effect"
 import type { McpConnection } from "../McpConnection.js"
-import type { CallError } from "../McpError.js"
+import { type CallError, ServerProtocolError } from "../McpError.js"
 import * as McpResource from "../McpResource.js"
+import type { Resources } from "../McpSources.js"
 import * as QualifiedUri from "../QualifiedUri.js"
 import type * as Upstream from "../Upstream.js"
 
@@ -292,3 +293,24 @@ const promptName = (prompt: Resource.Resource): string => {
     return prompt.name
   }
 }
+
+/** What the gateway forwards through, over the registry and the open connections. */
+export const forwarding = (
+  upstream: UpstreamResources,
+  connectionOf: ConnectionOf,
+  connections: ReadonlyMap<string, McpConnection>
+): Resources => ({
+  origin: upstream.origin,
+  clientUri: upstream.clientUri,
+  read: (server, uri) => Effect.flatMap(connectionOf(server, uri), (c) => c.request("resources/read", { uri }, uri)),
+  getPrompt: (server, name, args) =>
+    Effect.flatMap(connectionOf(server, name), (c) => c.request("prompts/get", { name, arguments: args }, name)),
+  subscribe: (server, uri) =>
+    Effect.suspend(() =>
+      connections.get(server)?.capabilities.resources?.subscribe === false
+        ? Effect.fail(new ServerProtocolError({ server, tool: uri, reason: "the server does not offer subscriptions" }))
+        : upstream.subscribe(server, uri)
+    ),
+  canSubscribe: (server) => connections.get(server)?.capabilities.resources?.subscribe === true,
+  updates: upstream.updates
+})
