@@ -11,7 +11,7 @@ import { Keyword, ResourceCatalog, ToolCatalog } from "@tool-search/core"
 import { CommandLine, Gateway, HttpGateway, McpSources, QualifiedUri, Upstream } from "@tool-search/mcp"
 import { Context, Effect, Fiber, Layer, Logger } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -28,6 +28,7 @@ const node = process.execPath
 const memory = serverEntry("@modelcontextprotocol/server-memory")
 const filesystem = serverEntry("@modelcontextprotocol/server-filesystem")
 const everything = serverEntry("@modelcontextprotocol/server-everything")
+const tap = new URL("fixtures/tap-server.mjs", import.meta.url).pathname
 
 const freePort = Effect.promise(() =>
   new Promise<number>((resolve, reject) => {
@@ -66,6 +67,8 @@ class Setup extends Context.Service<Setup, {
   readonly url: string
   readonly dir: string
   readonly pidFile: string
+  /** The tool names of the calls that reached server-everything over stdio, one a line. */
+  readonly tapFile: string
 }>()("test/Setup") {
   static readonly layer = Layer.effect(
     Setup,
@@ -74,12 +77,16 @@ class Setup extends Context.Service<Setup, {
       yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
       const files = join(dir, "files")
       const pidFile = join(dir, "everything.pid")
+      const tapFile = join(dir, "everything.calls")
       mkdirSync(files)
       writeFileSync(join(files, "note.txt"), "hello from a real file\n")
       const httpUrl = yield* everythingOverHttp
       // Written as a user would on the command line: the shell-like splitter gives `sh` its script.
+      // The tap wrapper records the server's pid and each call that reaches it.
       const everythingLine = `sh -c ${
-        CommandLine.quote(`echo $$ > ${CommandLine.quote(pidFile)}; exec ${node} ${everything} stdio`)
+        CommandLine.quote(
+          `exec ${node} ${tap} ${CommandLine.quote(pidFile)} ${CommandLine.quote(tapFile)} ${node} ${everything} stdio`
+        )
       }`
       const parsed = Upstream.parse(`everything=${everythingLine}`)
       if (parsed._tag === "Failure") throw new Error(parsed.failure.message)
@@ -106,7 +113,7 @@ class Setup extends Context.Service<Setup, {
         Gateway.withSources,
         Effect.provideContext(upstreams)
       )
-      return { url: address.url, dir: files, pidFile }
+      return { url: address.url, dir: files, pidFile, tapFile }
     })
   ).pipe(Layer.provide(Logger.layer([])))
 }
@@ -270,12 +277,15 @@ layer(Setup.layer, { timeout: 60_000, excludeTestServices: true })("the gateway 
       yield* call(s, "ToolSearch", {
         query: "select:everything__trigger-long-running-operation,everything__echo,read_graph"
       })
-      const { pidFile } = yield* Setup
+      const { pidFile, tapFile } = yield* Setup
       const pid = Number(readFileSync(pidFile, "utf8"))
       const pending = yield* Effect.forkChild(
         call(s, "everything__trigger-long-running-operation", { duration: 30, steps: 30 })
       )
-      yield* Effect.sleep("300 millis")
+      // killed once the call has reached the server (the tap saw it), whatever the machine's speed
+      const reached = () =>
+        existsSync(tapFile) && readFileSync(tapFile, "utf8").includes("trigger-long-running-operation")
+      while (!reached()) yield* Effect.sleep("20 millis")
       process.kill(pid, "SIGKILL")
       const result = yield* Fiber.join(pending)
       assert.strictEqual(result.isError, true)
@@ -289,7 +299,8 @@ layer(Setup.layer, { timeout: 60_000, excludeTestServices: true })("the gateway 
 
       // The supervisor restarts the dead server: the same session's loaded tool works again.
       let echoed = yield* call(s, "everything__echo", { message: "back" })
-      for (let i = 0; i < 100 && echoed.isError === true; i++) {
+      // until it is back (the test's timeout is the only bound: no figure for how long a start takes)
+      while (echoed.isError === true) {
         yield* Effect.sleep("100 millis")
         echoed = yield* call(s, "everything__echo", { message: "back" })
       }
