@@ -183,11 +183,16 @@ const toUpstream = (
 /**
  * Parses the text of a config file named `file` (the name is only used in errors). The global
  * settings are returned raw: check them with `Setting.check` so that their errors name the key.
+ * `known` are the tables whose keys the file may set (a command with settings of its own adds them).
  *
  * @since 0.2.0
  * @category parsing
  */
-export const parse = (file: string, text: string): Result.Result<GatewayFile, InvalidGatewayFile> => {
+export const parse = (
+  file: string,
+  text: string,
+  known: ReadonlyArray<Setting.Table> = tables
+): Result.Result<GatewayFile, InvalidGatewayFile> => {
   const fail = (reason: string) => new InvalidGatewayFile({ file, reason })
   let json: unknown
   try {
@@ -198,10 +203,10 @@ export const parse = (file: string, text: string): Result.Result<GatewayFile, In
   if (!isRecord(json)) return Result.fail(fail("expected a JSON object with \"mcpServers\""))
   const { mcpServers, ...settings } = json
   if (!isRecord(mcpServers)) return Result.fail(fail("\"mcpServers\" must be an object of servers by name"))
-  const known = tables.flatMap((t) => Object.values(t).map((s) => s.key))
-  const unknown = Object.keys(settings).filter((k) => !known.includes(k))
+  const keys = known.flatMap((t) => Object.values(t).map((s) => s.key))
+  const unknown = Object.keys(settings).filter((k) => !keys.includes(k))
   if (unknown[0] !== undefined) {
-    const guess = closest(unknown[0], known)
+    const guess = closest(unknown[0], keys)
     return Result.fail(
       fail(
         `unknown key "${unknown[0]}": next to "mcpServers" go the settings (docs/configuration.md)${

@@ -34,6 +34,10 @@ export * as GatewayFile from "./GatewayFile.js"
 export * as Gateway from "./Gateway.js"
 /** HTTP sessions as records: admission, binding to a credential, expiry. */
 export * as SessionRegistry from "./SessionRegistry.js"
+/** Where HTTP sessions' loaded tools are kept to outlive the process (a database, through the store). */
+export * as SessionState from "./SessionState.js"
+/** The audit entries the gateway writes: its reveals and calls. */
+export * as GatewayAudit from "./GatewayAudit.js"
 /** The gateway over Streamable HTTP: authentication, origins, sessions, health and readiness. */
 export * as HttpGateway from "./HttpGateway.js"
 /** Spans, metrics and their OTLP export. */

@@ -22,3 +22,5 @@ export * as Audit from "./Audit.js"
 export * as AuditRecorder from "./AuditRecorder.js"
 /** Core's SearchFeedback in the database. */
 export * as Feedback from "./Feedback.js"
+/** The MCP gateway's sessions and audit entries in the store. */
+export * as GatewayStore from "./GatewayStore.js"
