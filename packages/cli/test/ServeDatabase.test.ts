@@ -15,7 +15,7 @@ import { Keyword, ToolCatalog } from "@tool-search/core"
 import { HttpGateway, McpSources, type Upstream } from "@tool-search/mcp"
 import { Audit, Database, GatewayStore } from "@tool-search/store"
 import { Duration, Effect, Exit, Layer, Logger, Option, Redacted, Scope } from "effect"
-import type { SqlClient } from "effect/sql/SqlClient"
+import { SqlClient } from "effect/sql/SqlClient"
 import { TestConsole } from "effect/testing"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
@@ -232,16 +232,22 @@ describe("tool-search serve --database", () => {
         const client2 = yield* connect(b.url, alice, client1.id)
         assert.include(yield* names(client2.client), "create_issue")
         // the audit entries were held too
-        const entries = yield* Effect.flatMap(Effect.service(Audit.Audit), (audit) =>
-          Effect.orDie(audit.entries({ sessionId: client1.id }))).pipe(
-            Effect.provide(Audit.Audit.layer().pipe(Layer.provide(db)))
-          )
-        assert.deepStrictEqual(
-          entries.map((e) =>
-            e._tag
-          ),
-          ["Reveal", "Call"]
-        )
+        const entries = yield* Effect.flatMap(
+          Effect.service(Audit.Audit),
+          (audit) => Effect.orDie(audit.entries({ sessionId: client1.id }))
+        ).pipe(Effect.provide(Audit.Audit.layer().pipe(Layer.provide(db))))
+        assert.deepStrictEqual(entries.map((e) => e._tag), ["Reveal", "Call"])
+        // with the database back, a search whose hit the client then calls is search feedback there
+        yield* call(client2.client, "ToolSearch", { query: "read a file from disk" })
+        yield* call(client2.client, "read_file")
+        const feedback = yield* Effect.flatMap(
+          Effect.service(SqlClient),
+          (sql) =>
+            sql<{ readonly tool_id: string; readonly query: string }>`SELECT tool_id, query FROM tool_search_feedback`
+        ).pipe(Effect.orDie, Effect.provide(db))
+        assert.deepStrictEqual(feedback.map((r) => `${r.tool_id}: ${r.query}`), [
+          "work/read_file: read a file from disk"
+        ])
       }),
     { timeout: 60_000 }
   )
