@@ -16,7 +16,7 @@ import { HttpGateway, McpSources, type Upstream } from "@tool-search/mcp"
 import { Audit, Database, GatewayStore } from "@tool-search/store"
 import { Duration, Effect, Exit, Layer, Logger, Option, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { TestConsole } from "effect/testing"
+import { TestClock, TestConsole } from "effect/testing"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -97,20 +97,28 @@ const cuttable = () => {
 const gateway = (
   db: Layer.Layer<Database.Database | SqlClient, Database.DatabaseUnavailable>,
   work: ReturnType<typeof upstream>,
-  scope: Scope.Scope
+  scope: Scope.Scope,
+  limits = { maxSessions: 100, sessionIdleTimeout: 3600 }
 ) =>
   Effect.gen(function*() {
     const context = yield* Effect.orDie(Layer.build(
       McpSources.McpSources.layer([{ name: "work", transport: work.transport }]).pipe(
         Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))),
         Layer.provideMerge(
-          GatewayDatabase.layerOn(store, { maxSessions: 100, sessionIdleTimeout: 3600 }, { feedback: true })
+          GatewayDatabase.layerOn(store, limits, { feedback: true })
         ),
         Layer.provide(db),
         Layer.provide(Logger.layer([]))
       )
     ))
-    return yield* Effect.orDie(HttpGateway.serve({ port: 0, tokens }).pipe(Effect.provideContext(context)))
+    return yield* Effect.orDie(
+      HttpGateway.serve({
+        port: 0,
+        tokens,
+        maxSessions: limits.maxSessions,
+        sessionIdleTimeout: Duration.seconds(limits.sessionIdleTimeout)
+      }).pipe(Effect.provideContext(context))
+    )
   }).pipe(Scope.provide(scope), Effect.provide(Logger.layer([])))
 
 /** The official client on `url`: a new session, or with `sessionId` the client reconnecting to its own. */
@@ -248,6 +256,27 @@ describe("tool-search serve --database", () => {
         assert.deepStrictEqual(feedback.map((r) => `${r.tool_id}: ${r.query}`), [
           "work/read_file: read a file from disk"
         ])
+      }),
+    { timeout: 60_000 }
+  )
+
+  it.effect(
+    "the session limits hold in the store: an evicted session is gone from it, an idle one expires there",
+    () =>
+      Effect.gen(function*() {
+        const db = Layer.succeedContext(yield* Layer.build(Database.layer({ _tag: "Memory" })))
+        const limits = { maxSessions: 1, sessionIdleTimeout: 60 }
+        const a = yield* gateway(db, upstream(), yield* Scope.make(), limits)
+        const first = yield* connect(a.url, alice)
+        const second = yield* connect(a.url, alice) // one session at most: the first is evicted
+        assert.strictEqual(yield* steal(a.url, first.id, alice), 404)
+        // another gateway on the database resumes the second, not the evicted first
+        const b = yield* gateway(db, upstream(), yield* Scope.make(), limits)
+        assert.strictEqual(yield* steal(b.url, first.id, alice), 404)
+        assert.strictEqual(yield* steal(b.url, second.id, alice), 200)
+        yield* TestClock.adjust("61 seconds") // the second one idles past the timeout
+        const c = yield* gateway(db, upstream(), yield* Scope.make(), limits)
+        assert.strictEqual(yield* steal(c.url, second.id, alice), 404)
       }),
     { timeout: 60_000 }
   )
