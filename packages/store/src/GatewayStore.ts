@@ -25,7 +25,7 @@ import { Eviction } from "@tool-search/agent"
 import { Duration, Effect, Option, type Scope } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { randomUUID } from "node:crypto"
-import type { Audit } from "./Audit.js"
+import type { Audit, Call, Reveal } from "./Audit.js"
 import type { Database } from "./Database.js"
 import * as Sessions from "./Sessions.js"
 
@@ -116,38 +116,27 @@ export const sessions = (
 // -----------------------------------------------------------------------------
 
 /**
- * A search of a gateway session: the shape of `@tool-search/mcp`'s `GatewayAudit.Reveal`.
+ * A search of a gateway session: the shape of `@tool-search/mcp`'s `GatewayAudit.Reveal` (an
+ * audit reveal of one `tools/call` request, the session being its `mcp-session-id`).
  *
  * @since 0.2.0
  * @category models
  */
-export interface GatewayReveal {
-  readonly at: number
+export type GatewayReveal = Omit<Reveal, "_tag" | "turnId" | "path" | "sessionId"> & {
   readonly sessionId: string
   readonly requestId: string
-  readonly tool: string
-  readonly query: string
-  readonly found: ReadonlyArray<string>
-  readonly activated: ReadonlyArray<string>
 }
 
 /**
- * A call of a gateway session: the shape of `@tool-search/mcp`'s `GatewayAudit.Call`.
+ * A call of a gateway session: the shape of `@tool-search/mcp`'s `GatewayAudit.Call` (the
+ * request's JSON-RPC id is the call's id).
  *
  * @since 0.2.0
  * @category models
  */
-export interface GatewayCall {
-  readonly at: number
+export type GatewayCall = Omit<Call, "_tag" | "turnId" | "path" | "sessionId" | "callId"> & {
   readonly sessionId: string
   readonly requestId: string
-  readonly toolName: string
-  readonly toolId: string | null
-  readonly source: string | null
-  readonly outcome: string
-  readonly durationMs: number
-  readonly arguments?: unknown
-  readonly result?: unknown
 }
 
 /**
@@ -171,31 +160,14 @@ export interface Recorder {
  */
 export const recorder = (audit: Audit["Service"]): Recorder => ({
   payloads: audit.payloads,
-  reveal: (entry) =>
+  reveal: ({ requestId: _, ...entry }) => audit.record({ ...entry, _tag: "Reveal", turnId: randomUUID(), path: [] }),
+  call: ({ arguments: args, requestId, result, ...entry }) =>
     audit.record({
-      _tag: "Reveal",
-      at: entry.at,
-      turnId: randomUUID(),
-      sessionId: entry.sessionId,
-      path: [],
-      tool: entry.tool,
-      query: entry.query,
-      found: entry.found,
-      activated: entry.activated
-    }),
-  call: (entry) =>
-    audit.record({
+      ...entry,
       _tag: "Call",
-      at: entry.at,
       turnId: randomUUID(),
-      sessionId: entry.sessionId,
       path: [],
-      callId: entry.requestId,
-      toolName: entry.toolName,
-      toolId: entry.toolId,
-      source: entry.source,
-      outcome: entry.outcome,
-      durationMs: entry.durationMs,
-      ...(audit.payloads ? { arguments: entry.arguments, result: entry.result } : {})
+      callId: requestId,
+      ...(audit.payloads ? { arguments: args, result } : {})
     })
 })
