@@ -8,7 +8,7 @@
  * Flags: `--lexical` skips semantic and hybrid (no model); `--no-scale` skips the scale run;
  * `--datasets a,b` picks data sets. Other modes: `--ablate` (every knob switched per data set),
  * `--protocol` (the leave-one-data-set-out tuning protocol), `--feedback` (learning from use),
- * `--min-score` (the "no good match" threshold); see `Protocol.ts`, `Feedback.ts`, `MinScore.ts`.
+ * `--min-score` (the "no good match" thresholds, `minScore` then `minScoreRatio`); see `Protocol.ts`, `Feedback.ts`, `MinScore.ts`.
  */
 import { Evaluation } from "@tool-search/cli"
 import { CatalogFile, type CatalogTool, SearchDocument, SearchStrategy, Strategies } from "@tool-search/core"
@@ -223,7 +223,7 @@ const main = scaleFlag >= 0
   : args.includes("--feedback")
   ? printing(Feedback.report(only))
   : args.includes("--min-score")
-  ? printing(MinScore.report(only))
+  ? printing(Effect.map(Effect.all([MinScore.report(only), MinScore.ratioReport(only)]), (r) => r.join("\n\n")))
   : args.includes("--protocol")
   ? printing(Effect.map(Protocol.protocol(only), (r) => r.report))
   : program

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import { GatewayFile } from "@tool-search/mcp"
 import { Console, Effect, Runtime, Schema } from "effect"
 import type { CliError } from "effect/cli"
 
@@ -52,10 +53,13 @@ const quoted = (values: ReadonlyArray<string>): string => values.map((v) => `'${
  */
 export const describe = (error: CliError.NonShowHelpErrors): string => {
   switch (error._tag) {
-    case "UnrecognizedOption":
+    case "UnrecognizedOption": {
+      const old = GatewayFile.retired.find((r) => `--${r.flag}` === error.option)
+      if (old !== undefined) return GatewayFile.retiredError(old, "flag")
       return `unknown flag ${error.option}${
         error.suggestions.length > 0 ? ` (did you mean ${quoted(error.suggestions)}?)` : ""
       }`
+    }
     case "DuplicateOption":
       return `flag --${error.option} is defined by both '${error.parentCommand}' and '${error.childCommand}'`
     case "MissingOption":

@@ -117,6 +117,59 @@ describe("tool-search serve --config", () => {
     }
   )
 
+  it(
+    "TOOL_SEARCH_MIN_SCORE_RATIO from the environment changes what a search loads: the agent's rule and setting",
+    { timeout: 60_000 },
+    async () => {
+      const memoryOnly = configFile("memory.json", {
+        mcpServers: {
+          memory: {
+            command: node,
+            args: [serverEntry("@modelcontextprotocol/server-memory")],
+            env: { MEMORY_FILE_PATH: join(dir, "memory-ratio.jsonl") }
+          }
+        }
+      })
+      const loadedWith = async (env: Record<string, string>) => {
+        const gateway = await connect(["--config", memoryOnly], env)
+        try {
+          await gateway.ready("memory")
+          const answer = await gateway.call("ToolSearch", { query: "delete entities from the graph", max_results: 5 })
+          return { found: found(answer), answer: text(answer), stderr: gateway.stderr() }
+        } finally {
+          await gateway.client.close()
+        }
+      }
+      const loose = await loadedWith({ TOOL_SEARCH_MIN_SCORE: "0", TOOL_SEARCH_MIN_SCORE_RATIO: "0" })
+      const strict = await loadedWith({ TOOL_SEARCH_MIN_SCORE: "0", TOOL_SEARCH_MIN_SCORE_RATIO: "0.8" })
+      assert.match(loose.stderr, /message="gateway policy" .*minScore=0\/0 /)
+      assert.match(strict.stderr, /message="gateway policy" .*minScore=0\/0\.8 /)
+      assert.strictEqual(loose.found.length, 5)
+      assert.strictEqual(strict.found[0], "delete_entities")
+      assert.isBelow(strict.found.length, loose.found.length)
+      assert.match(strict.answer, /weaker matches were not loaded: /)
+    }
+  )
+
+  it("a retired setting is exit code 2 and one line naming the setting that replaced it", { timeout: 60_000 }, () => {
+    const file = configFile("old.json", { mcpServers: { m: { command: "x" } }, minRelativeScore: 0.6 })
+    const fromFile = spawnSync(node, [bin, "serve", "--config", file], { encoding: "utf8", input: "" })
+    assert.strictEqual(fromFile.status, 2, fromFile.stderr)
+    assert.match(fromFile.stderr, /old\.json: "minRelativeScore" is no longer a setting: use "minScoreRatio" \(/)
+    const current = configFile("current.json", { mcpServers: { m: { command: "x" } } })
+    const fromEnv = spawnSync(node, [bin, "serve", "--config", current], {
+      encoding: "utf8",
+      input: "",
+      env: { ...process.env, TOOL_SEARCH_MIN_RELATIVE_SCORE: "0.6" }
+    })
+    assert.strictEqual(fromEnv.status, 2, fromEnv.stderr)
+    assert.strictEqual(fromEnv.stderr.trim().split("\n").length, 1, fromEnv.stderr)
+    assert.match(
+      fromEnv.stderr,
+      /TOOL_SEARCH_MIN_RELATIVE_SCORE is no longer a setting: use TOOL_SEARCH_MIN_SCORE_RATIO/
+    )
+  })
+
   it("a wrong key or value in the file is exit code 2 and one line naming the file, the server and the key", {
     timeout: 60_000
   }, () => {

@@ -194,6 +194,24 @@ export const discoveryTool = (visibleNames: Iterable<string>): string | undefine
 }
 
 /**
+ * "No good match": the hits too weak to load, in their order — strength below `minScore`, or below
+ * `minScoreRatio` times the best hit's. Hits without a strength (a strategy that cannot say, a
+ * full name match) are never weak. `ToolSearch` and the MCP gateway's search both apply it with
+ * their view's settings, so one setting means one thing wherever tools are loaded.
+ *
+ * @since 0.2.0
+ * @category policy
+ */
+export const weakHits = <M extends { readonly strength?: number | undefined }>(
+  hits: ReadonlyArray<M>,
+  options: Pick<Options, "minScore" | "minScoreRatio">
+): ReadonlyArray<M> => {
+  const best = hits.reduce((b, m) => Math.max(b, m.strength ?? 0), 0)
+  const floor = Math.max(options.minScore, options.minScoreRatio * best)
+  return hits.filter((m) => m.strength !== undefined && m.strength < floor)
+}
+
+/**
  * Clamps a requested `max_results` into [1, limit]; non-numbers give the default.
  *
  * @since 0.1.0

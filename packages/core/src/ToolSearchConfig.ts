@@ -116,7 +116,7 @@ export const settings = {
     default: Disclosure.defaults.minScore,
     values: "number, 0 to 1",
     description:
-      "\"no good match\": ToolSearch does not load hits whose strength (share of the query's term weight matched) is below it; 0 turns it off"
+      "\"no good match\": ToolSearch (an agent's, or `serve`'s for every session) does not load hits whose strength (share of the query's term weight matched) is below it; 0 turns it off"
   }),
   minScoreRatio: Setting.make("minScoreRatio", {
     schema: Setting.NumberBetween(0, 1),

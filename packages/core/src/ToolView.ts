@@ -75,7 +75,7 @@ export interface SearchResult {
   readonly newlyActivated: ReadonlyArray<string>
   /** Names of a `select:` that were not loaded, and why (empty for other queries). */
   readonly notLoaded: ReadonlyArray<MetaTools.NotLoaded>
-  /** Hits left out as weak matches ("no good match": `Disclosure.minScore`), best first. */
+  /** Hits left out as weak matches ("no good match": `Disclosure.weakHits`), best first. */
   readonly weak: ReadonlyArray<Match>
 }
 
@@ -202,7 +202,7 @@ export const make: Effect.Effect<Service, never, ToolCatalog | Activation> = Eff
         ? Math.max(maxResults ?? 0, disclosure.maxResultsLimit)
         : maxResults ?? disclosure.defaultMaxResults
       const found = yield* catalog.search(query, { limit, candidates: isSearchable })
-      const weak = query._tag === "Select" ? [] : SearchAnswer.weak(found, disclosure)
+      const weak = query._tag === "Select" ? [] : Disclosure.weakHits(found, disclosure)
       const matches = weak.length === 0 ? found : found.filter((m) => !weak.includes(m))
       yield* foundBy.remember(query, matches)
       const newlyActivated = yield* activation.activate(matches.map((m) => m.tool.id))

@@ -104,10 +104,6 @@ export interface Options {
   readonly limits: Limits
   /** Tools loaded in one session; loading more unloads the least recently used. */
   readonly maxLoadedTools: number
-  /** Search hits scoring below it are not loaded. */
-  readonly minScore: number
-  /** Search hits scoring below this share of the best hit are not loaded. */
-  readonly minRelativeScore: number
   /** Catalog changes within this window reach a session as one `list_changed`. */
   readonly listChangedDelay: Duration.Input
   /** With resources: offer the level tools (`sample_resources`, ...) besides the resource methods. */
@@ -182,8 +178,6 @@ export function optionsFrom(settings: GatewayConfig.Settings): Options {
       maxResourceBytes: settings.maxResourceBytes
     },
     maxLoadedTools: settings.maxLoadedTools,
-    minScore: settings.minScore,
-    minRelativeScore: settings.minRelativeScore,
     listChangedDelay: Duration.millis(settings.listChangedDelay),
     resourceTools: settings.resourceTools,
     maxSubscriptions: settings.maxSubscriptions

@@ -28,16 +28,6 @@ const PortOrOff: Schema.Codec<number | "off", unknown> = Setting.fromString<numb
   String
 )
 
-/** A share between 0 and 1. */
-const Share: Schema.Codec<number, unknown> = Schema.Finite.check(
-  Schema.isBetween({ minimum: 0, maximum: 1 })
-) as unknown as Schema.Codec<number, unknown>
-
-/** A number of at least 0. */
-const NonNegative: Schema.Codec<number, unknown> = Schema.Finite.check(
-  Schema.isGreaterThanOrEqualTo(0)
-) as unknown as Schema.Codec<number, unknown>
-
 /** Any text (a path, a variable name, a URL), empty meaning none. */
 const Text: Schema.Codec<string, unknown> = Schema.String as unknown as Schema.Codec<string, unknown>
 
@@ -109,20 +99,6 @@ export const settings = {
     default: 20,
     values: "integer ≥ 1",
     description: "tools loaded in one session; loading more unloads the least recently used"
-  }),
-  minScore: Setting.make("minScore", {
-    schema: NonNegative,
-    default: 0,
-    values: "number ≥ 0",
-    description: "search hits scoring below it are not loaded"
-  }),
-  minRelativeScore: Setting.make("minRelativeScore", {
-    schema: Share,
-    // chosen on two data sets of ../shared/bench and judged on the third, each in turn
-    // (npm run bench:gateway): keeps 99–100% of the relevant hits, leaves out 32–41% of the others
-    default: 0.6,
-    values: "0 to 1",
-    description: "search hits scoring below this share of the best hit are not loaded"
   }),
   listChangedDelay: Setting.make("listChangedDelay", {
     schema: Setting.IntAtLeast(0),

@@ -108,6 +108,47 @@ export class InvalidGatewayFile extends Schema.TaggedError<InvalidGatewayFile>()
 /** The tables whose keys a file may hold next to `mcpServers`. */
 export const tables: ReadonlyArray<Setting.Table> = [ToolSearchConfig.settings, GatewayConfig.settings]
 
+/**
+ * A setting that is gone, and the one to use instead.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Retired {
+  readonly key: string
+  readonly env: string
+  readonly flag: string
+  readonly now: Setting.Any
+  readonly why: string
+}
+
+/**
+ * The gateway settings that are gone. `parse` refuses an old key, and `tool-search serve` an old
+ * variable, naming the setting to use instead.
+ *
+ * @since 0.2.0
+ * @category parsing
+ */
+export const retired: ReadonlyArray<Retired> = [{
+  key: "minRelativeScore",
+  env: "TOOL_SEARCH_MIN_RELATIVE_SCORE",
+  flag: "min-relative-score",
+  now: ToolSearchConfig.settings.minScoreRatio,
+  why: "search hits are now left out by the agent's rule, a share of the best hit's strength; docs/configuration.md"
+}]
+
+/**
+ * The one-line error for a retired setting, spelled as a file key, a variable or a flag.
+ *
+ * @since 0.2.0
+ * @category parsing
+ */
+export const retiredError = (r: Retired, as: "key" | "env" | "flag"): string => {
+  const name = (s: { readonly key: string; readonly env: string; readonly flag: string }) =>
+    as === "key" ? `"${s.key}"` : as === "env" ? s.env : `--${s.flag}`
+  return `${name(r)} is no longer a setting: use ${name(r.now)} (${r.why})`
+}
+
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
@@ -205,6 +246,8 @@ export const parse = (
   if (!isRecord(mcpServers)) return Result.fail(fail("\"mcpServers\" must be an object of servers by name"))
   const keys = known.flatMap((t) => Object.values(t).map((s) => s.key))
   const unknown = Object.keys(settings).filter((k) => !keys.includes(k))
+  const old = retired.find((r) => unknown.includes(r.key))
+  if (old !== undefined) return Result.fail(fail(retiredError(old, "key")))
   if (unknown[0] !== undefined) {
     const guess = closest(unknown[0], keys)
     return Result.fail(

@@ -39,7 +39,7 @@ describe("GatewayConfig", () => {
         [{ callTimeout: "0" }, /--call-timeout="0": Expected a value greater than or equal to 1/],
         [{ callTimeout: "-5" }, /--call-timeout="-5": Expected a value greater than or equal to 1/],
         [{ connectTimeout: "0" }, /--connect-timeout="0"/],
-        [{ minRelativeScore: "2" }, /--min-relative-score="2": Expected a value between 0 and 1/]
+        [{ maxLoadedTools: "0" }, /--max-loaded-tools="0": Expected a value greater than or equal to 1/]
       ]
       for (const [flags, expected] of cases) {
         const error = yield* Effect.flip(Setting.check(tables, flags, (s) => `--${s.flag}`))

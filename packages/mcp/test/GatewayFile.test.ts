@@ -89,6 +89,10 @@ describe("GatewayFile", () => {
         { mcpServers: {}, stirct: true },
         "gateway.json: unknown key \"stirct\": next to \"mcpServers\" go the settings (docs/configuration.md); did you mean \"strict\"?"
       ],
+      [
+        { mcpServers: {}, minRelativeScore: 0.6 },
+        "gateway.json: \"minRelativeScore\" is no longer a setting: use \"minScoreRatio\" (search hits are now left out by the agent's rule, a share of the best hit's strength; docs/configuration.md)"
+      ],
       [{ servers: {} }, "gateway.json: \"mcpServers\" must be an object of servers by name"],
       [[], "gateway.json: expected a JSON object with \"mcpServers\""]
     ]

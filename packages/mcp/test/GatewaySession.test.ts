@@ -1,5 +1,5 @@
 // One gateway session under pressure: bad and oversized calls (the attack is the test), loaded
-// sets that would only grow, weak hits, results too long for a model, list changes in bursts,
+// sets that would only grow, results too long for a model, list changes in bursts,
 // servers that are not up yet, and the log line each search and call leaves.
 import { assert, describe, it } from "@effect/vitest"
 import { type McpError as SdkMcpError, ResultSchema } from "@modelcontextprotocol/sdk/types.js"
@@ -117,27 +117,6 @@ describe("Gateway session: what gets loaded", () => {
       yield* Queue.take(session.notified)
       assert.deepStrictEqual(yield* Effect.promise(session.names), ["ToolSearch", "call_tool", "alpha", "gamma"])
       assert.match(text(yield* call(session, "beta", {})), /not loaded yet/)
-    }))
-
-  it.effect("hits far below the best one are not loaded", () =>
-    Effect.gen(function*() {
-      const memory = Fake.make([
-        Fake.echoTool("read_graph", "Read the entire knowledge graph"),
-        Fake.echoTool("open_nodes", "Open specific nodes in the knowledge graph by their names"),
-        Fake.echoTool("read_file", "Read a file"),
-        Fake.echoTool("list_files", "List the files of a folder")
-      ])
-      const context = yield* upstreams([{ name: "memory", transport: memory.transport }])
-      const loose = yield* connect(context, { minRelativeScore: 0 })
-      const strict = yield* connect(context, { minRelativeScore: 0.5 })
-      const all = yield* call(loose, "ToolSearch", { query: "read graph", max_results: 5 })
-      const best = yield* call(strict, "ToolSearch", { query: "read graph", max_results: 5 })
-      const names = (r: unknown) =>
-        (JSON.parse(text(r).split("\n")[0] ?? "{}").functions as ReadonlyArray<{ name: string }>)
-          .map((f) => f.name)
-      assert.isAbove(names(all).length, names(best).length)
-      assert.strictEqual(names(best)[0], "read_graph")
-      assert.notInclude(names(best), "list_files")
     }))
 
   it.effect("a search about a server that is still starting says so instead of loading unrelated tools", () =>

@@ -180,6 +180,10 @@ export const plan = (input: Input): Effect.Effect<Plan, UsageError, FileSystem.F
       Object.entries(input.settings).flatMap(([key, value]) => Option.isSome(value) ? [[key, value.value]] : [])
     )
     yield* Setting.check(tables, flags, (s) => `--${s.flag}`).pipe(Effect.mapError(flagError))
+    for (const r of GatewayFile.retired) {
+      const set = yield* Config.option(Config.String(r.env)).pipe(Effect.orElseSucceed(() => Option.none()))
+      if (Option.isSome(set)) return yield* usage(GatewayFile.retiredError(r, "env"))
+    }
     const file = Option.isSome(input.config) ? yield* readFile(input.config.value) : undefined
     const sources = { flags, ...(file === undefined ? {} : { file: file.settings }) }
     const core = yield* Setting.read(ToolSearchConfig.config, tables, sources).pipe(Effect.mapError(configError))
@@ -232,7 +236,7 @@ const policy = (p: Plan, connected: ReadonlyArray<string>) => ({
   maxResults: `${p.core.disclosure.defaultMaxResults}/${p.core.disclosure.maxResultsLimit}`,
   maxLoadedTools: p.gateway.maxLoadedTools,
   resourceTools: p.gateway.resourceTools,
-  minRelativeScore: p.gateway.minRelativeScore,
+  minScore: `${p.core.disclosure.minScore}/${p.core.disclosure.minScoreRatio}`,
   limits:
     `args ${p.gateway.maxArgumentBytes}B depth ${p.gateway.maxArgumentDepth}, result ${p.gateway.maxResultChars} chars`,
   otlp: p.gateway.otlpEndpoint || "off",

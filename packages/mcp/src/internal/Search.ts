@@ -1,8 +1,9 @@
 /**
- * The gateway's `ToolSearch`: the view ranks without loading; only the hits scoring at least
- * `minScore` and `minRelativeScore` of the best one are loaded; what was loaded, unloaded (the
- * session's cap) and not searched (a server still starting or failed) is said in the answer. A
- * query that names only servers that cannot answer loads nothing, rather than unrelated tools.
+ * The gateway's `ToolSearch`: the view ranks without loading; the hits `Disclosure.weakHits` calls
+ * weak under the view's own settings (`minScore`, `minScoreRatio`: the rule of the agent's
+ * `ToolSearch`) are not loaded; what was loaded, left out as weak, unloaded (the session's cap)
+ * and not searched (a server still starting or failed) is said in the answer. A query that names
+ * only servers that cannot answer loads nothing, rather than unrelated tools.
  *
  * @internal
  */
@@ -22,7 +23,7 @@ export interface Dependencies {
   readonly catalog: ToolCatalog.ToolCatalog["Service"]
   readonly sources: McpSources["Service"] | undefined
   readonly bounded: BoundedActivation
-  readonly settings: Pick<Options, "minScore" | "minRelativeScore" | "maxLoadedTools" | "callTool">
+  readonly settings: Pick<Options, "maxLoadedTools" | "callTool">
   /** A log line and a span around the search, with its outcome. */
   readonly observed: <A>(
     what: "search",
@@ -49,7 +50,7 @@ const mentions = (query: string, server: string): boolean =>
   )
 
 /**
- * The session's `ToolSearch`: rank, keep the hits near the best one, load them, and say which
+ * The session's `ToolSearch`: rank, leave out the weak hits, load the others, and say which
  * servers could not be searched.
  */
 export const make =
@@ -65,17 +66,16 @@ export const make =
       const at = yield* Clock.currentTimeMillis
       const ranked = yield* Effect.result(view.browse(query, { maxResults: max }))
       if (ranked._tag === "Failure") return { answer: result(textResult(ranked.failure.message, true)), loaded: 0 }
-      const best = ranked.success[0]?.score ?? 0
-      let kept = ranked.success.filter((m) =>
-        m.score >= settings.minScore && m.score >= best * settings.minRelativeScore
-      )
+      const weakHits = Disclosure.weakHits(ranked.success, view.disclosure)
       const down = sources === undefined ? [] : (yield* sources.status).filter((s) => s.state !== "ready")
       const named = down.filter((s) => mentions(query, s.name))
       // The query is about servers that cannot answer: say so rather than load unrelated tools.
       const namesAvailable = sources?.servers.some((s) =>
         !named.some((d) => d.name === s.name) && mentions(query, s.name)
       )
-      if (named.length > 0 && namesAvailable !== true) kept = []
+      const onlyDown = named.length > 0 && namesAvailable !== true
+      const weak = onlyDown ? [] : weakHits
+      const kept = onlyDown ? [] : ranked.success.filter((m) => !weakHits.includes(m))
       const before = new Set(yield* bounded.activation.ids)
       const found = kept.length === 0
         ? []
@@ -89,6 +89,7 @@ export const make =
       )
       const unsearched = found.length === 0 ? down : named
       const notes = [
+        ...(weak.length > 0 ? [MetaTools.weakMatchesNote(found.length, weak.map((m) => m.tool.modelName))] : []),
         ...(loaded.length > 0 && settings.callTool
           ? [
             `Loaded for this session: ${loaded.join(", ")}. Call them directly, or with ${CALL_TOOL} ` +
