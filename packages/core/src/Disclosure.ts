@@ -125,8 +125,9 @@ export interface Options {
   readonly searchToolsThreshold: number
   /**
    * "No good match": `ToolSearch` does not load a hit whose strength (`SearchStrategy.Hit`, 0 to 1)
-   * is below `minScore`, or below `minScoreRatio` times the best hit's, and says so. Strategies
-   * that give no strength (`semantic`, `hybrid`) are not filtered; 0 and 0 turn it off.
+   * is below `minScore`, or whose score is below `minScoreRatio` times the best hit's score, and
+   * says so (`weakHits`). Strategies that give no strength (`semantic`, `hybrid`) are not
+   * filtered; 0 and 0 turn it off.
    */
   readonly minScore: number
   readonly minScoreRatio: number
@@ -146,7 +147,7 @@ export const defaults: Options = {
   searchTools: "auto",
   searchToolsThreshold: 12,
   minScore: 0.07,
-  minScoreRatio: 0
+  minScoreRatio: 0.3
 }
 
 /**
@@ -194,21 +195,23 @@ export const discoveryTool = (visibleNames: Iterable<string>): string | undefine
 }
 
 /**
- * "No good match": the hits too weak to load, in their order — strength below `minScore`, or below
- * `minScoreRatio` times the best hit's. Hits without a strength (a strategy that cannot say, a
- * full name match) are never weak. `ToolSearch` and the MCP gateway's search both apply it with
- * their view's settings, so one setting means one thing wherever tools are loaded.
+ * "No good match": the hits too weak to load, in their order — strength (the share of the query's
+ * term weight a hit matched, comparable across queries) below `minScore`, or ranking score below
+ * `minScoreRatio` times the best hit's score (scores are comparable within one query). Hits
+ * without a strength (a strategy that cannot say, a full name match) are never weak. `ToolSearch`
+ * and the MCP gateway's search both apply it with their view's settings, so one setting means one
+ * thing wherever tools are loaded.
  *
  * @since 0.2.0
  * @category policy
  */
-export const weakHits = <M extends { readonly strength?: number | undefined }>(
+export const weakHits = <M extends { readonly score: number; readonly strength?: number | undefined }>(
   hits: ReadonlyArray<M>,
   options: Pick<Options, "minScore" | "minScoreRatio">
 ): ReadonlyArray<M> => {
-  const best = hits.reduce((b, m) => Math.max(b, m.strength ?? 0), 0)
-  const floor = Math.max(options.minScore, options.minScoreRatio * best)
-  return hits.filter((m) => m.strength !== undefined && m.strength < floor)
+  const best = hits.reduce((b, m) => Math.max(b, m.score), 0)
+  const relative = options.minScoreRatio * best
+  return hits.filter((m) => m.strength !== undefined && (m.strength < options.minScore || m.score < relative))
 }
 
 /**

@@ -122,7 +122,7 @@ export const settings = {
     schema: Setting.NumberBetween(0, 1),
     default: Disclosure.defaults.minScoreRatio,
     values: "number, 0 to 1",
-    description: "nor hits whose strength is below this share of the best hit's; 0 turns it off"
+    description: "nor hits whose score is below this share of the best hit's score (in the same search); 0 turns it off"
   }),
   strict: Setting.make("strict", {
     schema: Setting.Boolean,
