@@ -7,6 +7,10 @@
  * The tools are the ones the user handed over, so every one of them exists for the agent unless
  * `TOOL_SEARCH_STRICT` is set explicitly, and the `--upstream` servers are connected sources.
  *
+ * With a database (`--database` or `TOOL_SEARCH_DATABASE`; none by default here) and
+ * `TOOL_SEARCH_FEEDBACK` on, search feedback is the store's: what this agent's searches found and
+ * then called successfully ranks the next searches of every process on that database.
+ *
  * @since 0.2.0
  */
 import { Executor, SessionStore, TokenCounter, TurnEvent } from "@tool-search/agent"
@@ -22,6 +26,7 @@ import {
 } from "@tool-search/core"
 import { McpSources } from "@tool-search/mcp"
 import { ProviderConfig, Providers } from "@tool-search/providers"
+import { Database, Feedback, StoreConfig } from "@tool-search/store"
 import {
   Console,
   Context,
@@ -41,6 +46,7 @@ import { Flag } from "effect/cli"
 import { FetchHttpClient } from "effect/http"
 import * as Catalogs from "./Catalogs.js"
 import { UsageError } from "./CliError.js"
+import { databaseFlag } from "./commands/Audit.js"
 import * as Demo from "./commands/Demo.js"
 import { upstreams as parseUpstreams } from "./commands/Serve.js"
 import * as SharedFlags from "./Flags.js"
@@ -78,7 +84,10 @@ export const flags = {
   ),
   maxIterations: Flag.Int("max-iterations").pipe(SharedFlags.withDefault(10, "model calls per turn")),
   json: SharedFlags.toggle("json", "print the event stream, one JSON object per line"),
-  sanitizeNames: SharedFlags.sanitizeNames
+  sanitizeNames: SharedFlags.sanitizeNames,
+  database: databaseFlag.pipe(
+    Flag.withDescription("keep search feedback in this database (default: TOOL_SEARCH_DATABASE, else none)")
+  )
 }
 
 /**
@@ -96,6 +105,7 @@ export interface Flags {
   readonly maxIterations: number
   readonly json: boolean
   readonly sanitizeNames: boolean
+  readonly database: Option.Option<string>
 }
 
 // -----------------------------------------------------------------------------
@@ -172,6 +182,22 @@ const modelChoice = (flags: Flags) =>
   }).pipe(Effect.mapError((e) => e._tag === "ConfigError" ? usage(Setting.explain(e)) : e))
 
 /**
+ * Search feedback in the database `--database` or `TOOL_SEARCH_DATABASE` names, when one does and
+ * feedback is on; otherwise none (as without a database).
+ */
+const feedbackStore = (database: Option.Option<string>, feedback: boolean) =>
+  Effect.gen(function*() {
+    if (!feedback) return Layer.empty
+    const flags = Option.match(database, { onNone: () => ({}), onSome: (value) => ({ database: value }) })
+    const tables = [StoreConfig.settings]
+    yield* Setting.check(tables, flags, (s) => `--${s.flag}`)
+    const given = yield* Setting.read(Setting.options(StoreConfig.settings), tables, { flags })
+    if (Option.isNone(given.database)) return Layer.empty
+    const timeout = Option.getOrElse(given.databaseTimeout, () => StoreConfig.settings.databaseTimeout.default)
+    return Feedback.layer().pipe(Layer.provide(Database.layer(given.database.value, { timeout })))
+  }).pipe(Effect.mapError((e) => usage(Setting.explain(e))))
+
+/**
  * Runs `body` with the agent the flags describe: an `Executor` over the configured model, a
  * catalog from `--catalog` and `--upstream`, the configured search strategy and disclosure.
  * Without a model, or without tools, it fails with a `UsageError` saying what to set.
@@ -206,6 +232,7 @@ export const withAgent = <A, E, R>(
     const Catalog = ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(
       Layer.provide(Providers.searchStrategy(settings.strategy))
     )
+    const Feedback_ = yield* feedbackStore(flags.database, settings.feedback)
     const Tools = servers.length === 0 ? Catalog : McpSources.McpSources.layer(servers).pipe(
       Layer.provideMerge(Catalog)
     )
@@ -233,7 +260,9 @@ export const withAgent = <A, E, R>(
       Layer.provideMerge(Tools),
       Layer.provide(TokenCounter.TokenCounter.o200k),
       Layer.provide(Policies),
-      Layer.provide(FetchHttpClient.layer)
+      Layer.provide(FetchHttpClient.layer),
+      // the catalog ranks with it, the executor's views record into it
+      Layer.provideMerge(Feedback_)
     )
 
     // building the agent starts the MCP servers; a bad one, or a bad setting, is a usage error

@@ -3,7 +3,9 @@
 // the command, not a model.
 import { assert, describe, it } from "@effect/vitest"
 import { CommandLine } from "@tool-search/mcp"
-import { Effect } from "effect"
+import { Database } from "@tool-search/store"
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
 import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
@@ -107,6 +109,13 @@ const tool = (args: ReadonlyArray<string>, env: Record<string, string>, input = 
     child.on("close", (code) => resolve({ code, out, err }))
     child.stdin.end(input)
   })
+
+/** `--upstream` for the memory MCP server installed from npm. */
+const memory = (() => {
+  const manifest = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-memory/package.json")
+  const bin = (JSON.parse(readFileSync(manifest, "utf8")) as { bin: Record<string, string> }).bin
+  return `memory=${CommandLine.join([process.execPath, join(dirname(manifest), Object.values(bin)[0] ?? "")])}`
+})()
 
 const modelEnv = (url: string) => ({ TOOL_SEARCH_MODEL: "openai-compatible:test-model", TOOL_SEARCH_MODEL_URL: url })
 
@@ -234,11 +243,6 @@ describe("tool-search run and chat through the binary (checks the wire, not a mo
   it("run --upstream: the tools of a real MCP server, found, loaded and called; logs stay off stdout", {
     timeout: 30_000
   }, async () => {
-    const manifest = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-memory/package.json")
-    const entry = join(
-      dirname(manifest),
-      Object.values((JSON.parse(readFileSync(manifest, "utf8")) as { bin: Record<string, string> }).bin)[0] ?? ""
-    )
     const server = await wire([
       [{ name: "ToolSearch", args: { query: "select:read_graph" } }],
       [{ name: "read_graph", args: {} }],
@@ -246,7 +250,7 @@ describe("tool-search run and chat through the binary (checks the wire, not a mo
     ])
     try {
       const { code, err, out } = await tool(
-        ["run", "what is in the graph?", "--upstream", `memory=${CommandLine.join([process.execPath, entry])}`],
+        ["run", "what is in the graph?", "--upstream", memory],
         { ...modelEnv(server.url), MEMORY_FILE_PATH: join(dir, "memory.jsonl") }
       )
       assert.strictEqual(code, 0, err)
@@ -259,5 +263,35 @@ describe("tool-search run and chat through the binary (checks the wire, not a mo
     } finally {
       await server.close()
     }
+  })
+
+  it("run --database: the query that found a tool the agent then called is search feedback in the database", {
+    timeout: 60_000
+  }, async () => {
+    const server = await wire([
+      [{ name: "ToolSearch", args: { query: "read the whole knowledge graph" } }],
+      [{ name: "read_graph", args: {} }],
+      "Read."
+    ])
+    const database = join(dir, "feedback-db")
+    try {
+      const { code, err } = await tool(
+        ["run", "what is in the graph?", "--upstream", memory, "--database", database],
+        { ...modelEnv(server.url), MEMORY_FILE_PATH: join(dir, "memory.jsonl") }
+      )
+      assert.strictEqual(code, 0, err)
+    } finally {
+      await server.close()
+    }
+    const rows = await Effect.runPromise(
+      Effect.flatMap(
+        Effect.service(SqlClient),
+        (sql) =>
+          sql<{ readonly tool_id: string; readonly query: string }>`SELECT tool_id, query FROM tool_search_feedback`
+      ).pipe(Effect.provide(Layer.orDie(Database.layer({ _tag: "Embedded", path: database }))))
+    )
+    assert.deepStrictEqual(rows.map((r) => `${r.tool_id}: ${r.query}`), [
+      "memory/read_graph: read the whole knowledge graph"
+    ])
   })
 })

@@ -200,4 +200,33 @@ describe("tool-search serve --config", () => {
       assert.match(result.stderr, expected)
     }
   })
+
+  it(
+    "--database in the one precedence: a bad one is exit code 2 naming it; the file's or the environment's is in the policy",
+    {
+      timeout: 60_000
+    },
+    () => {
+      const server = { mcpServers: { x: { command: node, args: ["-e", "1"] } } }
+      const bad = spawnSync(
+        node,
+        [bin, "serve", "--config", configFile("plain.json", server), "--database", "ftp://x"],
+        {
+          encoding: "utf8",
+          input: ""
+        }
+      )
+      assert.strictEqual(bad.status, 2, bad.stderr)
+      assert.match(bad.stderr, /invalid value for --database: 'ftp:\/\/x' \(only postgres:\/\/ URLs are supported/)
+      const database = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+        /database=("[^"]*"|\S+)/.exec(policyOf(args, env).stderr)?.[1]
+      const fromFile = configFile("db.json", { ...server, database: "off" })
+      assert.strictEqual(database(["--config", configFile("plain.json", server)]), "off")
+      assert.strictEqual(database(["--config", fromFile], { TOOL_SEARCH_DATABASE: "memory" }), "off")
+      assert.strictEqual(
+        database(["--config", configFile("plain.json", server)], { TOOL_SEARCH_DATABASE: "memory" }),
+        "\"in memory (embedded)\""
+      )
+    }
+  )
 })

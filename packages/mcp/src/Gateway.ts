@@ -42,18 +42,7 @@ import {
   ListToolsRequestSchema,
   type ListToolsResult as SdkListToolsResult
 } from "@modelcontextprotocol/sdk/types.js"
-import {
-  Activation,
-  Disclosure,
-  Permission,
-  ResourceCatalog,
-  ResourceDisclosure,
-  ResourceView,
-  RevealedResources,
-  ToolCatalog,
-  ToolView,
-  Visibility
-} from "@tool-search/core"
+import { Disclosure, ResourceCatalog, ToolCatalog } from "@tool-search/core"
 import {
   Context,
   Deferred,
@@ -61,15 +50,15 @@ import {
   Effect,
   Exit,
   FiberSet,
-  Layer,
   Option,
   Queue,
   Schema,
-  Scope,
+  type Scope,
   Semaphore,
   Stream
 } from "effect"
 import type { Readable, Writable } from "node:stream"
+import { GatewayAudit } from "./GatewayAudit.js"
 import * as GatewayConfig from "./GatewayConfig.js"
 import * as BoundedActivation from "./internal/BoundedActivation.js"
 import { checkParams, invalidParams, JsonRpcError } from "./internal/Calls.js"
@@ -77,6 +66,8 @@ import { Sources } from "./internal/GatewaySources.js"
 import * as Search from "./internal/Search.js"
 import * as SessionCalls from "./internal/SessionCalls.js"
 import * as SessionResources from "./internal/SessionResources.js"
+import * as SessionSync from "./internal/SessionSync.js"
+import * as SessionView from "./internal/SessionView.js"
 import { StdioServer } from "./internal/StdioServer.js"
 import { McpSources } from "./McpSources.js"
 import * as McpTool from "./McpTool.js"
@@ -231,6 +222,15 @@ export function optionsFrom(settings: GatewayConfig.Settings): Options {
 }
 
 /**
+ * A session's stored copy (`SessionState`, through `HttpGateway`): what it had loaded, adopted
+ * before each request, and where what it loads is written.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Persisted = SessionSync.Persisted
+
+/**
  * The `tools/list` entry of `call_tool`.
  *
  * @since 0.1.0
@@ -246,54 +246,29 @@ export const callToolListed: McpTool.ListedTool = SessionCalls.callToolListed
  * Opens one client session on an SDK transport, in the current scope: a fresh bounded activation,
  * an SDK `Server` connected to the transport, and a subscription to catalog changes. Returns an
  * effect that completes when the client closes the session. Closing the scope ends the session.
+ * With `persisted`, the session starts with the tools its stored copy holds and keeps it written.
  *
  * @since 0.1.0
  * @category sessions
  */
 export const open = (
   transport: SdkTransport,
-  options: Partial<Options> = {}
+  options: Partial<Options> = {},
+  persisted?: Persisted
 ): Effect.Effect<Effect.Effect<void>, never, ToolCatalog.ToolCatalog | Scope.Scope> =>
   Effect.gen(function*() {
     const settings: Options = { ...defaults, ...options, limits: { ...defaults.limits, ...options.limits } }
-    const scope = yield* Scope.Scope
     // The session's execution unit: its activation (and revealed resources) live exactly as long
     // as the session scope.
     const bounded = yield* BoundedActivation.make(settings.maxLoadedTools)
-    const tools = Context.get(
-      yield* Layer.buildWithScope(
-        ToolView.ToolView.layer.pipe(Layer.provide(Layer.succeed(Activation.Activation, bounded.activation))),
-        scope
-      ),
-      ToolView.ToolView
-    )
+    const sync = SessionSync.make(bounded, persisted)
+    yield* sync.adopt
     const catalog = yield* ToolCatalog.ToolCatalog
-    const sources = Option.getOrUndefined(yield* Sources)
-    const resourceCatalog = Option.getOrUndefined(yield* Resources)
-    const view = resourceCatalog === undefined || !settings.resourceTools
-      ? tools
-      : ResourceView.withResources(
-        tools,
-        yield* ResourceView.make.pipe(
-          Effect.provideService(ResourceCatalog.ResourceCatalog, resourceCatalog),
-          Effect.provideService(RevealedResources.RevealedResources, yield* RevealedResources.make([]))
-        )
-      )
-    const resources = resourceCatalog === undefined ? undefined : yield* SessionResources.make({
-      catalog: resourceCatalog,
-      upstream: sources?.resources,
-      servers: sources?.servers.map((s) => s.name) ?? [],
-      visibility: yield* Visibility.Visibility,
-      permission: yield* Permission.Permission,
-      settings: {
-        maxResourceBytes: settings.limits.maxResourceBytes,
-        maxSubscriptions: settings.maxSubscriptions,
-        maxArgumentBytes: settings.limits.maxArgumentBytes,
-        maxArgumentDepth: settings.limits.maxArgumentDepth,
-        listChangedDelay: settings.listChangedDelay,
-        readTimeout: (yield* ResourceDisclosure.ResourceDisclosure).readTimeout
-      }
-    })
+    const { resources, sources, tools, view } = yield* SessionView.make(
+      settings,
+      bounded,
+      Option.getOrUndefined(yield* Resources)
+    )
     const run = yield* FiberSet.makeRuntimePromise<never>()
     const closed = yield* Deferred.make<void>()
     const lock = yield* Semaphore.make(1)
@@ -333,6 +308,7 @@ export const open = (
       }))
 
     const observed = SessionCalls.observer(session)
+    const audit = Option.getOrUndefined(yield* GatewayAudit)
 
     const call = SessionCalls.make({
       view,
@@ -340,17 +316,22 @@ export const open = (
       sources,
       settings: { callTool: settings.callTool, maxResultChars: settings.limits.maxResultChars },
       observed,
-      search: Search.make({ view, catalog, sources, bounded, settings, observed }),
+      audit,
+      session,
+      search: Search.make({ view, catalog, sources, bounded, settings, observed, audit, session }),
       links: (server, result) => resources === undefined ? result : resources.links(server, result)
     })
 
     server.setRequestHandler(ListToolsRequestSchema, () =>
       run(
-        lock.withPermits(1)(Effect.map(listed, (tools) => {
-          known = JSON.stringify(tools)
-          // Plain JSON built by `McpTool.toListed`: names, descriptions and object schemas.
-          return { tools } as unknown as SdkListToolsResult
-        }))
+        Effect.andThen(
+          sync.adopt,
+          lock.withPermits(1)(Effect.map(listed, (tools) => {
+            known = JSON.stringify(tools)
+            // Plain JSON built by `McpTool.toListed`: names, descriptions and object schemas.
+            return { tools } as unknown as SdkListToolsResult
+          }))
+        )
       ))
 
     // `tools/call` and the resource methods are handled from the raw request: the SDK's own schema
@@ -369,10 +350,17 @@ export const open = (
       const answer = typeof checked === "string"
         ? invalidParams(checked)
         : await run(
-          Effect.tap(
-            call(checked.name, checked.args, String(extra.requestId)),
-            // A search may have changed this session's list: tell the client before it gets the result.
-            () => announce(() => extra.sendNotification({ method: "notifications/tools/list_changed" }))
+          Effect.andThen(
+            sync.adopt,
+            Effect.tap(
+              call(checked.name, checked.args, String(extra.requestId)),
+              // A search may have changed this session's list: store it, and tell the client before it gets the result.
+              () =>
+                Effect.andThen(
+                  sync.store,
+                  announce(() => extra.sendNotification({ method: "notifications/tools/list_changed" }))
+                )
+            )
           ),
           { signal: extra.signal }
         )

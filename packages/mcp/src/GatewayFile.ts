@@ -228,11 +228,16 @@ const toUpstream = (
 /**
  * Parses the text of a config file named `file` (the name is only used in errors). The global
  * settings are returned raw: check them with `Setting.check` so that their errors name the key.
+ * `known` are the tables whose keys the file may set (a command with settings of its own adds them).
  *
  * @since 0.2.0
  * @category parsing
  */
-export const parse = (file: string, text: string): Result.Result<GatewayFile, InvalidGatewayFile> => {
+export const parse = (
+  file: string,
+  text: string,
+  known: ReadonlyArray<Setting.Table> = tables
+): Result.Result<GatewayFile, InvalidGatewayFile> => {
   const fail = (reason: string) => new InvalidGatewayFile({ file, reason })
   let json: unknown
   try {
@@ -243,12 +248,12 @@ export const parse = (file: string, text: string): Result.Result<GatewayFile, In
   if (!Predicate.isObject(json)) return Result.fail(fail("expected a JSON object with \"mcpServers\""))
   const { mcpServers, ...settings } = json
   if (!Predicate.isObject(mcpServers)) return Result.fail(fail("\"mcpServers\" must be an object of servers by name"))
-  const known = tables.flatMap((t) => Object.values(t).map((s) => s.key))
-  const unknown = Object.keys(settings).filter((k) => !known.includes(k))
+  const keys = known.flatMap((t) => Object.values(t).map((s) => s.key))
+  const unknown = Object.keys(settings).filter((k) => !keys.includes(k))
   const old = retired.find((r) => unknown.includes(r.key))
   if (old !== undefined) return Result.fail(fail(retiredError(old, "key")))
   if (unknown[0] !== undefined) {
-    const guess = Setting.closestKey(unknown[0], known)
+    const guess = Setting.closestKey(unknown[0], keys)
     return Result.fail(
       fail(
         `unknown key "${unknown[0]}": next to "mcpServers" go the settings (docs/configuration.md)${

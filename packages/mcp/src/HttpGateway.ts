@@ -13,13 +13,23 @@
  * - **Sessions**: recorded in the `SessionRegistry` in context (in memory by default): at most
  *   `maxSessions`, the one idle the longest evicted first; idle ones expire. A client of a session
  *   that is gone gets 404 "Session not found", and may initialize a new one.
+ * - **Stored sessions**: with a `SessionState` in context, each session's loaded tools are kept
+ *   there, bound to the credential that opened the session. A request for a session this process
+ *   does not serve (it restarted, or another instance opened it) resumes it from the store when the
+ *   store holds it for that credential, without a new `initialize`; otherwise 404 as above. A
+ *   session its client deletes, or the registry evicts, is removed from the store; an idle one is
+ *   left to the store's own expiry (another instance may be serving it); stopping the gateway
+ *   leaves every session stored.
  * - **Bodies** over `maxMessageBytes` are refused with 413 before they are read whole.
  * - **Operations**: `GET /health` (liveness: always 200 while the process serves) and
  *   `GET /ready` (200 once every upstream finished starting, 503 before; the state of each).
  *
  * @since 0.2.0
  */
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
+import {
+  StreamableHTTPServerTransport,
+  type StreamableHTTPServerTransportOptions
+} from "@modelcontextprotocol/sdk/server/streamableHttp.js"
 import type { ToolCatalog } from "@tool-search/core"
 import { Duration, Effect, Exit, FiberSet, Option, Redacted, Schedule, Scope } from "effect"
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto"
@@ -28,7 +38,9 @@ import type { AddressInfo } from "node:net"
 import * as Gateway from "./Gateway.js"
 import * as GatewayConfig from "./GatewayConfig.js"
 import { Sources } from "./internal/GatewaySources.js"
+import { resumed } from "./internal/ResumedTransport.js"
 import { makeMemory, SessionRegistry } from "./SessionRegistry.js"
+import { SessionState } from "./SessionState.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -137,50 +149,102 @@ export const serve = (
         idleTimeout: options.sessionIdleTimeout ?? Duration.seconds(GatewayConfig.defaults.sessionIdleTimeout)
       }))
     const sources = Option.getOrUndefined(yield* Sources)
+    const state = Option.getOrUndefined(yield* Effect.serviceOption(SessionState))
     const scope = yield* Scope.Scope
     const run = yield* FiberSet.makeRuntimePromise<ToolCatalog.ToolCatalog>()
-    /** The live part of each session: its transport and its scope. */
-    const live = new Map<
-      string,
-      { readonly transport: StreamableHTTPServerTransport; readonly scope: Scope.Closeable }
-    >()
+    /** The live part of each session: its transport, its scope, and the credential it belongs to. */
+    interface Live {
+      readonly transport: StreamableHTTPServerTransport
+      readonly scope: Scope.Closeable
+      readonly principal: string
+    }
+    const live = new Map<string, Live>()
+    /** Sessions being resumed from the store: concurrent requests for one wait for the same. */
+    const resuming = new Map<string, Promise<Live | undefined>>()
     // known once the port is: `undefined` accepts any Host (a wildcard bind, behind authentication)
     const hosts: { allowed: ReadonlyArray<string> | undefined } = { allowed: [] }
 
-    const end = (id: string) =>
+    /** Ends a live session; with `forget`, its stored copy goes too (evicted, not merely idle here). */
+    const end = (id: string, forget = false) =>
       Effect.gen(function*() {
         const session = live.get(id)
         live.delete(id)
         yield* registry.remove(id)
-        if (session !== undefined) yield* Scope.close(session.scope, Exit.void)
+        if (session === undefined) return
+        if (forget && state !== undefined) yield* state.remove(id, session.principal)
+        yield* Scope.close(session.scope, Exit.void)
       })
+    const evict = (id: string) => end(id, true)
 
-    /** Opens a session for an `initialize` request; the session closes itself when its client goes away. */
-    const startSession = async (req: IncomingMessage, res: ServerResponse, principal: string) => {
-      const { sessionScope, transport } = await run(Effect.gen(function*() {
+    const transportOptions = (principal: string): StreamableHTTPServerTransportOptions => ({
+      sessionIdGenerator: randomUUID,
+      maxRequestBodySize: options.maxMessageBytes ?? GatewayConfig.defaults.maxMessageBytes,
+      // the client deleted its session: it goes from the store too
+      onsessionclosed: (id) => state === undefined ? undefined : run(state.remove(id, principal))
+    })
+
+    /**
+     * Opens a gateway session on `transport` in a new scope; the session closes itself when its
+     * client goes away. With a store, the session keeps its loaded tools there.
+     */
+    const openSession = (transport: StreamableHTTPServerTransport, principal: string) =>
+      Effect.gen(function*() {
         const sessionScope = yield* Scope.fork(scope)
-        const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: randomUUID,
-          onsessioninitialized: (id) => {
-            live.set(id, { transport, scope: sessionScope })
-          },
-          maxRequestBodySize: options.maxMessageBytes ?? GatewayConfig.defaults.maxMessageBytes
-        })
-        const closed = yield* Gateway.open(transport, options).pipe(Scope.provide(sessionScope))
+        const id = () => transport.sessionId
+        const persisted: Gateway.Persisted | undefined = state === undefined ? undefined : {
+          load: Effect.suspend(() => {
+            const sessionId = id()
+            return sessionId === undefined ? Effect.succeedNone : state.load(sessionId, principal)
+          }),
+          save: (tools) =>
+            Effect.suspend(() => {
+              const sessionId = id()
+              return sessionId === undefined ? Effect.void : state.save(sessionId, principal, tools)
+            })
+        }
+        const closed = yield* Gateway.open(transport, options, persisted).pipe(Scope.provide(sessionScope))
         yield* closed.pipe(
-          Effect.andThen(
-            Effect.suspend(() => transport.sessionId === undefined ? Effect.void : end(transport.sessionId))
-          ),
+          Effect.andThen(Effect.suspend(() => {
+            const sessionId = id()
+            return sessionId === undefined ? Effect.void : end(sessionId)
+          })),
           Effect.forkIn(scope)
         )
-        return { sessionScope, transport }
-      }))
+        return sessionScope
+      })
+
+    /** Opens a session for an `initialize` request. */
+    const startSession = async (req: IncomingMessage, res: ServerResponse, principal: string) => {
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        ...transportOptions(principal),
+        onsessioninitialized: (id) => void live.set(id, { transport, scope: sessionScope, principal })
+      })
+      const sessionScope = await run(openSession(transport, principal))
       await transport.handleRequest(req, res)
       const id = transport.sessionId
       // Not an `initialize` the transport accepted: no session was created, so nothing is kept.
       if (id === undefined) return run(Scope.close(sessionScope, Exit.void))
       const evicted = await run(registry.open(id, principal))
-      await run(Effect.forEach(evicted, end, { discard: true }))
+      await run(Effect.forEach(evicted, evict, { discard: true }))
+      // stored from the start, so that it can be resumed before it loads anything
+      if (state !== undefined) await run(state.save(id, principal, []))
+    }
+
+    /** Takes over a session the store holds for `principal`, or answers undefined. */
+    const resume = (id: string, principal: string): Promise<Live | undefined> => {
+      const pending = resuming.get(id)
+      if (pending !== undefined) return pending
+      const attempt = (async () => {
+        if (state === undefined || Option.isNone(await run(state.load(id, principal)))) return undefined
+        const transport = resumed(id, transportOptions(principal))
+        const session: Live = { transport, scope: await run(openSession(transport, principal)), principal }
+        live.set(id, session)
+        const evicted = await run(registry.open(id, principal))
+        await run(Effect.forEach(evicted, evict, { discard: true }))
+        return session
+      })().finally(() => resuming.delete(id))
+      resuming.set(id, attempt)
+      return attempt
     }
 
     const ready = async (res: ServerResponse) => {
@@ -225,10 +289,12 @@ export const serve = (
       const id = req.headers["mcp-session-id"]
       if (typeof id === "string") {
         const known = await run(registry.touch(id, principal))
-        const session = live.get(id)
+        const served = live.get(id)
+        // Not served here: the store may hold it (for this credential only).
+        const session = served === undefined ? await resume(id, principal) : Option.isSome(known) ? served : undefined
         // Unknown, expired (the sweeper ends it) or opened with another credential: the same answer,
         // and nothing happens to the session itself.
-        if (Option.isNone(known) || session === undefined) return reply(res, 404, "Session not found", -32001)
+        if (session?.principal !== principal) return reply(res, 404, "Session not found", -32001)
         await session.transport.handleRequest(req, res)
         // the end of a request is a use too: a long call does not make its session look idle
         await run(registry.touch(id, principal))
@@ -263,7 +329,7 @@ export const serve = (
     // Idle sessions expire: swept at a quarter of the timeout (at most every minute).
     const sweepEvery = Duration.min(Duration.divideUnsafe(registry.idleTimeout, 4), Duration.minutes(1))
     yield* registry.expire.pipe(
-      Effect.flatMap((ids) => Effect.forEach(ids, end, { discard: true })),
+      Effect.flatMap((ids) => Effect.forEach(ids, (id) => end(id), { discard: true })),
       Effect.repeat(Schedule.spaced(sweepEvery)),
       Effect.forkScoped({ startImmediately: true })
     )

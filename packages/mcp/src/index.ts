@@ -10,7 +10,8 @@
  *   and the gateway's URIs for colliding upstream URIs (`QualifiedUri`)
  * - **import** — one connection (`McpConnection`) and the supervised servers as catalog sources
  *   (`McpSources`)
- * - **gateway** — `Gateway`, `HttpGateway`, `SessionRegistry`, `Telemetry`
+ * - **gateway** — `Gateway`, `HttpGateway`, `SessionRegistry`, `SessionState`, `GatewayAudit`,
+ *   `Telemetry`
  * - **settings** — `GatewayConfig`, `GatewayFile`
  * - **errors** — every error class, also at the top level
  *
@@ -122,6 +123,23 @@ export * as HttpGateway from "./HttpGateway.js"
  * @category gateway
  */
 export * as SessionRegistry from "./SessionRegistry.js"
+
+/**
+ * Where HTTP sessions' loaded tools are kept to outlive the process (a database, through the
+ * store).
+ *
+ * @since 0.2.0
+ * @category gateway
+ */
+export * as SessionState from "./SessionState.js"
+
+/**
+ * The audit entries the gateway writes: its reveals and calls.
+ *
+ * @since 0.2.0
+ * @category gateway
+ */
+export * as GatewayAudit from "./GatewayAudit.js"
 
 /**
  * Spans, metrics and their OTLP export.

@@ -71,7 +71,8 @@ export const settings = {
     default: { _tag: "Embedded", path: Database.defaultPath() },
     values: "a directory (embedded PostgreSQL) | `memory` | `postgres://user:password@host:5432/db`",
     defaultText: "`tool-search/database` in the user's data directory (`~/.local/share` or `$XDG_DATA_HOME`)",
-    description: "where sessions, the audit trail and search feedback are kept (when a command uses the store)"
+    description:
+      "where sessions, the audit trail and search feedback are kept (when a command uses the store; `serve` uses one only when it is set, `off` by default)"
   }),
   databaseTimeout: Setting.make("databaseTimeout", {
     schema: duration({ forever: false }),

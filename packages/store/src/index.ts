@@ -7,7 +7,7 @@
  *
  * - **database** — `Database`, `Migrations`, `StoreError`
  * - **settings** — `StoreConfig`
- * - **stores** — `Sessions`, `Audit`, `AuditRecorder`, `Feedback`
+ * - **stores** — `Sessions`, `Audit`, `AuditRecorder`, `Feedback`, `GatewayStore`
  * - **errors** — every error class, also at the top level
  *
  * Everything else is in `internal/` and is not part of the API.
@@ -90,6 +90,14 @@ export * as AuditRecorder from "./AuditRecorder.js"
  * @category stores
  */
 export * as Feedback from "./Feedback.js"
+
+/**
+ * The MCP gateway's sessions and audit entries in the store.
+ *
+ * @since 0.2.0
+ * @category stores
+ */
+export * as GatewayStore from "./GatewayStore.js"
 
 // -----------------------------------------------------------------------------
 // Errors, also at the top level so that declaration files of dependent code can name them

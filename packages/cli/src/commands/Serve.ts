@@ -19,9 +19,11 @@
  */
 import { ResourceCatalog, Setting, ToolCatalog, ToolSearchConfig } from "@tool-search/core"
 import { Gateway, GatewayConfig, GatewayFile, HttpGateway, McpSources, Telemetry, Upstream } from "@tool-search/mcp"
+import { Database } from "@tool-search/store"
 import { Config, Console, Effect, FileSystem, Layer, Logger, Option, Redacted, Result } from "effect"
 import { Command, Flag } from "effect/cli"
-import { badValue, report, type UsageError } from "../CliError.js"
+import { badValue, report, UsageError } from "../CliError.js"
+import * as GatewayDatabase from "../GatewayDatabase.js"
 
 // -----------------------------------------------------------------------------
 // Settings
@@ -33,7 +35,7 @@ import { badValue, report, type UsageError } from "../CliError.js"
  * @since 0.2.0
  * @category settings
  */
-export const tables: ReadonlyArray<Setting.Table> = GatewayFile.tables
+export const tables: ReadonlyArray<Setting.Table> = [...GatewayFile.tables, GatewayDatabase.settings]
 
 const allSettings = tables.flatMap((t) => Object.values(t))
 
@@ -75,6 +77,7 @@ export interface Input {
 export interface Plan {
   readonly core: ToolSearchConfig.Settings
   readonly gateway: GatewayConfig.Settings
+  readonly store: GatewayDatabase.Settings
   readonly servers: ReadonlyArray<Upstream.Input>
   readonly tokens: ReadonlyArray<Redacted.Redacted<string>>
 }
@@ -108,7 +111,7 @@ const readFile = (path: string) =>
         usage(`${path}: cannot read the config file (${e.reason._tag === "NotFound" ? "not found" : e.message})`)
       )
     )
-    const parsed = GatewayFile.parse(path, text)
+    const parsed = GatewayFile.parse(path, text, tables)
     if (Result.isFailure(parsed)) return yield* usage(parsed.failure.message)
     yield* Setting.check(tables, parsed.success.settings, (s) => `${path}: ${s.key}`).pipe(Effect.mapError(configError))
     return parsed.success
@@ -188,6 +191,9 @@ export const plan = (input: Input): Effect.Effect<Plan, UsageError, FileSystem.F
     const sources = { flags, ...(file === undefined ? {} : { file: file.settings }) }
     const core = yield* Setting.read(ToolSearchConfig.config, tables, sources).pipe(Effect.mapError(configError))
     const gateway = yield* Setting.read(GatewayConfig.config, tables, sources).pipe(Effect.mapError(configError))
+    const store = yield* Setting.read(Setting.values(GatewayDatabase.settings), tables, sources).pipe(
+      Effect.mapError(configError)
+    )
     const given = [...(file?.servers ?? []), ...(yield* parseSpecs(input.upstreams))]
     if (given.length === 0) {
       return yield* usage("no upstream server: give --upstream <name>=<command line>, or --config with \"mcpServers\"")
@@ -214,7 +220,7 @@ export const plan = (input: Input): Effect.Effect<Plan, UsageError, FileSystem.F
           `--auth-token-file, or bind 127.0.0.1`
       )
     }
-    return { core, gateway, servers, tokens }
+    return { core, gateway, store, servers, tokens }
   })
 
 /** The policy in effect, as log annotations: what an operator checks first. */
@@ -236,7 +242,8 @@ const policy = (p: Plan, connected: ReadonlyArray<string>) => ({
   minScore: `${p.core.disclosure.minScore}/${p.core.disclosure.minScoreRatio}`,
   limits:
     `args ${p.gateway.maxArgumentBytes}B depth ${p.gateway.maxArgumentDepth}, result ${p.gateway.maxResultChars} chars`,
-  otlp: p.gateway.otlpEndpoint || "off"
+  otlp: p.gateway.otlpEndpoint || "off",
+  database: Option.match(GatewayDatabase.location(p.store), { onNone: () => "off", onSome: Database.describe })
 })
 
 // -----------------------------------------------------------------------------
@@ -259,14 +266,23 @@ export const serve = (input: Input): Effect.Effect<void, UsageError, FileSystem.
     const core: ToolSearchConfig.Settings = { ...p.core, visibility: { ...p.core.visibility, connected } }
     // the upstreams' resources and prompts join a resource catalog; their bodies are read and split
     // for search only when the level tools (search_resources) are offered
+    // with a database: sessions, audit and search feedback there (feedback from the store, not memory)
+    const database = GatewayDatabase.location(p.store)
+    const Store = Option.match(database, {
+      onNone: () => Layer.empty,
+      onSome: (where) => GatewayDatabase.layer(where, p.store, p.gateway, { feedback: core.feedback })
+    })
     const Catalogs = Layer.mergeAll(
       ToolCatalog.ToolCatalog.layer,
       p.gateway.resourceTools
         ? ResourceCatalog.ResourceCatalog.layer
         : ResourceCatalog.ResourceCatalog.layerWith({ indexBodies: false })
-    ).pipe(Layer.provideMerge(ToolSearchConfig.layer(core)))
+    ).pipe(
+      Layer.provideMerge(ToolSearchConfig.layer(Option.isSome(database) ? { ...core, feedback: false } : core))
+    )
     const Sources = McpSources.McpSources.layerWithResources(p.servers, { start: "background" }).pipe(
-      Layer.provideMerge(Catalogs)
+      Layer.provideMerge(Catalogs),
+      Layer.provideMerge(Store)
     )
     const options = Gateway.optionsFrom(p.gateway)
     yield* Effect.logInfo("gateway policy").pipe(Effect.annotateLogs(policy(p, connected)))
@@ -293,7 +309,9 @@ export const serve = (input: Input): Effect.Effect<void, UsageError, FileSystem.
       }).pipe(Effect.scoped)
     const Telemetry_ = p.gateway.otlpEndpoint === "" ? Layer.empty : Telemetry.layerOtlp(p.gateway.otlpEndpoint)
     yield* Effect.provide(gateway, Layer.merge(Sources, Telemetry_)).pipe(
-      Effect.catchTag("InvalidUpstream", (e) => Effect.fail(usage(e.message)))
+      Effect.catchTag("InvalidUpstream", (e) => Effect.fail(usage(e.message))),
+      // one line naming the database and what to do, exit 2
+      Effect.catchTag("DatabaseUnavailable", (e) => Effect.fail(new UsageError({ reason: e.message })))
     )
   }).pipe(
     // stdout belongs to the MCP client in stdio mode: every log line goes to stderr, one logfmt line each

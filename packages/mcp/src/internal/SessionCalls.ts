@@ -10,6 +10,7 @@
  */
 import { Disclosure, type ToolView } from "@tool-search/core"
 import { Clock, Effect, Metric, Option, Schema } from "effect"
+import type { Recorder } from "../GatewayAudit.js"
 import type * as McpSources from "../McpSources.js"
 import * as McpTool from "../McpTool.js"
 import * as Telemetry from "../Telemetry.js"
@@ -74,39 +75,104 @@ export interface Dependencies {
   readonly sources: McpSources.Service | undefined
   readonly settings: { readonly callTool: boolean; readonly maxResultChars: number }
   readonly observed: Observed
+  /** The audit trail each call is recorded in, if any. */
+  readonly audit: Recorder | undefined
+  /** The session's id. */
+  readonly session: () => string
   /** The session's search tool. */
-  readonly search: (params: Record<string, unknown>) => Effect.Effect<Answer>
+  readonly search: (params: Record<string, unknown>, requestId: string) => Effect.Effect<Answer>
   /** An upstream result with its resource links as the session reads them. */
   readonly links: (server: string, result: McpTool.CallToolResult) => McpTool.CallToolResult
 }
 
+/** What a call did, for the audit trail. */
+interface Done {
+  readonly answer: Answer
+  readonly toolId: string | null
+  readonly source: string | null
+  readonly outcome: string
+}
+
+const refusals: Record<string, string> = {
+  ToolNotActive: "not-active",
+  UnknownTool: "unknown",
+  ToolNotPermitted: "not-permitted"
+}
+
 /** The session's `tools/call` handler. */
 export const make = (deps: Dependencies) => {
-  const { bounded, links, observed, settings, sources, view } = deps
+  const { audit, bounded, links, observed, settings, sources, view } = deps
 
   /** A call of a tool by the name the model sees. */
-  const callNamed = (name: string, args: Record<string, unknown>, requestId: string): Effect.Effect<Answer> =>
+  const callNamed = (name: string, args: Record<string, unknown>, requestId: string): Effect.Effect<Done> =>
     Effect.gen(function*() {
       const resolved = yield* Effect.result(view.resolve(name))
-      if (resolved._tag === "Failure") return result(textResult(resolved.failure.message, true))
+      if (resolved._tag === "Failure") {
+        const e = resolved.failure
+        const answer = result(textResult(e.message, true))
+        return { answer, toolId: null, source: null, outcome: refusals[e._tag] ?? "failed" }
+      }
       const tool = resolved.success
-      if (tool.tool !== undefined) yield* bounded.touch(tool.tool.id)
-      const origin = tool.tool === undefined ? undefined : sources?.origin(tool.tool.id)
+      const toolId = tool.tool?.id ?? null
+      if (toolId !== null) yield* bounded.touch(toolId)
+      const origin = toolId === null ? undefined : sources?.origin(toolId)
       if (origin !== undefined && sources !== undefined) {
+        const done = (answer: Answer, outcome: string): Done => ({ answer, toolId, source: origin.server, outcome })
         const outcome = yield* Effect.result(sources.call(origin.server, origin.tool, args))
         if (outcome._tag === "Success") {
-          return result(ResultCap.cap(links(origin.server, outcome.success), settings.maxResultChars))
+          // a run through `resolve` records its own evidence; an upstream call is run here
+          if (toolId !== null && outcome.success.isError !== true) yield* view.recordSuccessfulCall(toolId)
+          return done(
+            result(ResultCap.cap(links(origin.server, outcome.success), settings.maxResultChars)),
+            outcome.success.isError === true ? "failed" : "ok"
+          )
         }
         const e = outcome.failure
+        const failed = e._tag === "ServerTimeout" ? "timeout" : "failed"
         return e._tag === "UpstreamError"
-          ? { _tag: "Error", code: e.code, message: e.reason, ...(e.data === undefined ? {} : { data: e.data }) }
-          : result(textResult(e.message, true))
+          ? done(
+            { _tag: "Error", code: e.code, message: e.reason, ...(e.data === undefined ? {} : { data: e.data }) },
+            failed
+          )
+          : done(result(textResult(e.message, true)), failed)
       }
+      const source = tool.tool?.source ?? null
       const output = yield* Effect.result(tool.run(args, { toolCallId: requestId }))
-      if (output._tag === "Failure") return result(textResult(output.failure.message, true))
+      if (output._tag === "Failure") {
+        return { answer: result(textResult(output.failure.message, true)), toolId, source, outcome: "failed" }
+      }
       const { isFailure, result: value } = output.success
       const content = textResult(typeof value === "string" ? value : JSON.stringify(value), isFailure)
-      return result(ResultCap.cap(content, settings.maxResultChars))
+      return {
+        answer: result(ResultCap.cap(content, settings.maxResultChars)),
+        toolId,
+        source,
+        outcome: isFailure ? "failed" : "ok"
+      }
+    })
+
+  /** Runs a call, and records it in the audit trail when there is one. */
+  const audited = (name: string, args: Record<string, unknown>, requestId: string): Effect.Effect<Answer> =>
+    Effect.gen(function*() {
+      const at = yield* Clock.currentTimeMillis
+      const done = yield* callNamed(name, args, requestId)
+      if (audit !== undefined) {
+        const answer = done.answer
+        yield* audit.call({
+          at,
+          sessionId: deps.session(),
+          requestId,
+          toolName: name,
+          toolId: done.toolId,
+          source: done.source,
+          outcome: done.outcome,
+          durationMs: (yield* Clock.currentTimeMillis) - at,
+          ...(audit.payloads
+            ? { arguments: args, result: answer._tag === "Result" ? answer.result : { error: answer.message } }
+            : {})
+        })
+      }
+      return done.answer
     })
 
   const outcomeOf = (answer: Answer): string =>
@@ -114,8 +180,8 @@ export const make = (deps: Dependencies) => {
 
   /** A call the model made: the search tool, or a tool by name. */
   const dispatch = (name: string, args: Record<string, unknown>, requestId: string): Effect.Effect<Answer> => {
-    if (name === Disclosure.TOOL_SEARCH && view.disclosure.mode !== "catalog") return deps.search(args)
-    return observed("call", { tool: name }, callNamed(name, args, requestId), (answer) => ({
+    if (name === Disclosure.TOOL_SEARCH && view.disclosure.mode !== "catalog") return deps.search(args, requestId)
+    return observed("call", { tool: name }, audited(name, args, requestId), (answer) => ({
       outcome: outcomeOf(answer)
     })).pipe(
       Effect.tap((answer) => Metric.update(Metric.withAttributes(Telemetry.calls, { outcome: outcomeOf(answer) }), 1))

@@ -1,0 +1,87 @@
+/**
+ * What the gateway tells an audit trail: every search through its `ToolSearch` (a reveal: what
+ * it found and what it loaded for the session) and every `tools/call` it ran or forwarded (a call:
+ * the tool, where it came from, the outcome, the duration; arguments and results only when the
+ * audit asks for them, since they can hold secrets).
+ *
+ * The gateway only states the entries; an implementation keeps them (`@tool-search/store` appends
+ * them to its audit trail, and `tool-search serve --database` wires it). Without one in context
+ * nothing is recorded.
+ *
+ * @since 0.2.0
+ */
+import { Context, type Effect, Option } from "effect"
+
+/**
+ * One search of a gateway session.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Reveal {
+  /** Epoch milliseconds, when the search started. */
+  readonly at: number
+  /** The `mcp-session-id` (`stdio` over stdio). */
+  readonly sessionId: string
+  /** The JSON-RPC id of the `tools/call` request. */
+  readonly requestId: string
+  /** The search tool (`ToolSearch`). */
+  readonly tool: string
+  readonly query: string
+  /** Tool names found, in rank order. */
+  readonly found: ReadonlyArray<string>
+  /** Tool names this search loaded for the session. */
+  readonly activated: ReadonlyArray<string>
+}
+
+/**
+ * One `tools/call` of a gateway session, other than a search.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Call {
+  /** Epoch milliseconds, when the call started. */
+  readonly at: number
+  readonly sessionId: string
+  readonly requestId: string
+  /** The tool as the client named it. */
+  readonly toolName: string
+  /** The catalog id, when the name resolved to a catalog tool. */
+  readonly toolId: string | null
+  /** The upstream server, or the tool's catalog source. */
+  readonly source: string | null
+  /** `ok`, or `not-active`, `unknown`, `not-permitted`, `timeout`, `failed`. */
+  readonly outcome: string
+  readonly durationMs: number
+  /** Only when `payloads` is on. */
+  readonly arguments?: unknown
+  /** Only when `payloads` is on. */
+  readonly result?: unknown
+}
+
+/**
+ * An audit trail the gateway writes to.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Recorder {
+  /** Records a search; never fails. */
+  readonly reveal: (entry: Reveal) => Effect.Effect<void>
+  /** Records a call; never fails. */
+  readonly call: (entry: Call) => Effect.Effect<void>
+  /** Whether calls carry their arguments and results. */
+  readonly payloads: boolean
+}
+
+/**
+ * The audit trail of the gateway sessions opened in its scope; none by default.
+ *
+ * @since 0.2.0
+ * @category references
+ */
+export const GatewayAudit: Context.Reference<Option.Option<Recorder>> = Context.Reference<Option.Option<Recorder>>(
+  "@tool-search/mcp/GatewayAudit",
+  { defaultValue: () => Option.none() }
+)
