@@ -38,6 +38,11 @@ interface Encoder {
   readonly embed: (inputs: Array<string>) => Promise<Array<Array<number>>>
 }
 
+/**
+ * The one encoder of the process. Deliberately process-wide rather than per layer: TensorFlow.js
+ * keeps one global engine with the model's ~30 MB of weights, and every `semantic`/`hybrid` layer
+ * an app builds (a benchmark builds many) should share it, not load it again.
+ */
 let loading: Promise<Encoder> | undefined
 
 /** Loads the encoder once per process; a failed load is forgotten so the next call retries. */
