@@ -43,30 +43,18 @@ import {
   type ListToolsResult as SdkListToolsResult
 } from "@modelcontextprotocol/sdk/types.js"
 import { Disclosure, ResourceCatalog, ToolCatalog } from "@tool-search/core"
-import {
-  Context,
-  Deferred,
-  Duration,
-  Effect,
-  Exit,
-  FiberSet,
-  Option,
-  Queue,
-  Schema,
-  type Scope,
-  Semaphore,
-  Stream
-} from "effect"
+import { Deferred, Duration, Effect, Exit, FiberSet, Option, Queue, Schema, type Scope, Stream } from "effect"
 import type { Readable, Writable } from "node:stream"
 import { GatewayAudit } from "./GatewayAudit.js"
 import * as GatewayConfig from "./GatewayConfig.js"
 import * as BoundedActivation from "./internal/BoundedActivation.js"
 import { checkParams, invalidParams, JsonRpcError } from "./internal/Calls.js"
-import { Sources } from "./internal/GatewaySources.js"
+import { Resources, Sources } from "./internal/GatewaySources.js"
 import * as Search from "./internal/Search.js"
 import * as SessionCalls from "./internal/SessionCalls.js"
 import * as SessionResources from "./internal/SessionResources.js"
 import * as SessionSync from "./internal/SessionSync.js"
+import * as SessionToolList from "./internal/SessionToolList.js"
 import * as SessionView from "./internal/SessionView.js"
 import { StdioServer } from "./internal/StdioServer.js"
 import { McpSources } from "./McpSources.js"
@@ -136,14 +124,6 @@ export class GatewayError extends Schema.TaggedError<GatewayError>()("GatewayErr
  * @category constants
  */
 export const CALL_TOOL = McpTool.CALL_TOOL
-
-/**
- * The resource catalog a gateway serves; none unless `withResources` put one in, which puts
- * `ResourceCatalog` in the requirements of what it wraps.
- */
-const Resources: Context.Reference<Option.Option<ResourceCatalog.Service>> = Context.Reference<
-  Option.Option<ResourceCatalog.Service>
->("@tool-search/mcp/Gateway/Resources", { defaultValue: () => Option.none() })
 
 /**
  * Makes the gateway sessions opened by `effect` (`serve`, `serveStdio`, `HttpGateway.serve`) serve
@@ -271,7 +251,6 @@ export const open = (
     )
     const run = yield* FiberSet.makeRuntimePromise<never>()
     const closed = yield* Deferred.make<void>()
-    const lock = yield* Semaphore.make(1)
     const session = () => transport.sessionId ?? "stdio"
 
     const server = new Server(
@@ -287,25 +266,8 @@ export const open = (
       }
     )
 
-    /** The tools this session lists now. */
-    const listed = Effect.map(view.visible, (visible) => {
-      const tools = visible.filter((t) => !(settings.callTool && t.name === CALL_TOOL)).map(McpTool.toListed)
-      if (!settings.callTool) return tools
-      // Right after the search tools: the list's stable head stays stable (prompt caches).
-      const at = visible.filter((t) => t.kind !== "activated").length
-      return [...tools.slice(0, at), callToolListed, ...tools.slice(at)]
-    })
-    // What the client was last told (by a listing or an announcement); undefined before it listed.
-    let known: string | undefined
-
-    /** Sends `list_changed` through `send` if the list differs from what the client knows. */
-    const announce = (send: () => Promise<void>) =>
-      lock.withPermits(1)(Effect.gen(function*() {
-        const now = JSON.stringify(yield* listed)
-        if (known === undefined || now === known) return
-        known = now
-        yield* Effect.promise(() => send().catch(() => undefined))
-      }))
+    const toolList = yield* SessionToolList.make(view, settings.callTool)
+    const announce = toolList.announce
 
     const observed = SessionCalls.observer(session)
     const audit = Option.getOrUndefined(yield* GatewayAudit)
@@ -326,11 +288,8 @@ export const open = (
       run(
         Effect.andThen(
           sync.adopt,
-          lock.withPermits(1)(Effect.map(listed, (tools) => {
-            known = JSON.stringify(tools)
-            // Plain JSON built by `McpTool.toListed`: names, descriptions and object schemas.
-            return { tools } as unknown as SdkListToolsResult
-          }))
+          // Plain JSON built by `McpTool.toListed`: names, descriptions and object schemas.
+          Effect.map(toolList.list, (tools) => ({ tools }) as unknown as SdkListToolsResult)
         )
       ))
 
@@ -371,14 +330,8 @@ export const open = (
     server.onclose = () => {
       Deferred.doneUnsafe(closed, Exit.void)
     }
-    // Started at once, so every catalog change after the session opened reaches it. A change is
-    // announced at once, then the session waits `listChangedDelay`: changes meanwhile wait in the
-    // subscription and are read as one batch, one announcement (at most one per window).
-    const delay = Duration.fromInputUnsafe(settings.listChangedDelay)
-    yield* catalog.changes.pipe(
-      Stream.runForEachArray(() => Effect.andThen(announce(() => server.sendToolListChanged()), Effect.sleep(delay))),
-      Effect.forkScoped({ startImmediately: true })
-    )
+    // Started at once, so every catalog change after the session opened reaches it.
+    yield* toolList.follow(catalog, settings.listChangedDelay, () => server.sendToolListChanged())
     if (resources !== undefined) {
       yield* resources.follow({
         resourcesChanged: () => server.sendResourceListChanged(),

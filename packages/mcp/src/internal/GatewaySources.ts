@@ -1,7 +1,12 @@
 /**
- * The upstream servers a gateway reports and forwards to: none unless `Gateway.withSources` put
- * them in, which puts `McpSources` in the requirements of what it wraps.
+ * What the gateway sessions opened in context serve besides the tool catalog: the upstream servers
+ * they report and forward to (none unless `Gateway.withSources` put them in, which puts
+ * `McpSources` in the requirements of what it wraps), and the resource catalog (none unless
+ * `Gateway.withResources` put one in, which puts `ResourceCatalog` in the requirements).
+ *
+ * @internal
  */
+import type { ResourceCatalog } from "@tool-search/core"
 import { Context, Option } from "effect"
 import type * as McpSources from "../McpSources.js"
 
@@ -9,3 +14,8 @@ import type * as McpSources from "../McpSources.js"
 export const Sources: Context.Reference<Option.Option<McpSources.Service>> = Context.Reference<
   Option.Option<McpSources.Service>
 >("@tool-search/mcp/Gateway/Sources", { defaultValue: () => Option.none() })
+
+/** The resource catalog of the gateway sessions opened in context. */
+export const Resources: Context.Reference<Option.Option<ResourceCatalog.Service>> = Context.Reference<
+  Option.Option<ResourceCatalog.Service>
+>("@tool-search/mcp/Gateway/Resources", { defaultValue: () => Option.none() })
