@@ -3,8 +3,8 @@ import { Executor } from "@tool-search/agent"
 import { Effect, Layer, Stream } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { TestClock } from "effect/testing"
-import { Audit, AuditRecorder, Database, StoreError } from "../src/index.js"
-import { describeEngines, freshDatabase, Plug } from "./engines.js"
+import { Audit, AuditRecorder, StoreError } from "../src/index.js"
+import { describeEngines, driveUntil, freshDatabase, itLosesDatabase } from "./engines.js"
 import { agentInMemory, user } from "./fixtures.js"
 
 let sessions = 0
@@ -133,39 +133,28 @@ describeEngines("Audit", (engine) => {
       }))
   })
 
-  layer(Layer.empty)((it) =>
-    it.effect(
-      "the database lost mid-run: entries are held and written in order; what did not fit is a gap",
-      () =>
-        Effect.gen(function*() {
-          const plug = new Plug()
-          const location = yield* engine.fresh
-          const database = Database.layer(location, { wrapConnection: plug.wrap, timeout: "2 seconds" })
-          yield* Effect.gen(function*() {
-            const audit = yield* Audit.Audit
-            const session = newSession()
-            yield* turn(session, "tell #ops the deploy is done") // 1 reveal, 2 calls
-            plug.unplug()
-            yield* turn(session, "open a ticket for the outage") // 3 entries held
-            yield* turn(session, "what is the weather in Oslo") // 3 more: 2 over the limit of 4
-            assert.strictEqual(yield* audit.pending, 4)
-            plug.replug()
-            for (let i = 0; i < 20 && (yield* audit.pending) > 0; i++) {
-              yield* TestClock.adjust("1 second")
-              yield* Effect.yieldNow
-            }
-            yield* audit.flush
-            const entries = yield* audit.entries()
-            const mine = entries.filter((e) => e._tag !== "Gap" && e.sessionId === session)
-            assert.strictEqual(mine.length, 7)
-            const gaps = entries.filter((e) => e._tag === "Gap")
-            assert.deepStrictEqual(gaps.map((g) => g._tag === "Gap" ? g.entries : 0), [2])
-          }).pipe(
-            Effect.provide(Layer.merge(Audit.Audit.layer({ pendingLimit: 4 }), agentInMemory())),
-            Effect.provide(database)
-          )
-        }),
-      60_000
-    )
+  itLosesDatabase(
+    engine,
+    "the database lost mid-run: entries are held and written in order; what did not fit is a gap",
+    (plug) =>
+      Effect.gen(function*() {
+        const audit = yield* Audit.Audit
+        const session = newSession()
+        yield* turn(session, "tell #ops the deploy is done") // 1 reveal, 2 calls
+        plug.unplug()
+        yield* turn(session, "open a ticket for the outage") // 3 entries held
+        yield* turn(session, "what is the weather in Oslo") // 3 more: 2 over the limit of 4
+        assert.strictEqual(yield* audit.pending, 4)
+        plug.replug()
+        yield* driveUntil(Effect.map(audit.pending, (n) => n === 0))
+        yield* audit.flush
+        const entries = yield* audit.entries()
+        const mine = entries.filter((e) => e._tag !== "Gap" && e.sessionId === session)
+        assert.strictEqual(mine.length, 7)
+        const gaps = entries.filter((e) => e._tag === "Gap")
+        assert.deepStrictEqual(gaps.map((g) => g._tag === "Gap" ? g.entries : 0), [2])
+      }).pipe(
+        Effect.provide(Layer.merge(Audit.Audit.layer({ pendingLimit: 4 }), agentInMemory()))
+      )
   )
 })

@@ -1,9 +1,9 @@
 import { assert, layer } from "@effect/vitest"
 import { SearchFeedback } from "@tool-search/core"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import * as fc from "fast-check"
-import { Database, Feedback } from "../src/index.js"
-import { describeEngines, freshDatabase, Plug } from "./engines.js"
+import { Feedback } from "../src/index.js"
+import { describeEngines, freshDatabase, itLosesDatabase } from "./engines.js"
 
 let catalogs = 0
 const newCatalog = () => `catalog-${catalogs++}`
@@ -69,27 +69,21 @@ describeEngines("Feedback", (engine) => {
       }))
   })
 
-  layer(Layer.empty)((it) =>
-    it.effect(
-      "the database lost: reads keep the last snapshot, writes are dropped, nothing fails",
-      () =>
-        Effect.gen(function*() {
-          const plug = new Plug()
-          const location = yield* engine.fresh
-          yield* Effect.gen(function*() {
-            const catalog = newCatalog()
-            const feedback = yield* Feedback.make()
-            yield* feedback.record({ catalog, query: "weather in Oslo", toolId: "weather" })
-            const before = yield* feedback.read(catalog)
-            plug.unplug()
-            yield* feedback.record({ catalog, query: "forecast", toolId: "weather" })
-            yield* feedback.forget(catalog, ["weather"])
-            assert.strictEqual(yield* feedback.read(catalog), before)
-            plug.replug()
-            assert.deepStrictEqual(asObject(yield* feedback.read(catalog)), { weather: ["weather in Oslo"] })
-          }).pipe(Effect.provide(Database.layer(location, { wrapConnection: plug.wrap, timeout: "2 seconds" })))
-        }),
-      60_000
-    )
+  itLosesDatabase(
+    engine,
+    "the database lost: reads keep the last snapshot, writes are dropped, nothing fails",
+    (plug) =>
+      Effect.gen(function*() {
+        const catalog = newCatalog()
+        const feedback = yield* Feedback.make()
+        yield* feedback.record({ catalog, query: "weather in Oslo", toolId: "weather" })
+        const before = yield* feedback.read(catalog)
+        plug.unplug()
+        yield* feedback.record({ catalog, query: "forecast", toolId: "weather" })
+        yield* feedback.forget(catalog, ["weather"])
+        assert.strictEqual(yield* feedback.read(catalog), before)
+        plug.replug()
+        assert.deepStrictEqual(asObject(yield* feedback.read(catalog)), { weather: ["weather in Oslo"] })
+      })
   )
 })

@@ -1,10 +1,10 @@
 import { assert, layer } from "@effect/vitest"
 import { Eviction, SessionStore } from "@tool-search/agent"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import * as fc from "fast-check"
-import { Database, Sessions } from "../src/index.js"
-import { describeEngines, freshDatabase, Plug } from "./engines.js"
+import { Sessions } from "../src/index.js"
+import { describeEngines, driveUntil, freshDatabase, itLosesDatabase } from "./engines.js"
 
 let namespaces = 0
 /** A store in its own namespace: each test sees an empty store on the shared database. */
@@ -176,51 +176,41 @@ describeEngines("Sessions", (engine) => {
       }))
   })
 
-  layer(Layer.empty)((it) =>
-    it.effect(
-      "the database lost mid-run: turns go on, writes are held and written back, nothing else is carried",
-      () =>
-        Effect.gen(function*() {
-          const plug = new Plug()
-          const location = yield* engine.fresh
-          const database = Database.layer(location, { wrapConnection: plug.wrap, timeout: "2 seconds" })
-          yield* Effect.gen(function*() {
-            const s = yield* Sessions.make({ eviction: Eviction.never })
-            const other = yield* Sessions.make({ eviction: Eviction.never })
-            yield* s.put("s1", state(["before"]))
-            yield* other.put("s2", state(["elsewhere"]))
+  itLosesDatabase(
+    engine,
+    "the database lost mid-run: turns go on, writes are held and written back, nothing else is carried",
+    (plug) =>
+      Effect.gen(function*() {
+        const s = yield* Sessions.make({ eviction: Eviction.never })
+        const other = yield* Sessions.make({ eviction: Eviction.never })
+        yield* s.put("s1", state(["before"]))
+        yield* other.put("s2", state(["elsewhere"]))
 
-            plug.unplug()
-            // a turn starts: the database cannot be read; this instance has no held write of s1 yet
-            assert.isTrue(Option.isNone(yield* s.get("s1")))
-            // the turn ends: its write is held
-            yield* s.put("s1", state(["during"], ["during"]))
-            assert.deepStrictEqual(yield* s.pending, ["s1"])
-            // the next turn on this instance starts with its own held write, and nothing of s2
-            assert.deepStrictEqual(yield* s.get("s1"), Option.some(state(["during"], ["during"])))
-            assert.isTrue(Option.isNone(yield* s.get("s2")))
+        plug.unplug()
+        // a turn starts: the database cannot be read; this instance has no held write of s1 yet
+        assert.isTrue(Option.isNone(yield* s.get("s1")))
+        // the turn ends: its write is held
+        yield* s.put("s1", state(["during"], ["during"]))
+        assert.deepStrictEqual(yield* s.pending, ["s1"])
+        // the next turn on this instance starts with its own held write, and nothing of s2
+        assert.deepStrictEqual(yield* s.get("s1"), Option.some(state(["during"], ["during"])))
+        assert.isTrue(Option.isNone(yield* s.get("s2")))
 
-            plug.replug()
-            // the write-back fiber retries with backoff: drive the clock until it has written
-            for (let i = 0; i < 20 && (yield* s.pending).length > 0; i++) {
-              yield* TestClock.adjust("1 second")
-              yield* Effect.yieldNow
-            }
-            yield* s.flush
-            assert.deepStrictEqual(yield* s.pending, [])
-            // what was there before and what was held are both there, for any instance
-            assert.deepStrictEqual(yield* other.get("s1"), Option.some(state(["before", "during"], ["during"])))
+        plug.replug()
+        // the write-back fiber retries with backoff: drive the clock until it has written
+        yield* driveUntil(Effect.map(s.pending, (p) => p.length === 0))
+        yield* s.flush
+        assert.deepStrictEqual(yield* s.pending, [])
+        // what was there before and what was held are both there, for any instance
+        assert.deepStrictEqual(yield* other.get("s1"), Option.some(state(["before", "during"], ["during"])))
 
-            // an eviction held through an outage is not undone by a later write: the old tools stay gone
-            plug.unplug()
-            yield* s.evict("s1")
-            yield* s.put("s1", state(["after"]))
-            plug.replug()
-            yield* s.flush
-            assert.deepStrictEqual(yield* other.get("s1"), Option.some(state(["after"])))
-          }).pipe(Effect.provide(database))
-        }),
-      60_000
-    )
+        // an eviction held through an outage is not undone by a later write: the old tools stay gone
+        plug.unplug()
+        yield* s.evict("s1")
+        yield* s.put("s1", state(["after"]))
+        plug.replug()
+        yield* s.flush
+        assert.deepStrictEqual(yield* other.get("s1"), Option.some(state(["after"])))
+      })
   )
 })

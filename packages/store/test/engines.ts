@@ -2,8 +2,10 @@
 // (`TOOL_SEARCH_TEST_POSTGRES`, which `.ci/run` sets after starting a throwaway cluster). Without a
 // server the PostgreSQL tests are skipped with a message saying so, never passed silently.
 import { PgClient } from "@effect/sql-pg"
-import { describe } from "@effect/vitest"
+import { describe, layer } from "@effect/vitest"
 import { Effect, Layer, Redacted, type Scope } from "effect"
+import type { SqlClient } from "effect/sql/SqlClient"
+import { TestClock } from "effect/testing"
 import { Duplex } from "node:stream"
 import { Database } from "../src/index.js"
 
@@ -106,3 +108,36 @@ export class Plug {
     this.unplugged = false
   }
 }
+
+/**
+ * A test of its own (one minute) on a fresh database of `engine` reached through `plug`, which
+ * `body` pulls and puts back to take the database away mid-run.
+ */
+export const itLosesDatabase = <A, E>(
+  engine: Engine,
+  name: string,
+  body: (plug: Plug) => Effect.Effect<A, E, Database.Database | SqlClient | Scope.Scope>
+): void =>
+  layer(Layer.empty)((it) =>
+    it.effect(
+      name,
+      () =>
+        Effect.gen(function*() {
+          const plug = new Plug()
+          const location = yield* engine.fresh
+          return yield* body(plug).pipe(
+            Effect.provide(Database.layer(location, { wrapConnection: plug.wrap, timeout: "2 seconds" }))
+          )
+        }),
+      60_000
+    )
+  )
+
+/** Drives the test clock a second at a time (at most 20) until `idle`: a write-back retrying with backoff. */
+export const driveUntil = <E, R>(idle: Effect.Effect<boolean, E, R>): Effect.Effect<void, E, R> =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 20 && !(yield* idle); i++) {
+      yield* TestClock.adjust("1 second")
+      yield* Effect.yieldNow
+    }
+  })
