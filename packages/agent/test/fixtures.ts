@@ -1,17 +1,11 @@
 import { CatalogTool, Keyword, ToolCatalog } from "@tool-search/core"
+import { textTool } from "@tool-search/core/test-kit"
 import { Effect, Layer, Stream } from "effect"
 import { LanguageModel, type Response } from "effect/ai"
 import { Executor, ScriptedModel, SessionStore, TokenCounter } from "../src/index.js"
 
-/** A tool whose handler echoes its name and parameters. */
-export const tool = (name: string, description: string, extra: Partial<CatalogTool.Input> = {}) =>
-  CatalogTool.make({
-    name,
-    description,
-    parameters: { type: "object", properties: { text: { type: "string", description: "Free text" } } },
-    handler: CatalogTool.handler(name, (params) => Effect.succeed({ tool: name, params })),
-    ...extra
-  })
+/** A tool whose handler echoes its name and parameters (a `text` parameter). */
+export const tool = textTool
 
 export const tools = [
   tool("read_file", "Read a file from the workspace", { loading: "eager" }),
@@ -44,13 +38,22 @@ export const plans: Record<string, ScriptedModel.Plan> = {
   "run the crashing tool": { search: "crashes", tool: "crashing_tool" }
 }
 
-/** Executor + scripted model + catalog, with the session store left to the caller. */
-export const agentWithoutStore = (policy: ScriptedModel.Policy, options: Partial<Executor.Options> = {}) =>
-  Executor.Executor.layer(options).pipe(
-    Layer.provideMerge(ScriptedModel.layer({ policy, plan: (text) => plans[text] })),
-    Layer.provideMerge(CatalogLive),
+/** `executor` with a scripted model (`policy`, following `script`), `catalog` and the approximate token counter. */
+export const withScriptedModel = <E, R, E2, R2>(
+  executor: Layer.Layer<Executor.Executor, E, R>,
+  policy: ScriptedModel.Policy,
+  script: Record<string, ScriptedModel.Plan>,
+  catalog: Layer.Layer<ToolCatalog.ToolCatalog, E2, R2>
+) =>
+  executor.pipe(
+    Layer.provideMerge(ScriptedModel.layer({ policy, plan: (text) => script[text] })),
+    Layer.provideMerge(catalog),
     Layer.provide(TokenCounter.TokenCounter.approximate)
   )
+
+/** Executor + scripted model + catalog, with the session store left to the caller. */
+export const agentWithoutStore = (policy: ScriptedModel.Policy, options: Partial<Executor.Options> = {}) =>
+  withScriptedModel(Executor.Executor.layer(options), policy, plans, CatalogLive)
 
 /** Executor + scripted model + catalog + an in-memory session store. */
 export const agent = (policy: ScriptedModel.Policy, options: Partial<Executor.Options> = {}) =>

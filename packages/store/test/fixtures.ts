@@ -1,17 +1,9 @@
 // A small agent for the store's tests: a catalog of deferred tools, the scripted model, the executor.
-import { Executor, ScriptedModel, type SessionStore, TokenCounter } from "@tool-search/agent"
+import { Executor, type ScriptedModel, type SessionStore } from "@tool-search/agent"
+import { plans as agentPlans, tool, user, withScriptedModel } from "@tool-search/agent/test-kit"
 import { CatalogTool, Keyword, ToolCatalog } from "@tool-search/core"
 import { Effect, Layer } from "effect"
 import type { LanguageModel } from "effect/ai"
-
-const tool = (name: string, description: string, extra: Partial<CatalogTool.Input> = {}) =>
-  CatalogTool.make({
-    name,
-    description,
-    parameters: { type: "object", properties: { text: { type: "string", description: "Free text" } } },
-    handler: CatalogTool.handler(name, (params) => Effect.succeed({ tool: name, params })),
-    ...extra
-  })
 
 export const tools = [
   tool("read_file", "Read a file from the workspace", { loading: "eager" }),
@@ -28,15 +20,9 @@ export const tools = [
   })
 ]
 
+/** The agent's plans, and the store's own. */
 export const plans: Record<string, ScriptedModel.Plan> = {
-  "tell #ops the deploy is done": {
-    search: "send chat message",
-    tool: "chat_send_message",
-    params: { text: "deploy done" }
-  },
-  "open a ticket for the outage": { search: "create ticket", tool: "tickets_create", params: { text: "outage" } },
-  "what is the weather in Oslo": { search: "weather forecast", tool: "weather_forecast", params: { text: "Oslo" } },
-  "run the broken tool": { search: "fails", tool: "broken_tool" },
+  ...agentPlans,
   "echo a big secret": { search: "echo text", tool: "echo_back", params: { text: `secret-${"x".repeat(20_000)}` } },
   "echo a NUL": { search: "echo\0 text", tool: "echo_back", params: { text: "a\u0000b" } },
   "ask a helper": { search: "send chat message", delegate: "tell #ops the deploy is done" }
@@ -45,11 +31,7 @@ export const plans: Record<string, ScriptedModel.Plan> = {
 export const CatalogLive = ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer), Layer.orDie)
 
 const withModel = <E, R>(executor: Layer.Layer<Executor.Executor, E, R>) =>
-  executor.pipe(
-    Layer.provideMerge(ScriptedModel.layer({ policy: "capable", plan: (text) => plans[text] })),
-    Layer.provideMerge(CatalogLive),
-    Layer.provide(TokenCounter.TokenCounter.approximate)
-  )
+  withScriptedModel(executor, "capable", plans, CatalogLive)
 
 const forks = { forks: { maxIterations: 4, inheritActivation: false } }
 
@@ -66,4 +48,4 @@ export const agent = (
 export const agentInMemory = (options: Partial<Executor.Options> = {}) =>
   withModel(Executor.Executor.layerMemory({ ...forks, ...options }))
 
-export const user = (text: string) => [{ role: "user" as const, content: text }]
+export { user }

@@ -1,20 +1,25 @@
 // The test kit's tools: a small mixed catalog, catalogs and units over any tools, and what the
-// model's answers hold.
+// model's answers hold. Other packages' tests import it as `@tool-search/core/test-kit`, an export
+// whose files are not published (`files` holds `dist/src` and `src` only).
 import { Effect, Layer } from "effect"
 import { CatalogTool, Keyword, ToolCatalog, ToolView } from "../../src/index.js"
 
-/** A tool whose handler echoes its name and parameters. */
-export const tool = (name: string, description: string, extra: Partial<CatalogTool.Input> = {}) =>
-  CatalogTool.make({
-    name,
-    description,
-    parameters: {
-      type: "object",
-      properties: { path: { type: "string", description: "A file path" } }
-    },
-    handler: CatalogTool.handler(name, (params) => Effect.succeed({ tool: name, params })),
-    ...extra
-  })
+/** A tool of `parameters` (one string property) whose handler echoes its name and parameters. */
+const echoTool =
+  (property: string, about: string) => (name: string, description: string, extra: Partial<CatalogTool.Input> = {}) =>
+    CatalogTool.make({
+      name,
+      description,
+      parameters: { type: "object", properties: { [property]: { type: "string", description: about } } },
+      handler: CatalogTool.handler(name, (params) => Effect.succeed({ tool: name, params })),
+      ...extra
+    })
+
+/** A tool (a `path` parameter) whose handler echoes its name and parameters. */
+export const tool = echoTool("path", "A file path")
+
+/** A tool (a `text` parameter) whose handler echoes its name and parameters. */
+export const textTool = echoTool("text", "Free text")
 
 /** A catalog (keyword strategy) holding `tools`. */
 export const catalogOf = (tools: ReadonlyArray<CatalogTool.CatalogTool>) =>
