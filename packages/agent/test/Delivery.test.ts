@@ -3,7 +3,7 @@ import { CatalogTool, NativeDeferral, Permission, Setting, ToolCatalog, ToolSear
 import { ConfigProvider, Effect, Exit, Layer, Stream } from "effect"
 import { LanguageModel, type Prompt, type Response } from "effect/ai"
 import { Approval, Executor, ScriptedModel, SessionStore, TokenCounter, TurnEvent, UnitToolkit } from "../src/index.js"
-import { agent, CatalogLive, plans, tool, user } from "./fixtures.js"
+import { agent, CatalogLive, plans, tool, typedTool, user } from "./fixtures.js"
 
 // -----------------------------------------------------------------------------
 // A model that answers with hand-written responses and records what it was sent
@@ -33,15 +33,7 @@ const recording = (responses: ReadonlyArray<ReadonlyArray<Response.PartEncoded>>
 }
 
 // eager tools for the checks that come after resolution (arguments, approval, failure)
-const typed = tool("create_ticket", "Create a ticket", {
-  loading: "eager",
-  parameters: {
-    type: "object",
-    properties: { title: { type: "string" }, priority: { type: "integer" } },
-    required: ["title"],
-    additionalProperties: false
-  }
-})
+const typed = typedTool()
 const guarded = tool("delete_repo", "Delete a repository", { loading: "eager" })
 const failing = tool("flaky", "Fails", {
   loading: "eager",

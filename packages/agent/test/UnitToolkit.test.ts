@@ -4,7 +4,7 @@ import { Deferred, Effect, Fiber, Layer, Ref, Stream } from "effect"
 import { LanguageModel, Prompt } from "effect/ai"
 import { TestClock } from "effect/testing"
 import { Executor, TokenCounter, TurnEvent, UnitToolkit } from "../src/index.js"
-import { CatalogLive, scripted, tool, user } from "./fixtures.js"
+import { CatalogLive, scripted, tool, typedTool, user } from "./fixtures.js"
 
 const events = Effect.flatMap(Executor.Executor, (e) => Stream.runCollect(e.stream({ prompt: user("go") })))
 const resultsOf = (all: ReadonlyArray<TurnEvent.TurnEvent>) => all.filter(TurnEvent.$is("ToolResult"))
@@ -13,14 +13,7 @@ const answer = [{ type: "text" as const, text: "ok" }]
 
 describe("every tool call is bounded, and a bad one never ends the turn", () => {
   const ran = Ref.makeUnsafe(0)
-  const typed = tool("create_ticket", "Create a ticket", {
-    loading: "eager",
-    parameters: {
-      type: "object",
-      properties: { title: { type: "string" }, priority: { type: "integer" } },
-      required: ["title"],
-      additionalProperties: false
-    },
+  const typed = typedTool({
     handler: CatalogTool.handler("create_ticket", () => Effect.as(Ref.update(ran, (n) => n + 1), { ok: true }))
   })
 

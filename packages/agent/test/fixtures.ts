@@ -22,6 +22,19 @@ export const tools = [
   })
 ]
 
+/** An eager `create_ticket` whose parameters are checked: `title` required, `priority` an integer, nothing else. */
+export const typedTool = (extra: Partial<CatalogTool.Input> = {}) =>
+  tool("create_ticket", "Create a ticket", {
+    loading: "eager",
+    parameters: {
+      type: "object",
+      properties: { title: { type: "string" }, priority: { type: "integer" } },
+      required: ["title"],
+      additionalProperties: false
+    },
+    ...extra
+  })
+
 /** A catalog with `tools`, keyword strategy. */
 export const CatalogLive = ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer))
 
