@@ -6,16 +6,12 @@ import { ToolCatalog } from "@tool-search/core"
 import { McpSources } from "@tool-search/mcp"
 import { Effect, Fiber, Queue } from "effect"
 import * as Fake from "./fixtures/FakeServer.js"
-import { call, connect, servers, text, upstreams } from "./fixtures/Sessions.js"
+import { call, connect, filesAndMail, servers, text, upstreams } from "./fixtures/Sessions.js"
 
 describe("Gateway", () => {
   it.effect("a client sees the search tools first; a search loads tools for it and announces the change", () =>
     Effect.gen(function*() {
-      const { files, mail } = servers()
-      const context = yield* upstreams([{ name: "files", transport: files.transport }, {
-        name: "mail",
-        transport: mail.transport
-      }])
+      const { context, files } = yield* filesAndMail
       const session = yield* connect(context)
       assert.deepStrictEqual(yield* Effect.promise(session.names), ["ToolSearch", "call_tool"])
 
@@ -42,11 +38,7 @@ describe("Gateway", () => {
 
   it.effect("call_tool runs a loaded tool for clients that do not refresh their list", () =>
     Effect.gen(function*() {
-      const { files, mail } = servers()
-      const context = yield* upstreams([{ name: "files", transport: files.transport }, {
-        name: "mail",
-        transport: mail.transport
-      }])
+      const { context } = yield* filesAndMail
       const session = yield* connect(context)
       const before = yield* call(session, "call_tool", { name: "send_email", arguments: { text: "hi" } })
       assert.strictEqual(before.isError, true)
@@ -92,11 +84,7 @@ describe("Gateway", () => {
 
   it.effect("two sessions are isolated: what one loads the other neither sees nor can call", () =>
     Effect.gen(function*() {
-      const { files, mail } = servers()
-      const context = yield* upstreams([{ name: "files", transport: files.transport }, {
-        name: "mail",
-        transport: mail.transport
-      }])
+      const { context, mail } = yield* filesAndMail
       const a = yield* connect(context)
       const b = yield* connect(context)
       yield* Effect.promise(a.names)
