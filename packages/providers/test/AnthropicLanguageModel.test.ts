@@ -20,6 +20,8 @@ const message = (content: ReadonlyArray<unknown>, extra: Record<string, unknown>
   ...extra
 })
 
+const { weather } = WireServer
+
 const model = (url: string, options: Partial<AnthropicLanguageModel.Options> = {}) =>
   AnthropicLanguageModel.layer({
     model: "claude-test",
@@ -27,11 +29,6 @@ const model = (url: string, options: Partial<AnthropicLanguageModel.Options> = {
     baseUrl: `${url}/v1`,
     ...options
   }).pipe(Layer.provide(FetchHttpClient.layer))
-
-const weather = Tool.dynamic("weather_forecast", {
-  description: "Get the weather forecast for a city",
-  parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }
-})
 
 const conversation: Prompt.RawInput = [
   { role: "system", content: "You are terse." },

@@ -25,6 +25,8 @@ const completion = (message: Record<string, unknown>, extra: Record<string, unkn
   ...extra
 })
 
+const { weather } = WireServer
+
 const model = (url: string, options: Partial<OpenAiLanguageModel.Options> = {}) =>
   OpenAiLanguageModel.layer({
     model: "gpt-test",
@@ -32,11 +34,6 @@ const model = (url: string, options: Partial<OpenAiLanguageModel.Options> = {}) 
     apiKey: Redacted.make("sk-test"),
     ...options
   }).pipe(Layer.provide(FetchHttpClient.layer))
-
-const weather = Tool.dynamic("weather_forecast", {
-  description: "Get the weather forecast for a city",
-  parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }
-})
 
 const conversation: Prompt.RawInput = [
   { role: "system", content: "You are terse." },

@@ -1,8 +1,15 @@
 // A local HTTP server that answers in a provider's wire format with hand-written responses and
 // records every request, so tests can assert what was sent. It checks the wire, not a model.
 import { Deferred, Effect } from "effect"
+import { Tool } from "effect/ai"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+
+/** The tool the wire tests offer: a city's weather forecast. */
+export const weather = Tool.dynamic("weather_forecast", {
+  description: "Get the weather forecast for a city",
+  parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }
+})
 
 /** One request as the server received it. */
 export interface Recorded {
