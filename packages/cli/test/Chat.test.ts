@@ -3,6 +3,7 @@
 // the command, not a model.
 import { assert, describe, it } from "@effect/vitest"
 import { CommandLine } from "@tool-search/mcp"
+import { chatCompletion } from "@tool-search/providers/test-kit"
 import { Database } from "@tool-search/store"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -48,26 +49,12 @@ interface ChatRequest {
 
 type Answer = string | ReadonlyArray<{ readonly name: string; readonly args: unknown }> | { readonly status: number }
 
-const completion = (answer: Exclude<Answer, { readonly status: number }>, n: number) => ({
-  id: `chatcmpl-${n}`,
-  object: "chat.completion",
-  choices: [{
-    index: 0,
-    message: typeof answer === "string"
-      ? { role: "assistant", content: answer }
-      : {
-        role: "assistant",
-        content: null,
-        tool_calls: answer.map((c, i) => ({
-          id: `call_${n}_${i}`,
-          type: "function",
-          function: { name: c.name, arguments: JSON.stringify(c.args) }
-        }))
-      },
-    finish_reason: typeof answer === "string" ? "stop" : "tool_calls"
-  }],
-  usage: { prompt_tokens: 50, completion_tokens: 5, total_tokens: 55, prompt_tokens_details: { cached_tokens: 0 } }
-})
+const completion = (answer: Exclude<Answer, { readonly status: number }>, n: number) =>
+  chatCompletion(
+    typeof answer === "string" ? answer : answer.map((c, i) => ({ id: `call_${n}_${i}`, name: c.name, input: c.args })),
+    { prompt_tokens: 50, completion_tokens: 5, total_tokens: 55, prompt_tokens_details: { cached_tokens: 0 } },
+    `chatcmpl-${n}`
+  )
 
 /** Starts a server answering `script` in order; records the request bodies. */
 const wire = async (script: ReadonlyArray<Answer>) => {

@@ -100,26 +100,7 @@ const messages = (body: unknown) => body as AnthropicMessages.MessagesRequest
 const chatCompletions = (name: string, env: (url: string) => Record<string, string>): Dialect => ({
   name,
   env,
-  reply: (answer) => ({
-    id: "chatcmpl",
-    object: "chat.completion",
-    choices: [{
-      index: 0,
-      message: typeof answer === "string"
-        ? { role: "assistant", content: answer }
-        : {
-          role: "assistant",
-          content: null,
-          tool_calls: answer.map((c) => ({
-            id: c.id,
-            type: "function",
-            function: { name: c.name, arguments: JSON.stringify(c.input) }
-          }))
-        },
-      finish_reason: typeof answer === "string" ? "stop" : "tool_calls"
-    }],
-    usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 }
-  }),
+  reply: (answer) => WireServer.chatCompletion(answer),
   tools: (body) => (chat(body).tools ?? []).map((t) => t.function.name),
   toolChoice: (body) => chat(body).tool_choice,
   forced: (tool) => ({ type: "function", function: { name: tool } }),

@@ -1,5 +1,7 @@
 // A local HTTP server that answers in a provider's wire format with hand-written responses and
 // records every request, so tests can assert what was sent. It checks the wire, not a model.
+// Other packages' tests import it as `@tool-search/providers/test-kit`, an export whose files are
+// not published (`files` holds `dist/src` and `src` only).
 import { Deferred, Effect } from "effect"
 import { Tool } from "effect/ai"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
@@ -9,6 +11,39 @@ import type { AddressInfo } from "node:net"
 export const weather = Tool.dynamic("weather_forecast", {
   description: "Get the weather forecast for a city",
   parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }
+})
+
+/** A tool call in a scripted answer; `input` goes on the wire as JSON text. */
+export interface ScriptedCall {
+  readonly id: string
+  readonly name: string
+  readonly input: unknown
+}
+
+/** A Chat Completions answer (OpenAI's wire format): `answer`'s text, or its tool calls. */
+export const chatCompletion = (
+  answer: string | ReadonlyArray<ScriptedCall>,
+  usage: Record<string, unknown> = { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
+  id = "chatcmpl"
+) => ({
+  id,
+  object: "chat.completion",
+  choices: [{
+    index: 0,
+    message: typeof answer === "string"
+      ? { role: "assistant", content: answer }
+      : {
+        role: "assistant",
+        content: null,
+        tool_calls: answer.map((c) => ({
+          id: c.id,
+          type: "function",
+          function: { name: c.name, arguments: JSON.stringify(c.input) }
+        }))
+      },
+    finish_reason: typeof answer === "string" ? "stop" : "tool_calls"
+  }],
+  usage
 })
 
 /** One request as the server received it. */
