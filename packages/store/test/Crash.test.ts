@@ -25,7 +25,8 @@ interface Committed {
 const runAndKill = (database: string, turns: number, env: Record<string, string> = {}) =>
   new Promise<ReadonlyArray<Committed>>((resolve, reject) => {
     if (!Fs.existsSync(script)) return reject(new Error(`${script} is missing: build first (npx tsc -b)`))
-    const child = spawn(process.execPath, [script], {
+    // The compiled fixtures import other packages' test kits, exported only under this condition.
+    const child = spawn(process.execPath, ["--conditions=@tool-search/test-kit", script], {
       env: { ...process.env, TOOL_SEARCH_DATABASE: database, ...env },
       stdio: ["ignore", "pipe", "pipe"]
     })
