@@ -50,6 +50,7 @@ import * as GatewayConfig from "./GatewayConfig.js"
 import * as BoundedActivation from "./internal/BoundedActivation.js"
 import { checkParams, invalidParams, JsonRpcError } from "./internal/Calls.js"
 import { Resources, Sources } from "./internal/GatewaySources.js"
+import * as ResourceAudit from "./internal/ResourceAudit.js"
 import * as Search from "./internal/Search.js"
 import * as SessionCalls from "./internal/SessionCalls.js"
 import * as SessionResources from "./internal/SessionResources.js"
@@ -298,7 +299,15 @@ export const open = (
     // line, bounds checked first.
     server.fallbackRequestHandler = async (request, extra) => {
       if (resources !== undefined && SessionResources.METHODS.has(request.method)) {
-        const reply = await run(resources.handle(request.method, request.params), { signal: extra.signal })
+        const reply = await run(
+          ResourceAudit.recorded(audit, {
+            sessionId: session(),
+            requestId: String(extra.requestId),
+            method: request.method,
+            params: request.params
+          }, resources.handle(request.method, request.params)),
+          { signal: extra.signal }
+        )
         if (reply._tag === "Error") throw new JsonRpcError(reply.code, reply.message, reply.data)
         return reply.value as never
       }

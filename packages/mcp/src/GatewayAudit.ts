@@ -2,7 +2,10 @@
  * What the gateway tells an audit trail: every search through its `ToolSearch` (a reveal: what
  * it found and what it loaded for the session) and every `tools/call` it ran or forwarded (a call:
  * the tool, where it came from, the outcome, the duration; arguments and results only when the
- * audit asks for them, since they can hold secrets).
+ * audit asks for them, since they can hold secrets). A `resources/read` or `prompts/get` it
+ * answered is a call too, its tool the method and its `target` the URI or prompt name; so is a
+ * call of a resource level tool (`read_resource`, `get_prompt`, ...), its `target` the URI, prompt
+ * name or query it was given.
  *
  * The gateway only states the entries; an implementation keeps them (`@tool-search/store` appends
  * them to its audit trail, and `tool-search serve --database` wires it). Without one in context
@@ -35,7 +38,7 @@ export interface Reveal {
 }
 
 /**
- * One `tools/call` of a gateway session, other than a search.
+ * One `tools/call` of a gateway session, other than a search; or one `resources/read`, `prompts/get`.
  *
  * @since 0.2.0
  * @category models
@@ -45,13 +48,15 @@ export interface Call {
   readonly at: number
   readonly sessionId: string
   readonly requestId: string
-  /** The tool as the client named it. */
+  /** The tool as the client named it; for a resource read or prompt request, the MCP method. */
   readonly toolName: string
   /** The catalog id, when the name resolved to a catalog tool. */
   readonly toolId: string | null
   /** The upstream server, or the tool's catalog source. */
   readonly source: string | null
-  /** `ok`, or `not-active`, `unknown`, `not-permitted`, `timeout`, `failed`. */
+  /** What a resource read or prompt request acted on: the URI or prompt name as the client gave it. */
+  readonly target?: string | null
+  /** `ok`, or `not-active`, `unknown`, `not-found`, `not-permitted`, `invalid`, `timeout`, `failed`. */
   readonly outcome: string
   readonly durationMs: number
   /** Only when `payloads` is on. */

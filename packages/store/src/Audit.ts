@@ -7,7 +7,9 @@
  *   it found and what it activated.
  * - A **call** is one tool call: the tool as the model named it, its catalog id and source, the
  *   outcome (`ok`, or why it failed: `not-active`, `unknown`, `not-permitted`, `not-approved`,
- *   `failed`, `defect`) and its duration. Arguments and results only when `payloads` is on
+ *   `failed`, `defect`) and its duration. A resource read or a prompt request (through the
+ *   gateway) is a call too: its tool is the MCP method (`resources/read`, `prompts/get`) or the
+ *   level tool, its `target` the URI or prompt name read. Arguments and results only when `payloads` is on
  *   (`TOOL_SEARCH_AUDIT_PAYLOADS`), since they can hold secrets; each is bounded (16 KiB of JSON,
  *   beyond that a truncated preview).
  *
@@ -23,7 +25,6 @@
  */
 import { Clock, Context, Duration, Effect, Layer, Queue, Ref, Result, Schedule, Semaphore } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import type { SqlError } from "effect/sql/SqlError"
 import { Database } from "./Database.js"
 import * as Bounds from "./internal/auditBounds.js"
 import * as AuditTable from "./internal/auditTable.js"
@@ -81,6 +82,8 @@ export interface Call extends Origin {
   /** The catalog id, when the name resolved to a catalog tool. */
   readonly toolId: string | null
   readonly source: string | null
+  /** What the call read, when it is a resource read or a prompt request: the URI, the prompt name. */
+  readonly target?: string | null
   /** `ok`, or the failure: `not-active`, `unknown`, `not-permitted`, `not-approved`, `failed`, `defect`. */
   readonly outcome: string
   readonly durationMs: number
@@ -231,37 +234,7 @@ export const make = (options: Options = {}) =>
       "Entries are held in memory and written when the database answers"
     )
 
-    const insert = (entry: Reveal | Call): Effect.Effect<void, SqlError> => {
-      const origin = {
-        at: new Date(entry.at),
-        turn_id: Bounds.text(entry.turnId),
-        session_id: entry.sessionId === null ? null : Bounds.text(entry.sessionId),
-        unit_path: Bounds.text(entry.path.join("/"))
-      }
-      if (entry._tag === "Reveal") {
-        return sql`INSERT INTO tool_search_audit_reveals
-          (at, turn_id, session_id, unit_path, tool, query, found, activated)
-          VALUES (${origin.at}, ${origin.turn_id}, ${origin.session_id}, ${origin.unit_path}, ${
-          Bounds.text(entry.tool)
-        },
-            ${Bounds.text(entry.query)}, ${[...Bounds.names(entry.found)]}::text[], ${[
-          ...Bounds.names(entry.activated)
-        ]}::text[])`
-          .pipe(Effect.asVoid)
-      }
-      return sql`INSERT INTO tool_search_audit_calls
-        (at, turn_id, session_id, unit_path, call_id, tool_name, tool_id, source, outcome, duration_ms, arguments, result)
-        VALUES (${origin.at}, ${origin.turn_id}, ${origin.session_id}, ${origin.unit_path}, ${
-        Bounds.text(entry.callId)
-      },
-          ${Bounds.text(entry.toolName)}, ${entry.toolId === null ? null : Bounds.text(entry.toolId)},
-          ${entry.source === null ? null : Bounds.text(entry.source)}, ${Bounds.text(entry.outcome)},
-          ${Number.isFinite(entry.durationMs) ? Math.max(0, entry.durationMs) : 0},
-          ${payloads ? Bounds.payload(entry.arguments) : null}::jsonb, ${
-        payloads ? Bounds.payload(entry.result) : null
-      }::jsonb)`
-        .pipe(Effect.asVoid)
-    }
+    const insert = (entry: Reveal | Call) => AuditTable.insert(sql, entry, payloads)
 
     /** Counts entries that could not be kept; the count becomes a gap row. */
     const drop = (entries: ReadonlyArray<Reveal | Call>) =>

@@ -12,6 +12,8 @@
  *   number of accesses across every instance (for LRU eviction; clocks may tie or drift).
  * - `tool_search_audit_reveals`, `tool_search_audit_calls`: the audit trail, append-only (an
  *   `UPDATE` is refused by a trigger; only retention deletes).
+ *   A call's `target` (migration 4) names what it acted on when that is not a tool: the URI of a
+ *   `resources/read`, the name of a `prompts/get`.
  * - `tool_search_audit_gaps`: audit entries that could not be written (the database was down for
  *   longer than the buffer holds), so a gap in the trail is visible.
  * - `tool_search_feedback`: search feedback, `(catalog, tool id, query)` with a count, the last
@@ -129,7 +131,9 @@ export const migrations = {
       catalog text PRIMARY KEY,
       version bigint NOT NULL
     )`
-  )
+  ),
+  // what a resource read or a prompt request acted on (its URI, its name); null for tool calls
+  "4_audit_call_target": statements(`ALTER TABLE tool_search_audit_calls ADD COLUMN target text`)
 } satisfies Record<string, Effect.Effect<void, unknown, SqlClient>>
 
 /**

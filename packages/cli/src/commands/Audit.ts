@@ -142,6 +142,7 @@ export const toJson = (entry: Audit.Entry): Record<string, unknown> => {
         tool: entry.toolName,
         toolId: entry.toolId,
         source: entry.source,
+        ...(entry.target === undefined || entry.target === null ? {} : { target: entry.target }),
         outcome: entry.outcome,
         durationMs: entry.durationMs,
         ...("arguments" in entry ? { arguments: entry.arguments } : {}),
@@ -181,9 +182,9 @@ export const toLine = (entry: Audit.Entry): string => {
     ? `${origin}  reveal  ${entry.tool} "${short(entry.query)}" → found ${list(entry.found)}; activated ${
       list(entry.activated)
     }`
-    : `${origin}  call    ${entry.toolName}${entry.source === null ? "" : ` (${entry.source})`}  ${entry.outcome}  ${
-      Math.round(entry.durationMs)
-    } ms`
+    : `${origin}  call    ${entry.toolName}${
+      entry.target === undefined || entry.target === null ? "" : ` ${short(entry.target)}`
+    }${entry.source === null ? "" : ` (${entry.source})`}  ${entry.outcome}  ${Math.round(entry.durationMs)} ms`
 }
 
 /** Refuses a database that cannot hold a trail yet, instead of creating an empty one. */

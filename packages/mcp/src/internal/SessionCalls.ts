@@ -16,7 +16,11 @@ import * as McpTool from "../McpTool.js"
 import * as Telemetry from "../Telemetry.js"
 import type { BoundedActivation } from "./BoundedActivation.js"
 import { type Answer, result, textResult } from "./Calls.js"
+import * as ResourceAudit from "./ResourceAudit.js"
 import * as ResultCap from "./ResultCap.js"
+
+/** The resource level tools: their audit entries name what they read (`target`). */
+const RESOURCE_TOOLS: ReadonlySet<string> = new Set(Disclosure.RESOURCE_TOOL_NAMES)
 
 /** The name of the meta tool that calls a found tool by name. */
 export const CALL_TOOL = McpTool.CALL_TOOL
@@ -165,6 +169,12 @@ export const make = (deps: Dependencies) => {
           toolName: name,
           toolId: done.toolId,
           source: done.source,
+          ...(RESOURCE_TOOLS.has(name)
+            ? {
+              target: ResourceAudit.targetOf(args, name === Disclosure.GET_PROMPT ? "name" : "uri") ??
+                ResourceAudit.targetOf(args, "query")
+            }
+            : {}),
           outcome: done.outcome,
           durationMs: (yield* Clock.currentTimeMillis) - at,
           ...(audit.payloads

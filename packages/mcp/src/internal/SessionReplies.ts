@@ -18,7 +18,23 @@ import type { Resources as Upstream } from "../McpSources.js"
 /** What a request comes to: a result, or a JSON-RPC error to send as is. */
 export type Reply =
   | { readonly _tag: "Ok"; readonly value: Record<string, unknown> }
-  | { readonly _tag: "Error"; readonly code: number; readonly message: string; readonly data?: unknown }
+  | {
+    readonly _tag: "Error"
+    readonly code: number
+    readonly message: string
+    readonly data?: unknown
+    /** The audit outcome, when it says more than the code (`not-found`, `not-permitted`, `timeout`). */
+    readonly outcome?: string
+  }
+
+/** What a request came to, for the audit trail: the reply, and the server or catalog source that answered. */
+export interface Traced {
+  readonly reply: Reply
+  readonly source: string | null
+}
+
+/** A reply with the audit outcome it stands for. */
+export const because = (reply: Reply, outcome: string): Reply => reply._tag === "Ok" ? reply : { ...reply, outcome }
 
 export const ok = (value: Record<string, unknown>): Reply => ({ _tag: "Ok", value })
 
@@ -33,7 +49,9 @@ export const invalid = (message: string): Reply => error(ErrorCode.InvalidParams
 
 /** A server's JSON-RPC error as it sent it; any other failure named, as an internal error. */
 export const upstreamError = (e: CallError): Reply =>
-  e._tag === "UpstreamError" ? error(e.code, e.reason, e.data) : error(ErrorCode.InternalError, e.message)
+  e._tag === "UpstreamError"
+    ? error(e.code, e.reason, e.data)
+    : because(error(ErrorCode.InternalError, e.message), e._tag === "ServerTimeout" ? "timeout" : "failed")
 
 /** The bounds replies apply. */
 export interface Bounds {

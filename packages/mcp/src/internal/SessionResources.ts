@@ -20,7 +20,7 @@ import type * as McpTool from "../McpTool.js"
 import * as QualifiedUri from "../QualifiedUri.js"
 import * as JsonBounds from "./JsonBounds.js"
 import * as Listing from "./ResourceListing.js"
-import { error, invalid, ok, type Reply, upstreamError } from "./SessionReplies.js"
+import { because, error, invalid, ok, type Reply, type Traced, upstreamError } from "./SessionReplies.js"
 import * as Replies from "./SessionReplies.js"
 
 /** The settings a session's resources apply. */
@@ -53,7 +53,7 @@ export interface Notify {
   readonly changed: Effect.Effect<void>
 }
 
-export type { Reply }
+export type { Reply, Traced }
 
 /** The methods served here. */
 export const METHODS: ReadonlySet<string> = new Set([
@@ -103,15 +103,19 @@ export const make = (deps: Dependencies) =>
         return entry !== undefined && visibility.includes(entry)
       })
       const shown = uri.slice(0, 200)
-      return candidates.length === 0
-        ? error(RESOURCE_NOT_FOUND, `Resource not found: ${shown}`, { uri: uri.slice(0, 2_048) })
-        : error(
-          RESOURCE_NOT_FOUND,
-          `Resource not found: ${shown} is listed by several servers; read one of ${candidates.join(", ")}`,
-          { uri: uri.slice(0, 2_048), candidates }
-        )
+      return because(
+        candidates.length === 0
+          ? error(RESOURCE_NOT_FOUND, `Resource not found: ${shown}`, { uri: uri.slice(0, 2_048) })
+          : error(
+            RESOURCE_NOT_FOUND,
+            `Resource not found: ${shown} is listed by several servers; read one of ${candidates.join(", ")}`,
+            { uri: uri.slice(0, 2_048), candidates }
+          ),
+        "not-found"
+      )
     }
-    const notPermitted = (uri: string) => invalid(`Resource '${uri.slice(0, 200)}' is not permitted for this client`)
+    const notPermitted = (uri: string) =>
+      because(invalid(`Resource '${uri.slice(0, 200)}' is not permitted for this client`), "not-permitted")
 
     /** Checks a catalog entry a client URI resolved to. */
     const check = (entry: ResourceCatalog.Entry, uri: string): Reply | undefined =>
@@ -150,20 +154,26 @@ export const make = (deps: Dependencies) =>
         : notPermitted(uri)
     }
 
+    /** A reply no source answered (refused before any read). */
+    const untraced = (reply: Reply): Effect.Effect<Traced> => Effect.succeed({ reply, source: null })
+    /** A reply `source` answered. */
+    const traced = (source: string | null, reply: Effect.Effect<Reply>): Effect.Effect<Traced> =>
+      Effect.map(reply, (r) => ({ reply: r, source }))
+
     // -------------------------------------------------------------------------
     // resources/read
     // -------------------------------------------------------------------------
 
-    const read = (params: unknown) =>
+    const read = (params: unknown): Effect.Effect<Traced> =>
       Effect.suspend(() => {
         const input = Schema.decodeUnknownOption(UriParams)(params)
-        if (input._tag === "None") return Effect.succeed(invalid("resources/read needs {\"uri\": \"...\"}"))
+        if (input._tag === "None") return untraced(invalid("resources/read needs {\"uri\": \"...\"}"))
         const uri = input.value.uri
         const where = target(uri)
-        if (where._tag === "Ok" || where._tag === "Error") return Effect.succeed(where)
+        if (where._tag === "Ok" || where._tag === "Error") return untraced(where)
         return where._tag === "Upstream"
-          ? Replies.readUpstream(upstream as Upstream, settings, where.server, where.uri, uri)
-          : Replies.readLocal(settings, where.entry, uri)
+          ? traced(where.server, Replies.readUpstream(upstream as Upstream, settings, where.server, where.uri, uri))
+          : traced(where.entry.source ?? null, Replies.readLocal(settings, where.entry, uri))
       })
 
     // -------------------------------------------------------------------------
@@ -209,34 +219,46 @@ export const make = (deps: Dependencies) =>
     // Prompts
     // -------------------------------------------------------------------------
 
-    const getPrompt = (params: unknown) =>
+    const getPrompt = (params: unknown): Effect.Effect<Traced> =>
       Effect.gen(function*() {
         const exceeded = JsonBounds.exceeds(params, {
           maxBytes: settings.maxArgumentBytes,
           maxDepth: settings.maxArgumentDepth
         })
         if (exceeded !== undefined) {
-          return invalid("prompts/get: the params are over maxArgumentBytes or maxArgumentDepth")
+          return {
+            reply: invalid("prompts/get: the params are over maxArgumentBytes or maxArgumentDepth"),
+            source: null
+          }
         }
         const input = Schema.decodeUnknownOption(PromptParams)(params)
         if (input._tag === "None") {
-          return invalid("prompts/get needs {\"name\": \"...\", \"arguments\": {\"argument\": \"text value\"}}")
+          const usage = "prompts/get needs {\"name\": \"...\", \"arguments\": {\"argument\": \"text value\"}}"
+          return { reply: invalid(usage), source: null }
         }
         const { name } = input.value
         const args = input.value.arguments ?? {}
         const entry = (yield* listing).promptByName.get(name)
-        if (entry === undefined) return invalid(`Unknown prompt '${name.slice(0, 200)}'`)
-        if (!permitted(entry)) return invalid(`Prompt '${name.slice(0, 200)}' is not permitted for this client`)
+        if (entry === undefined) {
+          return { reply: because(invalid(`Unknown prompt '${name.slice(0, 200)}'`), "unknown"), source: null }
+        }
+        const refused = invalid(`Prompt '${name.slice(0, 200)}' is not permitted for this client`)
+        if (!permitted(entry)) {
+          return { reply: because(refused, "not-permitted"), source: entry.source ?? null }
+        }
         const missing = (entry.prompt?.arguments ?? []).filter((a) => a.required && !(a.name in args))
         if (missing.length > 0) {
-          return invalid(
-            `prompts/get '${name.slice(0, 200)}' needs the arguments ${missing.map((a) => a.name).join(", ")}`
-          )
+          return {
+            source: entry.source ?? null,
+            reply: invalid(
+              `prompts/get '${name.slice(0, 200)}' needs the arguments ${missing.map((a) => a.name).join(", ")}`
+            )
+          }
         }
         const origin = upstream?.origin(entry.uri)
         return origin?._tag === "Prompt"
-          ? yield* Replies.promptUpstream(upstream as Upstream, settings, origin, args, linked)
-          : yield* Replies.promptLocal(settings, entry.prompt as Resource.Prompt, args)
+          ? yield* traced(origin.server, Replies.promptUpstream(upstream as Upstream, settings, origin, args, linked))
+          : yield* traced(entry.source ?? null, Replies.promptLocal(settings, entry.prompt as Resource.Prompt, args))
       })
 
     // -------------------------------------------------------------------------
@@ -278,22 +300,26 @@ export const make = (deps: Dependencies) =>
         return ok(answer)
       })
 
-    const handle = (method: string, params: unknown): Effect.Effect<Reply> => {
+    /** A request's reply; for `resources/read` and `prompts/get`, with the source that answered. */
+    const handle = (method: string, params: unknown): Effect.Effect<Traced> =>
+      method === "resources/read"
+        ? read(params)
+        : method === "prompts/get"
+        ? getPrompt(params)
+        : Effect.map(others(method, params), (reply) => ({ reply, source: null }))
+
+    const others = (method: string, params: unknown): Effect.Effect<Reply> => {
       switch (method) {
         case "resources/list":
           return listed(params, "resources")
         case "resources/templates/list":
           return listed(params, "templates")
-        case "resources/read":
-          return read(params)
         case "resources/subscribe":
           return subscribe(params)
         case "resources/unsubscribe":
           return unsubscribe(params)
         case "prompts/list":
           return listed(params, "prompts")
-        case "prompts/get":
-          return getPrompt(params)
         default:
           return Effect.succeed(error(ErrorCode.MethodNotFound, "Method not found"))
       }

@@ -1,11 +1,44 @@
 /**
- * Reading the audit tables: reveals, calls and gaps merged into one list, oldest first.
+ * The audit tables: writing a reveal or a call (bounded), and reading reveals, calls and gaps
+ * merged into one list, oldest first.
  *
  * @internal
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
-import type { Entry, Filter, Origin } from "../Audit.js"
+import type { SqlError } from "effect/sql/SqlError"
+import type { Call, Entry, Filter, Origin, Reveal } from "../Audit.js"
+import * as Bounds from "./auditBounds.js"
+
+/** Appends one entry; arguments and results only with `payloads`. */
+export const insert = (sql: SqlClient, entry: Reveal | Call, payloads: boolean): Effect.Effect<void, SqlError> => {
+  const origin = {
+    at: new Date(entry.at),
+    turn_id: Bounds.text(entry.turnId),
+    session_id: entry.sessionId === null ? null : Bounds.text(entry.sessionId),
+    unit_path: Bounds.text(entry.path.join("/"))
+  }
+  if (entry._tag === "Reveal") {
+    return sql`INSERT INTO tool_search_audit_reveals
+      (at, turn_id, session_id, unit_path, tool, query, found, activated)
+      VALUES (${origin.at}, ${origin.turn_id}, ${origin.session_id}, ${origin.unit_path}, ${Bounds.text(entry.tool)},
+        ${Bounds.text(entry.query)}, ${[...Bounds.names(entry.found)]}::text[], ${[
+      ...Bounds.names(entry.activated)
+    ]}::text[])`
+      .pipe(Effect.asVoid)
+  }
+  const optional = (text: string | null | undefined) => text === null || text === undefined ? null : Bounds.text(text)
+  return sql`INSERT INTO tool_search_audit_calls
+    (at, turn_id, session_id, unit_path, call_id, tool_name, tool_id, source, target, outcome, duration_ms,
+      arguments, result)
+    VALUES (${origin.at}, ${origin.turn_id}, ${origin.session_id}, ${origin.unit_path}, ${Bounds.text(entry.callId)},
+      ${Bounds.text(entry.toolName)}, ${optional(entry.toolId)}, ${optional(entry.source)}, ${optional(entry.target)},
+      ${Bounds.text(entry.outcome)}, ${Number.isFinite(entry.durationMs) ? Math.max(0, entry.durationMs) : 0},
+      ${payloads ? Bounds.payload(entry.arguments) : null}::jsonb, ${
+    payloads ? Bounds.payload(entry.result) : null
+  }::jsonb)`
+    .pipe(Effect.asVoid)
+}
 
 interface OriginRow {
   readonly id: string
@@ -43,12 +76,13 @@ export const read = (sql: SqlClient, filter: Filter) =>
         tool_name: string
         tool_id: string | null
         source: string | null
+        target: string | null
         outcome: string
         duration_ms: number
         arguments: unknown
         result: unknown
       }
-    >`SELECT id::text AS id, at, turn_id, session_id, unit_path, call_id, tool_name, tool_id, source, outcome,
+    >`SELECT id::text AS id, at, turn_id, session_id, unit_path, call_id, tool_name, tool_id, source, target, outcome,
         duration_ms, arguments, result
       FROM tool_search_audit_calls WHERE ${where(true)} ${order} LIMIT ${limit}`
     // Gaps belong to no session: shown with every filter, since any session may have lost entries.
@@ -77,6 +111,7 @@ export const read = (sql: SqlClient, filter: Filter) =>
           toolName: c.tool_name,
           toolId: c.tool_id,
           source: c.source,
+          ...(c.target === null ? {} : { target: c.target }),
           outcome: c.outcome,
           durationMs: c.duration_ms,
           ...(c.arguments === null ? {} : { arguments: c.arguments }),
