@@ -44,6 +44,8 @@ export interface Options {
   readonly timeout?: Duration.Input
   /** The largest response body read (default 32 MiB). */
   readonly maxResponseBytes?: number
+  /** Retries of a transient failure (408, 409, 429, 500, 502–504, 529, transport) after the first attempt (default 2). */
+  readonly retries?: number
   /** Names the provider in errors (default `OpenAI`). */
   readonly module?: string
 }
@@ -160,7 +162,8 @@ export const make = (options: Options): Effect.Effect<EmbeddingModel.EmbeddingMo
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
       timeout: options.timeout ?? "60 seconds",
-      maxResponseBytes: options.maxResponseBytes ?? 32 * 1024 * 1024
+      maxResponseBytes: options.maxResponseBytes ?? 32 * 1024 * 1024,
+      retries: options.retries ?? HttpJson.defaultRetries
     })
     const embedBatch = (inputs: ReadonlyArray<string>) =>
       HttpJson.post(client, endpoint, {

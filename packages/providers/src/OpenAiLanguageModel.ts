@@ -37,6 +37,8 @@ export interface Options extends OpenAiChatCompletions.RequestSettings {
   readonly timeout?: Duration.Input
   /** The largest response body read (default 8 MiB). */
   readonly maxResponseBytes?: number
+  /** Retries of a transient failure (408, 409, 429, 500, 502–504, 529, transport) after the first attempt (default 2). */
+  readonly retries?: number
 }
 
 /**
@@ -66,7 +68,8 @@ export const make = (options: Options): Effect.Effect<LanguageModel.LanguageMode
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
       timeout: options.timeout ?? "120 seconds",
-      maxResponseBytes: options.maxResponseBytes ?? 8 * 1024 * 1024
+      maxResponseBytes: options.maxResponseBytes ?? 8 * 1024 * 1024,
+      retries: options.retries ?? HttpJson.defaultRetries
     })
     const generateText = (providerOptions: LanguageModel.ProviderOptions) =>
       OpenAiChatCompletions.toRequest(providerOptions, { ...options, module }).pipe(

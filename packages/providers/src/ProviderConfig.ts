@@ -2,8 +2,8 @@
  * The providers' settings, declared once as a table of `Setting`s like core's `ToolSearchConfig`:
  * which language model the agent talks to (`TOOL_SEARCH_MODEL=openai:<model>`,
  * `anthropic:<model>` or `openai-compatible:<model>` with `TOOL_SEARCH_MODEL_URL`), which
- * embedding model semantic search uses (`TOOL_SEARCH_EMBEDDINGS`), their servers, keys, budgets
- * and timeouts. The keys are read from the variables every tool reads (`OPENAI_API_KEY`,
+ * embedding model semantic search uses (`TOOL_SEARCH_EMBEDDINGS`), their servers, keys, budgets,
+ * timeouts and retries. The keys are read from the variables every tool reads (`OPENAI_API_KEY`,
  * `ANTHROPIC_API_KEY`) and stay `Redacted`: they never appear in logs, errors or `toString`.
  *
  * `Providers` turns these settings into layers.
@@ -197,6 +197,13 @@ export const settings = {
     default: 120,
     values: "seconds ≥ 1",
     description: "how long one model request may take before it fails"
+  }),
+  modelRetries: Setting.make("modelRetries", {
+    schema: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 10 })) as unknown as Schema.Codec<number, unknown>,
+    default: 2,
+    values: "integer 0–10",
+    description:
+      "retries of a model or embeddings request that failed for a passing reason (408, 409, 429, 500, 502–504, 529, network); 0 disables"
   }),
   promptCache: Setting.make("promptCache", {
     schema: Setting.Boolean,

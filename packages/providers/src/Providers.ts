@@ -116,7 +116,8 @@ export const languageModelChoice: Config.Config<Option.Option<LanguageModelChoic
       const common = {
         model: spec.model,
         maxOutputTokens: s.maxOutputTokens,
-        timeout: `${s.modelTimeout} seconds`
+        timeout: `${s.modelTimeout} seconds`,
+        retries: s.modelRetries
       } as const
       const named = `${spec.provider}:${spec.model}`
       switch (spec.provider) {
@@ -179,6 +180,7 @@ export const embeddingModelChoice: Config.Config<Option.Option<EmbeddingModelCho
           baseUrl: s.embeddingsUrl ?? OpenAiLanguageModel.defaultBaseUrl,
           apiKey: yield* required(s.openaiApiKey, settings.openaiApiKey.env, `is required for ${named}`),
           dimensions: s.embeddingsDimensions,
+          retries: s.modelRetries,
           module: "OpenAI"
         }
         : {
@@ -190,6 +192,7 @@ export const embeddingModelChoice: Config.Config<Option.Option<EmbeddingModelCho
           ),
           apiKey: s.embeddingsKey,
           dimensions: s.embeddingsDimensions,
+          retries: s.modelRetries,
           module: "OpenAI-compatible"
         }
       return Option.some({

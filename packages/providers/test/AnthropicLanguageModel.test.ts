@@ -169,14 +169,14 @@ describe("Anthropic Messages (checks the wire, not a model)", () => {
       assert.strictEqual(error.reason._tag, "InvalidResponseError")
     }))
 
-  it.effect("overloaded (529) is an InternalProviderError with Anthropic's message", () =>
+  it.effect("overloaded (529) is an InternalProviderError with Anthropic's message (retries off)", () =>
     Effect.gen(function*() {
       const server = yield* WireServer.make(() => ({
         status: 529,
         json: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }
       }))
       const error = yield* LanguageModel.generateText({ prompt: "go" }).pipe(
-        Effect.provide(model(server.url)),
+        Effect.provide(model(server.url, { retries: 0 })),
         Effect.flip
       )
       assert.strictEqual(error.reason._tag, "InternalProviderError")

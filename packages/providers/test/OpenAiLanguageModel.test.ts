@@ -218,13 +218,13 @@ describe("OpenAI Chat Completions errors (checks the wire, not a model)", () => 
       assert.include(error.message, "Incorrect API key provided")
     }))
 
-  it.effect("429 is a RateLimitError with the server's Retry-After", () =>
+  it.effect("429 is a RateLimitError with the server's Retry-After (retries off)", () =>
     Effect.gen(function*() {
       const error = yield* fail({
         status: 429,
         json: { error: { message: "slow down" } },
         headers: { "retry-after": "7" }
-      })
+      }, { retries: 0 })
       assert.strictEqual(error.reason._tag, "RateLimitError")
       assert.include(error.message, "Retry after 7s")
     }))
@@ -249,7 +249,7 @@ describe("OpenAI Chat Completions errors (checks the wire, not a model)", () => 
     Effect.gen(function*() {
       const server = yield* WireServer.make(() => "hang")
       const fiber = yield* LanguageModel.generateText({ prompt: "go" }).pipe(
-        Effect.provide(model(server.url, { timeout: "30 seconds" })),
+        Effect.provide(model(server.url, { timeout: "30 seconds", retries: 0 })),
         Effect.flip,
         Effect.forkChild
       )
@@ -263,7 +263,7 @@ describe("OpenAI Chat Completions errors (checks the wire, not a model)", () => 
   it.effect("a server that is not there is a NetworkError naming the address", () =>
     Effect.gen(function*() {
       const error = yield* LanguageModel.generateText({ prompt: "go" }).pipe(
-        Effect.provide(model("http://127.0.0.1:9")),
+        Effect.provide(model("http://127.0.0.1:9", { retries: 0 })),
         Effect.flip
       )
       assert.isTrue(AiError.isAiError(error))

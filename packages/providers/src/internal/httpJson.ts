@@ -9,10 +9,17 @@
  * error messages are cut to a few hundred characters, a request that takes longer than
  * `timeout` is interrupted (the fetch is aborted), and a redirect is an error rather than a
  * second request that would carry the key elsewhere.
+ *
+ * A transient failure (429, 503, 529 and the like; a transport failure or timeout) is tried again a bounded number
+ * of times, in one place for every provider: `retry.ts`.
  */
 import { Duration, Effect, Option, Redacted, Schema, Stream } from "effect"
 import { AiError } from "effect/ai"
 import { FetchHttpClient, Headers, type HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import * as Retry from "./retry.js"
+
+/** Retries of a transient failure when the options name none: three attempts in all. */
+export const defaultRetries = 2
 
 /** Where and how a provider is called. */
 export interface Endpoint {
@@ -26,6 +33,8 @@ export interface Endpoint {
   readonly timeout: Duration.Input
   /** The largest response body read; a larger one is an `InvalidResponseError`. */
   readonly maxResponseBytes: number
+  /** Retries of a transient failure (429, 503, transport…), after the first attempt; 0 for none. */
+  readonly retries: number
 }
 
 /**
@@ -38,6 +47,7 @@ export const bearerEndpoint = (options: {
   readonly apiKey?: Redacted.Redacted<string> | undefined
   readonly timeout: Duration.Input
   readonly maxResponseBytes: number
+  readonly retries: number
 }): Endpoint => ({
   module: options.module,
   baseUrl: options.baseUrl.replace(/\/+$/, ""),
@@ -45,7 +55,8 @@ export const bearerEndpoint = (options: {
     ? {}
     : { authorization: Redacted.make(`Bearer ${Redacted.value(options.apiKey)}`) },
   timeout: options.timeout,
-  maxResponseBytes: options.maxResponseBytes
+  maxResponseBytes: options.maxResponseBytes,
+  retries: options.retries
 })
 
 /** One request. */
@@ -64,8 +75,18 @@ const ERROR_BODY_BYTES = 64 * 1024
 /** Messages taken from the server are cut to this length. */
 const MESSAGE_CHARS = 500
 
-/** Posts `body` to the endpoint and decodes the answer. */
+/**
+ * Posts `body` to the endpoint and decodes the answer; a transient failure is tried again, up to
+ * `endpoint.retries` times (`Retry`).
+ */
 export const post = <A>(
+  client: HttpClient.HttpClient,
+  endpoint: Endpoint,
+  request: Post<A>
+): Effect.Effect<A, AiError.AiError> => Retry.withRetries(postOnce(client, endpoint, request), endpoint.retries)
+
+/** One attempt: the request, bounded in time, and its answer decoded. */
+const postOnce = <A>(
   client: HttpClient.HttpClient,
   endpoint: Endpoint,
   request: Post<A>
@@ -211,9 +232,14 @@ const statusReason = (response: HttpClientResponse.HttpClientResponse, text: str
   const description = message === undefined
     ? `HTTP ${response.status}${text.trim() === "" ? "" : `: ${cut(text.trim())}`}`
     : `${cut(message)}${kind === undefined ? "" : ` (${kind})`}`
-  const http = { response: { status: response.status, headers: {} }, body: cut(text) }
+  // the error keeps the headers a retry reads, and no other
+  const headers = Object.fromEntries(Retry.hintHeaders.flatMap((name) => {
+    const value = Option.getOrUndefined(Headers.get(response.headers, name))
+    return value === undefined ? [] : [[name, cut(value)]]
+  }))
+  const http = { response: { status: response.status, headers }, body: cut(text) }
   if (response.status === 429) {
-    const seconds = Number(Option.getOrUndefined(Headers.get(response.headers, "retry-after")))
+    const seconds = Number(headers["retry-after"])
     return new AiError.RateLimitError({
       http,
       ...(Number.isFinite(seconds) && seconds >= 0 ? { retryAfter: Duration.seconds(seconds) } : {})
