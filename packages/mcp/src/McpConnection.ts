@@ -203,8 +203,8 @@ export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, C
       (): typeof Capabilities.Type => ({})
     )
 
-    const listed = (method: string, field: string) =>
-      listAll(client, server, method, field).pipe(
+    const listed = (method: string, field: string, options?: { readonly unimplementedIsEmpty?: boolean }) =>
+      listAll(client, server, method, field, options).pipe(
         noteLost,
         Effect.timeoutOrElse({
           duration: config.listTimeout,
@@ -248,7 +248,8 @@ export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, C
         resources: capabilities.resources === undefined ? none : listed("resources/list", "resources"),
         templates: capabilities.resources === undefined
           ? none
-          : listed("resources/templates/list", "resourceTemplates"),
+          // declared with resources, but some servers never implemented it: no templates then
+          : listed("resources/templates/list", "resourceTemplates", { unimplementedIsEmpty: true }),
         prompts: capabilities.prompts === undefined ? none : listed("prompts/list", "prompts")
       }),
       callTool,

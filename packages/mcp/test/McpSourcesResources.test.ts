@@ -46,6 +46,18 @@ const until = (catalog: ResourceCatalog.Service, uris: ReadonlyArray<string>) =>
   })
 
 describe("McpSources with resources", () => {
+  it.effect("a server declaring resources without resources/templates/list still has its resources imported", () =>
+    Effect.gen(function*() {
+      const a = Fake.make()
+      a.resources = [doc("docs://a/readme", "readme")]
+      a.templates = undefined
+      const { catalog, sources } = yield* start([{ name: "a", transport: a.transport }])
+      yield* until(catalog, ["docs://a/readme"])
+      assert.match(yield* readText(catalog.getUnsafe("docs://a/readme")), /docs:\/\/a\/readme/)
+      const [status] = yield* sources.status
+      assert.deepStrictEqual([status?.state, status?.resources, status?.error], ["ready", 1, undefined])
+    }))
+
   it.effect("a URI two servers list is qualified for both; unique URIs keep their form; reads reach the lister", () =>
     Effect.gen(function*() {
       const a = Fake.make()

@@ -63,13 +63,16 @@ const pageOf = (field: string) =>
 
 /**
  * All pages of a listing (`tools/list` → `tools`, `resources/list` → `resources`, ...), entries
- * raw. A repeated cursor or an endless listing is a protocol error.
+ * raw. A repeated cursor or an endless listing is a protocol error. With `unimplementedIsEmpty`, a
+ * server answering the first page with "Method not found" lists nothing (servers that declare
+ * resources but never implemented `resources/templates/list`).
  */
 export const listAll = (
   client: Client,
   server: string,
   method: string,
-  field: string
+  field: string,
+  options: { readonly unimplementedIsEmpty?: boolean } = {}
 ): Effect.Effect<ReadonlyArray<unknown>, ConnectError> => {
   const page = pageOf(field)
   return Effect.gen(function*() {
@@ -78,10 +81,21 @@ export const listAll = (
     let cursor: string | undefined
     for (let n = 0; n < MAX_PAGES; n++) {
       const params = cursor === undefined ? {} : { cursor }
+      const first = n === 0
       const raw = yield* Effect.tryPromise({
-        try: (signal) => client.request({ method, params }, ResultSchema, { signal, timeout: NO_SDK_TIMEOUT }),
+        try: (signal) =>
+          client.request({ method, params }, ResultSchema, { signal, timeout: NO_SDK_TIMEOUT }).catch(
+            (cause: unknown) => {
+              if (
+                first && options.unimplementedIsEmpty === true && cause instanceof SdkMcpError &&
+                cause.code === ErrorCode.MethodNotFound
+              ) return undefined
+              throw cause
+            }
+          ),
         catch: (cause) => listFailure(server, method, cause)
       })
+      if (raw === undefined) return entries
       const result = yield* Schema.decodeUnknownEffect(page)(raw).pipe(
         Effect.mapError((e) => new ServerProtocolError({ server, reason: `${method}: ${e.message}` }))
       )
