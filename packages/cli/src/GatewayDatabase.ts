@@ -22,16 +22,17 @@ import type { SqlClient } from "effect/sql/SqlClient"
 // Settings
 // -----------------------------------------------------------------------------
 
-/** `off`, or a location `Database.parse` reads. */
-const DatabaseOrOff: Schema.Codec<string, unknown> = Setting.fromString(
-  Schema.String as unknown as Schema.Codec<string>,
+/** `off`, or a location as the store's own `database` setting reads it (one parser for both). */
+const DatabaseOrOff: Schema.Codec<Database.Location | "off", unknown> = Setting.fromString(
+  Schema.Union([Schema.Literal("off"), Schema.toType(StoreConfig.LocationFromString)]) as unknown as Schema.Codec<
+    Database.Location | "off"
+  >,
   (raw) => {
-    const text = raw.trim()
-    if (text.toLowerCase() === "off") return Result.succeed("off")
-    const location = Database.parse(text)
-    return typeof location === "string" ? Result.fail(`${location}, or off`) : Result.succeed(text)
+    if (raw.trim().toLowerCase() === "off") return Result.succeed("off")
+    const location = Database.parse(raw.trim())
+    return typeof location === "string" ? Result.fail(`${location}, or off`) : Result.succeed(location)
   },
-  (value) => value
+  (value) => value === "off" ? "off" : Database.format(value)
 )
 
 /**
@@ -68,11 +69,8 @@ export type Settings = Setting.Values<typeof settings>
  * @since 0.2.0
  * @category settings
  */
-export const location = (settings: Settings): Option.Option<Database.Location> => {
-  if (settings.database === "off") return Option.none()
-  const parsed = Database.parse(settings.database)
-  return typeof parsed === "string" ? Option.none() : Option.some(parsed)
-}
+export const location = (settings: Settings): Option.Option<Database.Location> =>
+  settings.database === "off" ? Option.none() : Option.some(settings.database)
 
 // -----------------------------------------------------------------------------
 // The layer

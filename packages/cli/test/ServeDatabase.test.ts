@@ -33,7 +33,7 @@ const alice = { authorization: "Bearer alice-secret" }
 const bob = { authorization: "Bearer bob-secret" }
 
 const store: GatewayDatabase.Settings = {
-  database: "memory",
+  database: { _tag: "Memory" },
   databaseTimeout: Duration.seconds(5),
   auditPayloads: false,
   auditRetention: Duration.days(90)

@@ -72,7 +72,7 @@ const gateway = (dir: string, auditPayloads: boolean, scope: Scope.Scope) =>
         Layer.provideMerge(GatewayDatabase.layer(
           { _tag: "Embedded", path: dir },
           {
-            database: dir,
+            database: { _tag: "Embedded", path: dir },
             databaseTimeout: Duration.seconds(10),
             auditPayloads,
             auditRetention: Duration.days(90)
