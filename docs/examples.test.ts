@@ -12,6 +12,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as AgentExample from "./examples/agent.js"
 import * as DeliveryExample from "./examples/delivery.js"
+import * as ForkExample from "./examples/fork.js"
 import * as McpGateway from "./examples/mcp-gateway.js"
 import * as McpImport from "./examples/mcp-import.js"
 import * as OwnLoop from "./examples/own-loop.js"
@@ -21,6 +22,7 @@ import * as Quickstart from "./examples/quickstart.js"
 import * as Readme from "./examples/readme.js"
 import * as Resources from "./examples/resources.js"
 import * as Search from "./examples/search.js"
+import * as SwapStrategy from "./examples/swap-strategy.js"
 import * as VisibilityExample from "./examples/visibility.js"
 import * as Settings from "./settings.js"
 
@@ -71,6 +73,20 @@ describe("docs examples", () => {
         steps: ["jira_create: not-active", "ToolSearch: ok", "jira_create: ok"],
         answer: `Done: jira_create returned "OPS-1: outage"`
       })))
+
+  it.effect("fork: sub-agents from the app, one inheriting nothing, one a snapshot of the turn", () =>
+    Effect.map(ForkExample.program, (r) =>
+      assert.deepStrictEqual(r, {
+        turn: ["tickets_open"],
+        fresh: ["weather_get"],
+        seeded: ["tickets_open", "weather_get"]
+      })))
+
+  it.effect("swap-strategy: the same program over another strategy layer", () =>
+    Effect.map(
+      SwapStrategy.program,
+      (r) => assert.deepStrictEqual(r, { bm25f: ["slack_send"], regex: ["slack_send", "slack_list"] })
+    ))
 
   it.effect("own-loop: the same model with a plain toolkit fails the request with an AiError", () =>
     Effect.gen(function*() {

@@ -18,13 +18,13 @@ const tools = [
 ]
 
 const agent = (delivery: Executor.Delivery) =>
-  Executor.Executor.layerMemory({ delivery, systemPrompt: "You are the release assistant." }).pipe(
+  Executor.layerMemory({ delivery, systemPrompt: "You are the release assistant." }).pipe(
     Layer.provideMerge(ScriptedModel.layer({
       policy: "capable",
       plan: () => ({ search: "send a slack message", tool: "slack_send", params: { channel: "#rel", text: "v2" } })
     })),
     Layer.provide(ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer), Layer.orDie)),
-    Layer.provide(TokenCounter.TokenCounter.approximate)
+    Layer.provide(TokenCounter.layerApproximate)
   )
 
 /** One turn: the tools of each request, the calls made, and each request's cacheable prefix. */

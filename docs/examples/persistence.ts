@@ -8,6 +8,7 @@
 // TOOL_SEARCH_DATABASE may also be postgres://user:password@host:5432/db. Runs in
 // docs/examples.test.ts (npm test), as two real processes.
 import { Executor, ScriptedModel, TokenCounter, type TurnEvent } from "@tool-search/agent"
+import type { UnknownTools } from "@tool-search/core"
 import { CatalogTool, Keyword, ToolCatalog } from "@tool-search/core"
 import { AuditRecorder, type Database, StoreConfig } from "@tool-search/store"
 import { type Config, Effect, Layer, Logger, Stream } from "effect"
@@ -30,10 +31,10 @@ const Model = ScriptedModel.layer({
 
 // The store from the settings (TOOL_SEARCH_DATABASE, TOOL_SEARCH_EVICTION, ...): the executor picks
 // up its session store; the audit records every turn.
-const Agent = Executor.Executor.layer({ activationPolicy: "session" }).pipe(
+const Agent = Executor.layer({ activationPolicy: "session" }).pipe(
   Layer.provideMerge(Model),
   Layer.provideMerge(Catalog),
-  Layer.provide(TokenCounter.TokenCounter.approximate),
+  Layer.provide(TokenCounter.layerApproximate),
   Layer.provideMerge(StoreConfig.layerConfig())
 )
 
@@ -51,7 +52,7 @@ export interface Summary {
 export const turn = (
   sessionId: string,
   message: string
-): Effect.Effect<Summary, AiError.AiError | Database.DatabaseUnavailable | Config.ConfigError> =>
+): Effect.Effect<Summary, AiError.AiError | UnknownTools | Database.DatabaseUnavailable | Config.ConfigError> =>
   Effect.gen(function*() {
     const executor = yield* Executor.Executor
     const events: ReadonlyArray<TurnEvent.TurnEvent> = yield* Stream.runCollect(

@@ -27,7 +27,7 @@
  */
 import { Disclosure, type ToolArguments, Unit } from "@tool-search/core"
 import { Duration, Effect } from "effect"
-import { type AiError, LanguageModel, Prompt, type Toolkit } from "effect/ai"
+import { type AiError, LanguageModel, Prompt } from "effect/ai"
 import { Approval } from "./Approval.js"
 import * as Calls from "./internal/calls.js"
 import { TokenCounter } from "./TokenCounter.js"

@@ -204,7 +204,7 @@ describe("no traps on the main paths", () => {
   it.effect("the catalog's deferred tools are found by the one ToolSearch of the unit", () =>
     Effect.gen(function*() {
       const names = yield* Unit.provide(
-        Effect.map(Unit.search("select:send_email,list_inbox"), (ts) => ts.map((t) => t.id))
+        Effect.map(Unit.search("select:send_email,list_inbox"), (r) => r.matches.map((m) => m.tool.id))
       )
       assert.deepStrictEqual(names, ["mail/send_email", "mail/list_inbox"])
     }).pipe(Effect.provide(catalogOf(mail))))

@@ -22,6 +22,7 @@ import {
   TableOfContents,
   ToolCatalog,
   ToolSearchConfig,
+  type UnknownTools,
   Visibility
 } from "@tool-search/core"
 import { McpSources } from "@tool-search/mcp"
@@ -133,8 +134,10 @@ export class TurnFailed extends Schema.TaggedError<TurnFailed>()("TurnFailed", {
  * @since 0.2.0
  * @category errors
  */
-export const turnFailed = (error: AiError.AiError): Effect.Effect<never, TurnFailed> => {
-  const failure = new TurnFailed({ reason: `the model call failed: ${error.message}` })
+export const turnFailed = (error: AiError.AiError | UnknownTools): Effect.Effect<never, TurnFailed> => {
+  const failure = new TurnFailed({
+    reason: error._tag === "UnknownTools" ? error.message : `the model call failed: ${error.message}`
+  })
   return Effect.andThen(Console.error(`tool-search: ${failure.reason}`), Effect.fail(failure))
 }
 
@@ -254,11 +257,11 @@ export const withAgent = <A, E, R>(
       TableOfContents.layer(settings.tableOfContents),
       Layer.succeed(ToolSearchConfig.ToolSearchConfig, { ...settings, visibility })
     )
-    const Agent = Executor.Executor.layerConfig({ maxIterations: Math.max(1, flags.maxIterations) }).pipe(
+    const Agent = Executor.layerConfig({ maxIterations: Math.max(1, flags.maxIterations) }).pipe(
       Layer.provide(SessionStore.SessionStore.layerConfig),
       Layer.provide(Providers.languageModelOf(choice)),
       Layer.provideMerge(Tools),
-      Layer.provide(TokenCounter.TokenCounter.o200k),
+      Layer.provide(TokenCounter.o200k),
       Layer.provide(Policies),
       Layer.provide(FetchHttpClient.layer),
       // the catalog ranks with it, the executor's views record into it

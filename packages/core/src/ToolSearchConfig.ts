@@ -259,8 +259,7 @@ export const config: Config.Config<Settings> = Setting.options(settings).pipe(
         resources: or(v.resources, Visibility.defaults.resources),
         // naming platform sources turns exploration on for them, as the command line's --allow does
         explore: or(v.explore, Option.isSome(v.platformSources)),
-        allow: or(v.platformSources, Visibility.defaults.allow),
-        filters: Visibility.defaults.filters
+        allow: or(v.platformSources, Visibility.defaults.allow)
       },
       tableOfContents: {
         namesPerSource: or(v.tocNamesPerSource, defaults.tableOfContents.namesPerSource),

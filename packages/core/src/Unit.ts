@@ -31,6 +31,7 @@
  */
 import { Effect, Fiber, FiberSet, Layer, Ref } from "effect"
 import type { Scope } from "effect"
+import type * as CatalogTool from "./CatalogTool.js"
 import * as Disclosure from "./Disclosure.js"
 import * as ResourceContents from "./internal/resourceContents.js"
 import * as ToolContents from "./internal/toolContents.js"
@@ -359,17 +360,34 @@ export const resolve = (name: string): Effect.Effect<ModelTool, Refused, Unit> =
   UnitService.use((u) => u.tools.resolve(name))
 
 /**
+ * What a search of the unit came to: the hits it loaded (with their scores), the ids it activated
+ * that were not active before, and the note its `ToolSearch` answer carries (names of a `select:`
+ * it did not load, weak matches it left out, tools a capacity unloaded, sources it could not search).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface SearchAnswer {
+  readonly matches: ReadonlyArray<ToolCatalogModule.Match>
+  readonly activated: ReadonlyArray<string>
+  readonly note?: string
+}
+
+/**
  * Ranks the deferred tools this agent may find for a query (`read file`, `select:Read,Edit`,
- * `+slack send`) and activates the hits that are not weak matches: what `ToolSearch` runs.
+ * `+slack send`), activates the hits that are not weak matches, and says what it did not load:
+ * exactly what `ToolSearch` runs, on every surface (agent, gateway, `tool-search search`).
+ * `maxResults` defaults to the disclosure settings'; a `select:` honours every name up to the hard
+ * limit, whatever it says.
  *
  * @since 0.3.0
  * @category accessors
  */
 export const search = (
-  query: string | Query.Query,
+  query: string,
   options: { readonly maxResults?: number } = {}
-): Effect.Effect<ReadonlyArray<ToolCatalogModule.Entry>, InvalidQuery | SearchFailed, Unit> =>
-  UnitService.use((u) => Effect.map(u.tools.search(query, options.maxResults), (r) => r.matches.map((m) => m.tool)))
+): Effect.Effect<SearchAnswer, InvalidQuery | SearchFailed, Unit> =>
+  UnitService.use((u) => MetaTools.search(u, query, options.maxResults, { toolCallId: "" }))
 
 /**
  * Ranks candidates without activating them (`search_tools`), optionally in one category.
@@ -391,10 +409,14 @@ export const browse = (
  * @since 0.3.0
  * @category accessors
  */
-export const answer = (name: string, params: unknown): Effect.Effect<Output, Refused, Unit> =>
+export const answer = (
+  name: string,
+  params: unknown,
+  context: CatalogTool.CallContext = { toolCallId: "" }
+): Effect.Effect<Output, Refused, Unit> =>
   Effect.flatMap(resolve(name), (tool) =>
     tool.kind === "meta"
-      ? Effect.orDie(tool.run(params, { toolCallId: "" }))
+      ? Effect.orDie(tool.run(params, context))
       : Effect.fail(
         new Refused({ kind: "tool", name, reason: "invalid-request", hint: `'${name}' is not a meta tool` })
       ))
@@ -410,16 +432,26 @@ export const activated: Effect.Effect<ReadonlyArray<ToolCatalogModule.Entry>, ne
 )
 
 /**
- * What the unit activated, as the ids a new unit accepts as its `seed`: a turn's carry-over, a
- * fork's inheritance.
+ * What the unit activated, as the ids a new unit accepts as its `seed` (a turn's carry-over, a
+ * fork's inheritance), in activation order — including the ids of tools that are gone from the
+ * catalog for now (a server restarting), which a unit keeps until they return.
  *
  * @since 0.3.0
  * @category accessors
  */
-export const snapshot: Effect.Effect<ReadonlyArray<string>, never, Unit> = Effect.map(
-  activated,
-  (entries) => entries.map((e) => e.id)
-)
+export const snapshot: Effect.Effect<ReadonlyArray<string>, never, Unit> = UnitService.use((u) => u.activation.values)
+
+/**
+ * Activates what a stored copy of this unit's session holds — a session resumed by another process
+ * or instance — without a search; like any activated id, one whose tool is gone or hidden shows
+ * nothing until it exists again. Returns the ids that were not active before. (Everything the model
+ * activates goes through a search.)
+ *
+ * @since 0.3.0
+ * @category accessors
+ */
+export const restore = (ids: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>, never, Unit> =>
+  UnitService.use((u) => u.activation.add(ids))
 
 /**
  * The deferred tools this agent may find.
@@ -460,6 +492,38 @@ export const revealed: Effect.Effect<ReadonlyArray<ResourceCatalogModule.Entry>,
   u
 ) => u.resources === undefined ? Effect.succeed([]) : u.resources.revealed)
 
+/**
+ * The answer of `sample_resources` (`sampleResources`): resources with their metadata and a snippet.
+ *
+ * @since 0.3.0
+ * @category resources
+ */
+export type SampleAnswer = ResourceAnswers.SampleAnswer
+
+/**
+ * The answer of `search_resources` (`searchResources`): ranked passages with their offsets.
+ *
+ * @since 0.3.0
+ * @category resources
+ */
+export type PassagesAnswer = ResourceAnswers.SearchAnswer
+
+/**
+ * The answer of `read_resource` (`readResource`): a slice of a body, with where to continue.
+ *
+ * @since 0.3.0
+ * @category resources
+ */
+export type ReadAnswer = ResourceAnswers.ReadAnswer
+
+/**
+ * The answer of `get_prompt` (`getPrompt`): the rendered messages.
+ *
+ * @since 0.3.0
+ * @category resources
+ */
+export type PromptAnswer = ResourceAnswers.PromptAnswer
+
 /** The resource side of the unit in context, or the refusal of a unit without resources. */
 const resourceSide = <A, E>(
   f: (side: Resources.ResourceSide) => Effect.Effect<A, E>
@@ -488,7 +552,7 @@ export const sampleResources = (input: {
   readonly query?: string
   readonly uri?: string
   readonly max?: number
-}): Effect.Effect<ResourceAnswers.SampleAnswer, ResourceError, Unit> => resourceSide((r) => r.sample(input))
+}): Effect.Effect<SampleAnswer, ResourceError, Unit> => resourceSide((r) => r.sample(input))
 
 /**
  * Level 3: ranked passages, in every resource or in one; reveals their resources. What
@@ -501,7 +565,7 @@ export const searchResources = (input: {
   readonly query: string
   readonly uri?: string
   readonly max?: number
-}): Effect.Effect<ResourceAnswers.SearchAnswer, ResourceError, Unit> => resourceSide((r) => r.search(input))
+}): Effect.Effect<PassagesAnswer, ResourceError, Unit> => resourceSide((r) => r.search(input))
 
 /**
  * Level 4: a slice of a revealed resource's body. What `read_resource` answers.
@@ -513,7 +577,7 @@ export const readResource = (input: {
   readonly uri: string
   readonly offset?: number
   readonly length?: number
-}): Effect.Effect<ResourceAnswers.ReadAnswer, ResourceError, Unit> => resourceSide((r) => r.read(input))
+}): Effect.Effect<ReadAnswer, ResourceError, Unit> => resourceSide((r) => r.read(input))
 
 /**
  * A revealed prompt, rendered with its arguments. What `get_prompt` answers.
@@ -524,7 +588,7 @@ export const readResource = (input: {
 export const getPrompt = (input: {
   readonly name: string
   readonly arguments?: Readonly<Record<string, string>>
-}): Effect.Effect<ResourceAnswers.PromptAnswer, ResourceError, Unit> => resourceSide((r) => r.getPrompt(input))
+}): Effect.Effect<PromptAnswer, ResourceError, Unit> => resourceSide((r) => r.getPrompt(input))
 
 /**
  * Resources that exist for this agent (none without resources).

@@ -89,25 +89,6 @@ export interface Options {
    * ids; an empty list covers none. Ignored while `explore` is off.
    */
   readonly allow: ReadonlyArray<string> | "*"
-  /**
-   * Name filters per source, for tools, resources and prompts alike (an MCP server's `allow` and
-   * `deny` in a gateway config): an entry of a filtered source exists only when its name or id
-   * matches an `allow` pattern (when there are any) and no `deny` pattern. Patterns are globs
-   * (`*` any run of characters, `?` one), matched against the whole name.
-   */
-  readonly filters: ReadonlyArray<Filter>
-}
-
-/**
- * The names of one source that exist: see `Options.filters`.
- *
- * @since 0.3.0
- * @category models
- */
-export interface Filter {
-  readonly source: string
-  readonly allow?: ReadonlyArray<string> | undefined
-  readonly deny?: ReadonlyArray<string> | undefined
 }
 
 /**
@@ -127,8 +108,8 @@ export interface Visibility {
   readonly names: (tool: Subject) => boolean
   /**
    * Whether the agent may know of a source at all — not strict, or connected, resource-bound, or
-   * explored, and not wholly denied by its filter: answers name only such sources (a server that is
-   * still starting, say), never one the agent cannot see.
+   * explored: answers name only such sources (a server that is still starting, say), never one the
+   * agent cannot see.
    */
   readonly exposes: (source: string) => boolean
   /** The settings the policy was built from. */
@@ -151,8 +132,7 @@ export const defaults: Options = {
   connected: [],
   resources: [],
   explore: false,
-  allow: "*",
-  filters: []
+  allow: "*"
 }
 
 /**
@@ -180,20 +160,13 @@ export const make = (options: Partial<Options> = {}): Visibility => {
   const explored = (tool: Subject): boolean =>
     o.explore && (allowed === undefined || (tool.source !== undefined && allowed.has(tool.source)))
   const selects = (tool: Subject): boolean => kindOf(tool) !== "platform" || names(tool) || explored(tool)
-  const filters = new Map(o.filters.map((f) => [f.source, compile(f)]))
-  const passes = (tool: Subject): boolean => {
-    const filter = tool.source === undefined ? undefined : filters.get(tool.source)
-    return filter === undefined || filter.passes(tool)
-  }
   const sourceKind = (source: string): CatalogKind =>
     resources.has(source) ? "resource" : connected.has(source) ? "connected" : "platform"
   const exposes = (source: string): boolean =>
-    filters.get(source)?.deniesAll !== true &&
-    (!o.strict || sourceKind(source) !== "platform" ||
-      (o.explore && (allowed === undefined || allowed.has(source))))
+    !o.strict || sourceKind(source) !== "platform" || (o.explore && (allowed === undefined || allowed.has(source)))
 
   return {
-    includes: o.strict ? (tool) => selects(tool) && passes(tool) : passes,
+    includes: o.strict ? selects : () => true,
     kindOf,
     selects,
     names,
@@ -201,22 +174,6 @@ export const make = (options: Partial<Options> = {}): Visibility => {
     options: o
   }
 }
-
-/** A filter as a test of a subject's name and id. */
-const compile = (filter: Filter) => {
-  const allow = filter.allow?.map(globToRegExp)
-  const deny = (filter.deny ?? []).map(globToRegExp)
-  const any = (patterns: ReadonlyArray<RegExp>, tool: Subject) =>
-    patterns.some((p) => p.test(tool.name) || p.test(tool.id))
-  return {
-    passes: (tool: Subject) => (allow === undefined || any(allow, tool)) && !any(deny, tool),
-    deniesAll: (filter.deny ?? []).includes("*") || (filter.allow !== undefined && filter.allow.length === 0)
-  }
-}
-
-/** A glob (`*`, `?`) as an anchored regular expression; everything else is literal. */
-const globToRegExp = (pattern: string): RegExp =>
-  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`, "s")
 
 /**
  * Every tool exists: not strict, nothing connected. The default when no policy is provided.

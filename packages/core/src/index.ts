@@ -436,4 +436,28 @@ export {
    * @category errors
    */
   UnknownTools
-} from "./Unit.js"
+} from "./internal/unit/model.js"
+
+export type {
+  /**
+   * The tool a unit sends and how it runs (`Unit.ModelTool`), a meta tool's output (`Unit.Output`),
+   * a call (`Unit.Call`): named here so that declaration files of dependent code can name them.
+   *
+   * @since 0.3.0
+   * @category units
+   */
+  Call,
+  ModelTool,
+  Output
+} from "./internal/unit/model.js"
+
+export type {
+  /**
+   * The identifier of the unit capability in `R` (`Unit.Unit`). A type only: there is no value to
+   * yield, keep or provide.
+   *
+   * @since 0.3.0
+   * @category units
+   */
+  UnitService
+} from "./internal/unit/service.js"

@@ -80,7 +80,7 @@ const searchThenCall = (query: string, call?: string) =>
       const resolved = yield* Effect.orDie(Unit.resolve(call))
       yield* Effect.orDie(resolved.run({}, { toolCallId: "c" }))
     }
-    return found.map((t) => t.name)
+    return found.matches.map((m) => m.tool.name)
   }))
 
 describe("learning from use", () => {

@@ -65,8 +65,7 @@ describe("ToolSearchConfig.config", () => {
         connected: ["news-mcp"],
         resources: ["docs", "graph"],
         explore: true,
-        allow: ["nodes", "workflows"],
-        filters: []
+        allow: ["nodes", "workflows"]
       })
       assert.deepStrictEqual(settings.tableOfContents, { namesPerSource: 4, detail: "none" })
       assert.isTrue(settings.discoveryFirst)

@@ -126,7 +126,7 @@ describe("strict mode invariant", () => {
           []
         )
         assert.deepStrictEqual(
-          outside((yield* Unit.search(query, { maxResults: 20 })).map((t) => t.modelName)),
+          outside((yield* Unit.search(query, { maxResults: 20 })).matches.map((m) => m.tool.modelName)),
           []
         )
       }

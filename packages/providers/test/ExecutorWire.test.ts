@@ -49,11 +49,11 @@ const agentSettings = {
 const agentFailing = (env: Record<string, string>) => {
   const provider = ConfigProvider.layer(ConfigProvider.fromEnv({ env: { ...agentSettings, ...env } }))
   const settings = Layer.unwrap(Effect.map(ToolSearchConfig.config, ToolSearchConfig.layer))
-  return Executor.Executor.layerConfig({ maxIterations: 8 }).pipe(
+  return Executor.layerConfig({ maxIterations: 8 }).pipe(
     Layer.provide(SessionStore.SessionStore.layerConfig),
     Layer.provide(Providers.languageModel),
     Layer.provide(ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer))),
-    Layer.provide(TokenCounter.TokenCounter.approximate),
+    Layer.provide(TokenCounter.layerApproximate),
     Layer.provide(settings),
     Layer.provide([provider, FetchHttpClient.layer])
   )

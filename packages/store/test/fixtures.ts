@@ -42,10 +42,10 @@ export const agent = (
   Executor.Executor | LanguageModel.LanguageModel | ScriptedModel.ModelLog | ToolCatalog.ToolCatalog,
   never,
   SessionStore.SessionStore
-> => withModel(Executor.Executor.layer({ ...forks, ...options }))
+> => withModel(Executor.layer({ ...forks, ...options }))
 
 /** Executor + scripted model + catalog, with an in-memory session store. */
 export const agentInMemory = (options: Partial<Executor.Options> = {}) =>
-  withModel(Executor.Executor.layerMemory({ ...forks, ...options }))
+  withModel(Executor.layerMemory({ ...forks, ...options }))
 
 export { user }

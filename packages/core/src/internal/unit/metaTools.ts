@@ -11,8 +11,11 @@
  * @internal
  */
 import { Effect, Option, Schema } from "effect"
+import type { CallContext } from "../../CatalogTool.js"
 import * as Disclosure from "../../Disclosure.js"
-import type { Entry } from "../../ToolCatalog.js"
+import type { InvalidQuery } from "../../Query.js"
+import type { SearchFailed } from "../../SearchStrategy.js"
+import type { Entry, Match } from "../../ToolCatalog.js"
 import * as Messages from "./messages.js"
 import type * as Unit from "./model.js"
 import { type State, UnitService } from "./service.js"
@@ -28,49 +31,54 @@ const metaTool = (
   name: string,
   description: string,
   parameters: Unit.ModelTool["parameters"],
-  answer: (unit: State, params: unknown) => Effect.Effect<Unit.Output>
+  answer: (unit: State, params: unknown, context: CallContext) => Effect.Effect<Unit.Output>
 ): Unit.ModelTool => ({
   name,
   description,
   parameters,
   kind: "meta",
-  run: (params) => UnitService.use((unit) => answer(unit, params))
+  run: (params, context) => UnitService.use((unit) => answer(unit, params, context))
 })
 
 // -----------------------------------------------------------------------------
 // ToolSearch
 // -----------------------------------------------------------------------------
 
+/** What one search of `ToolSearch` came to: the hits it loaded, and what its answer says besides. */
+export interface Searched {
+  readonly matches: ReadonlyArray<Match>
+  /** Ids this search activated that were not active before. */
+  readonly activated: ReadonlyArray<string>
+  /** Not loaded `select:` names, weak matches, the dispatcher, unloaded tools, sources not searched. */
+  readonly note?: string
+}
+
 /**
- * The answer of `ToolSearch`: rank, leave the weak hits out, load the rest, and say what was not
- * loaded and why — `select:` names not loaded, weak matches, tools a capacity unloaded, sources
- * that could not be searched (only those the unit's visibility exposes). A query that names only
- * sources that cannot answer loads nothing rather than unrelated tools.
+ * The search of `ToolSearch`, on a query already known to be non-empty: rank, leave the weak hits
+ * out, load the rest, and say what was not loaded and why — `select:` names not loaded, weak
+ * matches, tools a capacity unloaded, sources that could not be searched (only those the unit's
+ * visibility exposes). A query that names only sources that cannot answer loads nothing rather than
+ * unrelated tools. Every surface runs this: the model's `ToolSearch`, a gateway session's, and
+ * `tool-search search`.
  */
-export const toolSearch = (unit: State, params: unknown): Effect.Effect<Unit.Output> =>
+export const search = (
+  unit: State,
+  query: string,
+  maxResults: number | undefined,
+  context: CallContext
+): Effect.Effect<Searched, InvalidQuery | SearchFailed> =>
   Effect.gen(function*() {
     const { disclosure, visibility } = unit.policies
-    const input = Option.getOrUndefined(Schema.decodeUnknownOption(Messages.ToolSearchInput)(params))
-    const query = input?.query
-    if (typeof query !== "string" || query.trim() === "") return failure(EMPTY_QUERY)
-    const max = Disclosure.clampMaxResults(input?.max_results, disclosure)
     const sources = unit.sources === undefined ? undefined : Sources.exposed(unit.sources, visibility)
     const down = sources === undefined ? [] : yield* sources.unavailable
     const named = down.filter((s) => Sources.mentions(query, s.name))
     const namesAvailable = sources?.names.some((n) => !named.some((d) => d.name === n) && Sources.mentions(query, n))
     if (named.length > 0 && namesAvailable !== true) {
       // the query is about sources that cannot answer: say so rather than load unrelated tools
-      yield* observe(unit, Disclosure.TOOL_SEARCH, query, [], [])
-      return {
-        isFailure: false,
-        result: Messages.renderFunctions([], Messages.unsearchedNote(named)),
-        found: [],
-        activated: []
-      }
+      yield* observe(unit, context, Disclosure.TOOL_SEARCH, query, [], [])
+      return { matches: [], activated: [], note: Messages.unsearchedNote(named) }
     }
-    const searched = yield* Effect.result(unit.tools.search(query, max))
-    if (searched._tag === "Failure") return failure(searched.failure.message)
-    const r = searched.success
+    const r = yield* unit.tools.search(query, maxResults)
     const tools = r.matches.map((m) => m.tool)
     const added = new Set(r.newlyActivated)
     const loaded = tools.filter((t) => added.has(t.id)).map((t) => t.modelName)
@@ -85,30 +93,58 @@ export const toolSearch = (unit: State, params: unknown): Effect.Effect<Unit.Out
       unloaded.length > 0 && unit.capacity !== undefined ? Messages.unloadedNote(unloaded, unit.capacity) : undefined,
       unsearched.length > 0 ? Messages.unsearchedNote(unsearched) : undefined
     ].filter((n) => n !== undefined)
-    yield* observe(unit, Disclosure.TOOL_SEARCH, query, tools.map((t) => t.modelName), loaded)
+    yield* observe(unit, context, Disclosure.TOOL_SEARCH, query, tools.map((t) => t.modelName), loaded)
     return {
-      isFailure: false,
-      result: Messages.renderFunctions(tools, notes.length === 0 ? undefined : notes.join(" ")),
-      found: tools.map((t) => t.modelName),
-      activated: loaded
+      matches: r.matches,
+      activated: r.newlyActivated,
+      ...(notes.length === 0 ? {} : { note: notes.join(" ") })
     }
   })
+
+/** The answer of `ToolSearch`: its input decoded, `search`, the found tools' full definitions and the note. */
+export const toolSearch = (
+  unit: State,
+  params: unknown,
+  context: CallContext = { toolCallId: "" }
+): Effect.Effect<Unit.Output> => {
+  const input = Option.getOrUndefined(Schema.decodeUnknownOption(Messages.ToolSearchInput)(params))
+  const query = input?.query
+  if (typeof query !== "string" || query.trim() === "") return Effect.succeed(failure(EMPTY_QUERY))
+  const max = Disclosure.clampMaxResults(input?.max_results, unit.policies.disclosure)
+  return search(unit, query, max, context).pipe(
+    Effect.map((r): Unit.Output => {
+      const tools = r.matches.map((m) => m.tool)
+      const added = new Set(r.activated)
+      return {
+        isFailure: false,
+        result: Messages.renderFunctions(tools, r.note),
+        found: tools.map((t) => t.modelName),
+        activated: tools.filter((t) => added.has(t.id)).map((t) => t.modelName)
+      }
+    }),
+    Effect.catch((e) => Effect.succeed(failure(e.message)))
+  )
+}
 
 /** Tells the unit's observer what a search found and loaded. */
 const observe = (
   unit: State,
+  context: CallContext,
   tool: string,
   query: string,
   found: ReadonlyArray<string>,
   activated: ReadonlyArray<string>
-) => unit.observer?.onSearch === undefined ? Effect.void : unit.observer.onSearch({ tool, query, found, activated })
+) =>
+  unit.observer?.onSearch === undefined
+    ? Effect.void
+    : unit.observer.onSearch({ tool, query, found, activated, toolCallId: context.toolCallId })
 
 // -----------------------------------------------------------------------------
 // search_tools
 // -----------------------------------------------------------------------------
 
 /** The answer of `search_tools`: candidates, loading nothing. */
-const searchTools = (unit: State, params: unknown): Effect.Effect<Unit.Output> => {
+const searchTools = (unit: State, params: unknown, context: CallContext): Effect.Effect<Unit.Output> => {
   const { disclosure } = unit.policies
   const input = Option.getOrUndefined(Schema.decodeUnknownOption(Messages.SearchToolsInput)(params))
   const query = input?.query
@@ -118,7 +154,9 @@ const searchTools = (unit: State, params: unknown): Effect.Effect<Unit.Output> =
     maxResults: Disclosure.clampMaxResults(input?.max_results, disclosure),
     ...(category === undefined ? {} : { category })
   }).pipe(
-    Effect.tap((matches) => observe(unit, Disclosure.SEARCH_TOOLS, query, matches.map((m) => m.tool.modelName), [])),
+    Effect.tap((matches) =>
+      observe(unit, context, Disclosure.SEARCH_TOOLS, query, matches.map((m) => m.tool.modelName), [])
+    ),
     Effect.map((matches): Unit.Output => {
       const tools = matches.map((m) => m.tool)
       // the filter matched nothing and the search fell back to every category: say so
@@ -141,7 +179,7 @@ const searchTools = (unit: State, params: unknown): Effect.Effect<Unit.Output> =
 // -----------------------------------------------------------------------------
 
 /** The answer of `discover_tools`: the named tools' schemas, activated. */
-const discoverTools = (unit: State, params: unknown): Effect.Effect<Unit.Output> => {
+const discoverTools = (unit: State, params: unknown, context: CallContext): Effect.Effect<Unit.Output> => {
   const input = Schema.decodeUnknownOption(Messages.DiscoveryInput)(params)
   if (Option.isNone(input)) {
     return Effect.succeed(failure(`${Disclosure.DISCOVER_TOOLS} needs {"toolNames": ["name", ...]}`))
@@ -152,7 +190,7 @@ const discoverTools = (unit: State, params: unknown): Effect.Effect<Unit.Output>
     const after = yield* unit.activation.values
     const activated = after.filter((id) => !before.has(id)).flatMap((id) => unit.catalog.getUnsafe(id)?.modelName ?? [])
     const found = answer.tools.map((t) => t.name)
-    yield* observe(unit, Disclosure.DISCOVER_TOOLS, input.value.toolNames.join(", "), found, activated)
+    yield* observe(unit, context, Disclosure.DISCOVER_TOOLS, input.value.toolNames.join(", "), found, activated)
     return { isFailure: false, result: answer, found, activated } satisfies Unit.Output
   }).pipe(Effect.catch((e) => Effect.succeed(failure(e.message))))
 }

@@ -70,6 +70,8 @@ export interface Observer {
     readonly found: ReadonlyArray<string>
     /** Model names activated that were not active before. */
     readonly activated: ReadonlyArray<string>
+    /** The id of the call that searched (the request id, through a gateway). */
+    readonly toolCallId: string
   }) => Effect.Effect<void>
 }
 

@@ -226,8 +226,12 @@ export const make = (inputs: Inputs): Effect.Effect<ToolSide> =>
       const deferred = yield* searchable
       const mine = yield* own
       if (!Disclosure.defers(disclosure, deferred.length)) {
-        // below the threshold: every tool is sent, no search tool
-        return [...eager.map((t) => asModelTool(t, "eager")), ...mine, ...deferred.map((t) => asModelTool(t, "eager"))]
+        // below the threshold: every tool is sent, no search tool, nothing to dispatch
+        return [
+          ...eager.map((t) => asModelTool(t, "eager")),
+          ...mine.filter((t) => t.name !== Disclosure.CALL_TOOL),
+          ...deferred.map((t) => asModelTool(t, "eager"))
+        ]
       }
       const ids = yield* activation.values
       return [
