@@ -30,7 +30,11 @@ describe("docs examples", () => {
   it.effect("quickstart: a search activates the tool for this turn", () =>
     Effect.map(
       Quickstart.program,
-      (visible) => assert.deepStrictEqual(visible, ["read_file", "ToolSearch", "slack_send"])
+      (visible) =>
+        assert.deepStrictEqual(visible, {
+          before: ["read_file", "ToolSearch"],
+          after: ["read_file", "ToolSearch", "slack_send"]
+        })
     ))
 
   it.effect("readme: one annotation per deferred tool, one layer; the found tool joins the next request", () =>

@@ -17,7 +17,8 @@ export const program = Effect.gen(function*() {
   return yield* Effect.gen(function*() {
     const before = (yield* Unit.tools).map((t) => t.name) // read_file, ToolSearch
     yield* Unit.search("slack message")
-    return (yield* Unit.tools).map((t) => t.name) // + slack_send
+    const after = (yield* Unit.tools).map((t) => t.name) // + slack_send
+    return { before, after }
   }).pipe(Unit.provide)
 }).pipe(
   Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Bm25f.layer))),

@@ -11,7 +11,7 @@
  *
  * @since 0.1.0
  */
-import { Setting, TableOfContents, ToolCatalog, ToolSearchConfig, Unit } from "@tool-search/core"
+import { Setting, ToolCatalog, ToolSearchConfig, Unit } from "@tool-search/core"
 import { Console, Effect, type FileSystem, Layer, Option, type Stdio } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Catalogs from "../Catalogs.js"
