@@ -4,7 +4,7 @@
 // a real server) to run it against a real provider.
 import { NodeFileSystem } from "@effect/platform-node"
 import { Executor, TokenCounter } from "@tool-search/agent"
-import { CatalogTool, Keyword, ToolCatalog, Unit, VectorCache } from "@tool-search/core"
+import { CatalogTool, Disclosure, Keyword, ToolCatalog, Unit, VectorCache } from "@tool-search/core"
 import { Providers } from "@tool-search/providers"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
@@ -33,7 +33,9 @@ export const agent = (task: string, env?: Record<string, string>) =>
         Layer.provide(Providers.languageModel), // fails with ModelNotConfigured when TOOL_SEARCH_MODEL is unset
         Layer.provide(ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer))),
         Layer.provide(TokenCounter.o200k),
-        Layer.provide(FetchHttpClient.layer) // Node 20: fetch, not undici
+        Layer.provide(FetchHttpClient.layer), // Node 20: fetch, not undici
+        // two deferred tools are below the default threshold (auto:10): defer them anyway, to show search
+        Layer.provide(Disclosure.layer({ defer: "always" }))
       )
     ),
     Effect.provide(env === undefined ? Layer.empty : ConfigProvider.layer(ConfigProvider.fromEnv({ env })))

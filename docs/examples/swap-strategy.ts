@@ -19,6 +19,6 @@ const catalogOver = (strategy: Layer.Layer<SearchStrategy.SearchStrategy>) =>
   )
 
 export const program = Effect.all({
-  bm25f: found("send a message on slack").pipe(Effect.provide(catalogOver(Bm25f.layer))),
+  bm25f: found("open a ticket").pipe(Effect.provide(catalogOver(Bm25f.layer))),
   regex: found("^slack_").pipe(Effect.provide(catalogOver(Regex.layer)))
 })

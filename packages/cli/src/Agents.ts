@@ -22,6 +22,7 @@ import {
   TableOfContents,
   ToolCatalog,
   ToolSearchConfig,
+  Unit,
   type UnknownTools,
   Visibility
 } from "@tool-search/core"
@@ -169,6 +170,8 @@ export interface Info {
   /** Tools in the catalog (file and MCP servers), and how many of them are deferred. */
   readonly tools: number
   readonly deferred: number
+  /** Whether they are deferred at all: below the deferral threshold every tool is sent. */
+  readonly deferring: boolean
 }
 
 const usage = (reason: string) => new UsageError({ reason })
@@ -279,7 +282,8 @@ export const withAgent = <A, E, R>(
       model: Providers.describe(choice),
       strategy: catalog.strategy,
       tools: all.length,
-      deferred: all.length - eager.length
+      deferred: all.length - eager.length,
+      deferring: yield* Unit.provide(Unit.deferring).pipe(Effect.provide(context), Effect.provide(Policies))
     }).pipe(Effect.provide(context))
   }).pipe(
     Effect.scoped,
@@ -341,7 +345,11 @@ export const answerOf = (events: ReadonlyArray<TurnEvent.TurnEvent>): string => 
  * @category output
  */
 export const banner = (info: Info): string =>
-  `${info.model} · ${info.tools} tools (${info.deferred} deferred, found through search) · strategy ${info.strategy}`
+  `${info.model} · ${info.tools} tools (${
+    info.deferring
+      ? `${info.deferred} deferred, found through search`
+      : `all sent directly: fewer deferrable tools than TOOL_SEARCH_DEFER's threshold`
+  }) · strategy ${info.strategy}`
 
 /**
  * A turn's figures, for the line after its answer: requests, tool-definition tokens against the
