@@ -84,8 +84,54 @@ export interface Parameters {
   readonly clauseWeight: number
   /** Weight of query terms that occur only inside quotes (values, not words about the tool); 1 disables. */
   readonly quotedWeight: number
+  /**
+   * A second, plain ranker over the same index (`fusion.weights`, `k1`, `b`; no additions), fused
+   * with the first by max-normalized scores: `(1 − weight) · first / best first + weight · second /
+   * best second`; weight 0 disables.
+   */
+  readonly fusion?: Fusion | undefined
+  /** RM3-style pseudo-relevance feedback from the best hits; weight 0 (or absent) disables. */
+  readonly feedback?: Feedback | undefined
+  /** Expansion of query terms by a term-association model; weight 0 disables. */
+  readonly associations?: { readonly table: Associations; readonly weight: number } | undefined
   /** The analysis steps of documents and queries. */
   readonly analyzer: Analyzer.Options
+}
+
+/**
+ * Pseudo-relevance feedback (RM3-style): the best `terms` terms of the top `docs` hits (each hit's
+ * term distribution weighted by its share of their scores and by idf) join the query with
+ * `weight` relative to the strongest.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Feedback {
+  readonly docs: number
+  readonly terms: number
+  readonly weight: number
+}
+
+/**
+ * A term-association table: for an analyzed query term, the index terms associated with it and
+ * their strengths, best first.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type Associations = ReadonlyMap<string, ReadonlyArray<readonly [string, number]>>
+
+/**
+ * The second ranker of a fusion.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Fusion {
+  readonly weight: number
+  readonly k1: number
+  readonly b: number
+  readonly weights: Readonly<Record<Field, number>>
 }
 
 /**
@@ -161,12 +207,22 @@ export interface Index extends SearchIndex {
  */
 export const makeIndexWith = (parameters: Parameters): Index => {
   const analyzer = Analyzer.make(parameters.analyzer)
-  const store = Store.make(analyzer, FIELDS.length, {
-    k1: parameters.k1,
-    b: parameters.b,
-    weights: Float64Array.from(FIELDS, (f) => parameters.weights[f])
+  const fusion = parameters.fusion !== undefined && parameters.fusion.weight > 0 ? parameters.fusion : undefined
+  const store = Store.make(analyzer, FIELDS.length, [
+    { k1: parameters.k1, b: parameters.b, weights: Float64Array.from(FIELDS, (f) => parameters.weights[f]) },
+    ...(fusion === undefined
+      ? []
+      : [{ k1: fusion.k1, b: fusion.b, weights: Float64Array.from(FIELDS, (f) => fusion.weights[f]) }])
+  ])
+  const scorer = Scorer.make(store, analyzer, {
+    nameCoverage: parameters.nameCoverage,
+    clauseWeight: parameters.clauseWeight,
+    quotedWeight: parameters.quotedWeight,
+    fusionWeight: fusion?.weight ?? 0,
+    feedback: parameters.feedback ?? { docs: 0, terms: 0, weight: 0 },
+    associations: parameters.associations?.table,
+    associationWeight: parameters.associations?.weight ?? 0
   })
-  const scorer = Scorer.make(store, analyzer, parameters)
   return {
     add: (docs) => {
       for (const doc of docs) {
