@@ -85,13 +85,3 @@ export const learn = (datasets: ReadonlyArray<Datasets.Dataset>, options: Option
   }
   return table
 }
-
-/** The table as JSON data: `{ "term": [["other", 0.12], …] }`, keys sorted, strengths rounded. */
-export const toJson = (table: Table): string =>
-  JSON.stringify(
-    Object.fromEntries(
-      [...table].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map((
-        [u, ws]
-      ) => [u, ws.map(([w, p]) => [w, Math.round(p * 1e4) / 1e4])])
-    )
-  )

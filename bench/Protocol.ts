@@ -108,7 +108,10 @@ export const evaluator = (datasets: ReadonlyArray<Datasets.Dataset>): Evaluator 
 }
 
 /** Per-query nDCG@10 of every peer setup on every data set. */
-export type PeerScores = ReadonlyMap<string, ReadonlyArray<{ readonly name: string; readonly perQuery: ReadonlyArray<number> }>>
+export type PeerScores = ReadonlyMap<
+  string,
+  ReadonlyArray<{ readonly name: string; readonly perQuery: ReadonlyArray<number> }>
+>
 
 /** Scores every peer on every data set (MiniSearch's stock setup is slow on the large catalogs: minutes). */
 export const peerScores = (datasets: ReadonlyArray<Datasets.Dataset>) =>

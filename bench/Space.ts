@@ -57,21 +57,8 @@ const weightKnob = (fields: ReadonlyArray<Bm25f.Field>, values: ReadonlyArray<nu
     values
   }) as Knob
 
-/** The stock BM25F as the peers' users configure it: the seed's weights, k1 1.5, b 0.75 (`Peers.seedWeights`). */
-export const stockFusion = (weight: number): Bm25f.Fusion => ({
-  weight,
-  k1: 1.5,
-  b: 0.75,
-  weights: {
-    name: 3,
-    aliases: 3,
-    parameterNames: 2,
-    category: 1,
-    description: 1,
-    parameterDescriptions: 1,
-    queries: Bm25f.defaults.weights.queries
-  }
-})
+/** A fusion with the stock ranker (`Bm25f.stockRanker`) at `weight`. */
+export const stockFusion = (weight: number): Bm25f.Fusion => ({ ...Bm25f.stockRanker, weight })
 
 /**
  * Stands for the learned association table in parameters: the protocol's evaluator replaces it

@@ -14,8 +14,10 @@
 import { NodeServices } from "@effect/platform-node"
 import { Evaluation } from "@tool-search/cli"
 import {
+  Bm25f,
   CatalogFile,
   type CatalogTool,
+  OfflineEmbeddings,
   SearchDocument,
   SearchStrategy,
   Strategies,
@@ -26,12 +28,14 @@ import { spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import * as Associations from "./Associations.js"
 import * as Datasets from "./Datasets.js"
 import * as Feedback from "./Feedback.js"
 import * as Generate from "./Generate.js"
 import * as MinScore from "./MinScore.js"
 import * as Peers from "./Peers.js"
 import * as Protocol from "./Protocol.js"
+import * as TuneHybrid from "./tune-hybrid.js"
 
 const args = process.argv.slice(2)
 // `--one <dataset> <engine>`: measure one engine on one data set and print its report as JSON.
@@ -111,6 +115,20 @@ const scaleOne = (size: number) =>
     } |`
   })
 
+/**
+ * The defaults as a catalog that never taught the shipped association table would see them: the
+ * table learned from every other data set (the shipped one learned from this one too).
+ */
+const heldOutDefaults = (dataset: string) =>
+  Effect.map(
+    Effect.forEach(Datasets.names().filter((d) => d !== dataset), Datasets.load),
+    (others): Bm25f.Parameters =>
+      Bm25f.defaults.associations === undefined ? Bm25f.defaults : {
+        ...Bm25f.defaults,
+        associations: { table: Associations.learn(others), weight: Bm25f.defaults.associations.weight }
+      }
+  )
+
 const measureOne = (dataset: string, name: string) =>
   Effect.gen(function*() {
     const tools = yield* loadTools(join(benchRoot, dataset, "tools.jsonl"))
@@ -118,6 +136,8 @@ const measureOne = (dataset: string, name: string) =>
     const peer = Peers.peers[name]
     const make: Effect.Effect<Evaluation.Engine<SearchStrategy.SearchFailed>> = peer !== undefined
       ? Effect.sync(peer)
+      : name === "bm25f"
+      ? Effect.map(heldOutDefaults(dataset), (p) => Peers.bm25f(p))
       : strategyEngine(name as Strategies.Name)
     const report = yield* Effect.flatMap(make, (engine) =>
       Evaluation.measure(engine, tools, queries, { k: K, onProgress: (m) => log(`${dataset}: ${m}`) }))
@@ -226,6 +246,8 @@ const main = scaleFlag >= 0
   )
   : args.includes("--ablate")
   ? printing(Protocol.ablate(only))
+  : args.includes("--hybrid")
+  ? printing(Effect.provide(TuneHybrid.report(only), OfflineEmbeddings.layer))
   : args.includes("--feedback")
   ? printing(Feedback.report(only))
   : args.includes("--min-score")

@@ -119,7 +119,9 @@ export interface Feedback {
  * @since 0.3.0
  * @category models
  */
-export type Associations = ReadonlyMap<string, ReadonlyArray<readonly [string, number]>>
+export interface Associations {
+  readonly get: (term: string) => ReadonlyArray<readonly [string, number]> | undefined
+}
 
 /**
  * The second ranker of a fusion.
@@ -135,6 +137,27 @@ export interface Fusion {
 }
 
 /**
+ * The second ranker of the default fusion: BM25F as it is usually configured by hand (the name
+ * weighted 3, parameter names 2, the rest 1; k1 1.5, b 0.75), with no additions.
+ *
+ * @since 0.3.0
+ * @category settings
+ */
+export const stockRanker: Omit<Fusion, "weight"> = {
+  k1: 1.5,
+  b: 0.75,
+  weights: {
+    name: 3,
+    aliases: 3,
+    parameterNames: 2,
+    category: 1,
+    description: 1,
+    parameterDescriptions: 1,
+    queries: 0.25
+  }
+}
+
+/**
  * The parameters the tuning protocol chose (docs/search.md).
  *
  * @since 0.1.0
@@ -144,8 +167,8 @@ export const defaults: Parameters = {
   k1: 1.5,
   b: 0.9,
   weights: {
-    name: 1,
-    aliases: 1,
+    name: 2,
+    aliases: 2,
     parameterNames: 0.5,
     category: 1.5,
     description: 1.5,
@@ -154,17 +177,25 @@ export const defaults: Parameters = {
   },
   nameCoverage: 2,
   clauseWeight: 0.5,
-  quotedWeight: 0.1,
+  quotedWeight: 0.3,
+  fusion: { ...stockRanker, weight: 0.25 },
   analyzer: Analyzer.defaults
 }
 
 /**
- * Plain BM25F: the defaults without name coverage, clauses and quote weighting.
+ * Plain BM25F: the defaults without name coverage, clauses, quote weighting, fusion and associations.
  *
  * @since 0.1.0
  * @category settings
  */
-export const plain: Parameters = { ...defaults, nameCoverage: 0, clauseWeight: 0, quotedWeight: 1 }
+export const plain: Parameters = {
+  ...defaults,
+  nameCoverage: 0,
+  clauseWeight: 0,
+  quotedWeight: 1,
+  fusion: undefined,
+  associations: undefined
+}
 
 /**
  * The text of each field of a document, as the index analyzes it.

@@ -36,7 +36,6 @@ export interface Additions {
   readonly associationWeight: number
 }
 
-
 // At most this many expansion terms are added to a query (associations and feedback each).
 const MAX_EXPANSION = 10
 
@@ -155,7 +154,9 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
           slotMasks
         })
       // the second ranker reads the same postings, unweighted (plain BM25F: quotes count in full)
-      if (fusionWeight > 0) addSecond(p, store.impactsOf(p, 1), t < counted ? 1 : weight, second, touched, before, count)
+      if (fusionWeight > 0) {
+        addSecond(p, store.impactsOf(p, 1), t < counted ? 1 : weight, second, touched, before, count)
+      }
     }
     return count
   }
@@ -261,19 +262,20 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
   const feedbackTerms = (
     count: number,
     asked: ReadonlySet<number>
-  ): { terms: Array<string>; weights: Array<number>; ids: Array<number> } => {
+  ): { terms: Array<string>; weights: Array<number> } => {
     const top = new TopK(feedback.docs)
     for (let i = 0; i < count; i++) {
       const slot = touched[i] as number
-      // slots as ids: TopK compares ids only on ties
-      top.offer(String(slot).padStart(10, "0"), scores[slot] as number)
+      const score = scores[slot] as number
+      // ties are broken by tool id, as in the results, so the same catalog always feeds back the same
+      if (score > 0 && score >= top.floor()) top.offer(store.idAt(slot), score)
     }
     const hits = top.result()
     const total = hits.reduce((sum, h) => sum + h.score, 0)
     const mass = new Map<number, number>()
     const n = store.size()
     for (const hit of hits) {
-      const slot = Number(hit.id)
+      const slot = store.slotOf(hit.id) as number // a kept hit is a touched slot's document
       const terms = store.termsAt(slot)
       const tfs = store.frequenciesAt(slot)
       if (terms === undefined || tfs === undefined) continue
@@ -292,12 +294,12 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
         mass.set(term, (mass.get(term) ?? 0) + share * (tf / length) * idf)
       }
     }
-    const best = [...mass].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, feedback.terms)
+    const best = [...mass].map(([id, m]) => [store.vocabulary.termOf(id), m] as const)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, feedback.terms)
     const strongest = best[0]?.[1] ?? 0
     return {
-      terms: best.map(([id]) => store.vocabulary.termOf(id)),
-      weights: best.map(([, m]) => (feedback.weight * m) / strongest),
-      ids: best.map(([id]) => id)
+      terms: best.map(([term]) => term),
+      weights: best.map(([, m]) => (feedback.weight * m) / strongest)
     }
   }
 
