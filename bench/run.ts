@@ -30,6 +30,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Associations from "./Associations.js"
 import * as Datasets from "./Datasets.js"
+import * as Defaults from "./Defaults.js"
 import * as Feedback from "./Feedback.js"
 import * as Generate from "./Generate.js"
 import * as MinScore from "./MinScore.js"
@@ -246,6 +247,8 @@ const main = scaleFlag >= 0
   )
   : args.includes("--ablate")
   ? printing(Protocol.ablate(only))
+  : args.includes("--defaults")
+  ? printing(Defaults.report(only))
   : args.includes("--hybrid")
   ? printing(Effect.provide(TuneHybrid.report(only), OfflineEmbeddings.layer))
   : args.includes("--feedback")
