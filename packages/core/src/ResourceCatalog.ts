@@ -23,6 +23,7 @@ import * as Passages from "./internal/passages.js"
 import * as Index from "./internal/resourceIndex.js"
 import * as ResourceSearch from "./internal/resourceSearch.js"
 import * as ResourceTable from "./internal/resourceTable.js"
+import * as Versioned from "./internal/versioned.js"
 import type { InvalidQuery } from "./Query.js"
 import * as Resource from "./Resource.js"
 import { type SearchFailed, type SearchIndex, SearchStrategy } from "./SearchStrategy.js"
@@ -214,6 +215,13 @@ export interface Service {
   readonly passagesUnsafe: (uri: string) => ReadonlyArray<Passage>
   /** `version`, synchronously. */
   readonly versionUnsafe: () => number
+  /**
+   * The resources a policy lets exist (`Visibility.includes`), in registration order: computed once
+   * per policy object and catalog version, shared by every unit (and gateway listing) that reads it.
+   */
+  readonly visibleTo: (
+    policy: { readonly includes: (resource: Entry) => boolean }
+  ) => Effect.Effect<ReadonlyArray<Entry>>
   /** Increases with every write. */
   readonly version: Effect.Effect<number>
   /** Every write, as it happens (subscribe before writing to see it). */
@@ -309,6 +317,11 @@ export const make = (
 
     const { sample, searchPassages } = ResourceSearch.make(table, metadata, bodies, strategy.name)
 
+    const visibleTo = Versioned.perPolicy(
+      table.version,
+      (policy: { readonly includes: (resource: Entry) => boolean }) => table.all().filter(policy.includes)
+    )
+
     return {
       register,
       unregister: (uris) =>
@@ -329,6 +342,7 @@ export const make = (
       resolveUnsafe: table.resolve,
       passagesUnsafe: table.passages,
       versionUnsafe: table.version,
+      visibleTo: (policy) => Effect.sync(() => visibleTo(policy)),
       version: Effect.sync(table.version),
       changes: Stream.fromPubSub(pubsub),
       strategy: strategy.name

@@ -83,6 +83,27 @@ export interface SearchOptions {
 }
 
 /**
+ * What decides whether a tool exists for an agent: a visibility policy.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Policy {
+  readonly includes: (tool: Entry) => boolean
+}
+
+/**
+ * The tools a policy lets exist, eager and deferred, in registration order.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Visible {
+  readonly eager: ReadonlyArray<Entry>
+  readonly deferred: ReadonlyArray<Entry>
+}
+
+/**
  * Another tool already has this id.
  *
  * @since 0.1.0
@@ -156,6 +177,11 @@ export interface Service {
   readonly findByNameUnsafe: (name: string) => Entry | undefined
   /** `version`, synchronously. */
   readonly versionUnsafe: () => number
+  /**
+   * The eager and deferred tools a policy lets exist (`Visibility.includes`), in registration
+   * order: computed once per policy object and catalog version, shared by every unit that reads it.
+   */
+  readonly visibleTo: (policy: Policy) => Effect.Effect<Visible>
   /** Ranks tools for a query. Pure: activates nothing. */
   readonly search: (
     query: Query.Query,
@@ -245,6 +271,11 @@ export const make = (partial: Partial<Options> = {}): Effect.Effect<Service, nev
 
     const rank = ToolRanking.make(table, index, strategy.name)
 
+    const visibleTo = Versioned.perPolicy(table.version, (policy: Policy): Visible => {
+      const all = table.all().filter(policy.includes)
+      return { eager: all.filter((e) => e.loading === "eager"), deferred: all.filter((e) => e.loading === "deferred") }
+    })
+
     const toArray = (tools: CatalogTool.CatalogTool | Iterable<CatalogTool.CatalogTool>) =>
       isTool(tools) ? [tools] : [...tools]
 
@@ -296,6 +327,7 @@ export const make = (partial: Partial<Options> = {}): Effect.Effect<Service, nev
       getUnsafe: table.get,
       findByNameUnsafe: table.findByName,
       versionUnsafe: table.version,
+      visibleTo: (policy) => Effect.sync(() => visibleTo(policy)),
       search,
       version: Effect.sync(table.version),
       changes: Stream.fromPubSub(pubsub),
@@ -330,14 +362,3 @@ export class ToolCatalog extends Context.Service<ToolCatalog, Service>()("@tool-
   ): Layer.Layer<ToolCatalog, CatalogTool.InvalidTool | DuplicateTool, SearchStrategy> =>
     Layer.effect(ToolCatalog, Effect.tap(make(options), (catalog) => catalog.register(tools)))
 }
-
-/**
- * `compute`, run again only when `version()` (a catalog's `versionUnsafe`, tools or resources)
- * differs from the version of the last value: for what is derived from a catalog and read far more
- * often than the catalog changes. A write racing the computation makes the next read compute again.
- *
- * @since 0.2.0
- * @category combinators
- */
-export const cachedByVersion: <A>(version: () => number, compute: Effect.Effect<A>) => Effect.Effect<A> =
-  Versioned.cachedByVersion

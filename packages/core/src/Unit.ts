@@ -30,7 +30,7 @@
  * @since 0.3.0
  */
 import { Effect, Fiber, FiberSet, Layer, Ref } from "effect"
-import type { Scope } from "effect"
+import { Scope } from "effect"
 import type * as CatalogTool from "./CatalogTool.js"
 import * as Disclosure from "./Disclosure.js"
 import * as ResourceContents from "./internal/resourceContents.js"
@@ -228,7 +228,7 @@ const make = (options: Options) =>
       activation,
       policies,
       own,
-      metaTools: MetaTools.make(policies.disclosure, catalog.strategy)
+      metaTools: MetaTools.of(policies.disclosure, catalog.strategy)
     })
     return {
       catalog,
@@ -281,9 +281,18 @@ const supervisor: Effect.Effect<Children, never, Scope.Scope> = Effect.gen(funct
   }
 })
 
-/** The one layer of a unit; `provide`, `provideWith` and `session` build it fresh each time. */
-const layer = <O extends Options>(options: O): Layer.Layer<Unit, UnknownTools, Requires<O>> =>
-  Layer.effect(UnitService, make(options)) as Layer.Layer<Unit, UnknownTools, Requires<O>>
+/**
+ * Runs `effect` in a unit made with `options`, in a scope of its own: the one way a unit is made for
+ * one effect (`session` is the same `make` as a layer). No layer is built per unit: a turn pays for
+ * its unit's state, not for layer machinery.
+ */
+const within = <A, E, R>(effect: Effect.Effect<A, E, R>, options: Options) =>
+  Effect.scopedWith((scope) =>
+    Effect.flatMap(
+      Scope.provide(make(options), scope),
+      (unit) => Effect.provideService(effect, UnitService, unit)
+    )
+  )
 
 /**
  * Runs `effect` as one execution unit: a fresh unit for exactly this effect, gone when it ends.
@@ -299,7 +308,7 @@ const layer = <O extends Options>(options: O): Layer.Layer<Unit, UnknownTools, R
  */
 export const provide = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<R, Unit> | ToolCatalog> =>
   // without a seed there is nothing unknown: making the unit cannot fail
-  Effect.provide(effect, Layer.fresh(layer({}))) as Effect.Effect<A, E, Exclude<R, Unit> | ToolCatalog>
+  within(effect, {}) as Effect.Effect<A, E, Exclude<R, Unit> | ToolCatalog>
 
 /**
  * `provide` with options: a seed (tool ids to start with; unknown ids fail with `UnknownTools`),
@@ -321,8 +330,7 @@ export const provideWith: {
   <O extends Options>(
     options: O
   ): <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, Exclude<R, Unit> | Requires<O>>
-} = (options: Options) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.provide(effect, Layer.fresh(layer(options))) as never
+} = (options: Options) => <A, E, R>(effect: Effect.Effect<A, E, R>) => within(effect, options) as never
 
 /**
  * One unit shared by every effect this layer is provided to — the deliberate form, for a session
@@ -333,7 +341,7 @@ export const provideWith: {
  * @category constructors
  */
 export const session = <O extends Options>(options: O = {} as O): Layer.Layer<Unit, UnknownTools, Requires<O>> =>
-  Layer.fresh(layer(options))
+  Layer.fresh(Layer.effect(UnitService, make(options))) as Layer.Layer<Unit, UnknownTools, Requires<O>>
 
 // -----------------------------------------------------------------------------
 // What the unit discloses

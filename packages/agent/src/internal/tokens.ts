@@ -30,22 +30,19 @@ export const make = (counter: TokenCounterService): Effect.Effect<Account> =>
       inputTokens: 0,
       prefixTokens: 0
     })
-    // per policy object, recomputed only when the catalog's version changed
-    const eagerCache = new WeakMap<Visibility.Visibility, { readonly version: number; readonly tokens: number }>()
+    // by the catalog's view under the policy: the same object while the catalog's version holds
+    const eagerOf = new WeakMap<ToolCatalog.Visible, number>()
+    const count = (tools: ReadonlyArray<ToolCatalog.Entry>) =>
+      tools.reduce(
+        (sum, t) =>
+          sum + counter.definition({ name: t.modelName, description: t.description, parameters: t.parameters }),
+        0
+      )
     const eager = (catalog: ToolCatalog.Service, visibility: Visibility.Visibility) =>
-      Effect.suspend(() => {
-        const version = catalog.versionUnsafe()
-        const hit = eagerCache.get(visibility)
-        if (hit?.version === version) return Effect.succeed(hit.tokens)
-        return Effect.map(catalog.all, (all) => {
-          const tokens = all.filter(visibility.includes).reduce(
-            (sum, t) =>
-              sum + counter.definition({ name: t.modelName, description: t.description, parameters: t.parameters }),
-            0
-          )
-          eagerCache.set(visibility, { version, tokens })
-          return tokens
-        })
+      Effect.map(catalog.visibleTo(visibility), (visible) => {
+        let tokens = eagerOf.get(visible)
+        if (tokens === undefined) eagerOf.set(visible, tokens = count(visible.eager) + count(visible.deferred))
+        return tokens
       })
     return {
       sent: (tools) => tools.reduce((sum, t) => sum + counter.definition(t), 0),

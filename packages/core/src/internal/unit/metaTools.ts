@@ -199,8 +199,20 @@ const discoverTools = (unit: State, params: unknown, context: CallContext): Effe
 // The meta tools of a mode
 // -----------------------------------------------------------------------------
 
+/** Meta tools by settings: units with the same settings share them (their definitions are data). */
+const made = new WeakMap<Disclosure.Options, Map<string, MetaTools>>()
+
+/** The meta tools of a unit with `disclosure`, over a catalog ranked by `strategy`; shared between units. */
+export const of = (disclosure: Disclosure.Options, strategy: string): MetaTools => {
+  let byStrategy = made.get(disclosure)
+  if (byStrategy === undefined) made.set(disclosure, byStrategy = new Map())
+  let tools = byStrategy.get(strategy)
+  if (tools === undefined) byStrategy.set(strategy, tools = make(disclosure, strategy))
+  return tools
+}
+
 /** The meta tools of a unit with `disclosure`, over a catalog ranked by `strategy`. */
-export const make = (disclosure: Disclosure.Options, strategy: string): MetaTools => {
+const make = (disclosure: Disclosure.Options, strategy: string): MetaTools => {
   const limit = disclosure.maxResultsLimit
   const defaultMax = disclosure.defaultMaxResults
 

@@ -25,7 +25,6 @@ import * as Excerpt from "../excerpt.js"
 import { messageOf } from "../messages.js"
 import * as Answers from "../resourceAnswers.js"
 import { suggest } from "../suggest.js"
-import { cachedByVersion } from "../versioned.js"
 import type { Disclosed } from "./disclosed.js"
 import { Refused } from "./model.js"
 import type * as Unit from "./model.js"
@@ -98,8 +97,8 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
     const exists = (e: Entry) => visibility.includes(e)
     const permitted = (e: Entry) => permission.allows({ id: e.uri, name: e.name, source: e.source })
 
-    // Recomputed only when the catalog changes: the tool list and tables of contents read it often.
-    const available = cachedByVersion(catalog.versionUnsafe, Effect.map(catalog.all, (all) => all.filter(exists)))
+    // Computed once per policy and catalog version, shared by every unit: the tool list reads it often.
+    const available = catalog.visibleTo(visibility)
 
     /** The resource of a URI the model gave, if it exists for this agent. */
     const find = (uri: string): Effect.Effect<Entry, Refused> => {

@@ -18,7 +18,6 @@ import type { SearchFailed } from "../../SearchStrategy.js"
 import type { Entry, Match, Service as ToolCatalogService } from "../../ToolCatalog.js"
 import * as FoundBy from "../foundBy.js"
 import * as Suggest from "../suggest.js"
-import { cachedByVersion } from "../versioned.js"
 import type { Disclosed } from "./disclosed.js"
 import * as Messages from "./messages.js"
 import type * as Unit from "./model.js"
@@ -143,8 +142,9 @@ export const make = (inputs: Inputs): Effect.Effect<ToolSide> =>
         return t !== undefined && isSearchable(t) ? [t] : []
       })
 
-    // Recomputed only when the catalog changes: every request reads it.
-    const searchable = cachedByVersion(catalog.versionUnsafe, Effect.map(catalog.deferred, (ts) => ts.filter(exists)))
+    // Computed once per policy and catalog version, shared by every unit: every request reads it.
+    const existing = catalog.visibleTo(visibility)
+    const searchable = Effect.map(existing, (v) => v.deferred)
     const deferring = Effect.map(searchable, (tools) => Disclosure.defers(disclosure, tools.length))
 
     const search = (input: string | Query.Query, maxResults?: number) =>
@@ -222,8 +222,7 @@ export const make = (inputs: Inputs): Effect.Effect<ToolSide> =>
       })
 
     const visible = Effect.gen(function*() {
-      const eager = (yield* catalog.eager).filter(exists)
-      const deferred = yield* searchable
+      const { deferred, eager } = yield* existing
       const mine = yield* own
       if (!Disclosure.defers(disclosure, deferred.length)) {
         // below the threshold: every tool is sent, no search tool, nothing to dispatch
