@@ -53,6 +53,7 @@ import { Resources, Sources } from "./internal/GatewaySources.js"
 import * as ResourceAudit from "./internal/ResourceAudit.js"
 import * as Search from "./internal/Search.js"
 import * as SessionCalls from "./internal/SessionCalls.js"
+import * as SessionRelay from "./internal/SessionRelay.js"
 import * as SessionResources from "./internal/SessionResources.js"
 import * as SessionSync from "./internal/SessionSync.js"
 import * as SessionToolList from "./internal/SessionToolList.js"
@@ -259,14 +260,26 @@ export const open = (
       {
         capabilities: {
           tools: { listChanged: true },
+          logging: {},
           ...(resources === undefined
             ? {}
-            : { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true } })
+            : {
+              resources: { subscribe: true, listChanged: true },
+              prompts: { listChanged: true },
+              completions: {}
+            })
         },
         instructions: settings.instructions
       }
     )
 
+    const relay = yield* SessionRelay.make({
+      server,
+      session,
+      sources,
+      catalog: resources === undefined ? undefined : Option.getOrUndefined(yield* Resources),
+      limits: settings.limits
+    })
     const toolList = yield* SessionToolList.make(view, settings.callTool)
     const announce = toolList.announce
 
@@ -311,6 +324,11 @@ export const open = (
         if (reply._tag === "Error") throw new JsonRpcError(reply.code, reply.message, reply.data)
         return reply.value as never
       }
+      if (SessionRelay.METHODS.has(request.method)) {
+        const reply = await run(relay.handle(request.method, request.params), { signal: extra.signal })
+        if (reply._tag === "Error") throw new JsonRpcError(reply.code, reply.message, reply.data)
+        return reply.value as never
+      }
       if (request.method !== "tools/call") {
         throw new JsonRpcError(ErrorCode.MethodNotFound, "Method not found", undefined)
       }
@@ -321,7 +339,7 @@ export const open = (
           Effect.andThen(
             sync.adopt,
             Effect.tap(
-              call(checked.name, checked.args, String(extra.requestId)),
+              call(checked.name, checked.args, String(extra.requestId), relay.context(request.params, extra)),
               // A search may have changed this session's list: store it, and tell the client before it gets the result.
               () =>
                 Effect.andThen(

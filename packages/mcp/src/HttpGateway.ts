@@ -107,6 +107,14 @@ const defaultHosts = (host: string, port: number): ReadonlyArray<string> | undef
   return [`${host.includes(":") ? `[${host}]` : host}:${port}`]
 }
 
+/**
+ * The origins of the gateway's own pages on a loopback bind (`http://127.0.0.1:<port>`,
+ * `http://localhost:<port>`, `http://[::1]:<port>`): a browser page served from the same loopback
+ * address and port is the gateway itself, not a foreign site. None on any other bind.
+ */
+const ownOrigins = (host: string, port: number): ReadonlyArray<string> =>
+  isLoopback(host) ? [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`] : []
+
 /** A digest of a credential: what a session is bound to, never the credential itself. */
 const digest = (text: string): Buffer => createHash("sha256").update(text).digest()
 
@@ -326,6 +334,7 @@ export const serve = (
     hosts.allowed = options.allowedHosts !== undefined && options.allowedHosts.length > 0
       ? options.allowedHosts
       : defaultHosts(host, port)
+    for (const own of ownOrigins(host, port)) origins.add(own)
     // Idle sessions expire: swept at a quarter of the timeout (at most every minute).
     const sweepEvery = Duration.min(Duration.divideUnsafe(registry.idleTimeout, 4), Duration.minutes(1))
     yield* registry.expire.pipe(

@@ -27,6 +27,7 @@
  */
 import { CatalogTool, ResourceCatalog, ToolCatalog, type Visibility } from "@tool-search/core"
 import { Context, Deferred, Effect, Layer, Option, type Scope, Stream, SubscriptionRef } from "effect"
+import * as ClientRelay from "./internal/ClientRelay.js"
 import { supervise } from "./internal/Supervisor.js"
 import * as UpstreamResources from "./internal/UpstreamResources.js"
 import type * as McpConnection from "./McpConnection.js"
@@ -117,8 +118,18 @@ export interface Service {
   readonly call: (
     server: string,
     tool: string,
-    args: Readonly<Record<string, unknown>>
+    args: Readonly<Record<string, unknown>>,
+    options?: McpConnection.CallOptions
   ) => Effect.Effect<McpTool.CallToolResult, CallError>
+  /**
+   * Asks every server that logs to send log lines from `level` up: the most verbose level any
+   * client asked for so far (each client's own level filters what reaches it).
+   */
+  readonly setLogLevel: (level: ClientRelay.Level) => Effect.Effect<void>
+  /** `completion/complete` on a server, its `ref` in the server's own names: the result raw. */
+  readonly complete: (server: string, params: Readonly<Record<string, unknown>>) => Effect.Effect<unknown, CallError>
+  /** The calls in flight per server, through which servers reach the client sessions that called them. */
+  readonly relay: ClientRelay.ClientRelay
   /** The server and MCP name behind a catalog tool id, if the tool came from one of these servers. */
   readonly origin: (id: string) => McpTool.Origin | undefined
   /** The servers' resources and prompts: present when the layer imports them (`layerWithResources`). */
@@ -337,8 +348,32 @@ export const make = (
         })
       })
 
-    const call = (server: string, tool: string, args: Readonly<Record<string, unknown>>) =>
-      Effect.flatMap(connectionOf(server, tool), (connection) => connection.callTool(tool, args))
+    const call = (
+      server: string,
+      tool: string,
+      args: Readonly<Record<string, unknown>>,
+      callOptions?: McpConnection.CallOptions
+    ) => Effect.flatMap(connectionOf(server, tool), (connection) => connection.callTool(tool, args, callOptions))
+
+    const relay = ClientRelay.make()
+    let logLevel: ClientRelay.Level | undefined
+    const setLogLevel = (level: ClientRelay.Level) =>
+      Effect.suspend(() => {
+        if (logLevel !== undefined && ClientRelay.LEVELS.indexOf(level) >= ClientRelay.LEVELS.indexOf(logLevel)) {
+          return Effect.void
+        }
+        logLevel = level
+        return Effect.forEach(
+          [...connections.values()].filter((c) => c.capabilities.logging !== undefined),
+          (c) => Effect.ignore(c.request("logging/setLevel", { level }, c.server)),
+          { discard: true, concurrency: "unbounded" }
+        )
+      })
+    const complete = (server: string, params: Readonly<Record<string, unknown>>) =>
+      Effect.flatMap(
+        connectionOf(server, "completion/complete"),
+        (connection) => connection.request("completion/complete", params, "completion/complete")
+      )
 
     /** The catalog handler of one imported tool: arguments must be an object; the result is the MCP result. */
     const handler = (origin: McpTool.Origin): CatalogTool.Handler => (params) =>
@@ -359,7 +394,18 @@ export const make = (
       onNone: () => Effect.succeed(undefined),
       onSome: (resources) => UpstreamResources.make(resources, configs.map((c) => c.name), connectionOf)
     })
-    const shared = { catalog, resources: upstream, connections, origins, updateStatus, statusOf, handler, isTransient }
+    const shared = {
+      catalog,
+      resources: upstream,
+      connections,
+      origins,
+      updateStatus,
+      statusOf,
+      handler,
+      isTransient,
+      relay,
+      logLevel: () => logLevel
+    }
 
     const firstAttempts: Array<Deferred.Deferred<void>> = []
     for (const config of configs) {
@@ -374,6 +420,9 @@ export const make = (
       status: SubscriptionRef.get(statusRef),
       changes: SubscriptionRef.changes(statusRef),
       call,
+      setLogLevel,
+      complete,
+      relay,
       origin: (id) => origins.get(id),
       resources: upstream === undefined ? undefined : UpstreamResources.forwarding(upstream, connectionOf, connections)
     })

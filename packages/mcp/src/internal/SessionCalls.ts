@@ -18,6 +18,7 @@ import type { BoundedActivation } from "./BoundedActivation.js"
 import { type Answer, result, textResult } from "./Calls.js"
 import * as ResourceAudit from "./ResourceAudit.js"
 import * as ResultCap from "./ResultCap.js"
+import type { CallContext } from "./SessionRelay.js"
 
 /** The resource level tools: their audit entries name what they read (`target`). */
 const RESOURCE_TOOLS: ReadonlySet<string> = new Set(Disclosure.RESOURCE_TOOL_NAMES)
@@ -108,7 +109,12 @@ export const make = (deps: Dependencies) => {
   const { audit, bounded, links, observed, settings, sources, view } = deps
 
   /** A call of a tool by the name the model sees. */
-  const callNamed = (name: string, args: Record<string, unknown>, requestId: string): Effect.Effect<Done> =>
+  const callNamed = (
+    name: string,
+    args: Record<string, unknown>,
+    requestId: string,
+    context: CallContext | undefined
+  ): Effect.Effect<Done> =>
     Effect.gen(function*() {
       const resolved = yield* Effect.result(view.resolve(name))
       if (resolved._tag === "Failure") {
@@ -122,7 +128,16 @@ export const make = (deps: Dependencies) => {
       const origin = toolId === null ? undefined : sources?.origin(toolId)
       if (origin !== undefined && sources !== undefined) {
         const done = (answer: Answer, outcome: string): Done => ({ answer, toolId, source: origin.server, outcome })
-        const outcome = yield* Effect.result(sources.call(origin.server, origin.tool, args))
+        const forwarded = sources.call(
+          origin.server,
+          origin.tool,
+          args,
+          context?.onProgress === undefined ? {} : { onProgress: context.onProgress }
+        )
+        const outcome = yield* Effect.result(
+          // the server's log lines, sampling and elicitation during the call reach this session
+          context === undefined ? forwarded : sources.relay.during(origin.server, context.caller, forwarded)
+        )
         if (outcome._tag === "Success") {
           // a run through `resolve` records its own evidence; an upstream call is run here
           if (toolId !== null && outcome.success.isError !== true) yield* view.recordSuccessfulCall(toolId)
@@ -156,10 +171,15 @@ export const make = (deps: Dependencies) => {
     })
 
   /** Runs a call, and records it in the audit trail when there is one. */
-  const audited = (name: string, args: Record<string, unknown>, requestId: string): Effect.Effect<Answer> =>
+  const audited = (
+    name: string,
+    args: Record<string, unknown>,
+    requestId: string,
+    context: CallContext | undefined
+  ): Effect.Effect<Answer> =>
     Effect.gen(function*() {
       const at = yield* Clock.currentTimeMillis
-      const done = yield* callNamed(name, args, requestId)
+      const done = yield* callNamed(name, args, requestId, context)
       if (audit !== undefined) {
         const answer = done.answer
         yield* audit.call({
@@ -189,22 +209,32 @@ export const make = (deps: Dependencies) => {
     answer._tag === "Error" ? "error" : answer.result.isError === true ? "tool_error" : "ok"
 
   /** A call the model made: the search tool, or a tool by name. */
-  const dispatch = (name: string, args: Record<string, unknown>, requestId: string): Effect.Effect<Answer> => {
+  const dispatch = (
+    name: string,
+    args: Record<string, unknown>,
+    requestId: string,
+    context: CallContext | undefined
+  ): Effect.Effect<Answer> => {
     if (name === Disclosure.TOOL_SEARCH && view.disclosure.mode !== "catalog") return deps.search(args, requestId)
-    return observed("call", { tool: name }, audited(name, args, requestId), (answer) => ({
+    return observed("call", { tool: name }, audited(name, args, requestId, context), (answer) => ({
       outcome: outcomeOf(answer)
     })).pipe(
       Effect.tap((answer) => Metric.update(Metric.withAttributes(Telemetry.calls, { outcome: outcomeOf(answer) }), 1))
     )
   }
 
-  return (name: string, args: Record<string, unknown>, requestId: string): Effect.Effect<Answer> => {
-    if (!settings.callTool || name !== CALL_TOOL) return dispatch(name, args, requestId)
+  return (
+    name: string,
+    args: Record<string, unknown>,
+    requestId: string,
+    context?: CallContext
+  ): Effect.Effect<Answer> => {
+    if (!settings.callTool || name !== CALL_TOOL) return dispatch(name, args, requestId, context)
     const input = Schema.decodeUnknownOption(CallToolInput)(args)
     if (Option.isNone(input) || input.value.name === CALL_TOOL) {
       const usage = `${CALL_TOOL} needs {"name": "<tool name>", "arguments": {...}} naming a tool other than itself`
       return Effect.succeed(result(textResult(usage, true)))
     }
-    return dispatch(input.value.name, input.value.arguments ?? {}, requestId)
+    return dispatch(input.value.name, input.value.arguments ?? {}, requestId, context)
   }
 }
