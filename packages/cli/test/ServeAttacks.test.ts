@@ -193,7 +193,7 @@ describe("tool-search serve under attack", () => {
         assert.strictEqual((await post({ authorization: "Bearer wrong" })).status, 401)
         const ok = await post({ authorization: "Bearer s3cret-token" })
         assert.strictEqual(ok.status, 200)
-        assert.match(gateway.stderr.text(), /auth="1 bearer token\(s\)"/)
+        assert.match(gateway.stderr.text(), /auth="1 bearer token\(s\) of 1 principal\(s\)"/)
         assert.notMatch(gateway.stderr.text(), /s3cret-token/)
       } finally {
         await gateway.stop()

@@ -45,17 +45,21 @@ import {
 import { Disclosure, ResourceCatalog, ToolCatalog } from "@tool-search/core"
 import { Deferred, Duration, Effect, Exit, FiberSet, Option, Queue, Schema, type Scope, Stream } from "effect"
 import type { Readable, Writable } from "node:stream"
-import { GatewayAudit } from "./GatewayAudit.js"
+import { type Call, GatewayAudit, type Reveal } from "./GatewayAudit.js"
 import * as GatewayConfig from "./GatewayConfig.js"
 import * as BoundedActivation from "./internal/BoundedActivation.js"
+import * as CallGate from "./internal/CallGate.js"
 import { checkParams, invalidParams, JsonRpcError } from "./internal/Calls.js"
 import { Resources, Sources } from "./internal/GatewaySources.js"
 import * as ResourceAudit from "./internal/ResourceAudit.js"
+import * as ResultCap from "./internal/ResultCap.js"
 import * as Search from "./internal/Search.js"
+import * as SearchBudget from "./internal/SearchBudget.js"
 import * as SessionCalls from "./internal/SessionCalls.js"
 import * as SessionRelay from "./internal/SessionRelay.js"
 import * as SessionResources from "./internal/SessionResources.js"
 import * as SessionSync from "./internal/SessionSync.js"
+import type * as SessionTenant from "./internal/SessionTenant.js"
 import * as SessionToolList from "./internal/SessionToolList.js"
 import * as SessionView from "./internal/SessionView.js"
 import { StdioServer } from "./internal/StdioServer.js"
@@ -103,6 +107,12 @@ export interface Options {
   readonly resourceTools: boolean
   /** With resources: resources one session may subscribe to at once. */
   readonly maxSubscriptions: number
+  /** Requests of one session running at once (calls, searches, reads); more wait in its queue. */
+  readonly maxSessionCalls: number
+  /** Requests of one session waiting for a place; more are refused at once. */
+  readonly maxQueuedCalls: number
+  /** Search time one session may use per minute, in milliseconds; its searches run one at a time. */
+  readonly searchBudget: number
 }
 
 /**
@@ -199,9 +209,21 @@ export function optionsFrom(settings: GatewayConfig.Settings): Options {
     maxLoadedTools: settings.maxLoadedTools,
     listChangedDelay: Duration.millis(settings.listChangedDelay),
     resourceTools: settings.resourceTools,
-    maxSubscriptions: settings.maxSubscriptions
+    maxSubscriptions: settings.maxSubscriptions,
+    maxSessionCalls: settings.maxSessionCalls,
+    maxQueuedCalls: settings.maxQueuedCalls,
+    searchBudget: settings.searchBudget
   }
 }
+
+/**
+ * The principal a session belongs to (`HttpGateway` makes one per principal of its tokens): its
+ * policy, its feedback and its quota on requests in flight apply to the session.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type Tenant = SessionTenant.SessionTenant
 
 /**
  * A session's stored copy (`SessionState`, through `HttpGateway`): what it had loaded, adopted
@@ -229,6 +251,11 @@ export const callToolListed: McpTool.ListedTool = SessionCalls.callToolListed
  * an SDK `Server` connected to the transport, and a subscription to catalog changes. Returns an
  * effect that completes when the client closes the session. Closing the scope ends the session.
  * With `persisted`, the session starts with the tools its stored copy holds and keeps it written.
+ * With `tenant`, the session is its principal's: the principal's policy, feedback and quota apply.
+ *
+ * Every request that does work (a call, a search, a read, a completion) takes one of the session's
+ * `maxSessionCalls` places, waiting in a queue of `maxQueuedCalls` when they are taken; a request
+ * beyond that is refused with -32000 naming the limit, and other sessions are not affected.
  *
  * @since 0.1.0
  * @category sessions
@@ -236,7 +263,8 @@ export const callToolListed: McpTool.ListedTool = SessionCalls.callToolListed
 export const open = (
   transport: SdkTransport,
   options: Partial<Options> = {},
-  persisted?: Persisted
+  persisted?: Persisted,
+  tenant?: Tenant
 ): Effect.Effect<Effect.Effect<void>, never, ToolCatalog.ToolCatalog | Scope.Scope> =>
   Effect.gen(function*() {
     const settings: Options = { ...defaults, ...options, limits: { ...defaults.limits, ...options.limits } }
@@ -273,6 +301,8 @@ export const open = (
       }
     )
 
+    // the session's level is the relay's (it also asks the servers for it), not the SDK's own record
+    server.removeRequestHandler("logging/setLevel")
     const relay = yield* SessionRelay.make({
       server,
       session,
@@ -284,7 +314,31 @@ export const open = (
     const announce = toolList.announce
 
     const observed = SessionCalls.observer(session)
-    const audit = Option.getOrUndefined(yield* GatewayAudit)
+    const recorder = Option.getOrUndefined(yield* GatewayAudit)
+    // every entry of a principal's session names the principal
+    const audit = recorder === undefined || tenant === undefined ? recorder : {
+      ...recorder,
+      reveal: (entry: Reveal) => recorder.reveal({ ...entry, principal: tenant.principal }),
+      call: (entry: Call) => recorder.call({ ...entry, principal: tenant.principal })
+    }
+    // this session's places, then its principal's: a flood waits in its own queue, or is refused
+    const places = CallGate.make(
+      settings.maxSessionCalls,
+      settings.maxQueuedCalls,
+      `this session (maxSessionCalls ${settings.maxSessionCalls}, maxQueuedCalls ${settings.maxQueuedCalls})`
+    )
+    /** A JSON-RPC error to send, within the result cap (an upstream's error `data` included). */
+    const failure = (code: number, message: string, data: unknown) => {
+      const capped = ResultCap.capError(message, data, settings.limits.maxResultChars)
+      return new JsonRpcError(code, capped.message, capped.data)
+    }
+    const admitted = <A>(effect: Effect.Effect<A>, signal: AbortSignal): Promise<A> =>
+      run(
+        places.run(tenant === undefined ? effect : tenant.calls.run(effect)).pipe(
+          Effect.catchTag("Refused", (refused) => Effect.die(new JsonRpcError(BUSY, refused.reason, undefined)))
+        ),
+        { signal }
+      )
 
     const call = SessionCalls.make({
       view,
@@ -294,7 +348,10 @@ export const open = (
       observed,
       audit,
       session,
-      search: Search.make({ view, catalog, sources, bounded, settings, observed, audit, session }),
+      search: SearchBudget.make(
+        settings.searchBudget,
+        Search.make({ view, catalog, sources, bounded, settings, observed, audit, session })
+      ),
       links: (server, result) => resources === undefined ? result : resources.links(server, result)
     })
 
@@ -312,21 +369,21 @@ export const open = (
     // line, bounds checked first.
     server.fallbackRequestHandler = async (request, extra) => {
       if (resources !== undefined && SessionResources.METHODS.has(request.method)) {
-        const reply = await run(
+        const reply = await admitted(
           ResourceAudit.recorded(audit, {
             sessionId: session(),
             requestId: String(extra.requestId),
             method: request.method,
             params: request.params
           }, resources.handle(request.method, request.params)),
-          { signal: extra.signal }
+          extra.signal
         )
-        if (reply._tag === "Error") throw new JsonRpcError(reply.code, reply.message, reply.data)
+        if (reply._tag === "Error") throw failure(reply.code, reply.message, reply.data)
         return reply.value as never
       }
       if (SessionRelay.METHODS.has(request.method)) {
-        const reply = await run(relay.handle(request.method, request.params), { signal: extra.signal })
-        if (reply._tag === "Error") throw new JsonRpcError(reply.code, reply.message, reply.data)
+        const reply = await admitted(relay.handle(request.method, request.params), extra.signal)
+        if (reply._tag === "Error") throw failure(reply.code, reply.message, reply.data)
         return reply.value as never
       }
       if (request.method !== "tools/call") {
@@ -335,7 +392,7 @@ export const open = (
       const checked = checkParams(request.params, settings.limits)
       const answer = typeof checked === "string"
         ? invalidParams(checked)
-        : await run(
+        : await admitted(
           Effect.andThen(
             sync.adopt,
             Effect.tap(
@@ -348,9 +405,9 @@ export const open = (
                 )
             )
           ),
-          { signal: extra.signal }
+          extra.signal
         )
-      if (answer._tag === "Error") throw new JsonRpcError(answer.code, answer.message, answer.data)
+      if (answer._tag === "Error") throw failure(answer.code, answer.message, answer.data)
       return answer.result as never
     }
 
@@ -371,7 +428,10 @@ export const open = (
     yield* Effect.addFinalizer(() => Effect.promise(() => server.close().catch(() => undefined)))
     yield* Effect.promise(() => server.connect(transport))
     return Deferred.await(closed)
-  })
+  }).pipe((opening) => tenant === undefined ? opening : tenant.within(opening))
+
+/** The JSON-RPC code of a request refused because its session or principal has too many in flight. */
+const BUSY = -32000
 
 /**
  * Serves one client session on an SDK transport until the client closes it.

@@ -20,7 +20,12 @@
  *   session its client deletes, or the registry evicts, is removed from the store; an idle one is
  *   left to the store's own expiry (another instance may be serving it); stopping the gateway
  *   leaves every session stored.
- * - **Bodies** over `maxMessageBytes` are refused with 413 before they are read whole.
+ * - **Principals**: each token belongs to a principal (`Principal`, from the tokens file) with its
+ *   own policy (the servers and tools its sessions see and may call), its quotas (sessions: a new
+ *   one beyond its quota evicts its own idlest session, never another principal's; requests in
+ *   flight across its sessions) and its own search feedback unless shared.
+ * - **Bodies** over `maxMessageBytes` are refused with 413 before they are read whole, and a JSON-RPC
+ *   batch of more than `maxBatchSize` messages with 400, before any of it runs.
  * - **Operations**: `GET /health` (liveness: always 200 while the process serves) and
  *   `GET /ready` (200 once every upstream finished starting, 503 before; the state of each).
  *
@@ -39,6 +44,8 @@ import * as Gateway from "./Gateway.js"
 import * as GatewayConfig from "./GatewayConfig.js"
 import { Sources } from "./internal/GatewaySources.js"
 import { resumed } from "./internal/ResumedTransport.js"
+import * as SessionTenant from "./internal/SessionTenant.js"
+import * as Principal from "./Principal.js"
 import { makeMemory, SessionRegistry } from "./SessionRegistry.js"
 import { SessionState } from "./SessionState.js"
 
@@ -73,6 +80,19 @@ export interface Options extends Partial<Gateway.Options> {
   /** Session limits of the in-memory registry, when no `SessionRegistry` is in context. */
   readonly maxSessions?: number
   readonly sessionIdleTimeout?: Duration.Input
+  /**
+   * Principals with their tokens and policies (`Principal.parseFile`), besides `tokens` (each of
+   * which is a principal of its own, `token-1`, ...).
+   */
+  readonly principals?: ReadonlyArray<Principal.Principal>
+  /** Sessions of one principal, unless its policy says otherwise. */
+  readonly maxPrincipalSessions?: number
+  /** Requests in flight of one principal across its sessions, unless its policy says otherwise. */
+  readonly maxPrincipalCalls?: number
+  /** Messages in one JSON-RPC batch. */
+  readonly maxBatchSize?: number
+  /** Whether each principal's search feedback improves everyone's ranking (default: kept per principal). */
+  readonly shareFeedback?: boolean
 }
 
 /**
@@ -142,7 +162,30 @@ export const serve = (
   Effect.gen(function*() {
     const host = options.host ?? "127.0.0.1"
     const path = options.path ?? "/mcp"
-    const tokens = (options.tokens ?? []).map((t) => digest(Redacted.value(t)))
+    const principals = [
+      ...(options.tokens ?? []).map((t, i) => Principal.make(`token-${i + 1}`, [t])),
+      ...(options.principals ?? [])
+    ]
+    const quotas = {
+      maxCalls: options.maxPrincipalCalls ?? GatewayConfig.defaults.maxPrincipalCalls,
+      maxSessions: options.maxPrincipalSessions ?? GatewayConfig.defaults.maxPrincipalSessions
+    }
+    const share = options.shareFeedback ?? GatewayConfig.defaults.shareFeedback
+    // each token's digest, with the share of the gateway of the principal it belongs to
+    const tokens = principals.flatMap((p) => {
+      const tenant = SessionTenant.make(p, { maxCalls: quotas.maxCalls, shareFeedback: share })
+      return p.tokens.map((t) => ({ digest: digest(Redacted.value(t)), principal: p, tenant }))
+    })
+    // without authentication every client is one principal: one trust domain, feedback shared
+    const anonymous = {
+      principal: Principal.make(Principal.ANONYMOUS, []),
+      tenant: SessionTenant.make(Principal.make(Principal.ANONYMOUS, []), {
+        maxCalls: quotas.maxCalls,
+        shareFeedback: true
+      })
+    }
+    const maxBatch = options.maxBatchSize ?? GatewayConfig.defaults.maxBatchSize
+    const maxBody = options.maxMessageBytes ?? GatewayConfig.defaults.maxMessageBytes
     if (!isLoopback(host) && tokens.length === 0) {
       return yield* new Gateway.GatewayError({
         reason: `refusing to listen on ${host} without authentication: set a bearer token (the variable named by ` +
@@ -166,8 +209,22 @@ export const serve = (
       readonly scope: Scope.Closeable
       readonly principal: string
     }
+    /** Who a request comes from: its credential's key, and the principal it belongs to. */
+    interface Caller {
+      readonly key: string
+      readonly principal: Principal.Principal
+      readonly tenant: SessionTenant.SessionTenant
+    }
+    const ownerOf = (caller: Caller) => ({
+      name: caller.principal.name,
+      quota: caller.principal.policy.maxSessions ?? quotas.maxSessions
+    })
     const live = new Map<string, Live>()
-    /** Sessions being resumed from the store: concurrent requests for one wait for the same. */
+    /**
+     * Sessions being resumed from the store, by credential and id: concurrent requests of one
+     * credential for one session wait for the same attempt, and another credential's request for
+     * the same id never decides the outcome of the owner's.
+     */
     const resuming = new Map<string, Promise<Live | undefined>>()
     // known once the port is: `undefined` accepts any Host (a wildcard bind, behind authentication)
     const hosts: { allowed: ReadonlyArray<string> | undefined } = { allowed: [] }
@@ -195,8 +252,9 @@ export const serve = (
      * Opens a gateway session on `transport` in a new scope; the session closes itself when its
      * client goes away. With a store, the session keeps its loaded tools there.
      */
-    const openSession = (transport: StreamableHTTPServerTransport, principal: string) =>
+    const openSession = (transport: StreamableHTTPServerTransport, caller: Caller) =>
       Effect.gen(function*() {
+        const principal = caller.key
         const sessionScope = yield* Scope.fork(scope)
         const id = () => transport.sessionId
         const persisted: Gateway.Persisted | undefined = state === undefined ? undefined : {
@@ -210,7 +268,9 @@ export const serve = (
               return sessionId === undefined ? Effect.void : state.save(sessionId, principal, tools)
             })
         }
-        const closed = yield* Gateway.open(transport, options, persisted).pipe(Scope.provide(sessionScope))
+        const closed = yield* Gateway.open(transport, options, persisted, caller.tenant).pipe(
+          Scope.provide(sessionScope)
+        )
         yield* closed.pipe(
           Effect.andThen(Effect.suspend(() => {
             const sessionId = id()
@@ -222,36 +282,42 @@ export const serve = (
       })
 
     /** Opens a session for an `initialize` request. */
-    const startSession = async (req: IncomingMessage, res: ServerResponse, principal: string) => {
+    const startSession = async (req: IncomingMessage, res: ServerResponse, caller: Caller, body: unknown) => {
+      const principal = caller.key
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         ...transportOptions(principal),
         onsessioninitialized: (id) => void live.set(id, { transport, scope: sessionScope, principal })
       })
-      const sessionScope = await run(openSession(transport, principal))
-      await transport.handleRequest(req, res)
+      const sessionScope = await run(openSession(transport, caller))
+      await transport.handleRequest(req, res, body)
       const id = transport.sessionId
       // Not an `initialize` the transport accepted: no session was created, so nothing is kept.
       if (id === undefined) return run(Scope.close(sessionScope, Exit.void))
-      const evicted = await run(registry.open(id, principal))
+      const evicted = await run(registry.open(id, principal, ownerOf(caller)))
       await run(Effect.forEach(evicted, evict, { discard: true }))
       // stored from the start, so that it can be resumed before it loads anything
       if (state !== undefined) await run(state.save(id, principal, []))
     }
 
     /** Takes over a session the store holds for `principal`, or answers undefined. */
-    const resume = (id: string, principal: string): Promise<Live | undefined> => {
-      const pending = resuming.get(id)
+    const resume = (id: string, caller: Caller): Promise<Live | undefined> => {
+      const principal = caller.key
+      const key = `${principal} ${id}`
+      const pending = resuming.get(key)
       if (pending !== undefined) return pending
       const attempt = (async () => {
         if (state === undefined || Option.isNone(await run(state.load(id, principal)))) return undefined
+        // another credential's attempt may have failed meanwhile, or the owner's own succeeded
+        const served = live.get(id)
+        if (served !== undefined) return served.principal === principal ? served : undefined
         const transport = resumed(id, transportOptions(principal))
-        const session: Live = { transport, scope: await run(openSession(transport, principal)), principal }
+        const session: Live = { transport, scope: await run(openSession(transport, caller)), principal }
         live.set(id, session)
-        const evicted = await run(registry.open(id, principal))
+        const evicted = await run(registry.open(id, principal, ownerOf(caller)))
         await run(Effect.forEach(evicted, evict, { discard: true }))
         return session
-      })().finally(() => resuming.delete(id))
-      resuming.set(id, attempt)
+      })().finally(() => resuming.delete(key))
+      resuming.set(key, attempt)
       return attempt
     }
 
@@ -282,34 +348,46 @@ export const serve = (
         return reply(res, 403, `Origin ${JSON.stringify(origin)} is not allowed (allowedOrigins)`)
       }
       let principal = ""
+      let caller: Caller = { key: "", ...anonymous }
       if (tokens.length > 0) {
         const token = bearer(req)
         // every token is compared, in constant time, whatever matched before
         const given = digest(token ?? "")
-        const matched = tokens.reduce((found, t) => timingSafeEqual(given, t) || found, false)
-        if (token === undefined || !matched) {
+        const matched = tokens.reduce<typeof tokens[number] | undefined>(
+          (found, t) => timingSafeEqual(given, t.digest) && found === undefined ? t : found,
+          undefined
+        )
+        if (token === undefined || matched === undefined) {
           res.setHeader("www-authenticate", "Bearer")
           return reply(res, 401, "Unauthorized: send Authorization: Bearer <token>")
         }
         principal = digest(`session:${token}`).toString("hex")
+        caller = { key: principal, principal: matched.principal, tenant: matched.tenant }
       }
       if (url.pathname === "/ready") return ready(res)
+      // a POST body is read (bounded) and checked here, before any of it runs
+      let body: unknown
+      if (req.method === "POST") {
+        const read = await readBody(req, maxBody, maxBatch)
+        if (read._tag === "Refused") return reply(res, read.status, read.message, read.code)
+        body = read.body
+      }
       const id = req.headers["mcp-session-id"]
       if (typeof id === "string") {
         const known = await run(registry.touch(id, principal))
         const served = live.get(id)
         // Not served here: the store may hold it (for this credential only).
-        const session = served === undefined ? await resume(id, principal) : Option.isSome(known) ? served : undefined
+        const session = served === undefined ? await resume(id, caller) : Option.isSome(known) ? served : undefined
         // Unknown, expired (the sweeper ends it) or opened with another credential: the same answer,
         // and nothing happens to the session itself.
         if (session?.principal !== principal) return reply(res, 404, "Session not found", -32001)
-        await session.transport.handleRequest(req, res)
+        await session.transport.handleRequest(req, res, body)
         // the end of a request is a use too: a long call does not make its session look idle
         await run(registry.touch(id, principal))
         return
       }
       if (req.method !== "POST") return reply(res, 400, "No valid session id: start with an initialize request")
-      return startSession(req, res, principal)
+      return startSession(req, res, caller, body)
     }
 
     const server = createServer((req, res) => {
@@ -344,6 +422,63 @@ export const serve = (
     )
     const shown = host.includes(":") ? `[${host}]` : host
     return { url: `http://${shown}:${port}${path}`, port, host }
+  })
+
+/** A POST body: parsed, or refused with the status, JSON-RPC code and message to answer. */
+type Body =
+  | { readonly _tag: "Body"; readonly body: unknown }
+  | { readonly _tag: "Refused"; readonly status: number; readonly code: number; readonly message: string }
+
+/**
+ * Reads a request body of at most `maxBytes` (a larger one is not read further) and parses it; a
+ * JSON-RPC batch of more than `maxBatch` messages is refused whole.
+ */
+const readBody = (req: IncomingMessage, maxBytes: number, maxBatch: number): Promise<Body> =>
+  new Promise((resolve) => {
+    const tooLarge: Body = {
+      _tag: "Refused",
+      status: 413,
+      code: -32000,
+      message: `the request body is larger than ${maxBytes} bytes (maxMessageBytes)`
+    }
+    if (Number(req.headers["content-length"] ?? 0) > maxBytes) return resolve(tooLarge)
+    const chunks: Array<Buffer> = []
+    let bytes = 0
+    let done = false
+    req.on("data", (chunk: Buffer) => {
+      if (done) return
+      bytes += chunk.length
+      if (bytes > maxBytes) {
+        done = true
+        req.pause()
+        return resolve(tooLarge)
+      }
+      chunks.push(chunk)
+    })
+    req.on("error", () => {
+      if (!done) resolve({ _tag: "Refused", status: 400, code: -32700, message: "the request body could not be read" })
+      done = true
+    })
+    req.on("end", () => {
+      if (done) return
+      done = true
+      let body: unknown
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString("utf8"))
+      } catch {
+        return resolve({ _tag: "Refused", status: 400, code: -32700, message: "Parse error: the body is not JSON" })
+      }
+      if (Array.isArray(body) && body.length > maxBatch) {
+        return resolve({
+          _tag: "Refused",
+          status: 400,
+          code: -32600,
+          message:
+            `a batch of ${body.length} messages is over the limit of ${maxBatch} (maxBatchSize): nothing of it ran`
+        })
+      }
+      resolve({ _tag: "Body", body })
+    })
   })
 
 const json = (res: ServerResponse, status: number, body: unknown): void => {

@@ -26,7 +26,7 @@
  * @since 0.1.0
  */
 import { CatalogTool, ResourceCatalog, ToolCatalog, type Visibility } from "@tool-search/core"
-import { Context, Deferred, Effect, Layer, Option, type Scope, Stream, SubscriptionRef } from "effect"
+import { Context, Deferred, Effect, Layer, Option, type Scope, Semaphore, Stream, SubscriptionRef } from "effect"
 import * as ClientRelay from "./internal/ClientRelay.js"
 import { supervise } from "./internal/Supervisor.js"
 import * as UpstreamResources from "./internal/UpstreamResources.js"
@@ -348,12 +348,23 @@ export const make = (
         })
       })
 
+    // each server's places: requests beyond `maxCalls` wait, so no caller can flood a server
+    const places = new Map(configs.map((c) => [c.name, Semaphore.makeUnsafe(c.maxCalls)]))
+    const limited = <A, E>(server: string, effect: Effect.Effect<A, E>): Effect.Effect<A, E> => {
+      const gate = places.get(server)
+      return gate === undefined ? effect : gate.withPermits(1)(effect)
+    }
+
     const call = (
       server: string,
       tool: string,
       args: Readonly<Record<string, unknown>>,
       callOptions?: McpConnection.CallOptions
-    ) => Effect.flatMap(connectionOf(server, tool), (connection) => connection.callTool(tool, args, callOptions))
+    ) =>
+      limited(
+        server,
+        Effect.flatMap(connectionOf(server, tool), (connection) => connection.callTool(tool, args, callOptions))
+      )
 
     const relay = ClientRelay.make()
     let logLevel: ClientRelay.Level | undefined
@@ -370,9 +381,12 @@ export const make = (
         )
       })
     const complete = (server: string, params: Readonly<Record<string, unknown>>) =>
-      Effect.flatMap(
-        connectionOf(server, "completion/complete"),
-        (connection) => connection.request("completion/complete", params, "completion/complete")
+      limited(
+        server,
+        Effect.flatMap(
+          connectionOf(server, "completion/complete"),
+          (connection) => connection.request("completion/complete", params, "completion/complete")
+        )
       )
 
     /** The catalog handler of one imported tool: arguments must be an object; the result is the MCP result. */
@@ -424,6 +438,13 @@ export const make = (
       complete,
       relay,
       origin: (id) => origins.get(id),
-      resources: upstream === undefined ? undefined : UpstreamResources.forwarding(upstream, connectionOf, connections)
+      resources: upstream === undefined ? undefined : (() => {
+        const forwarded = UpstreamResources.forwarding(upstream, connectionOf, connections)
+        return {
+          ...forwarded,
+          read: (server, uri) => limited(server, forwarded.read(server, uri)),
+          getPrompt: (server, name, args) => limited(server, forwarded.getPrompt(server, name, args))
+        } satisfies Resources
+      })()
     })
   })

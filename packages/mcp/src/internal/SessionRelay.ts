@@ -17,6 +17,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js"
 import { Permission, type ResourceCatalog, Visibility } from "@tool-search/core"
 import { Effect, Predicate } from "effect"
+import { randomUUID } from "node:crypto"
 import type { Limits } from "../Gateway.js"
 import type { Service as Sources } from "../McpSources.js"
 import type { Caller, Level } from "./ClientRelay.js"
@@ -57,6 +58,8 @@ export const make = (deps: {
   Effect.gen(function*() {
     const { server, sources } = deps
     let level: Level | undefined
+    // this session, distinct from every other (over stdio or in memory, sessions share an id)
+    const key = `${deps.session()} ${randomUUID()}`
     const complete = deps.catalog === undefined ? undefined : Completions.make({
       catalog: deps.catalog,
       upstream: sources?.resources,
@@ -85,7 +88,7 @@ export const make = (deps: {
       const meta = Predicate.isObject(params) && Predicate.isObject(params["_meta"]) ? params["_meta"] : {}
       const token = meta["progressToken"]
       const caller: Caller = {
-        session: deps.session(),
+        session: key,
         level: () => level,
         notify: (method, notification) =>
           extra.sendNotification({ method, params: notification } as ServerNotification),
