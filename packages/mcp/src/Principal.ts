@@ -256,4 +256,6 @@ export const permission = (
 const namesOf = (
   tool: Visibility.Subject,
   declared: (id: string) => string | undefined
-): ReadonlyArray<string> => "uri" in tool ? [] : [tool.modelName, tool.name, ...(declared(tool.id) ?? [])]
+): ReadonlyArray<string> => "uri" in tool ? [] : [tool.modelName, tool.name, ...optional(declared(tool.id))]
+
+const optional = (name: string | undefined): ReadonlyArray<string> => name === undefined ? [] : [name]
