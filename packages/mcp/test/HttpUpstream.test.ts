@@ -27,7 +27,6 @@ const httpServer = (json: boolean, bytes: number) =>
           }))
           // stateless: a server and a transport per request
           const transport = new StreamableHTTPServerTransport({
-            sessionIdGenerator: undefined,
             enableJsonResponse: json
           })
           res.on("close", () => void transport.close())
