@@ -45,10 +45,10 @@ import {
 import { Disclosure, ResourceCatalog, ToolCatalog } from "@tool-search/core"
 import { Deferred, Duration, Effect, Exit, FiberSet, Option, Queue, Schema, type Scope, Stream } from "effect"
 import type { Readable, Writable } from "node:stream"
-import { type Call, GatewayAudit, type Reveal } from "./GatewayAudit.js"
+import { GatewayAudit } from "./GatewayAudit.js"
 import * as GatewayConfig from "./GatewayConfig.js"
+import * as Admission from "./internal/Admission.js"
 import * as BoundedActivation from "./internal/BoundedActivation.js"
-import * as CallGate from "./internal/CallGate.js"
 import { checkParams, invalidParams, JsonRpcError } from "./internal/Calls.js"
 import { Resources, Sources } from "./internal/GatewaySources.js"
 import * as ResourceAudit from "./internal/ResourceAudit.js"
@@ -57,6 +57,7 @@ import * as Search from "./internal/Search.js"
 import * as SearchBudget from "./internal/SearchBudget.js"
 import * as SessionCalls from "./internal/SessionCalls.js"
 import * as SessionRelay from "./internal/SessionRelay.js"
+import type { Reply } from "./internal/SessionReplies.js"
 import * as SessionResources from "./internal/SessionResources.js"
 import * as SessionSync from "./internal/SessionSync.js"
 import type * as SessionTenant from "./internal/SessionTenant.js"
@@ -316,29 +317,17 @@ export const open = (
     const observed = SessionCalls.observer(session)
     const recorder = Option.getOrUndefined(yield* GatewayAudit)
     // every entry of a principal's session names the principal
-    const audit = recorder === undefined || tenant === undefined ? recorder : {
-      ...recorder,
-      reveal: (entry: Reveal) => recorder.reveal({ ...entry, principal: tenant.principal }),
-      call: (entry: Call) => recorder.call({ ...entry, principal: tenant.principal })
-    }
+    const audit = recorder === undefined || tenant === undefined ? recorder : tenant.audited(recorder)
     // this session's places, then its principal's: a flood waits in its own queue, or is refused
-    const places = CallGate.make(
-      settings.maxSessionCalls,
-      settings.maxQueuedCalls,
-      `this session (maxSessionCalls ${settings.maxSessionCalls}, maxQueuedCalls ${settings.maxQueuedCalls})`
-    )
-    /** A JSON-RPC error to send, within the result cap (an upstream's error `data` included). */
-    const failure = (code: number, message: string, data: unknown) => {
-      const capped = ResultCap.capError(message, data, settings.limits.maxResultChars)
-      return new JsonRpcError(code, capped.message, capped.data)
-    }
+    const admission = Admission.make(settings, tenant)
     const admitted = <A>(effect: Effect.Effect<A>, signal: AbortSignal): Promise<A> =>
-      run(
-        places.run(tenant === undefined ? effect : tenant.calls.run(effect)).pipe(
-          Effect.catchTag("Refused", (refused) => Effect.die(new JsonRpcError(BUSY, refused.reason, undefined)))
-        ),
-        { signal }
-      )
+      run(admission(effect), { signal })
+    /** A reply sent as is, or its JSON-RPC error within the result cap (an upstream's error `data` included). */
+    const replied = (reply: Reply) => {
+      if (reply._tag === "Ok") return reply.value as never
+      const capped = ResultCap.capError(reply.message, reply.data, settings.limits.maxResultChars)
+      throw new JsonRpcError(reply.code, capped.message, capped.data)
+    }
 
     const call = SessionCalls.make({
       view,
@@ -369,22 +358,20 @@ export const open = (
     // line, bounds checked first.
     server.fallbackRequestHandler = async (request, extra) => {
       if (resources !== undefined && SessionResources.METHODS.has(request.method)) {
-        const reply = await admitted(
-          ResourceAudit.recorded(audit, {
-            sessionId: session(),
-            requestId: String(extra.requestId),
-            method: request.method,
-            params: request.params
-          }, resources.handle(request.method, request.params)),
-          extra.signal
+        return replied(
+          await admitted(
+            ResourceAudit.recorded(audit, {
+              sessionId: session(),
+              requestId: String(extra.requestId),
+              method: request.method,
+              params: request.params
+            }, resources.handle(request.method, request.params)),
+            extra.signal
+          )
         )
-        if (reply._tag === "Error") throw failure(reply.code, reply.message, reply.data)
-        return reply.value as never
       }
       if (SessionRelay.METHODS.has(request.method)) {
-        const reply = await admitted(relay.handle(request.method, request.params), extra.signal)
-        if (reply._tag === "Error") throw failure(reply.code, reply.message, reply.data)
-        return reply.value as never
+        return replied(await admitted(relay.handle(request.method, request.params), extra.signal))
       }
       if (request.method !== "tools/call") {
         throw new JsonRpcError(ErrorCode.MethodNotFound, "Method not found", undefined)
@@ -407,8 +394,7 @@ export const open = (
           ),
           extra.signal
         )
-      if (answer._tag === "Error") throw failure(answer.code, answer.message, answer.data)
-      return answer.result as never
+      return replied(answer._tag === "Error" ? answer : { _tag: "Ok", value: answer.result })
     }
 
     server.onclose = () => {
@@ -429,9 +415,6 @@ export const open = (
     yield* Effect.promise(() => server.connect(transport))
     return Deferred.await(closed)
   }).pipe((opening) => tenant === undefined ? opening : tenant.within(opening))
-
-/** The JSON-RPC code of a request refused because its session or principal has too many in flight. */
-const BUSY = -32000
 
 /**
  * Serves one client session on an SDK transport until the client closes it.

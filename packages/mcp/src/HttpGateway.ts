@@ -43,6 +43,7 @@ import type { AddressInfo } from "node:net"
 import * as Gateway from "./Gateway.js"
 import * as GatewayConfig from "./GatewayConfig.js"
 import { Sources } from "./internal/GatewaySources.js"
+import { readBody } from "./internal/RequestBody.js"
 import { resumed } from "./internal/ResumedTransport.js"
 import * as SessionTenant from "./internal/SessionTenant.js"
 import * as Principal from "./Principal.js"
@@ -162,28 +163,16 @@ export const serve = (
   Effect.gen(function*() {
     const host = options.host ?? "127.0.0.1"
     const path = options.path ?? "/mcp"
-    const principals = [
-      ...(options.tokens ?? []).map((t, i) => Principal.make(`token-${i + 1}`, [t])),
-      ...(options.principals ?? [])
-    ]
-    const quotas = {
-      maxCalls: options.maxPrincipalCalls ?? GatewayConfig.defaults.maxPrincipalCalls,
-      maxSessions: options.maxPrincipalSessions ?? GatewayConfig.defaults.maxPrincipalSessions
-    }
-    const share = options.shareFeedback ?? GatewayConfig.defaults.shareFeedback
-    // each token's digest, with the share of the gateway of the principal it belongs to
-    const tokens = principals.flatMap((p) => {
-      const tenant = SessionTenant.make(p, { maxCalls: quotas.maxCalls, shareFeedback: share })
-      return p.tokens.map((t) => ({ digest: digest(Redacted.value(t)), principal: p, tenant }))
-    })
-    // without authentication every client is one principal: one trust domain, feedback shared
-    const anonymous = {
-      principal: Principal.make(Principal.ANONYMOUS, []),
-      tenant: SessionTenant.make(Principal.make(Principal.ANONYMOUS, []), {
-        maxCalls: quotas.maxCalls,
-        shareFeedback: true
-      })
-    }
+    const tenants = SessionTenant.forPrincipals(
+      [...(options.tokens ?? []).map((t, i) => Principal.make(`token-${i + 1}`, [t])), ...(options.principals ?? [])],
+      {
+        maxCalls: options.maxPrincipalCalls ?? GatewayConfig.defaults.maxPrincipalCalls,
+        maxSessions: options.maxPrincipalSessions ?? GatewayConfig.defaults.maxPrincipalSessions,
+        shareFeedback: options.shareFeedback ?? GatewayConfig.defaults.shareFeedback
+      }
+    )
+    // each token's digest, with its principal's share of the gateway
+    const tokens = tenants.byToken.map((t) => ({ ...t, digest: digest(Redacted.value(t.token)) }))
     const maxBatch = options.maxBatchSize ?? GatewayConfig.defaults.maxBatchSize
     const maxBody = options.maxMessageBytes ?? GatewayConfig.defaults.maxMessageBytes
     if (!isLoopback(host) && tokens.length === 0) {
@@ -210,15 +199,10 @@ export const serve = (
       readonly principal: string
     }
     /** Who a request comes from: its credential's key, and the principal it belongs to. */
-    interface Caller {
+    interface Caller extends SessionTenant.Share {
       readonly key: string
-      readonly principal: Principal.Principal
-      readonly tenant: SessionTenant.SessionTenant
     }
-    const ownerOf = (caller: Caller) => ({
-      name: caller.principal.name,
-      quota: caller.principal.policy.maxSessions ?? quotas.maxSessions
-    })
+    const ownerOf = (caller: Caller) => ({ name: caller.principal.name, quota: caller.quota })
     const live = new Map<string, Live>()
     /**
      * Sessions being resumed from the store, by credential and id: concurrent requests of one
@@ -348,7 +332,7 @@ export const serve = (
         return reply(res, 403, `Origin ${JSON.stringify(origin)} is not allowed (allowedOrigins)`)
       }
       let principal = ""
-      let caller: Caller = { key: "", ...anonymous }
+      let caller: Caller = { key: "", ...tenants.anonymous }
       if (tokens.length > 0) {
         const token = bearer(req)
         // every token is compared, in constant time, whatever matched before
@@ -362,7 +346,7 @@ export const serve = (
           return reply(res, 401, "Unauthorized: send Authorization: Bearer <token>")
         }
         principal = digest(`session:${token}`).toString("hex")
-        caller = { key: principal, principal: matched.principal, tenant: matched.tenant }
+        caller = { key: principal, ...matched }
       }
       if (url.pathname === "/ready") return ready(res)
       // a POST body is read (bounded) and checked here, before any of it runs
@@ -422,63 +406,6 @@ export const serve = (
     )
     const shown = host.includes(":") ? `[${host}]` : host
     return { url: `http://${shown}:${port}${path}`, port, host }
-  })
-
-/** A POST body: parsed, or refused with the status, JSON-RPC code and message to answer. */
-type Body =
-  | { readonly _tag: "Body"; readonly body: unknown }
-  | { readonly _tag: "Refused"; readonly status: number; readonly code: number; readonly message: string }
-
-/**
- * Reads a request body of at most `maxBytes` (a larger one is not read further) and parses it; a
- * JSON-RPC batch of more than `maxBatch` messages is refused whole.
- */
-const readBody = (req: IncomingMessage, maxBytes: number, maxBatch: number): Promise<Body> =>
-  new Promise((resolve) => {
-    const tooLarge: Body = {
-      _tag: "Refused",
-      status: 413,
-      code: -32000,
-      message: `the request body is larger than ${maxBytes} bytes (maxMessageBytes)`
-    }
-    if (Number(req.headers["content-length"] ?? 0) > maxBytes) return resolve(tooLarge)
-    const chunks: Array<Buffer> = []
-    let bytes = 0
-    let done = false
-    req.on("data", (chunk: Buffer) => {
-      if (done) return
-      bytes += chunk.length
-      if (bytes > maxBytes) {
-        done = true
-        req.pause()
-        return resolve(tooLarge)
-      }
-      chunks.push(chunk)
-    })
-    req.on("error", () => {
-      if (!done) resolve({ _tag: "Refused", status: 400, code: -32700, message: "the request body could not be read" })
-      done = true
-    })
-    req.on("end", () => {
-      if (done) return
-      done = true
-      let body: unknown
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString("utf8"))
-      } catch {
-        return resolve({ _tag: "Refused", status: 400, code: -32700, message: "Parse error: the body is not JSON" })
-      }
-      if (Array.isArray(body) && body.length > maxBatch) {
-        return resolve({
-          _tag: "Refused",
-          status: 400,
-          code: -32600,
-          message:
-            `a batch of ${body.length} messages is over the limit of ${maxBatch} (maxBatchSize): nothing of it ran`
-        })
-      }
-      resolve({ _tag: "Body", body })
-    })
   })
 
 const json = (res: ServerResponse, status: number, body: unknown): void => {

@@ -367,19 +367,7 @@ export const make = (
       )
 
     const relay = ClientRelay.make()
-    let logLevel: ClientRelay.Level | undefined
-    const setLogLevel = (level: ClientRelay.Level) =>
-      Effect.suspend(() => {
-        if (logLevel !== undefined && ClientRelay.LEVELS.indexOf(level) >= ClientRelay.LEVELS.indexOf(logLevel)) {
-          return Effect.void
-        }
-        logLevel = level
-        return Effect.forEach(
-          [...connections.values()].filter((c) => c.capabilities.logging !== undefined),
-          (c) => Effect.ignore(c.request("logging/setLevel", { level }, c.server)),
-          { discard: true, concurrency: "unbounded" }
-        )
-      })
+    const logging = ClientRelay.logLevels(() => connections.values())
     const complete = (server: string, params: Readonly<Record<string, unknown>>) =>
       limited(
         server,
@@ -418,7 +406,7 @@ export const make = (
       handler,
       isTransient,
       relay,
-      logLevel: () => logLevel
+      logLevel: logging.current
     }
 
     const firstAttempts: Array<Deferred.Deferred<void>> = []
@@ -434,7 +422,7 @@ export const make = (
       status: SubscriptionRef.get(statusRef),
       changes: SubscriptionRef.changes(statusRef),
       call,
-      setLogLevel,
+      setLogLevel: logging.set,
       complete,
       relay,
       origin: (id) => origins.get(id),

@@ -16,6 +16,7 @@
  */
 import { ErrorCode, McpError as SdkMcpError } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
+import type { McpConnection } from "../McpConnection.js"
 
 /** The MCP logging levels, least severe first. */
 export const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const
@@ -110,5 +111,26 @@ export const make = (): ClientRelay => {
       }
       return caller.request(method, params, signal)
     }
+  }
+}
+
+/**
+ * The logging level asked of the servers: the most verbose any client session asked for so far,
+ * sent to every connected server that logs (and, by the supervisor, to each that connects later).
+ */
+export const logLevels = (connections: () => Iterable<McpConnection>) => {
+  let current: Level | undefined
+  return {
+    current: (): Level | undefined => current,
+    set: (level: Level): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        if (current !== undefined && LEVELS.indexOf(level) >= LEVELS.indexOf(current)) return Effect.void
+        current = level
+        return Effect.forEach(
+          [...connections()].filter((c) => c.capabilities.logging !== undefined),
+          (c) => Effect.ignore(c.request("logging/setLevel", { level }, c.server)),
+          { discard: true, concurrency: "unbounded" }
+        )
+      })
   }
 }

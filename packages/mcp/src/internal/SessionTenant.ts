@@ -7,7 +7,8 @@
  * @internal
  */
 import { Permission, SearchFeedback, Visibility } from "@tool-search/core"
-import { Effect, Option } from "effect"
+import { Effect, Option, type Redacted } from "effect"
+import type { Recorder } from "../GatewayAudit.js"
 import * as Principal from "../Principal.js"
 import * as CallGate from "./CallGate.js"
 import { Sources } from "./GatewaySources.js"
@@ -18,6 +19,8 @@ export interface SessionTenant {
   readonly principal: string
   /** The principal's requests in flight, across its sessions. */
   readonly calls: CallGate.CallGate
+  /** `recorder`, with every entry naming the principal. */
+  readonly audited: (recorder: Recorder) => Recorder
   /** Opens a session of the principal: its policies and feedback in context. */
   readonly within: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }
@@ -36,6 +39,11 @@ export const make = (
   const feedbacks = new WeakMap<SearchFeedback.Service, SearchFeedback.Service>()
   return {
     principal: principal.name,
+    audited: (recorder) => ({
+      ...recorder,
+      reveal: (entry) => recorder.reveal({ ...entry, principal: principal.name }),
+      call: (entry) => recorder.call({ ...entry, principal: principal.name })
+    }),
     calls: CallGate.make(maxCalls, maxCalls * 4, `principal '${principal.name}' (maxPrincipalCalls ${maxCalls})`),
     within: (effect) =>
       Effect.gen(function*() {
@@ -70,5 +78,38 @@ export const make = (
           Effect.provideService(SearchFeedback.SearchFeedback, feedback)
         )
       })
+  }
+}
+
+/** A principal's share of the gateway: the principal, its tenant, and its session quota. */
+export interface Share {
+  readonly principal: Principal.Principal
+  readonly tenant: SessionTenant
+  /** Sessions it may hold. */
+  readonly quota: number
+}
+
+/**
+ * The share of each principal, by token, and of the one principal of a gateway without tokens
+ * (`anonymous`: every client is one trust domain, feedback shared).
+ */
+export const forPrincipals = (
+  principals: ReadonlyArray<Principal.Principal>,
+  defaults: { readonly maxCalls: number; readonly maxSessions: number; readonly shareFeedback: boolean }
+): {
+  readonly byToken: ReadonlyArray<Share & { readonly token: Redacted.Redacted<string> }>
+  readonly anonymous: Share
+} => {
+  const share = (principal: Principal.Principal, shareFeedback: boolean): Share => ({
+    principal,
+    tenant: make(principal, { maxCalls: defaults.maxCalls, shareFeedback }),
+    quota: principal.policy.maxSessions ?? defaults.maxSessions
+  })
+  return {
+    byToken: principals.flatMap((p) => {
+      const shared = share(p, defaults.shareFeedback)
+      return p.tokens.map((token) => ({ ...shared, token }))
+    }),
+    anonymous: share(Principal.make(Principal.ANONYMOUS, []), true)
   }
 }
