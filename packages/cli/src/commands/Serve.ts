@@ -160,8 +160,8 @@ const parseSpecs = (specs: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<U
 
 /**
  * Turns `--upstream` values into server descriptions for a command that starts them (`chat`,
- * `run`): the servers get the base environment (`Secrets.baseEnvironment`, never this process's
- * settings or keys) and its stderr, and the given timeouts in seconds.
+ * `run`): the servers get this process's environment without tool-search's own settings and keys
+ * (`Secrets.inheritedEnvironment`) and its stderr, and the given timeouts in seconds.
  *
  * @since 0.1.0
  * @category settings
@@ -174,7 +174,7 @@ export const upstreams = (
     inputs.map((s) => ({
       ...s,
       transport: s.transport._tag === "Stdio"
-        ? { ...s.transport, stderr: "inherit" as const }
+        ? { ...s.transport, env: Secrets.inheritedEnvironment(), stderr: "inherit" as const }
         : s.transport,
       callTimeout: `${options.callTimeout} seconds`,
       connectTimeout: `${options.connectTimeout} seconds`

@@ -85,7 +85,9 @@ const boundedEvents = (
 ): ReadableStream<Uint8Array> => {
   const decoder = new TextDecoder()
   const encoder = new TextEncoder()
-  let partial = "" // an unfinished line
+  // an unfinished line, in pieces, and its size
+  let pieces: Array<string> = []
+  let pending = 0
   let event: Array<string> = []
   let held = 0
   let dropping: { bytes: number; head: string; tail: string } | undefined
@@ -131,18 +133,29 @@ const boundedEvents = (
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform: (chunk, out) => {
-        const text = partial + decoder.decode(chunk, { stream: true })
-        const lines = text.split("\n")
-        partial = lines.pop() ?? ""
-        // an endless line is an event too: it is counted and dropped as it arrives
-        for (const l of lines) line(l, out)
-        if (partial !== "" && (dropping !== undefined || held + Buffer.byteLength(partial) > maxBytes)) {
-          line(partial, out, false)
-          partial = ""
+        const lines = decoder.decode(chunk, { stream: true }).split("\n")
+        const last = lines.pop() ?? ""
+        for (const l of lines) {
+          // the first line of the chunk ends the pieces held before it (joined once: linear work)
+          const whole = pieces.length === 0 ? l : [...pieces, l].join("")
+          pieces = []
+          pending = 0
+          line(whole, out)
+        }
+        if (last === "") return
+        if (dropping !== undefined) return line(last, out, false)
+        pieces.push(last)
+        pending += Buffer.byteLength(last)
+        // an endless line is an event too: past the bound it is counted and dropped as it arrives
+        if (held + pending > maxBytes) {
+          const text = pieces.join("")
+          pieces = []
+          pending = 0
+          line(text, out, false)
         }
       },
       flush: (out) => {
-        if (partial !== "") line(partial, out)
+        if (pieces.length > 0) line(pieces.join(""), out)
         line("", out)
       }
     })
