@@ -48,12 +48,17 @@ import { Deferred, Duration, Effect, Exit, FiberSet, Option, Queue, Schema, type
 import type { Readable, Writable } from "node:stream"
 import { GatewayAudit } from "./GatewayAudit.js"
 import * as GatewayConfig from "./GatewayConfig.js"
+import * as Admission from "./internal/Admission.js"
 import { checkParams, invalidParams, JsonRpcError } from "./internal/Calls.js"
 import { Resources, Sources } from "./internal/GatewaySources.js"
 import * as ResourceAudit from "./internal/ResourceAudit.js"
+import * as ResultCap from "./internal/ResultCap.js"
 import * as SessionCalls from "./internal/SessionCalls.js"
+import * as SessionRelay from "./internal/SessionRelay.js"
+import type { Reply } from "./internal/SessionReplies.js"
 import * as SessionResources from "./internal/SessionResources.js"
 import * as SessionSync from "./internal/SessionSync.js"
+import type * as SessionTenant from "./internal/SessionTenant.js"
 import * as SessionToolList from "./internal/SessionToolList.js"
 import * as SessionView from "./internal/SessionView.js"
 import { StdioServer } from "./internal/StdioServer.js"
@@ -100,6 +105,12 @@ export interface Options {
   readonly resourceTools: boolean
   /** With resources: resources one session may subscribe to at once. */
   readonly maxSubscriptions: number
+  /** Requests of one session running at once (calls, searches, reads); more wait in its queue. */
+  readonly maxSessionCalls: number
+  /** Requests of one session waiting for a place; more are refused at once. */
+  readonly maxQueuedCalls: number
+  /** Search time one session may use per minute, in milliseconds; its searches run one at a time. */
+  readonly searchBudget: number
 }
 
 /**
@@ -188,9 +199,21 @@ export function optionsFrom(settings: GatewayConfig.Settings): Options {
     maxLoadedTools: settings.maxLoadedTools,
     listChangedDelay: Duration.millis(settings.listChangedDelay),
     resourceTools: settings.resourceTools,
-    maxSubscriptions: settings.maxSubscriptions
+    maxSubscriptions: settings.maxSubscriptions,
+    maxSessionCalls: settings.maxSessionCalls,
+    maxQueuedCalls: settings.maxQueuedCalls,
+    searchBudget: settings.searchBudget
   }
 }
+
+/**
+ * The principal a session belongs to (`HttpGateway` makes one per principal of its tokens): its
+ * policy, its feedback and its quota on requests in flight apply to the session.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type Tenant = SessionTenant.SessionTenant
 
 /**
  * A session's stored copy (`SessionState`, through `HttpGateway`): what it had loaded, adopted
@@ -210,6 +233,11 @@ export type Persisted = SessionSync.Persisted
  * an SDK `Server` connected to the transport, and a subscription to catalog changes. Returns an
  * effect that completes when the client closes the session. Closing the scope ends the session.
  * With `persisted`, the session starts with the tools its stored copy holds and keeps it written.
+ * With `tenant`, the session is its principal's: the principal's policy, feedback and quota apply.
+ *
+ * Every request that does work (a call, a search, a read, a completion) takes one of the session's
+ * `maxSessionCalls` places, waiting in a queue of `maxQueuedCalls` when they are taken; a request
+ * beyond that is refused with -32000 naming the limit, and other sessions are not affected.
  *
  * @since 0.1.0
  * @category sessions
@@ -217,12 +245,15 @@ export type Persisted = SessionSync.Persisted
 export const open = (
   transport: SdkTransport,
   options: Partial<Options> = {},
-  persisted?: Persisted
+  persisted?: Persisted,
+  tenant?: Tenant
 ): Effect.Effect<Effect.Effect<void>, never, ToolCatalog.ToolCatalog | Scope.Scope> =>
   Effect.gen(function*() {
     const settings: Options = { ...defaults, ...options, limits: { ...defaults.limits, ...options.limits } }
     const session = () => transport.sessionId ?? "stdio"
-    const audit = Option.getOrUndefined(yield* GatewayAudit)
+    const recorder = Option.getOrUndefined(yield* GatewayAudit)
+    // every entry of a principal's session names the principal
+    const audit = recorder === undefined || tenant === undefined ? recorder : tenant.audited(recorder)
     // The session's execution unit: its activation (and revealed resources) live exactly as long
     // as the session scope.
     const view = yield* SessionView.make(settings, Option.getOrUndefined(yield* Resources), audit, session)
@@ -238,21 +269,46 @@ export const open = (
       {
         capabilities: {
           tools: { listChanged: true },
+          logging: {},
           ...(resources === undefined
             ? {}
-            : { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true } })
+            : {
+              resources: { subscribe: true, listChanged: true },
+              prompts: { listChanged: true },
+              completions: {}
+            })
         },
         instructions: settings.instructions
       }
     )
 
+    // the session's level is the relay's (it also asks the servers for it), not the SDK's own record
+    server.removeRequestHandler("logging/setLevel")
+    const relay = yield* SessionRelay.make({
+      server,
+      session,
+      sources,
+      catalog: resources === undefined ? undefined : Option.getOrUndefined(yield* Resources),
+      limits: settings.limits
+    })
     const toolList = yield* SessionToolList.make(view)
     const announce = toolList.announce
+
+    // this session's places, then its principal's: a flood waits in its own queue, or is refused
+    const admission = Admission.make(settings, tenant)
+    const admitted = <A>(effect: Effect.Effect<A>, signal: AbortSignal): Promise<A> =>
+      run(admission(effect), { signal })
+    /** A reply sent as is, or its JSON-RPC error within the result cap (an upstream's error `data` included). */
+    const replied = (reply: Reply) => {
+      if (reply._tag === "Ok") return reply.value as never
+      const capped = ResultCap.capError(reply.message, reply.data, settings.limits.maxResultChars)
+      throw new JsonRpcError(reply.code, capped.message, capped.data)
+    }
 
     const call = SessionCalls.make({
       view,
       sources,
-      settings: { maxResultChars: settings.limits.maxResultChars },
+      settings: { maxResultChars: settings.limits.maxResultChars, searchBudget: settings.searchBudget },
       observed: SessionCalls.observer(session),
       audit,
       session,
@@ -273,17 +329,20 @@ export const open = (
     // line, bounds checked first.
     server.fallbackRequestHandler = async (request, extra) => {
       if (resources !== undefined && SessionResources.METHODS.has(request.method)) {
-        const reply = await run(
-          ResourceAudit.recorded(audit, {
-            sessionId: session(),
-            requestId: String(extra.requestId),
-            method: request.method,
-            params: request.params
-          }, resources.handle(request.method, request.params)),
-          { signal: extra.signal }
+        return replied(
+          await admitted(
+            ResourceAudit.recorded(audit, {
+              sessionId: session(),
+              requestId: String(extra.requestId),
+              method: request.method,
+              params: request.params
+            }, resources.handle(request.method, request.params)),
+            extra.signal
+          )
         )
-        if (reply._tag === "Error") throw new JsonRpcError(reply.code, reply.message, reply.data)
-        return reply.value as never
+      }
+      if (SessionRelay.METHODS.has(request.method)) {
+        return replied(await admitted(relay.handle(request.method, request.params), extra.signal))
       }
       if (request.method !== "tools/call") {
         throw new JsonRpcError(ErrorCode.MethodNotFound, "Method not found", undefined)
@@ -291,11 +350,11 @@ export const open = (
       const checked = checkParams(request.params, settings.limits)
       const answer = typeof checked === "string"
         ? invalidParams(checked)
-        : await run(
+        : await admitted(
           Effect.andThen(
             sync.adopt,
             Effect.tap(
-              call(checked.name, checked.args, String(extra.requestId)),
+              call(checked.name, checked.args, String(extra.requestId), relay.context(request.params, extra)),
               // A search may have changed this session's list: store it, and tell the client before it gets the result.
               () =>
                 Effect.andThen(
@@ -304,10 +363,9 @@ export const open = (
                 )
             )
           ),
-          { signal: extra.signal }
+          extra.signal
         )
-      if (answer._tag === "Error") throw new JsonRpcError(answer.code, answer.message, answer.data)
-      return answer.result as never
+      return replied(answer._tag === "Error" ? answer : { _tag: "Ok", value: answer.result })
     }
 
     server.onclose = () => {
@@ -327,7 +385,7 @@ export const open = (
     yield* Effect.addFinalizer(() => Effect.promise(() => server.close().catch(() => undefined)))
     yield* Effect.promise(() => server.connect(transport))
     return Deferred.await(closed)
-  })
+  }).pipe((opening) => tenant === undefined ? opening : tenant.within(opening))
 
 /**
  * Serves one client session on an SDK transport until the client closes it.

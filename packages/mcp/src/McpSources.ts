@@ -26,7 +26,8 @@
  * @since 0.1.0
  */
 import { CatalogTool, ResourceCatalog, ToolCatalog, type Visibility } from "@tool-search/core"
-import { Context, Deferred, Effect, Layer, Option, type Scope, Stream, SubscriptionRef } from "effect"
+import { Context, Deferred, Effect, Layer, Option, type Scope, Semaphore, Stream, SubscriptionRef } from "effect"
+import * as ClientRelay from "./internal/ClientRelay.js"
 import { supervise } from "./internal/Supervisor.js"
 import * as UpstreamResources from "./internal/UpstreamResources.js"
 import type * as McpConnection from "./McpConnection.js"
@@ -119,8 +120,18 @@ export interface Service {
   readonly call: (
     server: string,
     tool: string,
-    args: Readonly<Record<string, unknown>>
+    args: Readonly<Record<string, unknown>>,
+    options?: McpConnection.CallOptions
   ) => Effect.Effect<McpTool.CallToolResult, CallError>
+  /**
+   * Asks every server that logs to send log lines from `level` up: the most verbose level any
+   * client asked for so far (each client's own level filters what reaches it).
+   */
+  readonly setLogLevel: (level: ClientRelay.Level) => Effect.Effect<void>
+  /** `completion/complete` on a server, its `ref` in the server's own names: the result raw. */
+  readonly complete: (server: string, params: Readonly<Record<string, unknown>>) => Effect.Effect<unknown, CallError>
+  /** The calls in flight per server, through which servers reach the client sessions that called them. */
+  readonly relay: ClientRelay.ClientRelay
   /** The server and MCP name behind a catalog tool id, if the tool came from one of these servers. */
   readonly origin: (id: string) => McpTool.Origin | undefined
   /** The servers' resources and prompts: present when the layer imports them (`layerWithResources`). */
@@ -339,8 +350,34 @@ export const make = (
         })
       })
 
-    const call = (server: string, tool: string, args: Readonly<Record<string, unknown>>) =>
-      Effect.flatMap(connectionOf(server, tool), (connection) => connection.callTool(tool, args))
+    // each server's places: requests beyond `maxCalls` wait, so no caller can flood a server
+    const places = new Map(configs.map((c) => [c.name, Semaphore.makeUnsafe(c.maxCalls)]))
+    const limited = <A, E>(server: string, effect: Effect.Effect<A, E>): Effect.Effect<A, E> => {
+      const gate = places.get(server)
+      return gate === undefined ? effect : gate.withPermits(1)(effect)
+    }
+
+    const call = (
+      server: string,
+      tool: string,
+      args: Readonly<Record<string, unknown>>,
+      callOptions?: McpConnection.CallOptions
+    ) =>
+      limited(
+        server,
+        Effect.flatMap(connectionOf(server, tool), (connection) => connection.callTool(tool, args, callOptions))
+      )
+
+    const relay = ClientRelay.make()
+    const logging = ClientRelay.logLevels(() => connections.values())
+    const complete = (server: string, params: Readonly<Record<string, unknown>>) =>
+      limited(
+        server,
+        Effect.flatMap(
+          connectionOf(server, "completion/complete"),
+          (connection) => connection.request("completion/complete", params, "completion/complete")
+        )
+      )
 
     /** The catalog handler of one imported tool: arguments must be an object; the result is the MCP result. */
     const handler = (origin: McpTool.Origin): CatalogTool.Handler => (params) =>
@@ -361,7 +398,18 @@ export const make = (
       onNone: () => Effect.succeed(undefined),
       onSome: (resources) => UpstreamResources.make(resources, configs.map((c) => c.name), connectionOf)
     })
-    const shared = { catalog, resources: upstream, connections, origins, updateStatus, statusOf, handler, isTransient }
+    const shared = {
+      catalog,
+      resources: upstream,
+      connections,
+      origins,
+      updateStatus,
+      statusOf,
+      handler,
+      isTransient,
+      relay,
+      logLevel: logging.current
+    }
 
     const firstAttempts: Array<Deferred.Deferred<void>> = []
     for (const config of configs) {
@@ -380,7 +428,17 @@ export const make = (
       status: SubscriptionRef.get(statusRef),
       changes: SubscriptionRef.changes(statusRef),
       call,
+      setLogLevel: logging.set,
+      complete,
+      relay,
       origin: (id) => origins.get(id),
-      resources: upstream === undefined ? undefined : UpstreamResources.forwarding(upstream, connectionOf, connections)
+      resources: upstream === undefined ? undefined : (() => {
+        const forwarded = UpstreamResources.forwarding(upstream, connectionOf, connections)
+        return {
+          ...forwarded,
+          read: (server, uri) => limited(server, forwarded.read(server, uri)),
+          getPrompt: (server, name, args) => limited(server, forwarded.getPrompt(server, name, args))
+        } satisfies Resources
+      })()
     })
   })

@@ -125,6 +125,23 @@ export * as HttpGateway from "./HttpGateway.js"
 export * as SessionRegistry from "./SessionRegistry.js"
 
 /**
+ * Who a bearer token belongs to: principals with their own policies and quotas (the tokens file).
+ *
+ * @since 0.3.0
+ * @category gateway
+ */
+export * as Principal from "./Principal.js"
+
+/**
+ * What the gateway keeps to itself: the base environment of the servers it starts, and the
+ * credentials of URLs in log lines.
+ *
+ * @since 0.3.0
+ * @category gateway
+ */
+export * as Secrets from "./Secrets.js"
+
+/**
  * Where HTTP sessions' loaded tools are kept to outlive the process (a database, through the
  * store).
  *

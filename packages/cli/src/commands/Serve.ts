@@ -18,7 +18,17 @@
  * @since 0.1.0
  */
 import { ResourceCatalog, Setting, ToolCatalog, ToolSearchConfig } from "@tool-search/core"
-import { Gateway, GatewayConfig, GatewayFile, HttpGateway, McpSources, Telemetry, Upstream } from "@tool-search/mcp"
+import {
+  Gateway,
+  GatewayConfig,
+  GatewayFile,
+  HttpGateway,
+  McpSources,
+  Principal,
+  Secrets,
+  Telemetry,
+  Upstream
+} from "@tool-search/mcp"
 import { Database } from "@tool-search/store"
 import { Config, Console, Effect, FileSystem, Layer, Logger, Option, Redacted, Result } from "effect"
 import { Command, Flag } from "effect/cli"
@@ -79,7 +89,8 @@ export interface Plan {
   readonly gateway: GatewayConfig.Settings
   readonly store: GatewayDatabase.Settings
   readonly servers: ReadonlyArray<Upstream.Input>
-  readonly tokens: ReadonlyArray<Redacted.Redacted<string>>
+  /** Who may connect over HTTP: the variable's token (principal `default`) and the tokens file's principals. */
+  readonly principals: ReadonlyArray<Principal.Principal>
 }
 
 /** A usage error of `serve`: one line ending with the hint to its help. */
@@ -117,28 +128,26 @@ const readFile = (path: string) =>
     return parsed.success
   })
 
-/** The bearer tokens: the variable named by `authTokenEnv`, and the lines of `authTokenFile`. */
-const readTokens = (gateway: GatewayConfig.Settings) =>
+/**
+ * Who may connect: the token of the variable named by `authTokenEnv` (principal `default`), and the
+ * principals of `authTokenFile` (one token per line, or principals with their policies).
+ */
+const readPrincipals = (gateway: GatewayConfig.Settings) =>
   Effect.gen(function*() {
     const fromEnv: Option.Option<Redacted.Redacted<string>> = gateway.authTokenEnv === ""
       ? Option.none()
       : yield* Config.option(Config.Redacted(gateway.authTokenEnv)).pipe(Effect.mapError(configError))
     const tokens = Option.toArray(fromEnv).filter((t) => Redacted.value(t).trim() !== "")
-    if (gateway.authTokenFile === "") return tokens
+    const principals = tokens.length === 0 ? [] : [Principal.make("default", tokens)]
+    if (gateway.authTokenFile === "") return principals
     const fs = yield* FileSystem.FileSystem
     const text = yield* fs.readFileString(gateway.authTokenFile).pipe(
       Effect.mapError(() => usage(`authTokenFile: cannot read ${gateway.authTokenFile}`))
     )
-    const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"))
-    if (lines.length === 0) return yield* usage(`authTokenFile: ${gateway.authTokenFile} holds no token`)
-    return [...tokens, ...lines.map((line) => Redacted.make(line))]
+    const parsed = Principal.parseFile(gateway.authTokenFile, text)
+    if (Result.isFailure(parsed)) return yield* usage(`authTokenFile: ${parsed.failure}`)
+    return [...principals, ...parsed.success]
   })
-
-/** The gateway's own environment, for the servers it starts, without its credentials. */
-const environment = (gateway: GatewayConfig.Settings): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(process.env).flatMap(([k, v]) => v === undefined || k === gateway.authTokenEnv ? [] : [[k, v]])
-  )
 
 /** Parses `--upstream` values as given; the first bad one is a usage error. */
 const parseSpecs = (specs: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<Upstream.Input>, UsageError> =>
@@ -151,8 +160,8 @@ const parseSpecs = (specs: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<U
 
 /**
  * Turns `--upstream` values into server descriptions for a command that starts them (`chat`,
- * `run`): the servers get this process's environment (without the gateway's bearer token) and
- * its stderr, and the given timeouts in seconds.
+ * `run`): the servers get this process's environment without tool-search's own settings and keys
+ * (`Secrets.inheritedEnvironment`) and its stderr, and the given timeouts in seconds.
  *
  * @since 0.1.0
  * @category settings
@@ -165,7 +174,7 @@ export const upstreams = (
     inputs.map((s) => ({
       ...s,
       transport: s.transport._tag === "Stdio"
-        ? { ...s.transport, env: environment(GatewayConfig.defaults), stderr: "inherit" as const }
+        ? { ...s.transport, env: Secrets.inheritedEnvironment(), stderr: "inherit" as const }
         : s.transport,
       callTimeout: `${options.callTimeout} seconds`,
       connectTimeout: `${options.connectTimeout} seconds`
@@ -200,7 +209,6 @@ export const plan = (input: Input): Effect.Effect<Plan, UsageError, FileSystem.F
     }
     const twice = given.find((s, i) => given.findIndex((o) => o.name === s.name) !== i)
     if (twice !== undefined) return yield* usage(`two upstream servers are named '${twice.name}'`)
-    const env = environment(gateway)
     const servers = given.map((s): Upstream.Input => ({
       callTimeout: `${gateway.callTimeout} seconds`,
       connectTimeout: `${gateway.connectTimeout} seconds`,
@@ -208,25 +216,26 @@ export const plan = (input: Input): Effect.Effect<Plan, UsageError, FileSystem.F
       attempts: gateway.upstreamAttempts,
       maxMessageBytes: gateway.maxUpstreamMessageBytes,
       listChangedDelay: `${gateway.listChangedDelay} millis`,
-      // the gateway's environment is the one its client configured for the servers behind it
-      transport: s.transport._tag === "Stdio"
-        ? { ...s.transport, env: { ...env, ...s.transport.env }, stderr: "inherit" }
-        : s.transport
+      maxCalls: gateway.maxUpstreamCalls,
+      // a server gets the base environment and its own `env`, never the gateway's settings or keys
+      transport: s.transport._tag === "Stdio" ? { ...s.transport, stderr: "inherit" } : s.transport
     }))
-    const tokens = yield* readTokens(gateway)
-    if (gateway.http !== "off" && !HttpGateway.isLoopback(gateway.host) && tokens.length === 0) {
+    const principals = yield* readPrincipals(gateway)
+    if (gateway.http !== "off" && !HttpGateway.isLoopback(gateway.host) && principals.length === 0) {
       return yield* usage(
         `refusing to listen on ${gateway.host} without authentication: set ${gateway.authTokenEnv} or ` +
           `--auth-token-file, or bind 127.0.0.1`
       )
     }
-    return { core, gateway, store, servers, tokens }
+    return { core, gateway, store, servers, principals }
   })
 
 /** The policy in effect, as log annotations: what an operator checks first. */
 const policy = (p: Plan, connected: ReadonlyArray<string>) => ({
   transport: p.gateway.http === "off" ? "stdio" : `http ${p.gateway.host}:${p.gateway.http}`,
-  auth: p.tokens.length === 0 ? "none" : `${p.tokens.length} bearer token(s)`,
+  auth: p.principals.length === 0
+    ? "none"
+    : `${p.principals.flatMap((x) => x.tokens).length} bearer token(s) of ${p.principals.length} principal(s)`,
   servers: p.servers.map((s) => `${s.name}(${s.kind ?? "connected"})`).join(","),
   mode: p.core.disclosure.mode,
   strategy: p.core.strategy,
@@ -297,7 +306,11 @@ export const serve = (input: Input): Effect.Effect<void, UsageError, FileSystem.
           ...options,
           port: p.gateway.http === "off" ? 0 : p.gateway.http,
           host: p.gateway.host,
-          tokens: p.tokens,
+          principals: p.principals,
+          maxPrincipalSessions: p.gateway.maxPrincipalSessions,
+          maxPrincipalCalls: p.gateway.maxPrincipalCalls,
+          maxBatchSize: p.gateway.maxBatchSize,
+          shareFeedback: p.gateway.shareFeedback,
           allowedOrigins: p.gateway.allowedOrigins,
           allowedHosts: p.gateway.allowedHosts,
           maxMessageBytes: p.gateway.maxMessageBytes,
@@ -314,11 +327,12 @@ export const serve = (input: Input): Effect.Effect<void, UsageError, FileSystem.
       Effect.catchTag("DatabaseUnavailable", (e) => Effect.fail(new UsageError({ reason: e.message })))
     )
   }).pipe(
-    // stdout belongs to the MCP client in stdio mode: every log line goes to stderr, one logfmt line each
+    // stdout belongs to the MCP client in stdio mode: every log line goes to stderr, one logfmt line
+    // each, with the credentials of any URL in it hidden
     Effect.provide(
       Layer.mergeAll(
         Layer.succeed(Logger.LogToStderr, true),
-        Logger.layer([Logger.withConsoleError(Logger.formatLogFmt)])
+        Logger.layer([Logger.withConsoleError(Logger.map(Logger.formatLogFmt, Secrets.redact))])
       )
     )
   )

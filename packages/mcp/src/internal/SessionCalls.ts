@@ -17,6 +17,8 @@ import * as Telemetry from "../Telemetry.js"
 import { type Answer, result, textResult } from "./Calls.js"
 import * as ResourceAudit from "./ResourceAudit.js"
 import * as ResultCap from "./ResultCap.js"
+import * as SearchBudget from "./SearchBudget.js"
+import type { CallContext } from "./SessionRelay.js"
 import type { SessionView } from "./SessionView.js"
 
 /** The resource level tools: their audit entries name what they read (`target`). */
@@ -50,7 +52,7 @@ export const observer = (session: () => string): Observed => (what, fields, effe
 export interface Dependencies {
   readonly view: Pick<SessionView, "inUnit">
   readonly sources: McpSources.Service | undefined
-  readonly settings: { readonly maxResultChars: number }
+  readonly settings: { readonly maxResultChars: number; readonly searchBudget: number }
   readonly observed: Observed
   /** The audit trail each call is recorded in, if any. */
   readonly audit: Recorder | undefined
@@ -82,7 +84,8 @@ export const make = (deps: Dependencies) => {
   const callNamed = (
     name: string,
     args: Record<string, unknown>,
-    requestId: string
+    requestId: string,
+    context: CallContext | undefined
   ): Effect.Effect<Done, never, Unit.Unit> =>
     Effect.gen(function*() {
       const resolved = yield* Effect.result(Unit.resolve(name))
@@ -95,7 +98,16 @@ export const make = (deps: Dependencies) => {
       const origin = toolId === null ? undefined : sources?.origin(toolId)
       if (origin !== undefined && sources !== undefined) {
         const done = (answer: Answer, outcome: string): Done => ({ answer, toolId, source: origin.server, outcome })
-        const outcome = yield* Effect.result(sources.call(origin.server, origin.tool, args))
+        const forwarded = sources.call(
+          origin.server,
+          origin.tool,
+          args,
+          context?.onProgress === undefined ? {} : { onProgress: context.onProgress }
+        )
+        const outcome = yield* Effect.result(
+          // the server's log lines, sampling and elicitation during the call reach this session
+          context === undefined ? forwarded : sources.relay.during(origin.server, context.caller, forwarded)
+        )
         if (outcome._tag === "Success") {
           // a run through the tool's own handler records its own evidence; an upstream call is run here
           if (toolId !== null && outcome.success.isError !== true) yield* Unit.recordSuccessfulCall(toolId)
@@ -140,11 +152,12 @@ export const make = (deps: Dependencies) => {
   const audited = (
     name: string,
     args: Record<string, unknown>,
-    requestId: string
+    requestId: string,
+    context: CallContext | undefined
   ): Effect.Effect<Answer, never, Unit.Unit> =>
     Effect.gen(function*() {
       const at = yield* Clock.currentTimeMillis
-      const done = yield* callNamed(name, args, requestId)
+      const done = yield* callNamed(name, args, requestId, context)
       if (audit !== undefined) {
         const answer = done.answer
         yield* audit.call({
@@ -173,27 +186,33 @@ export const make = (deps: Dependencies) => {
   const outcomeOf = (answer: Answer): string =>
     answer._tag === "Error" ? "error" : answer.result.isError === true ? "tool_error" : "ok"
 
-  /** The search tool: the unit's one `ToolSearch` (it records itself in the audit trail). */
-  const search = (args: Record<string, unknown>, requestId: string): Effect.Effect<Unit.Output, never, Unit.Unit> =>
-    Unit.answer(Disclosure.TOOL_SEARCH, args, { toolCallId: requestId }).pipe(
+  /**
+   * The search tool: the unit's one `ToolSearch` (it records itself in the audit trail), with a log
+   * line, within the session's search budget.
+   */
+  const search = SearchBudget.make(settings.searchBudget, (args, requestId) => {
+    const query = typeof args["query"] === "string" ? args["query"] : ""
+    const answer = Unit.answer(Disclosure.TOOL_SEARCH, args, { toolCallId: requestId }).pipe(
       Effect.catch((e) => Effect.succeed<Unit.Output>({ isFailure: true, result: e.message }))
     )
+    return view.inUnit(
+      observed("search", { query }, answer, (out) => ({
+        results: out.found?.length ?? 0,
+        loaded: out.activated?.length ?? 0
+      })).pipe(Effect.map(metaResult))
+    )
+  })
 
   /** A call the model made: the search tool, or a tool by name. */
   const dispatch = (
     name: string,
     args: Record<string, unknown>,
-    requestId: string
+    requestId: string,
+    context: CallContext | undefined
   ): Effect.Effect<Answer, never, Unit.Unit> =>
     Effect.flatMap(Unit.policies, ({ disclosure }) => {
-      if (name === Disclosure.TOOL_SEARCH && disclosure.mode !== "catalog") {
-        const query = typeof args["query"] === "string" ? args["query"] : ""
-        return observed("search", { query }, search(args, requestId), (out) => ({
-          results: out.found?.length ?? 0,
-          loaded: out.activated?.length ?? 0
-        })).pipe(Effect.map(metaResult))
-      }
-      return observed("call", { tool: name }, audited(name, args, requestId), (answer) => ({
+      if (name === Disclosure.TOOL_SEARCH && disclosure.mode !== "catalog") return search(args, requestId)
+      return observed("call", { tool: name }, audited(name, args, requestId, context), (answer) => ({
         outcome: outcomeOf(answer)
       })).pipe(
         Effect.tap((answer) => Metric.update(Metric.withAttributes(Telemetry.calls, { outcome: outcomeOf(answer) }), 1))
@@ -210,13 +229,18 @@ export const make = (deps: Dependencies) => {
             ? { name: call.name, args: call.params as Record<string, unknown> }
             : `${Disclosure.CALL_TOOL}: "arguments" must be a JSON object`))
 
-  return (name: string, args: Record<string, unknown>, requestId: string): Effect.Effect<Answer> =>
+  return (
+    name: string,
+    args: Record<string, unknown>,
+    requestId: string,
+    context?: CallContext
+  ): Effect.Effect<Answer> =>
     view.inUnit(
       unwrap(name, args, requestId).pipe(
         Effect.flatMap((call) =>
           typeof call === "string"
             ? Effect.succeed(result(textResult(call, true)))
-            : dispatch(call.name, call.args, requestId)
+            : dispatch(call.name, call.args, requestId, context)
         ),
         Effect.catch((refused) => Effect.succeed(result(textResult(refused.message, true))))
       )
