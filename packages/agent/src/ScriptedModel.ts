@@ -24,7 +24,7 @@
  * @since 0.1.0
  */
 import { Disclosure, NativeDeferral } from "@tool-search/core"
-import { Context, Effect, Layer, Ref, Stream } from "effect"
+import { Context, Effect, Layer, Stream } from "effect"
 import { LanguageModel, type Prompt, type Response } from "effect/ai"
 import { DELEGATE_TASK } from "./Executor.js"
 import {
@@ -140,7 +140,8 @@ export class ModelLog extends Context.Service<ModelLog, {
  */
 export const layer = (script: Script): Layer.Layer<LanguageModel.LanguageModel | ModelLog> =>
   Layer.effectContext(Effect.gen(function*() {
-    const log = yield* Ref.make<ReadonlyArray<Request>>([])
+    // appended once per request (a copy per request would make a long run quadratic); read as a copy
+    const log: Array<Request> = []
     const model = yield* LanguageModel.make({
       generateText: (options) =>
         Effect.gen(function*() {
@@ -149,10 +150,7 @@ export const layer = (script: Script): Layer.Layer<LanguageModel.LanguageModel |
           const toolChoice = typeof options.toolChoice === "object" && "tool" in options.toolChoice
             ? String(options.toolChoice.tool)
             : String(options.toolChoice)
-          yield* Ref.update(log, (rs) => [
-            ...rs,
-            { tools, deferred: deferred.size, toolChoice, messages: options.prompt.content.length }
-          ])
+          log.push({ tools, deferred: deferred.size, toolChoice, messages: options.prompt.content.length })
           // a deferred tool is loaded where a tool result references it
           const loaded = referenced(options.prompt).filter((name) => deferred.has(name))
           return respond(script, options.prompt, [...tools, ...loaded], toolChoice)
@@ -160,7 +158,7 @@ export const layer = (script: Script): Layer.Layer<LanguageModel.LanguageModel |
       streamText: () => Stream.empty
     })
     return Context.make(LanguageModel.LanguageModel, model).pipe(
-      Context.add(ModelLog, ModelLog.of({ requests: Ref.get(log) })),
+      Context.add(ModelLog, ModelLog.of({ requests: Effect.sync(() => [...log]) })),
       Context.add(NativeDeferral.Support, { provider: "the scripted model", deferredTools: true })
     )
   }))
