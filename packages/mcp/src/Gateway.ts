@@ -60,6 +60,7 @@ import * as SessionView from "./internal/SessionView.js"
 import { StdioServer } from "./internal/StdioServer.js"
 import { McpSources } from "./McpSources.js"
 import * as McpTool from "./McpTool.js"
+import * as PackageVersion from "./PackageVersion.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -186,7 +187,7 @@ export const defaults: Options = optionsFrom(GatewayConfig.defaults)
 export function optionsFrom(settings: GatewayConfig.Settings): Options {
   return {
     name: "tool-search",
-    version: "0.2.0",
+    version: PackageVersion.mcp,
     callTool: true,
     instructions: defaultInstructions,
     limits: {
