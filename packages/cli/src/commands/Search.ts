@@ -51,7 +51,9 @@ export const command = Command.make(
     Effect.gen(function*() {
       if (max < 1 || max > 20) return yield* badValue("search", `--max must be between 1 and 20 (got ${max})`)
       const parsed = Query.parse(query)
-      if (Result.isFailure(parsed)) return yield* new UsageError({ reason: `invalid query: ${parsed.failure.message}` })
+      if (Result.isFailure(parsed)) {
+        return yield* new UsageError({ reason: `invalid query: ${parsed.failure.message}`, subject: "arguments" })
+      }
       const tools = yield* Catalogs.load(catalog, { names: sanitizeNames ? "sanitize" : "strict", skipInvalid })
       const embeds = strategy === "semantic" || strategy === "hybrid"
       const matches = yield* Progress.during(embeds ? "embedding tools" : "indexing tools", (progress) =>
@@ -68,7 +70,11 @@ export const command = Command.make(
             Layer.provide(Providers.searchStrategy(strategy, { onProgress: progress.update })),
             Layer.provide(FetchHttpClient.layer)
           )),
-          Effect.mapError((e) => new UsageError({ reason: e._tag === "ConfigError" ? Setting.explain(e) : e.message }))
+          Effect.mapError((e) =>
+            e._tag === "ConfigError"
+              ? new UsageError({ reason: Setting.explain(e), subject: "settings" })
+              : new UsageError({ reason: e.message, subject: "search" })
+          )
         ))
       const results: ReadonlyArray<JsonResult> = matches.map((m) => ({
         id: m.tool.id,
@@ -94,7 +100,7 @@ export const command = Command.make(
           }`
         )
       }
-    }).pipe(report)
+    }).pipe(report("tool-search search", { json }))
 ).pipe(Command.withDescription("search a catalog file as the model's search tool would"))
 
 const round = (x: number): number => Math.round(x * 1e6) / 1e6
