@@ -205,7 +205,7 @@ describe("tool-search run and chat through the binary (checks the wire, not a mo
   })
 
   it("a failed model call: run exits 1 naming the provider's message; chat says so and goes on", {
-    timeout: 30_000
+    timeout: 60_000
   }, async () => {
     const server = await wire([{ status: 401 }, { status: 401 }, "Still here.", { status: 401 }])
     try {

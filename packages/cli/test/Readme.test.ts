@@ -146,9 +146,10 @@ describe("README.md: every npx tool-search line runs as written", () => {
     assert.match(readme, new RegExp(`npm start .*an agent with ${Services.tools.length} tools`))
   })
 
-  describe.concurrent("each line", () => {
+  // one after the other: the gateways start servers, and the machine is shared
+  describe("each line", () => {
     for (const line of lines) {
-      it(`${line.line}`, () => expectLine(line), 120_000)
+      it(`${line.line}`, () => expectLine(line), 180_000)
     }
   })
 })
