@@ -210,6 +210,15 @@ const feedbackStore = (command: string, database: Option.Option<string>, feedbac
       }))
     : Effect.succeed(Layer.empty)
 
+/** What a failure to build the agent is about. */
+const buildFailure = {
+  ConfigError: "settings",
+  DatabaseUnavailable: "database",
+  DuplicateTool: "catalog",
+  InvalidTool: "catalog",
+  InvalidUpstream: "upstream"
+} as const satisfies Record<string, Subject>
+
 /**
  * Runs `body` with the agent the flags describe: an `Executor` over the configured model, a
  * catalog from `--catalog` and `--upstream`, the configured search strategy and disclosure.
@@ -284,11 +293,7 @@ export const withAgent = <A, E, R>(
 
     // building the agent starts the MCP servers; a bad one, or a bad setting, is a usage error
     const context = yield* Layer.build(Agent).pipe(
-      Effect.mapError((e) =>
-        e._tag === "ConfigError"
-          ? usage(Setting.explain(e), "settings")
-          : usage(e.message, e._tag === "DatabaseUnavailable" ? "database" : "upstream")
-      )
+      Effect.mapError((e) => usage(e._tag === "ConfigError" ? Setting.explain(e) : e.message, buildFailure[e._tag]))
     )
     const catalog = Context.get(context, ToolCatalog.ToolCatalog)
     const all = yield* catalog.all

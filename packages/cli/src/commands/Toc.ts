@@ -135,7 +135,9 @@ const emptyBecause = (
   const shown = new Set([...output.visible, ...output.searchable])
   const hidden = tools.filter((t) => !shown.has(t.name))
   if (!strict || output.searchable.length > 0 || hidden.length === 0) return Option.none()
-  const all = `strict mode hides all ${hidden.length} ${hidden.length === 1 ? "tool" : "tools"} of the catalog`
+  const all = hidden.length === tools.length
+    ? `strict mode hides all ${hidden.length} ${hidden.length === 1 ? "tool" : "tools"} of the catalog`
+    : `strict mode hides ${hidden.length} of the catalog's ${tools.length} tools`
   const sources = [...new Set(hidden.flatMap((t) => t.source === undefined ? [] : [t.source]))]
   if (sources.length === 0) {
     return Option.some(
