@@ -169,7 +169,7 @@ describe("tool-search conventions, through the binary", () => {
       })
       assert.include(JSON.parse(runs[withJson.length]?.stdout ?? "").error.message, "invalid value for --max: 'many'")
     },
-    120_000
+    240_000 // a hang guard for ten process starts on a shared machine
   )
 
   it("--catalog - reads the catalog from standard input", async () => {
