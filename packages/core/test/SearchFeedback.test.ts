@@ -147,7 +147,14 @@ describe("learning from use", () => {
           tool("network_check", "Check connectivity"),
           ...weather
         ]).pipe(
-          Layer.provide(Bm25f.layerWith({ ...Bm25f.defaults, weights: { ...Bm25f.defaults.weights, queries: 10 } }))
+          // one ranker (no fusion with the stock ranker, whose evidence weight stays low)
+          Layer.provide(
+            Bm25f.layerWith({
+              ...Bm25f.defaults,
+              fusion: undefined,
+              weights: { ...Bm25f.defaults.weights, queries: 10 }
+            })
+          )
         )
       ),
       Effect.provide(Feedback)
