@@ -36,12 +36,15 @@ const read = (file: string): Effect.Effect<string, UsageError, FileSystem.FileSy
       }
       return yield* stdio.stdin.pipe(Stream.decodeText(), Stream.mkString)
     }).pipe(
-      Effect.mapError((e) => new UsageError({ reason: `<stdin>: cannot read the catalog (${e.message})` }))
+      Effect.mapError((e) =>
+        new UsageError({ reason: `<stdin>: cannot read the catalog (${e.message})`, subject: "catalog" })
+      )
     )
     : Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(file)).pipe(
       Effect.mapError((e) =>
         new UsageError({
-          reason: `${file}: cannot read the catalog file (${e.reason._tag === "NotFound" ? "not found" : e.message})`
+          reason: `${file}: cannot read the catalog file (${e.reason._tag === "NotFound" ? "not found" : e.message})`,
+          subject: "catalog"
         })
       )
     )
@@ -62,7 +65,7 @@ export const load = (
       const { skipped, tools } = yield* CatalogFile.parseAll(label(file), text, {
         ...options,
         onProgress: progress.update
-      }).pipe(Effect.mapError((e) => new UsageError({ reason: `${e.message}${hint(e, options)}` })))
+      }).pipe(Effect.mapError((e) => new UsageError({ reason: `${e.message}${hint(e, options)}`, subject: "catalog" })))
       for (const error of skipped) yield* Console.error(`tool-search: skipped ${error.message}`)
       if (skipped.length > 0) {
         yield* Console.error(

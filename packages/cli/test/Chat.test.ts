@@ -228,9 +228,9 @@ describe("tool-search run and chat through the binary (checks the wire, not a mo
   })
 
   it("a failed model call: run exits 1 naming the provider's message; chat says so and goes on", {
-    timeout: 30_000
+    timeout: 60_000
   }, async () => {
-    const server = await wire([{ status: 401 }, { status: 401 }, "Still here."])
+    const server = await wire([{ status: 401 }, { status: 401 }, "Still here.", { status: 401 }])
     try {
       const run = await tool(["run", "hi", "--catalog", catalog], modelEnv(server.url))
       assert.strictEqual(run.code, 1)
@@ -245,6 +245,14 @@ describe("tool-search run and chat through the binary (checks the wire, not a mo
         server.requests[2]?.messages.filter((m) => m.role !== "system").map((m) => m.content),
         ["second"]
       )
+      // with --json the failure is the last JSON line on stdout, with the same exit code
+      const json = await tool(["run", "hi", "--catalog", catalog, "--json"], modelEnv(server.url))
+      assert.strictEqual(json.code, 1)
+      const last = JSON.parse(json.out.trim().split("\n").at(-1) ?? "{}")
+      assert.deepStrictEqual(Object.keys(last.error), ["command", "subject", "message", "exitCode"])
+      assert.deepInclude(last.error, { command: "tool-search run", subject: "model", exitCode: 1 })
+      assert.include(last.error.message, "Invalid API key")
+      assert.notInclude(json.err, "Invalid API key")
     } finally {
       await server.close()
     }

@@ -72,13 +72,15 @@ const readyWith = (logged: (p: RegExp) => Promise<unknown>) => (...servers: Read
 /** Starts the gateway over stdio as an MCP client does, and connects the SDK client to it. */
 export const connect = async (
   args: ReadonlyArray<string>,
-  env: Record<string, string> = {}
+  env: Record<string, string> = {},
+  options: { readonly cwd?: string } = {}
 ) => {
   const transport = new StdioClientTransport({
     command: node,
     args: [bin, "serve", ...args],
     env: { ...deferAlways, ...env },
-    stderr: "pipe"
+    stderr: "pipe",
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd })
   })
   const stderr = watch(transport.stderr)
   const client = new Client({ name: "serve-test", version: "1.0.0" })

@@ -63,6 +63,7 @@ import * as SessionToolList from "./internal/SessionToolList.js"
 import * as SessionView from "./internal/SessionView.js"
 import { StdioServer } from "./internal/StdioServer.js"
 import { McpSources } from "./McpSources.js"
+import * as PackageVersion from "./PackageVersion.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -187,7 +188,7 @@ export const defaults: Options = optionsFrom(GatewayConfig.defaults)
 export function optionsFrom(settings: GatewayConfig.Settings): Options {
   return {
     name: "tool-search",
-    version: "0.2.0",
+    version: PackageVersion.mcp,
     callTool: true,
     instructions: defaultInstructions,
     limits: {

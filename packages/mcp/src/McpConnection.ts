@@ -41,6 +41,7 @@ import {
   ServerTimeout
 } from "./McpError.js"
 import * as McpTool from "./McpTool.js"
+import * as PackageVersion from "./PackageVersion.js"
 import type * as Upstream from "./Upstream.js"
 
 // -----------------------------------------------------------------------------
@@ -149,7 +150,7 @@ export interface McpConnection {
  * @since 0.1.0
  * @category constants
  */
-export const clientInfo = { name: "tool-search", version: "0.1.0" }
+export const clientInfo = { name: "tool-search", version: PackageVersion.mcp }
 
 /** How much of a server's stderr is kept for error messages. */
 const STDERR_TAIL = 2000

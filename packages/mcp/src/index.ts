@@ -12,7 +12,7 @@
  *   (`McpSources`)
  * - **gateway** — `Gateway`, `HttpGateway`, `SessionRegistry`, `SessionState`, `GatewayAudit`,
  *   `Telemetry`
- * - **settings** — `GatewayConfig`, `GatewayFile`
+ * - **settings** — `GatewayConfig`, `GatewayFile`, and `PackageVersion` (the packages' version)
  * - **errors** — every error class, also at the top level
  *
  * Everything else is in `internal/` and is not part of the API.
@@ -185,6 +185,15 @@ export * as GatewayConfig from "./GatewayConfig.js"
  * @category settings
  */
 export * as GatewayFile from "./GatewayFile.js"
+
+/**
+ * The version of a tool-search package, read from its `package.json`: the one source of every
+ * version the packages state.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
+export * as PackageVersion from "./PackageVersion.js"
 
 // -----------------------------------------------------------------------------
 // Errors, also at the top level so that declaration files of dependent code can name them

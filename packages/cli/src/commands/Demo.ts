@@ -1,13 +1,15 @@
 /**
- * `tool-search demo [--json] [--database D]` (what `npm start` runs): an agent with a 300-tool catalog talks
- * with a scripted model, offline, and every disclosure step is printed — what the model sees, what
- * it searched, what was activated, what ran, and the tool-definition tokens against sending the
- * whole catalog. A last turn reads instead of calling: the model finds a policy through the
- * resource levels and reads only the passage that answers, and its cost is shown next to pushing
- * the whole document. It ends with a summary table and the share of input tokens a provider's prefix
- * cache could serve. `--json` prints the event stream instead, one JSON object per line, then a
- * summary object. `TOOL_SEARCH_DELIVERY` (or `--delivery`) picks how found tools reach the model.
- * `--database` keeps the demo's audit trail in a database, for `tool-search audit`.
+ * `tool-search demo [--json] [--database D]` (what `npm start` runs): an agent with the demo's
+ * catalog (`Services.tools`: a few hundred tools of made-up services) talks with a scripted model,
+ * offline, and every disclosure step is printed — what the model sees, what it searched, what was
+ * activated, what ran, and the tool-definition tokens against sending the whole catalog. A last
+ * turn reads instead of calling: the model finds a policy through the resource levels and reads
+ * only the passage that answers, and its cost is shown next to pushing the whole document. It ends
+ * with a summary table and the share of input tokens a provider's prefix cache could serve.
+ * `--json` prints the event stream instead, one JSON object per line, then a summary object.
+ * `TOOL_SEARCH_DELIVERY` (or `--delivery`) picks how found tools reach the model. `--database` (or
+ * `TOOL_SEARCH_DATABASE`, as for `chat` and `run`) keeps the demo's sessions and audit trail in a
+ * database, for `tool-search audit`; without either nothing is kept.
  *
  * @since 0.1.0
  */
@@ -16,7 +18,7 @@ import { Disclosure, ResourceCatalog, Setting, Strategies, ToolCatalog, Visibili
 import { Console, Effect, Layer, Option, Stream } from "effect"
 import type { Prompt } from "effect/ai"
 import { Command, Flag } from "effect/cli"
-import { report as reportUsage, UsageError } from "../CliError.js"
+import { report, UsageError } from "../CliError.js"
 import * as Conversation from "../demo/Conversation.js"
 import * as Policies from "../demo/Policies.js"
 import * as Services from "../demo/Services.js"
@@ -348,7 +350,7 @@ const json = (delivery: Executor.Delivery) =>
 export const readDelivery = (flag: Option.Option<Executor.Delivery>) =>
   Setting.read(AgentConfig.settings.delivery.config, [AgentConfig.settings], {
     flags: { delivery: Option.getOrUndefined(flag) }
-  }).pipe(Effect.mapError((e) => new UsageError({ reason: Setting.explain(e) })))
+  }).pipe(Effect.mapError((e) => new UsageError({ reason: Setting.explain(e), subject: "settings" })))
 
 /**
  * The `--delivery` flag.
@@ -372,19 +374,29 @@ export const deliveryFlag = Flag.Literals("delivery", Executor.deliveries).pipe(
 export const command = Command.make("demo", {
   json: Flags.toggle("json", "print the event stream, one JSON object per line"),
   delivery: deliveryFlag,
-  database: AuditCommand.databaseFlag
+  database: AuditCommand.databaseFlag.pipe(
+    Flag.withDescription(
+      "keep the demo's sessions and audit trail in this database, for `tool-search audit`: a directory (embedded PostgreSQL), memory, or postgres://user:password@host:5432/db (default: TOOL_SEARCH_DATABASE, else none)"
+    )
+  )
 }, (flags) =>
   Effect.gen(function*() {
-    const delivery = yield* reportUsage(readDelivery(flags.delivery))
+    const delivery = yield* readDelivery(flags.delivery)
+    // the database the flag or TOOL_SEARCH_DATABASE names, read as chat and run read theirs
+    const store = yield* AuditCommand.named("demo", flags.database)
     yield* (flags.json ? json(delivery) : human(delivery)).pipe(
-      Effect.provide(Option.match(flags.database, {
+      Effect.provide(Option.match(store, {
         onNone: () => agent(delivery),
-        onSome: (database) => agent(delivery).pipe(Layer.provideMerge(AuditCommand.demoStore(database)))
+        onSome: (settings) => agent(delivery).pipe(Layer.provideMerge(AuditCommand.demoStore(settings)))
       })),
-      Effect.catchTag("DatabaseUnavailable", (e) => Effect.fail(new UsageError({ reason: e.message }))),
-      Effect.catchIf((e) => !(e instanceof UsageError), Effect.die),
-      reportUsage
+      Effect.catchTag(
+        "DatabaseUnavailable",
+        (e) => Effect.fail(new UsageError({ reason: e.message, subject: "database" }))
+      ),
+      Effect.catchIf((e) => !(e instanceof UsageError), Effect.die)
     )
-  })).pipe(
-    Command.withDescription("an offline agent with 300 tools: progressive disclosure, step by step")
+  }).pipe(report("tool-search demo", { json: flags.json }))).pipe(
+    Command.withDescription(
+      `an offline agent with ${Services.tools.length} tools: progressive disclosure, step by step`
+    )
   )

@@ -53,7 +53,9 @@ export const command = Command.make(
     Effect.gen(function*() {
       if (max < 1 || max > 20) return yield* badValue("search", `--max must be between 1 and 20 (got ${max})`)
       const parsed = Query.parse(query)
-      if (Result.isFailure(parsed)) return yield* new UsageError({ reason: `invalid query: ${parsed.failure.message}` })
+      if (Result.isFailure(parsed)) {
+        return yield* new UsageError({ reason: `invalid query: ${parsed.failure.message}`, subject: "arguments" })
+      }
       const tools = yield* Catalogs.load(catalog, { names: sanitizeNames ? "sanitize" : "strict", skipInvalid })
       const embeds = strategy === "semantic" || strategy === "hybrid"
       const answer = yield* Progress.during(embeds ? "embedding tools" : "indexing tools", (progress) =>
@@ -70,7 +72,9 @@ export const command = Command.make(
             Layer.provide(FetchHttpClient.layer)
           )),
           Effect.mapError((e) =>
-            new UsageError({ reason: e._tag === "ConfigError" ? Setting.explain(e) : e.message })
+            e._tag === "ConfigError"
+              ? new UsageError({ reason: Setting.explain(e), subject: "settings" })
+              : new UsageError({ reason: e.message, subject: "search" })
           )
         ))
       const results: ReadonlyArray<JsonResult> = answer.matches.map((m) => ({
@@ -85,10 +89,14 @@ export const command = Command.make(
       }
       if (results.length === 0) {
         yield* Console.log(`no match for "${CatalogFile.printable(query, 200)}" (${tools.length} tools, ${strategy})`)
-        if (answer.note !== undefined) yield* Console.log(CatalogFile.printable(answer.note, 2_000))
+        if (answer.note !== undefined) {
+          yield* Console.log(CatalogFile.printable(answer.note, 2_000))
+        }
         return
       }
-      const width = Math.max(...results.map((r) => r.name.length))
+      const width = Math.max(...results.map((r) =>
+        r.name.length
+      ))
       for (const [i, r] of results.entries()) {
         yield* Console.log(
           `${String(i + 1).padStart(2)}. ${r.name.padEnd(width)}  ${r.score.toFixed(3)}  ${
@@ -97,7 +105,7 @@ export const command = Command.make(
         )
       }
       if (answer.note !== undefined) yield* Console.log(CatalogFile.printable(answer.note, 2_000))
-    }).pipe(report)
+    }).pipe(report("tool-search search", { json }))
 ).pipe(Command.withDescription("search a catalog file as the model's search tool would"))
 
 const round = (x: number): number => Math.round(x * 1e6) / 1e6
