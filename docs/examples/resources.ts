@@ -79,7 +79,7 @@ export const findAndRead = (question: Question) =>
       question.answerWords.some((w) => sentence.toLowerCase().includes(w))
     ).join(" ").trim()
 
-    const resourceTools = (yield* Unit.tools).filter((t) => Disclosure.RESOURCE_TOOL_NAMES.includes(t.name))
+    const resourceTools = (yield* Unit.tools).filter((t) => Disclosure.isResourceTool(t.name))
     return {
       answer,
       steps,

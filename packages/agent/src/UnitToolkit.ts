@@ -25,7 +25,7 @@
  *
  * @since 0.2.0
  */
-import { Disclosure, type ToolArguments, Unit } from "@tool-search/core"
+import { Disclosure, type Refused, type ToolArguments, Unit } from "@tool-search/core"
 import { Duration, Effect } from "effect"
 import { type AiError, LanguageModel, Prompt } from "effect/ai"
 import { Approval } from "./Approval.js"
@@ -43,15 +43,6 @@ import { TokenCounter } from "./TokenCounter.js"
  * @category models
  */
 export type Call = Unit.Call
-
-/**
- * The dispatcher tool a unit offers under `result` delivery (`Unit.provideWith({ dispatcher: true })`):
- * `call_tool {name, arguments}` runs a tool that was found but is not in the tool list.
- *
- * @since 0.2.0
- * @category constants
- */
-export const CALL_TOOL: string = Disclosure.CALL_TOOL
 
 /**
  * Why a call failed: refused before running (`not-active`, `unknown`, `not-permitted`,
@@ -246,8 +237,8 @@ export const make = (options: Options = {}): Effect.Effect<UnitToolkit> =>
     })
 
     /** The call a dispatcher call stands for, or why it cannot be made. */
-    const unwrap = (call: Call): Effect.Effect<Call, Unit.Refused, Unit.Unit> =>
-      call.name === CALL_TOOL
+    const unwrap = (call: Call): Effect.Effect<Call, Refused, Unit.Unit> =>
+      call.name === Disclosure.toolNames.callTool
         ? Effect.flatMap(Unit.dispatches, (on) => on ? Unit.unwrap(call, limits) : Effect.succeed(call))
         : Effect.succeed(call)
 

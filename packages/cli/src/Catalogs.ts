@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { CatalogFile, type CatalogTool } from "@tool-search/core"
+import { CatalogFile, type CatalogFileError, type CatalogTool } from "@tool-search/core"
 import { Console, Effect, FileSystem, Stdio, Stream } from "effect"
 import { UsageError } from "./CliError.js"
 import * as Progress from "./Progress.js"
@@ -78,7 +78,7 @@ export const load = (
     }))
 
 /** What to try when a tool of the file is bad. */
-const hint = (error: CatalogFile.CatalogFileError, options: Options): string => {
+const hint = (error: CatalogFileError, options: Options): string => {
   if (options.names !== "sanitize" && error.reason.includes("name must match")) {
     return " (--sanitize-names rewrites such names; --skip-invalid leaves bad tools out)"
   }

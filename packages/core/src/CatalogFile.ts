@@ -13,27 +13,12 @@
  *
  * @since 0.1.0
  */
-import { Effect, Predicate, Schema } from "effect"
+import { Effect, Predicate } from "effect"
 import type * as CatalogTool from "./CatalogTool.js"
+import { CatalogFileError } from "./Errors.js"
 import * as Json from "./internal/json.js"
 import { elementLines } from "./internal/jsonElements.js"
 import * as ToolSpec from "./ToolSpec.js"
-
-/**
- * A catalog file that cannot be read; `line` is 1-based (0 when the file itself is missing).
- *
- * @since 0.1.0
- * @category errors
- */
-export class CatalogFileError extends Schema.TaggedError<CatalogFileError>()("CatalogFileError", {
-  file: Schema.String,
-  line: Schema.Number,
-  reason: Schema.String
-}) {
-  override get message(): string {
-    return this.line > 0 ? `${this.file}:${this.line}: ${this.reason}` : `${this.file}: ${this.reason}`
-  }
-}
 
 /**
  * How a file's tools are decoded.

@@ -13,6 +13,7 @@
 import { Context, Effect, Predicate, Schema } from "effect"
 import type { JsonSchema } from "effect"
 import { Tool, type Toolkit } from "effect/ai"
+import { InvalidTool, ToolExecutionError } from "./Errors.js"
 import { annotationsOf, approvalOf, guard, type LooseHandle, toolkitHandler } from "./internal/handlers.js"
 import { messageOf } from "./internal/messages.js"
 import * as Names from "./internal/names.js"
@@ -164,36 +165,6 @@ export interface Input extends Partial<Omit<CatalogTool, "name">> {
 // -----------------------------------------------------------------------------
 // Errors
 // -----------------------------------------------------------------------------
-
-/**
- * A tool handler failed in a way it could not turn into a result; the executor reports it to the model.
- *
- * @since 0.1.0
- * @category errors
- */
-export class ToolExecutionError extends Schema.TaggedError<ToolExecutionError>()("ToolExecutionError", {
-  tool: Schema.String,
-  reason: Schema.String
-}) {
-  override get message(): string {
-    return `Tool '${this.tool}' failed: ${this.reason}`
-  }
-}
-
-/**
- * A tool definition that the catalog or a model provider would reject. Names the tool and the reason.
- *
- * @since 0.1.0
- * @category errors
- */
-export class InvalidTool extends Schema.TaggedError<InvalidTool>()("InvalidTool", {
-  tool: Schema.String,
-  reason: Schema.String
-}) {
-  override get message(): string {
-    return `Invalid tool '${this.tool}': ${this.reason}`
-  }
-}
 
 // -----------------------------------------------------------------------------
 // Names

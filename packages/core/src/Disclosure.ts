@@ -11,7 +11,6 @@
  * @since 0.1.0
  */
 import { Context, Effect, Layer } from "effect"
-import * as Clamp from "./internal/clamp.js"
 
 /**
  * The three ways of showing deferred tools.
@@ -30,87 +29,53 @@ export type Mode = "search" | "catalog" | "staged"
 export type DescriptionDetail = "none" | "first-sentence" | "full"
 
 /**
- * Names of the meta tools. A catalog tool may not take one of them.
+ * The meta tools' names. A catalog tool may not take one of them (`isMetaTool`).
  *
- * @since 0.1.0
- * @category names
- */
-export const TOOL_SEARCH = "ToolSearch"
-/**
- * The discovery tool of `catalog` mode.
- *
- * @since 0.1.0
- * @category names
- */
-export const DISCOVER_TOOLS = "discover_tools"
-/**
- * The browsing tool of `staged` mode.
- *
- * @since 0.1.0
- * @category names
- */
-export const SEARCH_TOOLS = "search_tools"
-/**
- * Level 2 of resource disclosure: resources (metadata and a short snippet) for a query or a URI.
- *
- * @since 0.2.0
- * @category names
- */
-export const SAMPLE_RESOURCES = "sample_resources"
-/**
- * Level 3: passages inside resources, ranked.
- *
- * @since 0.2.0
- * @category names
- */
-export const SEARCH_RESOURCES = "search_resources"
-/**
- * Level 4: a slice of a resource's body.
- *
- * @since 0.2.0
- * @category names
- */
-export const READ_RESOURCE = "read_resource"
-/**
- * A prompt resource rendered with its arguments.
- *
- * @since 0.2.0
- * @category names
- */
-export const GET_PROMPT = "get_prompt"
-/**
- * The resource tools (`ResourceView`), in the order they are offered.
- *
- * @since 0.2.0
- * @category names
- */
-export const RESOURCE_TOOL_NAMES: ReadonlyArray<string> = [
-  SAMPLE_RESOURCES,
-  SEARCH_RESOURCES,
-  READ_RESOURCE,
-  GET_PROMPT
-]
-/**
- * The dispatcher of `result` delivery and of gateway sessions: `call_tool {name, arguments}`.
+ * - `toolSearch` — `ToolSearch`, the search tool of `search` mode (and of gateway sessions)
+ * - `discoverTools` — the discovery tool of `catalog` mode
+ * - `searchTools` — the browsing tool of `staged` mode
+ * - `callTool` — the dispatcher of `result` delivery and of gateway sessions
+ * - `sampleResources`, `searchResources`, `readResource`, `getPrompt` — the resource tools, levels
+ *   2 to 4 of resource disclosure and prompts, in the order they are offered
  *
  * @since 0.3.0
  * @category names
  */
-export const CALL_TOOL = "call_tool"
+export const toolNames = {
+  toolSearch: "ToolSearch",
+  discoverTools: "discover_tools",
+  searchTools: "search_tools",
+  callTool: "call_tool",
+  sampleResources: "sample_resources",
+  searchResources: "search_resources",
+  readResource: "read_resource",
+  getPrompt: "get_prompt"
+} as const
+
+const resourceTools: ReadonlySet<string> = new Set([
+  toolNames.sampleResources,
+  toolNames.searchResources,
+  toolNames.readResource,
+  toolNames.getPrompt
+])
+const metaTools: ReadonlySet<string> = new Set(Object.values(toolNames))
+
 /**
- * All meta tool names: the search tools, the resource tools and the dispatcher. A catalog tool
- * may not take one of them.
+ * Whether `name` is a meta tool's (search, resource or dispatcher tool): no catalog tool may take it.
  *
- * @since 0.1.0
+ * @since 0.3.0
  * @category names
  */
-export const META_TOOL_NAMES: ReadonlySet<string> = new Set([
-  TOOL_SEARCH,
-  DISCOVER_TOOLS,
-  SEARCH_TOOLS,
-  ...RESOURCE_TOOL_NAMES,
-  CALL_TOOL
-])
+export const isMetaTool = (name: string): boolean => metaTools.has(name)
+
+/**
+ * Whether `name` is one of the resource tools (`sample_resources`, `search_resources`,
+ * `read_resource`, `get_prompt`).
+ *
+ * @since 0.3.0
+ * @category names
+ */
+export const isResourceTool = (name: string): boolean => resourceTools.has(name)
 
 /**
  * The disclosure settings of one agent.
@@ -188,27 +153,6 @@ export const layer = (options: Partial<Options>): Layer.Layer<never> =>
   Layer.effect(Disclosure, Effect.map(Disclosure, (current) => ({ ...current, ...options })))
 
 /**
- * Whether tools are deferred when `searchableCount` tools could be: see `Options.defer`.
- *
- * @since 0.3.0
- * @category policy
- */
-export const defers = (options: Pick<Options, "defer">, searchableCount: number): boolean =>
-  options.defer === "always" || (options.defer !== "never" && searchableCount >= options.defer)
-
-/**
- * Whether `staged` mode offers `search_tools` over `searchableCount` searchable tools. An explicit
- * `true` or `false` always wins; only `"auto"` consults the size threshold, so an agent that opted
- * in (for example to force discovery first) gets the tool even in a seven-tool catalog.
- *
- * @since 0.1.0
- * @category policy
- */
-export const offersSearchTools = (options: Options, searchableCount: number): boolean =>
-  options.mode === "staged" &&
-  (options.searchTools === true || (options.searchTools === "auto" && searchableCount >= options.searchToolsThreshold))
-
-/**
  * The meta tool a discovery-first executor forces on the first model call of a turn, among the
  * tools it is about to send: `search_tools`, else `discover_tools`, else `ToolSearch`; `undefined`
  * when none is sent (nothing to discover).
@@ -218,7 +162,7 @@ export const offersSearchTools = (options: Options, searchableCount: number): bo
  */
 export const discoveryTool = (visibleNames: Iterable<string>): string | undefined => {
   const names = new Set(visibleNames)
-  return [SEARCH_TOOLS, DISCOVER_TOOLS, TOOL_SEARCH].find((n) => names.has(n))
+  return [toolNames.searchTools, toolNames.discoverTools, toolNames.toolSearch].find((n) => names.has(n))
 }
 
 /**
@@ -240,12 +184,3 @@ export const weakHits = <M extends { readonly score: number; readonly strength?:
   const relative = options.minScoreRatio * best
   return hits.filter((m) => m.strength !== undefined && (m.strength < options.minScore || m.score < relative))
 }
-
-/**
- * Clamps a requested `max_results` into [1, limit]; non-numbers give the default.
- *
- * @since 0.1.0
- * @category policy
- */
-export const clampMaxResults = (requested: unknown, options: Options): number =>
-  Clamp.count(requested, options.defaultMaxResults, options.maxResultsLimit)

@@ -10,7 +10,9 @@
  *
  * @since 0.1.0
  */
-import { Result, Schema } from "effect"
+import { Result } from "effect"
+
+import { InvalidQuery } from "./Errors.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -62,21 +64,6 @@ export interface Required {
  * @category models
  */
 export type Query = Keywords | Select | Required
-
-/**
- * A query that cannot be run; the message tells the model how to fix it.
- *
- * @since 0.1.0
- * @category errors
- */
-export class InvalidQuery extends Schema.TaggedError<InvalidQuery>()("InvalidQuery", {
-  query: Schema.String,
-  reason: Schema.String
-}) {
-  override get message(): string {
-    return this.reason
-  }
-}
 
 /**
  * Longest query accepted, in characters.

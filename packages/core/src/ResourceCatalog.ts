@@ -17,16 +17,17 @@
  *
  * @since 0.2.0
  */
-import { Context, type Duration, Effect, Layer, Option, PubSub, Schema, Semaphore, Stream } from "effect"
+import { Context, type Duration, Effect, Layer, Option, PubSub, Semaphore, Stream } from "effect"
 import type { Scope } from "effect"
+import type { InvalidQuery, InvalidResource, SearchFailed } from "./Errors.js"
+import { DuplicateResource } from "./Errors.js"
 import * as Passages from "./internal/passages.js"
 import * as Index from "./internal/resourceIndex.js"
 import * as ResourceSearch from "./internal/resourceSearch.js"
 import * as ResourceTable from "./internal/resourceTable.js"
 import * as Versioned from "./internal/versioned.js"
-import type { InvalidQuery } from "./Query.js"
 import * as Resource from "./Resource.js"
-import { type SearchFailed, type SearchIndex, SearchStrategy } from "./SearchStrategy.js"
+import { type SearchIndex, SearchStrategy } from "./SearchStrategy.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -158,20 +159,6 @@ export const defaultOptions: Options = {
 }
 
 /**
- * Another resource already has this URI.
- *
- * @since 0.2.0
- * @category errors
- */
-export class DuplicateResource extends Schema.TaggedError<DuplicateResource>()("DuplicateResource", {
-  uri: Schema.String
-}) {
-  override get message(): string {
-    return `Duplicate resource URI '${this.uri}': URIs must be unique in a catalog`
-  }
-}
-
-/**
  * The operations of a resource catalog.
  *
  * @since 0.2.0
@@ -182,14 +169,14 @@ export interface Service {
   readonly register: (
     resources: Resource.Resource | Iterable<Resource.Resource>,
     options?: { readonly replace?: boolean }
-  ) => Effect.Effect<void, Resource.InvalidResource | DuplicateResource>
+  ) => Effect.Effect<void, InvalidResource | DuplicateResource>
   /** Removes resources by URI; unknown URIs are ignored. */
   readonly unregister: (uris: string | Iterable<string>) => Effect.Effect<void>
   /** Makes a source hold exactly `resources`, in one atomic step (what a `list_changed` needs). */
   readonly replaceSource: (
     source: string,
     resources: Iterable<Resource.Resource>
-  ) => Effect.Effect<void, Resource.InvalidResource | DuplicateResource>
+  ) => Effect.Effect<void, InvalidResource | DuplicateResource>
   /** Every resource, in registration order. */
   readonly all: Effect.Effect<ReadonlyArray<Entry>>
   readonly get: (uri: string) => Effect.Effect<Option.Option<Entry>>
@@ -271,7 +258,7 @@ export const make = (
     const write = <E>(
       resources: ReadonlyArray<Resource.Resource>,
       plan: (valid: ReadonlyArray<Resource.Resource>) => Effect.Effect<ReadonlyArray<string>, E>
-    ): Effect.Effect<void, E | Resource.InvalidResource | DuplicateResource> =>
+    ): Effect.Effect<void, E | InvalidResource | DuplicateResource> =>
       Effect.gen(function*() {
         const valid = yield* validate(resources)
         const prepared = yield* Effect.forEach(valid, prepare, { concurrency: Math.max(1, options.indexConcurrency) })
@@ -372,6 +359,6 @@ export class ResourceCatalog extends Context.Service<ResourceCatalog, Service>()
   static readonly layerWithResources = (
     resources: Iterable<Resource.Resource>,
     options: Partial<Options> = {}
-  ): Layer.Layer<ResourceCatalog, Resource.InvalidResource | DuplicateResource, SearchStrategy> =>
+  ): Layer.Layer<ResourceCatalog, InvalidResource | DuplicateResource, SearchStrategy> =>
     Layer.effect(ResourceCatalog, Effect.tap(make(options), (catalog) => catalog.register(resources)))
 }

@@ -25,12 +25,13 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"
 import * as CatalogTool from "./CatalogTool.js"
 import * as Disclosure from "./Disclosure.js"
+import type { DuplicateTool, InvalidTool } from "./Errors.js"
 import * as Messages from "./internal/unit/messages.js"
 import * as MetaTools from "./internal/unit/metaTools.js"
 import { UnitService } from "./internal/unit/service.js"
 import type { SearchStrategy } from "./SearchStrategy.js"
 import * as Strategies from "./Strategies.js"
-import { type DuplicateTool, ToolCatalog } from "./ToolCatalog.js"
+import { ToolCatalog } from "./ToolCatalog.js"
 
 // -----------------------------------------------------------------------------
 // Deferral on an existing Toolkit
@@ -72,7 +73,7 @@ export const layerFromToolkit = <Tools extends Record<string, Tool.Any>>(
   options: LayerOptions = {}
 ): Layer.Layer<
   ToolCatalog | SearchStrategy,
-  CatalogTool.InvalidTool | DuplicateTool,
+  InvalidTool | DuplicateTool,
   Tool.HandlersFor<Tools>
 > => {
   const { strategy = Strategies.layer(Strategies.defaultName), ...rest } = options
@@ -93,7 +94,7 @@ export const layerFromToolkit = <Tools extends Record<string, Tool.Any>>(
  * @since 0.1.0
  * @category tools
  */
-export const ToolSearch = Tool.dynamic(Disclosure.TOOL_SEARCH, {
+export const ToolSearch = Tool.dynamic(Disclosure.toolNames.toolSearch, {
   description: Messages.toolSearchDescription(
     Disclosure.defaults.maxResultsLimit,
     Disclosure.defaults.defaultMaxResults

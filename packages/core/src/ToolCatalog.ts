@@ -11,17 +11,19 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Option, PubSub, Schema, Semaphore, Stream } from "effect"
+import { Context, Effect, Layer, Option, PubSub, Semaphore, Stream } from "effect"
 import type { Scope } from "effect"
 import * as CatalogTool from "./CatalogTool.js"
-import { META_TOOL_NAMES } from "./Disclosure.js"
+import { isMetaTool } from "./Disclosure.js"
+import type { InvalidQuery, SearchFailed } from "./Errors.js"
+import { DuplicateTool, InvalidTool } from "./Errors.js"
 import * as Evidence from "./internal/evidence.js"
 import * as ToolRanking from "./internal/toolRanking.js"
 import * as ToolTable from "./internal/toolTable.js"
 import * as Versioned from "./internal/versioned.js"
 import type * as Query from "./Query.js"
 import * as SearchFeedback from "./SearchFeedback.js"
-import { type SearchFailed, SearchStrategy } from "./SearchStrategy.js"
+import { SearchStrategy } from "./SearchStrategy.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -104,21 +106,6 @@ export interface Visible {
 }
 
 /**
- * Another tool already has this id.
- *
- * @since 0.1.0
- * @category errors
- */
-export class DuplicateTool extends Schema.TaggedError<DuplicateTool>()("DuplicateTool", {
-  id: Schema.String,
-  name: Schema.String
-}) {
-  override get message(): string {
-    return `Duplicate tool id '${this.id}' (tool '${this.name}'): ids must be unique in a catalog; give one an explicit id`
-  }
-}
-
-/**
  * The catalog settings.
  *
  * @since 0.1.0
@@ -154,14 +141,14 @@ export interface Service {
   readonly register: (
     tools: CatalogTool.CatalogTool | Iterable<CatalogTool.CatalogTool>,
     options?: { readonly replace?: boolean }
-  ) => Effect.Effect<void, CatalogTool.InvalidTool | DuplicateTool>
+  ) => Effect.Effect<void, InvalidTool | DuplicateTool>
   /** Removes tools by id; unknown ids are ignored. */
   readonly unregister: (ids: string | Iterable<string>) => Effect.Effect<void>
   /** Makes a source hold exactly `tools`, in one atomic step (what a `tools/list_changed` needs). */
   readonly replaceSource: (
     source: string,
     tools: Iterable<CatalogTool.CatalogTool>
-  ) => Effect.Effect<void, CatalogTool.InvalidTool | DuplicateTool>
+  ) => Effect.Effect<void, InvalidTool | DuplicateTool>
   /** Eager tools, in registration order. */
   readonly eager: Effect.Effect<ReadonlyArray<Entry>>
   /** Deferred tools, in registration order. */
@@ -186,7 +173,7 @@ export interface Service {
   readonly search: (
     query: Query.Query,
     options: SearchOptions
-  ) => Effect.Effect<ReadonlyArray<Match>, SearchFailed | Query.InvalidQuery>
+  ) => Effect.Effect<ReadonlyArray<Match>, SearchFailed | InvalidQuery>
   /** Increases with every write. */
   readonly version: Effect.Effect<number>
   /** Every write, as it happens (subscribe before writing to see it). */
@@ -228,14 +215,14 @@ export const make = (partial: Partial<Options> = {}): Effect.Effect<Service, nev
     const prepare = (
       tools: ReadonlyArray<CatalogTool.CatalogTool>,
       replaceable: (id: string) => boolean
-    ): Effect.Effect<ReadonlyArray<CatalogTool.CatalogTool>, CatalogTool.InvalidTool | DuplicateTool> =>
+    ): Effect.Effect<ReadonlyArray<CatalogTool.CatalogTool>, InvalidTool | DuplicateTool> =>
       Effect.gen(function*() {
         const seen = new Set<string>()
         const valid: Array<CatalogTool.CatalogTool> = []
         for (const tool of tools) {
           const checked = yield* CatalogTool.validate(tool)
-          if (META_TOOL_NAMES.has(checked.name)) {
-            return yield* new CatalogTool.InvalidTool({
+          if (isMetaTool(checked.name)) {
+            return yield* new InvalidTool({
               tool: checked.name,
               reason: "the name is reserved for the search tools"
             })
@@ -282,7 +269,7 @@ export const make = (partial: Partial<Options> = {}): Effect.Effect<Service, nev
     const search = (
       query: Query.Query,
       opts: SearchOptions
-    ): Effect.Effect<ReadonlyArray<Match>, SearchFailed | Query.InvalidQuery> =>
+    ): Effect.Effect<ReadonlyArray<Match>, SearchFailed | InvalidQuery> =>
       Effect.gen(function*() {
         evidence.apply(yield* feedback.read(options.name), (id) => table.get(id))
         const candidates = opts.candidates ?? ((e: Entry) => e.loading === "deferred")
@@ -359,6 +346,6 @@ export class ToolCatalog extends Context.Service<ToolCatalog, Service>()("@tool-
   static readonly layerWithTools = (
     tools: Iterable<CatalogTool.CatalogTool>,
     options: Partial<Options> = {}
-  ): Layer.Layer<ToolCatalog, CatalogTool.InvalidTool | DuplicateTool, SearchStrategy> =>
+  ): Layer.Layer<ToolCatalog, InvalidTool | DuplicateTool, SearchStrategy> =>
     Layer.effect(ToolCatalog, Effect.tap(make(options), (catalog) => catalog.register(tools)))
 }

@@ -12,6 +12,7 @@
 import type { JsonSchema } from "effect"
 import { Effect, Predicate, Schema, SchemaGetter } from "effect"
 import * as CatalogTool from "./CatalogTool.js"
+import { InvalidTool } from "./Errors.js"
 import * as Names from "./internal/names.js"
 
 // -----------------------------------------------------------------------------
@@ -126,10 +127,10 @@ export interface DecodeOptions {
 export const decode = (
   input: unknown,
   options: DecodeOptions = {}
-): Effect.Effect<CatalogTool.CatalogTool, CatalogTool.InvalidTool> =>
+): Effect.Effect<CatalogTool.CatalogTool, InvalidTool> =>
   Schema.decodeUnknownEffect(Spec)(input).pipe(
     Effect.mapError((error) =>
-      new CatalogTool.InvalidTool({
+      new InvalidTool({
         tool: Predicate.isObject(input) && typeof input["name"] === "string" ? input["name"] : "<unnamed>",
         reason: error.message
       })

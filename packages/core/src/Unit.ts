@@ -33,23 +33,24 @@ import { Effect, Fiber, FiberSet, Layer, Ref } from "effect"
 import { Scope } from "effect"
 import type * as CatalogTool from "./CatalogTool.js"
 import * as Disclosure from "./Disclosure.js"
+import type { InvalidQuery, SearchFailed } from "./Errors.js"
+import { Refused, UnitClosed, UnknownTools } from "./Errors.js"
+import * as Deferral from "./internal/deferral.js"
 import * as ResourceContents from "./internal/resourceContents.js"
 import * as ToolContents from "./internal/toolContents.js"
 import * as Disclosed from "./internal/unit/disclosed.js"
 import * as Dispatcher from "./internal/unit/dispatcher.js"
 import * as MetaTools from "./internal/unit/metaTools.js"
-import * as Model from "./internal/unit/model.js"
+import type * as Model from "./internal/unit/model.js"
 import type * as ResourceAnswers from "./internal/unit/resourceMessages.js"
 import * as Resources from "./internal/unit/resources.js"
 import { type Children, type Observer as UnitObserver, type State, UnitService } from "./internal/unit/service.js"
 import type * as UnitSources from "./internal/unit/sources.js"
 import * as ToolSide from "./internal/unit/tools.js"
 import * as Permission from "./Permission.js"
-import type { InvalidQuery } from "./Query.js"
 import { ResourceCatalog } from "./ResourceCatalog.js"
 import type * as ResourceCatalogModule from "./ResourceCatalog.js"
 import * as ResourceDisclosure from "./ResourceDisclosure.js"
-import type { SearchFailed } from "./SearchStrategy.js"
 import * as TableOfContents from "./TableOfContents.js"
 import * as ToolArguments from "./ToolArguments.js"
 import { ToolCatalog } from "./ToolCatalog.js"
@@ -133,61 +134,12 @@ export type Output = Model.Output
 export type Call = Model.Call
 
 /**
- * Why a call of a tool, a resource or a prompt was refused before anything ran: the `hint` is the
- * message, written for the model, naming the call that fixes it.
- *
- * @since 0.3.0
- * @category errors
- */
-export const Refused = Model.Refused
-
-/**
- * Why a call was refused.
- *
- * @since 0.3.0
- * @category errors
- */
-export type Refused = Model.Refused
-
-/**
  * What a resource request can fail with.
  *
  * @since 0.3.0
  * @category errors
  */
 export type ResourceError = Model.ResourceError
-
-/**
- * A unit was asked to start with tool ids that no tool this agent may use has.
- *
- * @since 0.3.0
- * @category errors
- */
-export const UnknownTools = Model.UnknownTools
-
-/**
- * Tool ids a unit could not start with.
- *
- * @since 0.3.0
- * @category errors
- */
-export type UnknownTools = Model.UnknownTools
-
-/**
- * A unit's state was used after the unit ended: a programming error, raised as a defect.
- *
- * @since 0.3.0
- * @category errors
- */
-export const UnitClosed = Model.UnitClosed
-
-/**
- * A use of a unit that has ended.
- *
- * @since 0.3.0
- * @category errors
- */
-export type UnitClosed = Model.UnitClosed
 
 // -----------------------------------------------------------------------------
 // Making units
@@ -618,7 +570,7 @@ export const contents: Effect.Effect<string, never, Unit> = UnitService.use((u) 
   Effect.gen(function*() {
     const { disclosure, tableOfContents, visibility } = u.policies
     const searchableTools = yield* u.tools.searchable
-    const tools = disclosure.mode === "staged" && Disclosure.defers(disclosure, searchableTools.length)
+    const tools = disclosure.mode === "staged" && Deferral.defers(disclosure, searchableTools.length)
       ? ToolContents.section(searchableTools, visibility, disclosure, tableOfContents)
       : ""
     const resources = u.resources === undefined ? "" : ResourceContents.section(

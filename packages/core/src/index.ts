@@ -13,8 +13,8 @@
  * - **model-facing** — `TableOfContents`, `SearchToolkit`, `NativeDeferral`
  * - **resources** — `Resource`, `ResourceFile`, `ResourceCatalog`, `ResourceDisclosure`
  * - **settings** — `Setting`, `ToolSearchConfig`, `ResourceConfig`
- * - **errors** — every error class, also at the top level so that declaration files of dependent
- *   code can name them
+ * - **errors** — every error class, at the top level only (`InvalidTool`, `Refused`, …), so that
+ *   declaration files of dependent code can name them
  *
  * Everything else is in `internal/` and is not part of the API.
  *
@@ -310,133 +310,11 @@ export * as ResourceConfig from "./ResourceConfig.js"
 // Errors
 // -----------------------------------------------------------------------------
 
-export {
-  /**
-   * A catalog file that cannot be read, with its file and line.
-   *
-   * @since 0.1.0
-   * @category errors
-   */
-  CatalogFileError
-} from "./CatalogFile.js"
+export * from "./Errors.js"
 
-export {
-  /**
-   * A tool the catalog or a provider would reject.
-   *
-   * @since 0.1.0
-   * @category errors
-   */
-  InvalidTool,
-  /**
-   * A handler that failed without a result.
-   *
-   * @since 0.1.0
-   * @category errors
-   */
-  ToolExecutionError
-} from "./CatalogTool.js"
-
-export {
-  /**
-   * A query that cannot run; the message tells the model how to fix it.
-   *
-   * @since 0.1.0
-   * @category errors
-   */
-  InvalidQuery
-} from "./Query.js"
-
-export {
-  /**
-   * A resource the catalog rejects.
-   *
-   * @since 0.2.0
-   * @category errors
-   */
-  InvalidResource,
-  /**
-   * Reading a body or rendering a prompt failed.
-   *
-   * @since 0.2.0
-   * @category errors
-   */
-  ResourceReadError
-} from "./Resource.js"
-
-export {
-  /**
-   * Another resource already has this URI.
-   *
-   * @since 0.2.0
-   * @category errors
-   */
-  DuplicateResource
-} from "./ResourceCatalog.js"
-
-export {
-  /**
-   * A resource file that cannot be used, with its file and line.
-   *
-   * @since 0.2.0
-   * @category errors
-   */
-  ResourceFileError
-} from "./ResourceFile.js"
-
-export {
-  /**
-   * The search backend failed: never reported as no results.
-   *
-   * @since 0.1.0
-   * @category errors
-   */
-  SearchFailed
-} from "./SearchStrategy.js"
-
-export {
-  /**
-   * A call's arguments that do not fit the tool's parameters.
-   *
-   * @since 0.2.0
-   * @category errors
-   */
-  InvalidArguments
-} from "./ToolArguments.js"
-
-export {
-  /**
-   * Another tool already has this id.
-   *
-   * @since 0.1.0
-   * @category errors
-   */
-  DuplicateTool
-} from "./ToolCatalog.js"
-
-export {
-  /**
-   * A call of a tool, resource or prompt refused before anything ran.
-   *
-   * @since 0.3.0
-   * @category errors
-   */
-  Refused,
-  /**
-   * A unit's state used after the unit ended.
-   *
-   * @since 0.3.0
-   * @category errors
-   */
-  UnitClosed,
-  /**
-   * A unit asked to start with unknown tool ids.
-   *
-   * @since 0.3.0
-   * @category errors
-   */
-  UnknownTools
-} from "./internal/unit/model.js"
+// -----------------------------------------------------------------------------
+// Types named for declaration files
+// -----------------------------------------------------------------------------
 
 export type {
   /**

@@ -108,7 +108,7 @@ describe("strict mode invariant", () => {
         (s.explore && (s.allow === "*" || (t.source !== undefined && s.allow.includes(t.source))))
       ).map((t) => t.name)
     )
-    const meta = new Set(Disclosure.META_TOOL_NAMES)
+    const meta = new Set<string>(Object.values(Disclosure.toolNames))
     const outside = (names: Iterable<string>) => [...names].filter((n) => !allowed.has(n) && !meta.has(n))
 
     const check = Effect.gen(function*() {

@@ -166,9 +166,9 @@ export const withSources = <A, E, R>(
  * @category constants
  */
 export const defaultInstructions = [
-  `This server fronts many tools. At first only the search tools are listed: call ${Disclosure.TOOL_SEARCH} with a`,
+  `This server fronts many tools. At first only the search tools are listed: call ${Disclosure.toolNames.toolSearch} with a`,
   "few keywords (or 'select:name1,name2') to find and load tools. Loaded tools are added to your tool list",
-  `(notifications/tools/list_changed); if your list does not refresh, call them with ${Disclosure.CALL_TOOL}.`
+  `(notifications/tools/list_changed); if your list does not refresh, call them with ${Disclosure.toolNames.callTool}.`
 ].join(" ")
 
 /**

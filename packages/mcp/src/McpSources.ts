@@ -25,7 +25,8 @@
  *
  * @since 0.1.0
  */
-import { CatalogTool, ResourceCatalog, ToolCatalog, type Visibility } from "@tool-search/core"
+import type { CatalogTool } from "@tool-search/core"
+import { ResourceCatalog, ToolCatalog, ToolExecutionError, type Visibility } from "@tool-search/core"
 import { Context, Deferred, Effect, Layer, Option, type Scope, Semaphore, Stream, SubscriptionRef } from "effect"
 import * as ClientRelay from "./internal/ClientRelay.js"
 import { supervise } from "./internal/Supervisor.js"
@@ -392,7 +393,7 @@ export const make = (
           Effect.mapError((e) => e.message)
         )
         return { isFailure: result.isError === true, result } satisfies CatalogTool.Output
-      }).pipe(Effect.mapError((reason) => new CatalogTool.ToolExecutionError({ tool: origin.tool, reason })))
+      }).pipe(Effect.mapError((reason) => new ToolExecutionError({ tool: origin.tool, reason })))
 
     const upstream = yield* Option.match(resourceCatalog, {
       onNone: () => Effect.succeed(undefined),

@@ -150,15 +150,6 @@ const globToRegExp = (pattern: string): RegExp =>
   new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "s")
 
 /**
- * Names a server's tool may not take as is, because the search tools or the gateway's dispatcher
- * answer to them: such a tool is qualified by its server (`evil__call_tool`), like any collision.
- *
- * @since 0.2.0
- * @category import
- */
-export const RESERVED_NAMES: ReadonlySet<string> = Disclosure.META_TOOL_NAMES
-
-/**
  * The catalog name of a server's tool: its MCP name when providers accept it and nothing reserves
  * it; a reserved name qualified by the server; any other name sanitized (`CatalogTool.sanitizeName`,
  * its stem from the description when nothing of the name is readable). `prefix` comes first.
@@ -171,7 +162,8 @@ export const catalogName = (
   options: { readonly server: string; readonly prefix?: string }
 ): string => {
   const prefixed = `${options.prefix ?? ""}${tool.name}`
-  if (RESERVED_NAMES.has(prefixed)) return CatalogTool.sanitizeName(`${options.server}__${prefixed}`)
+  // a meta tool's name is qualified by its server (`evil__call_tool`), like any collision
+  if (Disclosure.isMetaTool(prefixed)) return CatalogTool.sanitizeName(`${options.server}__${prefixed}`)
   return CatalogTool.sanitizeName(prefixed, { stem: tool.description ?? options.server })
 }
 

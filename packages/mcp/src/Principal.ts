@@ -170,9 +170,9 @@ export const parseFile = (file: string, text: string): Result.Result<ReadonlyArr
 
 /** The meta tools a policy never hides. */
 const META: ReadonlySet<string> = new Set([
-  Disclosure.TOOL_SEARCH,
-  Disclosure.CALL_TOOL,
-  ...Disclosure.RESOURCE_TOOL_NAMES
+  Disclosure.toolNames.toolSearch,
+  Disclosure.toolNames.callTool,
+  ...Object.values(Disclosure.toolNames).filter(Disclosure.isResourceTool)
 ])
 
 /**

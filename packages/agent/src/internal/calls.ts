@@ -137,7 +137,7 @@ const defectMessage = (defect: unknown): string => defect instanceof Error ? def
 // A response's calls
 // -----------------------------------------------------------------------------
 
-const isActivationCall = (call: Call) => Disclosure.META_TOOL_NAMES.has(CatalogTool.stripFunctionsPrefix(call.name))
+const isActivationCall = (call: Call) => Disclosure.isMetaTool(CatalogTool.stripFunctionsPrefix(call.name))
 
 /**
  * Runs the calls of one response: search tools first, one at a time, in the model's order, so

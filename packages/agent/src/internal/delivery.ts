@@ -131,6 +131,6 @@ export const make = (
 
 /** The tools a search outcome loaded: what ran `ToolSearch` or `discover_tools` found (browsing loads nothing). */
 const referencesOf = (outcome: UnitToolkit.Outcome): ReadonlyArray<string> =>
-  outcome.tool?.kind !== "meta" || outcome.isFailure || outcome.tool.name === Disclosure.SEARCH_TOOLS
+  outcome.tool?.kind !== "meta" || outcome.isFailure || outcome.tool.name === Disclosure.toolNames.searchTools
     ? []
     : outcome.found ?? []

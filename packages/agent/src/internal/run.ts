@@ -141,7 +141,7 @@ const unit = (
 }
 
 /** The meta tools that read rather than find. */
-const READS: ReadonlySet<string> = new Set([Disclosure.READ_RESOURCE, Disclosure.GET_PROMPT])
+const READS: ReadonlySet<string> = new Set([Disclosure.toolNames.readResource, Disclosure.toolNames.getPrompt])
 
 /** Turns each call's start, outcome and interruption into events, and collects what searches returned. */
 const observerOf = (
@@ -163,7 +163,7 @@ const observerOf = (
           yield* emit(TurnEvent.Search({ path, tool: call.name, query: describeQuery(call.params), found }))
           // browsing (`search_tools`) loads nothing, and resource tools find resources, not tools:
           // neither counts as "returned"
-          if (outcome.tool.name !== Disclosure.SEARCH_TOOLS && !Disclosure.RESOURCE_TOOL_NAMES.includes(call.name)) {
+          if (outcome.tool.name !== Disclosure.toolNames.searchTools && !Disclosure.isResourceTool(call.name)) {
             const ids = found.flatMap((name) => agent.catalog.findByNameUnsafe(name)?.id ?? [])
             yield* Ref.update(searched, (before) => [...before, ...ids])
           }

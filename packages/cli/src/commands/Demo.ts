@@ -118,7 +118,7 @@ export const run = (onEvent: (turn: number, event: TurnEvent.TurnEvent) => Effec
         AuditCommand.recorded,
         Stream.runForEach((event) => {
           if (event._tag === "ModelRequest") requests.push(event)
-          if (event._tag === "ToolResult" && Disclosure.RESOURCE_TOOL_NAMES.includes(event.name)) {
+          if (event._tag === "ToolResult" && Disclosure.isResourceTool(event.name)) {
             readTokens += counter.count(JSON.stringify(event.result))
           }
           if (event._tag === "TurnFinished" && event.path.length === 0) finished = event

@@ -13,15 +13,15 @@ import type * as Visibility from "../Visibility.js"
 /** The default resource section. */
 export const defaultTemplate: ResourceTemplate = ({ toc, tools }) => {
   const does: Readonly<Record<string, string>> = {
-    [Disclosure.SAMPLE_RESOURCES]: "shows resources (metadata and a short snippet) for a query or a uri",
-    [Disclosure.SEARCH_RESOURCES]: "ranks passages inside resources, with their offsets",
-    [Disclosure.READ_RESOURCE]: "reads a slice of a shown resource",
-    [Disclosure.GET_PROMPT]: "renders a shown prompt with its arguments"
+    [Disclosure.toolNames.sampleResources]: "shows resources (metadata and a short snippet) for a query or a uri",
+    [Disclosure.toolNames.searchResources]: "ranks passages inside resources, with their offsets",
+    [Disclosure.toolNames.readResource]: "reads a slice of a shown resource",
+    [Disclosure.toolNames.getPrompt]: "renders a shown prompt with its arguments"
   }
   return [
     "## Resources to read",
     "Besides tools, the resources below can be read. They are grouped by kind and source;",
-    `"(load first)" marks a resource listed by name, which ${Disclosure.SAMPLE_RESOURCES} with its uri shows,`,
+    `"(load first)" marks a resource listed by name, which ${Disclosure.toolNames.sampleResources} with its uri shows,`,
     "and a count stands for resources a search finds.",
     "",
     toc,

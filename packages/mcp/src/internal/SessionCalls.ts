@@ -22,7 +22,6 @@ import type { CallContext } from "./SessionRelay.js"
 import type { SessionView } from "./SessionView.js"
 
 /** The resource level tools: their audit entries name what they read (`target`). */
-const RESOURCE_TOOLS: ReadonlySet<string> = new Set(Disclosure.RESOURCE_TOOL_NAMES)
 
 /** A log line and a span around one search or call, with its outcome. */
 export type Observed = <A, R>(
@@ -167,9 +166,9 @@ export const make = (deps: Dependencies) => {
           toolName: name,
           toolId: done.toolId,
           source: done.source,
-          ...(RESOURCE_TOOLS.has(name)
+          ...(Disclosure.isResourceTool(name)
             ? {
-              target: ResourceAudit.targetOf(args, name === Disclosure.GET_PROMPT ? "name" : "uri") ??
+              target: ResourceAudit.targetOf(args, name === Disclosure.toolNames.getPrompt ? "name" : "uri") ??
                 ResourceAudit.targetOf(args, "query")
             }
             : {}),
@@ -192,7 +191,7 @@ export const make = (deps: Dependencies) => {
    */
   const search = SearchBudget.make(settings.searchBudget, (args, requestId) => {
     const query = typeof args["query"] === "string" ? args["query"] : ""
-    const answer = Unit.answer(Disclosure.TOOL_SEARCH, args, { toolCallId: requestId }).pipe(
+    const answer = Unit.answer(Disclosure.toolNames.toolSearch, args, { toolCallId: requestId }).pipe(
       Effect.catch((e) => Effect.succeed<Unit.Output>({ isFailure: true, result: e.message }))
     )
     return view.inUnit(
@@ -211,7 +210,7 @@ export const make = (deps: Dependencies) => {
     context: CallContext | undefined
   ): Effect.Effect<Answer, never, Unit.Unit> =>
     Effect.flatMap(Unit.policies, ({ disclosure }) => {
-      if (name === Disclosure.TOOL_SEARCH && disclosure.mode !== "catalog") return search(args, requestId)
+      if (name === Disclosure.toolNames.toolSearch && disclosure.mode !== "catalog") return search(args, requestId)
       return observed("call", { tool: name }, audited(name, args, requestId, context), (answer) => ({
         outcome: outcomeOf(answer)
       })).pipe(
@@ -222,12 +221,12 @@ export const make = (deps: Dependencies) => {
   /** The call a call of `call_tool` stands for (the unit's one dispatcher rule), else the call itself. */
   const unwrap = (name: string, args: Record<string, unknown>, requestId: string) =>
     Effect.flatMap(Unit.dispatches, (on) =>
-      !on || name !== Disclosure.CALL_TOOL
+      !on || name !== Disclosure.toolNames.callTool
         ? Effect.succeed({ name, args })
         : Effect.map(Unit.unwrap({ id: requestId, name, params: args }), (call) =>
           Predicate.isObject(call.params) && !Array.isArray(call.params)
             ? { name: call.name, args: call.params as Record<string, unknown> }
-            : `${Disclosure.CALL_TOOL}: "arguments" must be a JSON object`))
+            : `${Disclosure.toolNames.callTool}: "arguments" must be a JSON object`))
 
   return (
     name: string,

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { Resource } from "@tool-search/core"
+import { Resource, ResourceReadError } from "@tool-search/core"
 import { Clock, Effect, Schema } from "effect"
 import { Base64 } from "effect/encoding"
 import type { ImportOptions } from "../McpResource.js"
@@ -31,8 +31,8 @@ export const guard = <S extends Schema.Decoder<unknown>>(
   options: ImportOptions,
   request: Effect.Effect<unknown, { readonly message: string }>,
   schema: S
-): Effect.Effect<S["Type"], Resource.ResourceReadError> => {
-  const fail = (reason: string) => new Resource.ResourceReadError({ uri, reason })
+): Effect.Effect<S["Type"], ResourceReadError> => {
+  const fail = (reason: string) => new ResourceReadError({ uri, reason })
   return Effect.suspend(() => request).pipe(
     Effect.mapError((e) => fail(`MCP server '${options.server}': ${e.message}`)),
     Effect.timeout(options.timeout ?? "30 seconds"),
@@ -101,7 +101,7 @@ export const reader = (options: ImportOptions): Resource.Reader => (request) =>
   readCached(options, request.uri).pipe(
     Effect.flatMap((result) => {
       const max = options.maxBodySize ?? 20_000_000
-      const tooLarge = new Resource.ResourceReadError({
+      const tooLarge = new ResourceReadError({
         uri: request.uri,
         reason: `MCP server '${options.server}' sent a body larger than ${max}`
       })
@@ -113,7 +113,7 @@ export const reader = (options: ImportOptions): Resource.Reader => (request) =>
         const bytes = Base64.decode(blob)
         if (bytes._tag === "Failure") {
           return Effect.fail(
-            new Resource.ResourceReadError({ uri: request.uri, reason: "the server sent invalid base64" })
+            new ResourceReadError({ uri: request.uri, reason: "the server sent invalid base64" })
           )
         }
         return Effect.succeed(Resource.sliceBytes(bytes.success, request.offset, request.length))

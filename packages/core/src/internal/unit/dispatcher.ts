@@ -14,15 +14,16 @@ import type * as Unit from "./model.js"
 type Call = Unit.Call
 
 /** The dispatcher's name. */
-export const CALL_TOOL = Disclosure.CALL_TOOL
+export const CALL_TOOL = Disclosure.toolNames.callTool
 
 const PARAMETERS: JsonSchema.JsonSchema = {
   type: "object",
   properties: {
-    name: { type: "string", description: `The name of a tool ${Disclosure.TOOL_SEARCH} returned` },
+    name: { type: "string", description: `The name of a tool ${Disclosure.toolNames.toolSearch} returned` },
     arguments: {
       type: "object",
-      description: `The tool's arguments: an object matching the parameters ${Disclosure.TOOL_SEARCH} returned for it`
+      description:
+        `The tool's arguments: an object matching the parameters ${Disclosure.toolNames.toolSearch} returned for it`
     }
   },
   required: ["name", "arguments"],
@@ -32,8 +33,8 @@ const PARAMETERS: JsonSchema.JsonSchema = {
 /** The dispatcher as the model sees it. It never runs itself: `unwrap` replaces every call to it. */
 export const tool: Unit.ModelTool = {
   name: CALL_TOOL,
-  description: `Call a tool that ${Disclosure.TOOL_SEARCH} loaded: pass its name and its arguments. ` +
-    `Tools in your tool list are called directly; tools found by ${Disclosure.TOOL_SEARCH} are called through ` +
+  description: `Call a tool that ${Disclosure.toolNames.toolSearch} loaded: pass its name and its arguments. ` +
+    `Tools in your tool list are called directly; tools found by ${Disclosure.toolNames.toolSearch} are called through ` +
     `${CALL_TOOL}.`,
   parameters: PARAMETERS,
   kind: "meta",
@@ -68,7 +69,8 @@ export const unwrap = (call: Call, limits: ToolArguments.Limits): Unwrapped => {
   if (Option.isNone(input) || input.value.name.trim() === "" || input.value.name.length > MAX_NAME) {
     return {
       _tag: "Refused",
-      message: `${CALL_TOOL} needs {"name": "<a tool ${Disclosure.TOOL_SEARCH} returned>", "arguments": {...}}. ` +
+      message:
+        `${CALL_TOOL} needs {"name": "<a tool ${Disclosure.toolNames.toolSearch} returned>", "arguments": {...}}. ` +
         "Fix the call and try again."
     }
   }

@@ -15,10 +15,11 @@
 import type { JsonSchema } from "effect"
 import { Schema } from "effect"
 import { firstSentence } from "../../CatalogTool.js"
-import { type DescriptionDetail, DISCOVER_TOOLS, TOOL_SEARCH } from "../../Disclosure.js"
+import { type DescriptionDetail, toolNames } from "../../Disclosure.js"
 import type { Entry, Match } from "../../ToolCatalog.js"
 import { memoNumbers } from "../memo.js"
-import { Refused } from "./model.js"
+
+import { Refused } from "../../Errors.js"
 
 // -----------------------------------------------------------------------------
 // ToolSearch
@@ -131,7 +132,7 @@ export const notLoadedNote = (notLoaded: ReadonlyArray<NotLoaded>, limit: number
   if (over.length > 0) {
     parts.push(
       `Not loaded, one search loads at most ${limit} tools: ${over.join(", ")}. ` +
-        `Load them with another ${TOOL_SEARCH} call ('select:${over.join(",")}').`
+        `Load them with another ${toolNames.toolSearch} call ('select:${over.join(",")}').`
     )
   }
   return parts.join(" ")
@@ -197,7 +198,7 @@ export const searchToolsDescription = (limit: number, defaultMax: number): strin
   [
     "Browse the tool catalog: returns candidate tools with their category and a one-line summary,",
     `without loading them (default ${defaultMax}, at most ${limit} results). Load the ones you need`,
-    `with ${TOOL_SEARCH} (for example 'select:name1,name2') before calling them.`
+    `with ${toolNames.toolSearch} (for example 'select:name1,name2') before calling them.`
   ].join(" ")
 
 /**
@@ -258,8 +259,8 @@ export const categoryFallbackNote = (category: string): string =>
  */
 export const activationHint = (name: string, via: "search" | "discovery"): string =>
   via === "discovery"
-    ? `Tool '${name}' must be discovered first. Call ${DISCOVER_TOOLS} with {"toolNames": ["${name}"]} to discover it, then call '${name}' again.`
-    : `Tool '${name}' is not loaded yet. Call ${TOOL_SEARCH} with {"query": "select:${name}"} to load it, then call '${name}' again.`
+    ? `Tool '${name}' must be discovered first. Call ${toolNames.discoverTools} with {"toolNames": ["${name}"]} to discover it, then call '${name}' again.`
+    : `Tool '${name}' is not loaded yet. Call ${toolNames.toolSearch} with {"query": "select:${name}"} to load it, then call '${name}' again.`
 
 /**
  * The message for an unknown tool name.

@@ -13,14 +13,15 @@
 import { Effect, Option, Schema } from "effect"
 import type { CallContext } from "../../CatalogTool.js"
 import * as Disclosure from "../../Disclosure.js"
-import type { InvalidQuery } from "../../Query.js"
-import type { SearchFailed } from "../../SearchStrategy.js"
 import type { Entry, Match } from "../../ToolCatalog.js"
 import * as Messages from "./messages.js"
 import type * as Unit from "./model.js"
 import { type State, UnitService } from "./service.js"
 import * as Sources from "./sources.js"
 import type { MetaTools } from "./tools.js"
+
+import type { InvalidQuery, SearchFailed } from "../../Errors.js"
+import * as Deferral from "../deferral.js"
 
 const failure = (message: string): Unit.Output => ({ isFailure: true, result: message })
 
@@ -75,7 +76,7 @@ export const search = (
     const namesAvailable = sources?.names.some((n) => !named.some((d) => d.name === n) && Sources.mentions(query, n))
     if (named.length > 0 && namesAvailable !== true) {
       // the query is about sources that cannot answer: say so rather than load unrelated tools
-      yield* observe(unit, context, Disclosure.TOOL_SEARCH, query, [], [])
+      yield* observe(unit, context, Disclosure.toolNames.toolSearch, query, [], [])
       return { matches: [], activated: [], note: Messages.unsearchedNote(named) }
     }
     const r = yield* unit.tools.search(query, maxResults)
@@ -93,7 +94,7 @@ export const search = (
       unloaded.length > 0 && unit.capacity !== undefined ? Messages.unloadedNote(unloaded, unit.capacity) : undefined,
       unsearched.length > 0 ? Messages.unsearchedNote(unsearched) : undefined
     ].filter((n) => n !== undefined)
-    yield* observe(unit, context, Disclosure.TOOL_SEARCH, query, tools.map((t) => t.modelName), loaded)
+    yield* observe(unit, context, Disclosure.toolNames.toolSearch, query, tools.map((t) => t.modelName), loaded)
     return {
       matches: r.matches,
       activated: r.newlyActivated,
@@ -110,7 +111,7 @@ export const toolSearch = (
   const input = Option.getOrUndefined(Schema.decodeUnknownOption(Messages.ToolSearchInput)(params))
   const query = input?.query
   if (typeof query !== "string" || query.trim() === "") return Effect.succeed(failure(EMPTY_QUERY))
-  const max = Disclosure.clampMaxResults(input?.max_results, unit.policies.disclosure)
+  const max = Deferral.clampMaxResults(input?.max_results, unit.policies.disclosure)
   return search(unit, query, max, context).pipe(
     Effect.map((r): Unit.Output => {
       const tools = r.matches.map((m) => m.tool)
@@ -151,11 +152,11 @@ const searchTools = (unit: State, params: unknown, context: CallContext): Effect
   if (typeof query !== "string" || query.trim() === "") return Effect.succeed(failure(EMPTY_QUERY))
   const category = typeof input?.category === "string" && input.category.trim() !== "" ? input.category : undefined
   return unit.tools.browse(query, {
-    maxResults: Disclosure.clampMaxResults(input?.max_results, disclosure),
+    maxResults: Deferral.clampMaxResults(input?.max_results, disclosure),
     ...(category === undefined ? {} : { category })
   }).pipe(
     Effect.tap((matches) =>
-      observe(unit, context, Disclosure.SEARCH_TOOLS, query, matches.map((m) => m.tool.modelName), [])
+      observe(unit, context, Disclosure.toolNames.searchTools, query, matches.map((m) => m.tool.modelName), [])
     ),
     Effect.map((matches): Unit.Output => {
       const tools = matches.map((m) => m.tool)
@@ -182,7 +183,7 @@ const searchTools = (unit: State, params: unknown, context: CallContext): Effect
 const discoverTools = (unit: State, params: unknown, context: CallContext): Effect.Effect<Unit.Output> => {
   const input = Schema.decodeUnknownOption(Messages.DiscoveryInput)(params)
   if (Option.isNone(input)) {
-    return Effect.succeed(failure(`${Disclosure.DISCOVER_TOOLS} needs {"toolNames": ["name", ...]}`))
+    return Effect.succeed(failure(`${Disclosure.toolNames.discoverTools} needs {"toolNames": ["name", ...]}`))
   }
   return Effect.gen(function*() {
     const before = new Set(yield* unit.activation.values)
@@ -190,7 +191,14 @@ const discoverTools = (unit: State, params: unknown, context: CallContext): Effe
     const after = yield* unit.activation.values
     const activated = after.filter((id) => !before.has(id)).flatMap((id) => unit.catalog.getUnsafe(id)?.modelName ?? [])
     const found = answer.tools.map((t) => t.name)
-    yield* observe(unit, context, Disclosure.DISCOVER_TOOLS, input.value.toolNames.join(", "), found, activated)
+    yield* observe(
+      unit,
+      context,
+      Disclosure.toolNames.discoverTools,
+      input.value.toolNames.join(", "),
+      found,
+      activated
+    )
     return { isFailure: false, result: answer, found, activated } satisfies Unit.Output
   }).pipe(Effect.catch((e) => Effect.succeed(failure(e.message))))
 }
@@ -217,37 +225,37 @@ const make = (disclosure: Disclosure.Options, strategy: string): MetaTools => {
   const defaultMax = disclosure.defaultMaxResults
 
   const toolSearchTool = metaTool(
-    Disclosure.TOOL_SEARCH,
+    Disclosure.toolNames.toolSearch,
     Messages.toolSearchDescription(limit, defaultMax, strategy === "regex" ? "regex" : "keywords"),
     Messages.toolSearchParameters(limit, defaultMax),
     toolSearch
   )
   const searchToolsTool = metaTool(
-    Disclosure.SEARCH_TOOLS,
+    Disclosure.toolNames.searchTools,
     Messages.searchToolsDescription(limit, defaultMax),
     Messages.searchToolsParameters(limit, defaultMax),
     searchTools
   )
   const discoverToolsTool = (deferred: ReadonlyArray<Entry>): Unit.ModelTool =>
     metaTool(
-      Disclosure.DISCOVER_TOOLS,
+      Disclosure.toolNames.discoverTools,
       Messages.discoveryDescription(deferred, disclosure.descriptionDetail),
       Messages.discoveryParameters,
       discoverTools
     )
 
   const names: ReadonlyArray<string> = disclosure.mode === "catalog"
-    ? [Disclosure.DISCOVER_TOOLS]
+    ? [Disclosure.toolNames.discoverTools]
     : disclosure.mode === "staged" && disclosure.searchTools !== false
-    ? [Disclosure.SEARCH_TOOLS, Disclosure.TOOL_SEARCH]
-    : [Disclosure.TOOL_SEARCH]
+    ? [Disclosure.toolNames.searchTools, Disclosure.toolNames.toolSearch]
+    : [Disclosure.toolNames.toolSearch]
 
   const visible = (searchable: ReadonlyArray<Entry>, active: ReadonlySet<string>): ReadonlyArray<Unit.ModelTool> => {
     switch (disclosure.mode) {
       case "search":
         return [toolSearchTool]
       case "staged":
-        return Disclosure.offersSearchTools(disclosure, searchable.length)
+        return Deferral.offersSearchTools(disclosure, searchable.length)
           ? [searchToolsTool, toolSearchTool]
           : [toolSearchTool]
       case "catalog":
@@ -259,9 +267,9 @@ const make = (disclosure: Disclosure.Options, strategy: string): MetaTools => {
   const resolve = (name: string, searchable: ReadonlyArray<Entry>): Option.Option<Unit.ModelTool> => {
     if (!names.includes(name)) return Option.none()
     switch (name) {
-      case Disclosure.TOOL_SEARCH:
+      case Disclosure.toolNames.toolSearch:
         return Option.some(toolSearchTool)
-      case Disclosure.SEARCH_TOOLS:
+      case Disclosure.toolNames.searchTools:
         return Option.some(searchToolsTool)
       default:
         return Option.some(discoverToolsTool(searchable))

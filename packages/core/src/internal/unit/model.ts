@@ -4,14 +4,12 @@
  *
  * @internal
  */
-import { Schema } from "effect"
 import type { Effect, JsonSchema } from "effect"
 import type * as CatalogTool from "../../CatalogTool.js"
-import type { InvalidQuery } from "../../Query.js"
-import type { ResourceReadError } from "../../Resource.js"
-import type { SearchFailed } from "../../SearchStrategy.js"
 import type * as ToolCatalogModule from "../../ToolCatalog.js"
 import type { UnitService } from "./service.js"
+
+import type { InvalidQuery, Refused, ResourceReadError, SearchFailed, ToolExecutionError } from "../../Errors.js"
 
 /** The capability of one unit in `R`. */
 type Unit = UnitService
@@ -30,7 +28,7 @@ export interface ModelTool {
   readonly run: (
     params: unknown,
     context: CatalogTool.CallContext
-  ) => Effect.Effect<Output, CatalogTool.ToolExecutionError, Unit>
+  ) => Effect.Effect<Output, ToolExecutionError, Unit>
 }
 
 /**
@@ -55,41 +53,6 @@ export interface Call {
 }
 
 /**
- * Why a call of a tool, a resource or a prompt was refused before anything ran: the `hint` is the
- * message, written for the model, naming the call that fixes it.
- */
-export class Refused extends Schema.TaggedError<Refused>()("Refused", {
-  kind: Schema.Literals(["tool", "resource", "prompt"]),
-  name: Schema.String,
-  reason: Schema.Literals(["unknown", "not-active", "not-permitted", "invalid-request"]),
-  hint: Schema.String
-}) {
-  override get message(): string {
-    return this.hint
-  }
-}
-
-/**
  * What a resource request can fail with.
  */
 export type ResourceError = Refused | ResourceReadError | SearchFailed | InvalidQuery
-
-/**
- * A unit was asked to start with tool ids that no tool this agent may use has.
- */
-export class UnknownTools extends Schema.TaggedError<UnknownTools>()("UnknownTools", {
-  ids: Schema.Array(Schema.String)
-}) {
-  override get message(): string {
-    return `Unknown tool ids: ${this.ids.join(", ")} (a unit starts with catalog ids, as a turn reports them)`
-  }
-}
-
-/**
- * A unit's state was used after the unit ended: a programming error, raised as a defect.
- */
-export class UnitClosed extends Schema.TaggedError<UnitClosed>()("UnitClosed", {}) {
-  override get message(): string {
-    return "This state belongs to a turn or fork that has ended"
-  }
-}

@@ -18,7 +18,7 @@
  */
 import type { JsonSchema } from "effect"
 import { Schema } from "effect"
-import { GET_PROMPT, READ_RESOURCE, SAMPLE_RESOURCES, SEARCH_RESOURCES } from "../../Disclosure.js"
+import { toolNames } from "../../Disclosure.js"
 import { memoNumbers } from "../memo.js"
 
 // -----------------------------------------------------------------------------
@@ -79,10 +79,12 @@ export const GetPromptInput = Schema.Struct({
  * The JSON each tool expects, in the words of an error message.
  */
 export const usage: Readonly<Record<string, string>> = {
-  [SAMPLE_RESOURCES]: `${SAMPLE_RESOURCES} takes {"query": "words"} or {"uri": "..."}, and optionally "max"`,
-  [SEARCH_RESOURCES]: `${SEARCH_RESOURCES} takes {"query": "words"}, and optionally "uri" and "max"`,
-  [READ_RESOURCE]: `${READ_RESOURCE} takes {"uri": "...", "offset": integer ≥ 0, "length": integer ≥ 1}`,
-  [GET_PROMPT]: `${GET_PROMPT} takes {"name": "...", "arguments": {"argument": "value"}}`
+  [toolNames.sampleResources]:
+    `${toolNames.sampleResources} takes {"query": "words"} or {"uri": "..."}, and optionally "max"`,
+  [toolNames.searchResources]: `${toolNames.searchResources} takes {"query": "words"}, and optionally "uri" and "max"`,
+  [toolNames.readResource]:
+    `${toolNames.readResource} takes {"uri": "...", "offset": integer ≥ 0, "length": integer ≥ 1}`,
+  [toolNames.getPrompt]: `${toolNames.getPrompt} takes {"name": "...", "arguments": {"argument": "value"}}`
 }
 
 // -----------------------------------------------------------------------------
@@ -96,7 +98,7 @@ export const sampleDescription = (limit: number, defaultMax: number, snippet: nu
   [
     "Show resources (documents, collections, policies, prompts) matching a query, or the one resource",
     `of a uri: each with its uri, name, kind, source, MIME type, size, description and a ~${snippet}-character`,
-    `snippet. Shown resources can then be read with ${READ_RESOURCE} (prompts rendered with ${GET_PROMPT}).`,
+    `snippet. Shown resources can then be read with ${toolNames.readResource} (prompts rendered with ${toolNames.getPrompt}).`,
     `Returns at most max resources (default ${defaultMax}, at most ${limit}).`
   ].join(" ")
 
@@ -107,7 +109,7 @@ export const searchDescription = (limit: number, defaultMax: number): string =>
   [
     "Search inside resources: ranked passages, each with its resource's uri, the section heading, its",
     "offset and length in the body, and a short excerpt. Give uri to search one resource only.",
-    `Read a passage and what surrounds it with ${READ_RESOURCE} {uri, offset, length}.`,
+    `Read a passage and what surrounds it with ${toolNames.readResource} {uri, offset, length}.`,
     `Returns at most max passages (default ${defaultMax}, at most ${limit}).`
   ].join(" ")
 
@@ -116,7 +118,7 @@ export const searchDescription = (limit: number, defaultMax: number): string =>
  */
 export const readDescription = (defaultLength: number, maxLength: number): string =>
   [
-    `Read part of the body of a resource shown by ${SAMPLE_RESOURCES} or ${SEARCH_RESOURCES}: the text from`,
+    `Read part of the body of a resource shown by ${toolNames.sampleResources} or ${toolNames.searchResources}: the text from`,
     `offset (default 0), at most length characters (default ${defaultLength}, at most ${maxLength}), with the`,
     "body's total size and next_offset to continue from (null at the end). Binary bodies come as base64,",
     "offsets and lengths in bytes."
@@ -126,7 +128,7 @@ export const readDescription = (defaultLength: number, maxLength: number): strin
  * The description of `get_prompt`.
  */
 export const getPromptDescription: string = [
-  `Render a prompt shown by ${SAMPLE_RESOURCES}: give its name (or uri) and a value for each of its`,
+  `Render a prompt shown by ${toolNames.sampleResources}: give its name (or uri) and a value for each of its`,
   "arguments; returns the prompt's messages."
 ].join(" ")
 
@@ -278,7 +280,7 @@ export interface PromptAnswer {
  * What a model must call to reveal a resource before `then` (a tool name) works.
  */
 export const notRevealedHint = (uri: string, then: string): string =>
-  `Resource '${uri}' is not revealed yet. Call ${SAMPLE_RESOURCES} with ${
+  `Resource '${uri}' is not revealed yet. Call ${toolNames.sampleResources} with ${
     JSON.stringify({ uri })
   } to reveal it, then call ${then} again.`
 
@@ -288,21 +290,21 @@ export const notRevealedHint = (uri: string, then: string): string =>
 export const unknownHint = (uri: string, suggestions: ReadonlyArray<string>): string =>
   suggestions.length > 0
     ? `Unknown resource '${uri}'. Did you mean: ${suggestions.join(", ")}?`
-    : `Unknown resource '${uri}'. Use ${SAMPLE_RESOURCES} with a query to find resources and their uris.`
+    : `Unknown resource '${uri}'. Use ${toolNames.sampleResources} with a query to find resources and their uris.`
 
 /**
  * The note of a `search_resources` answer for one resource whose body is not searchable.
  */
 export const notSearchableNote = (uri: string, reason: string): string =>
-  `'${uri}' is not searchable: ${reason}. Call ${SAMPLE_RESOURCES} with ${
+  `'${uri}' is not searchable: ${reason}. Call ${toolNames.sampleResources} with ${
     JSON.stringify({ uri })
-  } to reveal it, then ${READ_RESOURCE} to read it.`
+  } to reveal it, then ${toolNames.readResource} to read it.`
 
 /**
  * The message for a prompt passed to `read_resource`.
  */
 export const isPromptHint = (name: string): string =>
-  `'${name}' is a prompt, which has no body to read. Call ${GET_PROMPT} with ${
+  `'${name}' is a prompt, which has no body to read. Call ${toolNames.getPrompt} with ${
     JSON.stringify({ name, arguments: {} })
   } (a value for each argument) to render it.`
 
@@ -310,4 +312,4 @@ export const isPromptHint = (name: string): string =>
  * The message for a resource passed to `get_prompt`.
  */
 export const notAPromptHint = (uri: string): string =>
-  `'${uri}' is not a prompt. Call ${READ_RESOURCE} with ${JSON.stringify({ uri })} to read it.`
+  `'${uri}' is not a prompt. Call ${toolNames.readResource} with ${JSON.stringify({ uri })} to read it.`

@@ -72,7 +72,7 @@ export const make = (options: ResourceDisclosure.Options): Bound => {
     requested === null || requested === undefined ? {} : { max: ResourceDisclosure.clampMax(requested, options) }
   return {
     sample: tool(
-      Disclosure.SAMPLE_RESOURCES,
+      Disclosure.toolNames.sampleResources,
       ResourceTools.sampleDescription(limit, defaultMax, options.snippetLength),
       ResourceTools.sampleParameters(limit, defaultMax),
       ResourceTools.SampleInput,
@@ -87,7 +87,7 @@ export const make = (options: ResourceDisclosure.Options): Bound => {
         )
     ),
     search: tool(
-      Disclosure.SEARCH_RESOURCES,
+      Disclosure.toolNames.searchResources,
       ResourceTools.searchDescription(limit, defaultMax),
       ResourceTools.searchParameters(limit, defaultMax),
       ResourceTools.SearchInput,
@@ -102,7 +102,7 @@ export const make = (options: ResourceDisclosure.Options): Bound => {
         )
     ),
     read: tool(
-      Disclosure.READ_RESOURCE,
+      Disclosure.toolNames.readResource,
       ResourceTools.readDescription(options.defaultReadLength, options.maxReadLength),
       ResourceTools.readParameters(options.defaultReadLength, options.maxReadLength),
       ResourceTools.ReadInput,
@@ -113,7 +113,7 @@ export const make = (options: ResourceDisclosure.Options): Bound => {
         }))
     ),
     getPrompt: tool(
-      Disclosure.GET_PROMPT,
+      Disclosure.toolNames.getPrompt,
       ResourceTools.getPromptDescription,
       ResourceTools.getPromptParameters,
       ResourceTools.GetPromptInput,

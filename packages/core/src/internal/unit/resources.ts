@@ -18,7 +18,7 @@
  */
 import { Effect } from "effect"
 import * as Disclosure from "../../Disclosure.js"
-import * as Resource from "../../Resource.js"
+import type * as Resource from "../../Resource.js"
 import type { Entry, Passage, Service as ResourceCatalogService } from "../../ResourceCatalog.js"
 import * as ResourceDisclosure from "../../ResourceDisclosure.js"
 import * as Excerpt from "../excerpt.js"
@@ -26,11 +26,13 @@ import { messageOf } from "../messages.js"
 import * as Answers from "../resourceAnswers.js"
 import { suggest } from "../suggest.js"
 import type { Disclosed } from "./disclosed.js"
-import { Refused } from "./model.js"
+
 import type * as Unit from "./model.js"
 import * as ResourceTools from "./resourceMessages.js"
 import * as ResourceToolkit from "./resourceTools.js"
 import type { Policies } from "./service.js"
+
+import { Refused, ResourceReadError } from "../../Errors.js"
 
 /** The resource side of one unit. */
 export interface ResourceSide {
@@ -79,7 +81,7 @@ const refused = (kind: Refused["kind"], name: string, reason: Refused["reason"],
 /** A malformed request: which tool, and what was wrong with it. */
 const invalid = (input: { readonly tool: string; readonly reason: string }) =>
   refused(
-    input.tool === Disclosure.GET_PROMPT ? "prompt" : "resource",
+    input.tool === Disclosure.toolNames.getPrompt ? "prompt" : "resource",
     input.tool,
     "invalid-request",
     input.reason
@@ -129,16 +131,14 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
             ResourceTools.notRevealedHint(uri, tool)
           )))
 
-    const withTimeout = <A>(uri: string, effect: Effect.Effect<A, Resource.ResourceReadError>) =>
+    const withTimeout = <A>(uri: string, effect: Effect.Effect<A, ResourceReadError>) =>
       Effect.suspend(() => effect).pipe(
         Effect.timeout(options.readTimeout),
         Effect.catchTag(
           "TimeoutError",
-          () => Effect.fail(new Resource.ResourceReadError({ uri, reason: "it took too long; try again or read less" }))
+          () => Effect.fail(new ResourceReadError({ uri, reason: "it took too long; try again or read less" }))
         ),
-        Effect.catchDefect((defect) =>
-          Effect.fail(new Resource.ResourceReadError({ uri, reason: messageOf(defect, 300) }))
-        )
+        Effect.catchDefect((defect) => Effect.fail(new ResourceReadError({ uri, reason: messageOf(defect, 300) })))
       )
 
     // -------------------------------------------------------------------------
@@ -164,8 +164,8 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
         }
         if (query === undefined) {
           return yield* invalid({
-            tool: Disclosure.SAMPLE_RESOURCES,
-            reason: ResourceTools.usage[Disclosure.SAMPLE_RESOURCES] as string
+            tool: Disclosure.toolNames.sampleResources,
+            reason: ResourceTools.usage[Disclosure.toolNames.sampleResources] as string
           })
         }
         const limit = ResourceDisclosure.clampMax(input.max, options)
@@ -215,7 +215,7 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
     const read = (input: { readonly uri: string; readonly offset?: number; readonly length?: number }) =>
       Effect.gen(function*() {
         const entry = yield* find(input.uri)
-        const tool = Disclosure.READ_RESOURCE
+        const tool = Disclosure.toolNames.readResource
         if (entry.prompt !== undefined) {
           return yield* invalid({ tool, reason: ResourceTools.isPromptHint(entry.name) })
         }
@@ -242,7 +242,7 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
 
     const getPrompt = (input: { readonly name: string; readonly arguments?: Readonly<Record<string, string>> }) =>
       Effect.gen(function*() {
-        const tool = Disclosure.GET_PROMPT
+        const tool = Disclosure.toolNames.getPrompt
         const all = yield* available
         const named = all.filter((e) => e.uri === input.name || e.name === input.name)
         const prompts = named.filter((e) => e.prompt !== undefined)

@@ -14,7 +14,6 @@ import { Effect, Option } from "effect"
 import * as CatalogTool from "../../CatalogTool.js"
 import * as Disclosure from "../../Disclosure.js"
 import * as Query from "../../Query.js"
-import type { SearchFailed } from "../../SearchStrategy.js"
 import type { Entry, Match, Service as ToolCatalogService } from "../../ToolCatalog.js"
 import * as FoundBy from "../foundBy.js"
 import * as Suggest from "../suggest.js"
@@ -23,6 +22,10 @@ import * as Messages from "./messages.js"
 import type * as Unit from "./model.js"
 import type { Policies } from "./service.js"
 import { UnitService } from "./service.js"
+
+import type { InvalidQuery, Refused, SearchFailed } from "../../Errors.js"
+import { ToolExecutionError } from "../../Errors.js"
+import * as Deferral from "../deferral.js"
 
 /** The outcome of `search`. */
 export interface SearchResult {
@@ -43,17 +46,17 @@ export interface ToolSide {
   /** The tools for the next model request. */
   readonly visible: Effect.Effect<ReadonlyArray<Unit.ModelTool>>
   /** The tool of a name the model called, or why it may not run. */
-  readonly resolve: (name: string) => Effect.Effect<Unit.ModelTool, Unit.Refused>
+  readonly resolve: (name: string) => Effect.Effect<Unit.ModelTool, Refused>
   /** Ranks the searchable deferred tools for a query and activates the hits. */
   readonly search: (
     query: string | Query.Query,
     maxResults?: number
-  ) => Effect.Effect<SearchResult, Query.InvalidQuery | SearchFailed>
+  ) => Effect.Effect<SearchResult, InvalidQuery | SearchFailed>
   /** Ranks candidates without activating them (`search_tools`). */
   readonly browse: (
     query: string,
     options?: { readonly maxResults?: number; readonly category?: string }
-  ) => Effect.Effect<ReadonlyArray<Match>, Query.InvalidQuery | SearchFailed>
+  ) => Effect.Effect<ReadonlyArray<Match>, InvalidQuery | SearchFailed>
   /** Activates tools by name (`discover_tools`): the schemas of the known ones, an error per unknown name. */
   readonly discover: (names: ReadonlyArray<string>) => Effect.Effect<Messages.DiscoveryAnswer, SearchFailed>
   /** Activated tools that still exist, in activation order. */
@@ -69,7 +72,7 @@ export interface ToolSide {
   /** Names of the meta tools of the mode (they exist for "did you mean" even when not sent). */
   readonly metaNames: ReadonlyArray<string>
   /** The tools with the name `name` would refer to among those this unit may use, for suggestions. */
-  readonly unknown: (name: string) => Effect.Effect<Unit.Refused>
+  readonly unknown: (name: string) => Effect.Effect<Refused>
 }
 
 /** What the tool side is built from. */
@@ -107,7 +110,7 @@ export const asModelTool = (tool: Entry, kind: "eager" | "activated"): Unit.Mode
     run: (params, context) =>
       tool.handler === undefined
         ? Effect.fail(
-          new CatalogTool.ToolExecutionError({
+          new ToolExecutionError({
             tool: tool.modelName,
             reason: "this tool has no handler in this process"
           })
@@ -133,7 +136,9 @@ export const make = (inputs: Inputs): Effect.Effect<ToolSide> =>
     const exists = (t: Entry) => visibility.includes(t)
     const isSearchable = (t: Entry) => t.loading === "deferred" && exists(t)
     const activationVia = disclosure.mode === "catalog" ? "discovery" as const : "search" as const
-    const searchToolName = disclosure.mode === "catalog" ? Disclosure.DISCOVER_TOOLS : Disclosure.TOOL_SEARCH
+    const searchToolName = disclosure.mode === "catalog"
+      ? Disclosure.toolNames.discoverTools
+      : Disclosure.toolNames.toolSearch
 
     /** The catalog entries of activated ids that still exist for this agent, in activation order. */
     const entriesOf = (ids: ReadonlyArray<string>): ReadonlyArray<Entry> =>
@@ -145,7 +150,7 @@ export const make = (inputs: Inputs): Effect.Effect<ToolSide> =>
     // Computed once per policy and catalog version, shared by every unit: every request reads it.
     const existing = catalog.visibleTo(visibility)
     const searchable = Effect.map(existing, (v) => v.deferred)
-    const deferring = Effect.map(searchable, (tools) => Disclosure.defers(disclosure, tools.length))
+    const deferring = Effect.map(searchable, (tools) => Deferral.defers(disclosure, tools.length))
 
     const search = (input: string | Query.Query, maxResults?: number) =>
       Effect.gen(function*() {
@@ -224,11 +229,11 @@ export const make = (inputs: Inputs): Effect.Effect<ToolSide> =>
     const visible = Effect.gen(function*() {
       const { deferred, eager } = yield* existing
       const mine = yield* own
-      if (!Disclosure.defers(disclosure, deferred.length)) {
+      if (!Deferral.defers(disclosure, deferred.length)) {
         // below the threshold: every tool is sent, no search tool, nothing to dispatch
         return [
           ...eager.map((t) => asModelTool(t, "eager")),
-          ...mine.filter((t) => t.name !== Disclosure.CALL_TOOL),
+          ...mine.filter((t) => t.name !== Disclosure.toolNames.callTool),
           ...deferred.map((t) => asModelTool(t, "eager"))
         ]
       }
@@ -249,7 +254,7 @@ export const make = (inputs: Inputs): Effect.Effect<ToolSide> =>
         source: tool.entry?.source ?? (tool.kind === "meta" ? "meta" : undefined)
       })
 
-    const permit = (tool: Unit.ModelTool): Effect.Effect<Unit.ModelTool, Unit.Refused> =>
+    const permit = (tool: Unit.ModelTool): Effect.Effect<Unit.ModelTool, Refused> =>
       permits(tool)
         ? Effect.succeed(tool)
         : Effect.fail(Messages.refused("tool", tool.name, "not-permitted", Messages.notPermittedHint(tool.name)))
@@ -258,10 +263,10 @@ export const make = (inputs: Inputs): Effect.Effect<ToolSide> =>
       Effect.map(
         searchable,
         (tools) =>
-          Disclosure.defers(disclosure, tools.length) ? metaTools.resolve(name, tools) : Option.none<Unit.ModelTool>()
+          Deferral.defers(disclosure, tools.length) ? metaTools.resolve(name, tools) : Option.none<Unit.ModelTool>()
       )
 
-    const resolve = (raw: string): Effect.Effect<Unit.ModelTool, Unit.Refused> =>
+    const resolve = (raw: string): Effect.Effect<Unit.ModelTool, Refused> =>
       Effect.gen(function*() {
         const name = CatalogTool.stripFunctionsPrefix(raw)
         const mine = (yield* own).find((t) => t.name === name)
