@@ -106,7 +106,8 @@ describe("the packages installed from their tarballs", () => {
       "@tool-search/agent",
       "@tool-search/mcp",
       "@tool-search/cli",
-      "@tool-search/embeddings-offline"
+      "@tool-search/embeddings-offline",
+      "@tool-search/code"
     ])
     mkdirSync(tarballs)
     const out = expectSuccess(

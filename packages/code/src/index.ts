@@ -1,0 +1,41 @@
+/**
+ * Code mode for tool-search: the model writes one short program that calls the tools it found,
+ * instead of calling them one model round trip at a time. This package holds the parts that do
+ * not depend on how a unit calls tools: the `Sandbox` that runs a program (QuickJS compiled to
+ * WebAssembly, on worker threads, within limits), and `Declarations`, the TypeScript declarations
+ * of tools that show the model how to call them.
+ *
+ * @since 0.2.0
+ */
+
+// -----------------------------------------------------------------------------
+// Running programs
+// -----------------------------------------------------------------------------
+
+/**
+ * The sandbox: runs a program's code with `tools` and `console`, within limits, off the main thread.
+ *
+ * @since 0.2.0
+ * @category running programs
+ */
+export * as Sandbox from "./Sandbox.js"
+
+/**
+ * Why a program did not return a value: one error with a `reason`, written for the model.
+ *
+ * @since 0.2.0
+ * @category running programs
+ */
+export * as SandboxError from "./SandboxError.js"
+
+// -----------------------------------------------------------------------------
+// Settings
+// -----------------------------------------------------------------------------
+
+/**
+ * The code-mode settings as a `Setting` table: the limits of a run and the size of the worker pool.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
+export * as CodeConfig from "./CodeConfig.js"
