@@ -29,6 +29,19 @@ export * as Sandbox from "./Sandbox.js"
 export * as SandboxError from "./SandboxError.js"
 
 // -----------------------------------------------------------------------------
+// Declarations
+// -----------------------------------------------------------------------------
+
+/**
+ * TypeScript declarations of tools from their JSON Schemas, bounded and safe against hostile
+ * schemas and names: what the model reads to call tools from a program.
+ *
+ * @since 0.2.0
+ * @category declarations
+ */
+export * as Declarations from "./Declarations.js"
+
+// -----------------------------------------------------------------------------
 // Settings
 // -----------------------------------------------------------------------------
 
