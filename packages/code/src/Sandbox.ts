@@ -29,6 +29,8 @@ import * as Protocol from "./internal/protocol.js"
 import * as Thread from "./internal/thread.js"
 import { type LogLine, type Reason, SandboxError } from "./SandboxError.js"
 
+export * from "./SandboxError.js"
+
 // -----------------------------------------------------------------------------
 // Models
 // -----------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 /**
  * Why a program run in the `Sandbox` did not return a value: one error, `SandboxError`, whose
- * `reason` says which case it was. Every message is written for the model that wrote the program:
+ * `reason` says which case it was. Part of the `Sandbox` module (`Sandbox.SandboxError`,
+ * `Sandbox.Reason`, ...), and `SandboxError` is also exported at the top level of the package. Every message is written for the model that wrote the program:
  * what went wrong, where (line and column of its code, for exceptions and for the limits a line
  * can be blamed for), and what to change. The console output up to the failure travels with the
  * error, so the model sees how far its program got.
@@ -151,7 +152,7 @@ export class SandboxError extends Schema.TaggedError<SandboxError>()("SandboxErr
   toolCalls: Schema.Int
 }) {
   override get message(): string {
-    return describe(this.reason)
+    return explain(this.reason)
   }
 }
 
@@ -174,7 +175,7 @@ const count = (n: number): string => n.toLocaleString("en-US")
  * @since 0.2.0
  * @category messages
  */
-export const describe = (reason: Reason): string => {
+export const explain = (reason: Reason): string => {
   switch (reason._tag) {
     case "InvalidSyntax":
       return `SyntaxError: ${reason.message}${at(reason)}. ` +

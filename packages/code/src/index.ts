@@ -13,20 +13,37 @@
 // -----------------------------------------------------------------------------
 
 /**
- * The sandbox: runs a program's code with `tools` and `console`, within limits, off the main thread.
+ * The sandbox: runs a program's code with `tools` and `console`, within limits, off the main
+ * thread; why a run failed (`Sandbox.SandboxError`, its `reason`).
  *
  * @since 0.2.0
  * @category running programs
  */
 export * as Sandbox from "./Sandbox.js"
 
-/**
- * Why a program did not return a value: one error with a `reason`, written for the model.
- *
- * @since 0.2.0
- * @category running programs
- */
-export * as SandboxError from "./SandboxError.js"
+// -----------------------------------------------------------------------------
+// Errors, also at the top level so that declaration files of dependent code can name them
+// -----------------------------------------------------------------------------
+
+export {
+  /**
+   * A program run did not return a value: one error with a `reason`, written for the model.
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  SandboxError
+} from "./SandboxError.js"
+
+export {
+  /**
+   * A tool call of a program failed: the program sees a rejected promise.
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  CallFailure
+} from "./Sandbox.js"
 
 // -----------------------------------------------------------------------------
 // Declarations

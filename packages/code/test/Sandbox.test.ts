@@ -1,11 +1,11 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { ConfigProvider, Deferred, Effect, Exit, Fiber, Layer, Ref } from "effect"
-import { Sandbox, SandboxError } from "../src/index.js"
+import { Sandbox } from "../src/index.js"
 import { getSum, reasonOf, run } from "./fixtures.js"
 
 const Live = Sandbox.layer({ codeWorkers: 2 })
 
-layer(Live)("Sandbox: a program calls tools and returns JSON", (it) => {
+layer(Live, { excludeTestServices: true })("Sandbox: a program calls tools and returns JSON", (it) => {
   it.effect("awaits tool calls, captures console output, returns the value", () =>
     Effect.gen(function*() {
       const outcome = yield* run(
@@ -103,7 +103,7 @@ layer(Live)("Sandbox: a program calls tools and returns JSON", (it) => {
     }))
 })
 
-layer(Live)("Sandbox: errors name the line and column of the program's code", (it) => {
+layer(Live, { excludeTestServices: true })("Sandbox: errors name the line and column of the program's code", (it) => {
   it.effect("an uncaught exception: name, message, position and the program's frames", () =>
     Effect.gen(function*() {
       const reason = yield* reasonOf(`const rows = [1, 2]
@@ -117,7 +117,7 @@ return first(rows)`)
         "(line 5, column 13)"
       ])
       assert.match(
-        SandboxError.describe(reason),
+        Sandbox.explain(reason),
         /^Uncaught TypeError: cannot read property 'value' of undefined \(line 3, column 22\)\n {4}at first/
       )
     }))
@@ -131,7 +131,7 @@ return first(rows)`)
         line: 2,
         column: 11
       })
-      assert.include(SandboxError.describe(reason), "the body of an async function")
+      assert.include(Sandbox.explain(reason), "the body of an async function")
     }))
 
   it.effect("an unclosed block is blamed on the program's last line, not the wrapper", () =>
@@ -161,7 +161,7 @@ return first(rows)`)
     ))
 })
 
-layer(Live)("Sandbox: limits", (it) => {
+layer(Live, { excludeTestServices: true })("Sandbox: limits", (it) => {
   it.effect("code longer than codeMaxSize is refused before it runs", () =>
     Effect.map(
       reasonOf(`return "${"x".repeat(100)}"`, {}, { codeMaxSize: 50 }),
@@ -197,11 +197,14 @@ layer(Live)("Sandbox: limits", (it) => {
 })
 
 describe("Sandbox: settings", () => {
-  layer(Sandbox.layerConfig.pipe(
-    Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({
-      env: { TOOL_SEARCH_CODE_MAX_TOOL_CALLS: "1", TOOL_SEARCH_CODE_WORKERS: "1" }
-    })))
-  ))("layerConfig reads the TOOL_SEARCH_CODE_* variables", (it) => {
+  layer(
+    Sandbox.layerConfig.pipe(
+      Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({
+        env: { TOOL_SEARCH_CODE_MAX_TOOL_CALLS: "1", TOOL_SEARCH_CODE_WORKERS: "1" }
+      })))
+    ),
+    { excludeTestServices: true }
+  )("layerConfig reads the TOOL_SEARCH_CODE_* variables", (it) => {
     it.effect("TOOL_SEARCH_CODE_MAX_TOOL_CALLS=1", () =>
       Effect.map(
         reasonOf(`await tools.echo({}); await tools.echo({})`, { echo: Effect.succeed }),
@@ -226,7 +229,7 @@ describe("Sandbox: settings", () => {
   })
 })
 
-layer(Live)("Sandbox: toModel", (it) => {
+layer(Live, { excludeTestServices: true })("Sandbox: toModel", (it) => {
   it.effect("the result and the logs, or the error message and the logs", () =>
     Effect.gen(function*() {
       const ok = yield* Effect.result(run(`console.info("hi"); return 1`))

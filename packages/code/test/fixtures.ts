@@ -2,7 +2,7 @@
  * Programs for the sandbox tests: tools as plain handlers, a run, and the reason a run failed.
  */
 import { Effect, Schema } from "effect"
-import { Sandbox, type SandboxError } from "../src/index.js"
+import { Sandbox } from "../src/index.js"
 
 /** The tools of a program: one handler per name. */
 export type Handlers = Readonly<Record<string, (args: unknown) => Effect.Effect<unknown, Sandbox.CallFailure>>>
@@ -29,7 +29,7 @@ export const reasonOf = (
   code: string,
   handlers: Handlers = {},
   limits?: Partial<Sandbox.Limits>
-): Effect.Effect<SandboxError.Reason, never, Sandbox.Sandbox> =>
+): Effect.Effect<Sandbox.Reason, never, Sandbox.Sandbox> =>
   run(code, handlers, limits).pipe(
     Effect.flatMap((outcome) => Effect.die(new Error(`the program returned ${JSON.stringify(outcome.result)}`))),
     Effect.flip,
