@@ -304,12 +304,13 @@ export const start = async (
     const d = describe(error)
     const where = d === undefined ? {} : positionOf(d.stack, start.code)
     // out of memory, QuickJS throws an InternalError, or null when even that cannot be allocated
-    if (outOfMemory || d?.message === "out of memory") return memoryLimit(where)
+    if (outOfMemory || (d?.name === "InternalError" && d.message === "out of memory")) return memoryLimit(where)
     if (d === undefined) {
       return failed({ _tag: "Exception", name: "", message: "a value that cannot be read", frames: [] })
     }
     const message = cut(d.message, MAX_MESSAGE)
-    if (d.message === "stack overflow") {
+    // the interpreter's is an InternalError, the parser's (JSON.parse, eval) a SyntaxError
+    if (d.message === "stack overflow" && (d.name === "InternalError" || d.name === "SyntaxError")) {
       return failed({ _tag: "LimitExceeded", limit: "stack", value: start.stackBytes / 1024, ...where })
     }
     if (syntax && d.name === "SyntaxError") return failed({ _tag: "InvalidSyntax", message, ...where })
@@ -333,7 +334,7 @@ export const start = async (
     if (json.error !== undefined) {
       const d = describe(json.error)
       json.error.dispose()
-      if (outOfMemory || d?.message === "out of memory") return memoryLimit({})
+      if (outOfMemory || (d?.name === "InternalError" && d.message === "out of memory")) return memoryLimit({})
       return failed({ _tag: "InvalidResult", message: cut(d?.message ?? "it cannot be serialized", MAX_MESSAGE) })
     }
     const text = vm.getString(json.value)
