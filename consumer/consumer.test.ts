@@ -1,7 +1,8 @@
 // The packages as a user gets them: every publishable workspace is packed (its `prepack` builds
 // `dist/`), the tarballs are installed into an empty project with `npm install` alone (no workspace
 // links; only the npm registry is used), and the project compiles and runs the README example,
-// an app that adds deferral to an effect/ai Toolkit, and `npx tool-search --help`. A second
+// an app that adds deferral to an effect/ai Toolkit, a program in the code-mode sandbox, and
+// `npx tool-search --help`. A second
 // project installs `@tool-search/core` alone, which must not pull the offline model's weights.
 //
 // Run by `npm run test:consumer` (a step of `.ci/run`), not by `npm test`: it needs the registry
@@ -198,6 +199,27 @@ describe("the packages installed from their tarballs", () => {
       "request: read_file, ToolSearch, get_weather",
       `answer: Done: get_weather returned {"city":"Paris","forecast":"sunny"}`
     ])
+  })
+
+  it("a program runs in the sandbox of the installed @tool-search/code: its worker thread and QuickJS ship", () => {
+    writeFileSync(
+      join(app, "code.mjs"),
+      `import { Sandbox } from "@tool-search/code"
+import { Effect } from "effect"
+const run = Effect.flatMap(Sandbox.Sandbox, (sandbox) => sandbox.run({
+  code: "const sum = await tools.add({ a: 2, b: 3 })\\nconsole.log('sum', sum)\\nreturn [sum, typeof process]",
+  tools: ["add"],
+  call: (_, args) => Effect.succeed(args.a + args.b)
+}))
+console.log(JSON.stringify(await Effect.runPromise(run.pipe(Effect.provide(Sandbox.layer({ codeWorkers: 1 }))))))
+`
+    )
+    const out = expectSuccess(run("node", ["code.mjs"], app), "a program in the sandbox").stdout
+    assert.deepStrictEqual(JSON.parse(out), {
+      result: [5, "undefined"],
+      logs: [{ level: "log", text: "sum 5" }],
+      toolCalls: 1
+    })
   })
 
   it("npx tool-search --help lists the commands", () => {

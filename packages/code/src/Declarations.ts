@@ -94,6 +94,7 @@ declare const console: { [Level in "log" | "info" | "warn" | "error" | "debug"]:
  * @category declarations
  */
 export const make = (tools: ReadonlyArray<Tool>, options: Partial<Options> = {}): string => {
+  if (tools.length === 0) return "interface Tools {}"
   const members = tools.map((tool) => indent(member(tool, options)))
   return `interface Tools {\n${members.join("\n")}\n}`
 }

@@ -22,7 +22,7 @@
  *
  * @since 0.2.0
  */
-import { Context, Duration, Effect, FiberSet, Layer, Option, Pool, Queue, Schema, Semaphore } from "effect"
+import { Context, Duration, Effect, FiberSet, Layer, Option, Pool, Queue, Ref, Schema, Semaphore } from "effect"
 import type { Config, Scope } from "effect"
 import * as CodeConfig from "./CodeConfig.js"
 import * as Protocol from "./internal/protocol.js"
@@ -121,8 +121,8 @@ export class Sandbox extends Context.Service<Sandbox, Service>()("@tool-search/c
 
 /** How long a stopped program has to end before its thread is terminated. */
 const GRACE = Duration.seconds(2)
-/** An idle thread beyond the first is ended after this long. */
-const IDLE = Duration.minutes(1)
+/** A thread idle for this long is ended; the next run starts one again (a second or so). */
+const IDLE = Duration.minutes(5)
 
 /**
  * A sandbox with `settings` (defaults for the rest), its threads owned by the scope.
@@ -140,7 +140,7 @@ export const make = (settings: Partial<CodeConfig.Settings> = {}): Effect.Effect
       timeToLive: IDLE,
       targetUtilization: 1
     })
-    let runs = 0
+    const runs = yield* Ref.make(0)
     const run = Effect.fn("tool-search.code.run")(function*(program: Program) {
       const limits: Limits = { ...configured, ...program.limits }
       if (program.code.length > limits.codeMaxSize) {
@@ -153,7 +153,7 @@ export const make = (settings: Partial<CodeConfig.Settings> = {}): Effect.Effect
           )
         )
         const discard = Effect.andThen(Thread.terminate(thread), Pool.invalidate(pool, thread))
-        return yield* runOn(thread, discard, ++runs, program, limits)
+        return yield* runOn(thread, discard, yield* Ref.updateAndGet(runs, (n) => n + 1), program, limits)
       }))
     })
     return Sandbox.of({ run })
