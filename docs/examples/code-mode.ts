@@ -4,7 +4,7 @@
 // read `declarations` to write the program.
 // Runs in docs/examples.test.ts (npm test).
 import { Declarations, Sandbox } from "@tool-search/code"
-import { Effect, Schema } from "effect"
+import { Effect, Result, Schema } from "effect"
 
 const users = Array.from({ length: 200 }, (_, i) => ({
   id: `u${i}`,
@@ -64,5 +64,5 @@ return idle.map((u) => u.name)
 export const program = Effect.gen(function*() {
   const sandbox = yield* Sandbox.Sandbox
   const outcome = yield* sandbox.run({ code, tools: tools.map((t) => t.name), call })
-  return { outcome, sent, forTheModel: Sandbox.toModel({ _tag: "Success", success: outcome }) }
+  return { outcome, sent, forTheModel: Sandbox.toModel(Result.succeed(outcome)) }
 }).pipe(Effect.provide(Sandbox.layer()))

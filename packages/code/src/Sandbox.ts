@@ -22,13 +22,14 @@
  *
  * @since 0.2.0
  */
-import { Context, Duration, Effect, FiberSet, Layer, Option, Pool, Queue, Ref, Schema, Semaphore } from "effect"
+import { Context, Duration, Effect, FiberSet, Layer, Option, Pool, Queue, Ref, Result, Schema, Semaphore } from "effect"
 import type { Config, Scope } from "effect"
 import * as CodeConfig from "./CodeConfig.js"
 import * as Protocol from "./internal/protocol.js"
 import * as Thread from "./internal/thread.js"
 import { type LogLine, type Reason, SandboxError } from "./SandboxError.js"
 
+// why a run failed: `Sandbox.SandboxError`, `Sandbox.Reason`, `Sandbox.explain`, ... (each documented there)
 export * from "./SandboxError.js"
 
 // -----------------------------------------------------------------------------
@@ -186,24 +187,21 @@ export const layerConfig: Layer.Layer<Sandbox, Config.ConfigError> = Layer.effec
 // -----------------------------------------------------------------------------
 
 /**
- * What the model receives for a run: `{ result, logs }` when it returned, `{ error, logs }` when it
- * did not (the error's message, written for the model); `logs` is left out when empty, and lines
+ * What the model receives for a run (`Effect.result` of `run`): `{ result, logs }` when it returned,
+ * `{ error, logs }` when it did not (the error's message, written for the model); `logs` is left out when empty, and lines
  * other than `console.log`'s are marked with their level (`[warn] ...`).
  *
  * @since 0.2.0
  * @category for the model
  */
 export const toModel = (
-  ended: { readonly _tag: "Success"; readonly success: Outcome } | {
-    readonly _tag: "Failure"
-    readonly failure: SandboxError
-  }
+  ended: Result.Result<Outcome, SandboxError>
 ): { readonly isFailure: boolean; readonly result: Readonly<Record<string, unknown>> } => {
-  const logs = (ended._tag === "Success" ? ended.success.logs : ended.failure.logs).map((line) =>
+  const logs = (Result.isSuccess(ended) ? ended.success.logs : ended.failure.logs).map((line) =>
     line.level === "log" ? line.text : `[${line.level}] ${line.text}`
   )
   const withLogs = logs.length === 0 ? {} : { logs }
-  return ended._tag === "Success"
+  return Result.isSuccess(ended)
     ? { isFailure: false, result: { result: ended.success.result, ...withLogs } }
     : { isFailure: true, result: { error: ended.failure.message, ...withLogs } }
 }
