@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url"
 import * as AgentExample from "./examples/agent.js"
 import * as CodeMode from "./examples/code-mode.js"
 import * as DeliveryExample from "./examples/delivery.js"
+import * as ForkExample from "./examples/fork.js"
 import * as McpGateway from "./examples/mcp-gateway.js"
 import * as McpImport from "./examples/mcp-import.js"
 import * as OwnLoop from "./examples/own-loop.js"
@@ -22,6 +23,7 @@ import * as Quickstart from "./examples/quickstart.js"
 import * as Readme from "./examples/readme.js"
 import * as Resources from "./examples/resources.js"
 import * as Search from "./examples/search.js"
+import * as SwapStrategy from "./examples/swap-strategy.js"
 import * as VisibilityExample from "./examples/visibility.js"
 import * as Settings from "./settings.js"
 
@@ -29,7 +31,11 @@ describe("docs examples", () => {
   it.effect("quickstart: a search activates the tool for this turn", () =>
     Effect.map(
       Quickstart.program,
-      (visible) => assert.deepStrictEqual(visible, ["read_file", "ToolSearch", "slack_send"])
+      (visible) =>
+        assert.deepStrictEqual(visible, {
+          before: ["read_file", "ToolSearch"],
+          after: ["read_file", "ToolSearch", "slack_send"]
+        })
     ))
 
   it.effect("readme: one annotation per deferred tool, one layer; the found tool joins the next request", () =>
@@ -85,6 +91,23 @@ describe("docs examples", () => {
         answer: `Done: jira_create returned "OPS-1: outage"`
       })))
 
+  it.effect("fork: sub-agents from the app, one inheriting nothing, one a snapshot of the turn", () =>
+    Effect.map(ForkExample.program, (r) =>
+      assert.deepStrictEqual(r, {
+        turn: ["tickets_open"],
+        fresh: ["weather_get"],
+        seeded: ["tickets_open", "weather_get"]
+      })))
+
+  it.effect("swap-strategy: the same program over another strategy layer", () =>
+    Effect.map(
+      SwapStrategy.program,
+      (r) => {
+        assert.deepStrictEqual(r.bm25f, ["jira_create"])
+        assert.sameMembers(r.regex, ["slack_send", "slack_list"])
+      }
+    ))
+
   it.effect("own-loop: the same model with a plain toolkit fails the request with an AiError", () =>
     Effect.gen(function*() {
       const error = yield* LanguageModel.generateText({
@@ -114,7 +137,7 @@ describe("docs examples", () => {
       assert.notInclude(systemPrompt, "db_load_rows")
       assert.deepStrictEqual(visible, ["search_tools", "ToolSearch"])
       assert.notInclude(found, "db_load_rows")
-      assert.strictEqual(unknown, "UnknownTool")
+      assert.strictEqual(unknown, "unknown")
     }))
 
   it.live(

@@ -9,7 +9,7 @@ import {
   SearchFeedback,
   Semantic,
   ToolCatalog,
-  ToolView
+  Unit
 } from "@tool-search/core"
 import { Effect, Layer } from "effect"
 import { EmbeddingModel } from "effect/ai"
@@ -86,10 +86,9 @@ const weather = [
 
 /** One execution unit: search, then call what the model chose. */
 const turn = (query: string, call?: string) =>
-  ToolView.withUnit(Effect.gen(function*() {
-    const view = yield* ToolView.ToolView
-    const found = yield* view.searchAndActivate(query)
-    if (call !== undefined) yield* Effect.flatMap(view.resolve(call), (tool) => tool.run({}, { toolCallId: "1" }))
+  Unit.provide(Effect.gen(function*() {
+    const found = yield* Unit.search(query)
+    if (call !== undefined) yield* Effect.flatMap(Unit.resolve(call), (tool) => tool.run({}, { toolCallId: "1" }))
     return names(found.matches)
   }))
 
@@ -106,12 +105,10 @@ export const feedback = Effect.gen(function*() {
 )
 
 // "No good match": ToolSearch does not load hits that match the request weakly, and says so.
-export const noGoodMatch = ToolView.withUnit(Effect.gen(function*() {
-  const view = yield* ToolView.ToolView
-  const toolSearch = yield* view.resolve("ToolSearch")
-  const answer = yield* toolSearch.run({
+export const noGoodMatch = Unit.provide(Effect.gen(function*() {
+  const answer = yield* Unit.answer("ToolSearch", {
     query: "forward the quarterly budget email to my manager and send a copy to finance"
-  }, { toolCallId: "1" })
+  })
   return answer.result
 })).pipe(
   Effect.provide(
@@ -119,7 +116,7 @@ export const noGoodMatch = ToolView.withUnit(Effect.gen(function*() {
       ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Bm25f.layer)),
       // stricter than the default (TOOL_SEARCH_MIN_SCORE 0.07): in a three-tool catalog every word
       // is rare, so one shared word ("send") already weighs a good share of the request
-      Disclosure.layer({ minScore: 0.2 })
+      Disclosure.layer({ minScore: 0.2, defer: "always" })
     )
   )
 )

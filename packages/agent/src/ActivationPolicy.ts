@@ -13,8 +13,8 @@
 import { Disclosure, type ToolCatalog } from "@tool-search/core"
 import { Effect, Option, Predicate, Schema } from "effect"
 import type { Prompt } from "effect/ai"
-import { CALL_TOOL } from "./internal/dispatcher.js"
 import type { Service as SessionStoreService, State } from "./SessionStore.js"
+import { CALL_TOOL } from "./UnitToolkit.js"
 
 /**
  * All policies, in documentation order.

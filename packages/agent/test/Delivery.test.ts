@@ -51,10 +51,10 @@ const agentOf = (
   const catalog = Layer.effectDiscard(
     Effect.flatMap(ToolCatalog.ToolCatalog, (c) => c.register([typed, guarded, failing, forbidden]))
   ).pipe(Layer.provideMerge(CatalogLive), Layer.orDie)
-  const layer = Executor.Executor.layerMemory({ ...options, delivery }).pipe(
+  const layer = Executor.layerMemory({ ...options, delivery }).pipe(
     Layer.provideMerge(model.layer),
     Layer.provideMerge(catalog),
-    Layer.provide(TokenCounter.TokenCounter.approximate),
+    Layer.provide(TokenCounter.layerApproximate),
     Layer.provide(Permission.layer({ allows: (t) => t.name !== "wire_money" })),
     Layer.provide(Approval.layer({ decide: (r) => Effect.succeed(r.tool.name !== "delete_repo") }))
   )
@@ -226,13 +226,13 @@ describe("result delivery: one tool list per unit, found tools called through ca
       const tools = (yield* Effect.flatMap(ScriptedModel.ModelLog, (l) => l.requests)).map((r) => r.tools.join(","))
       assert.strictEqual(new Set(tools).size, 1)
     }).pipe(Effect.provide(
-      Executor.Executor.layerMemory({ delivery: "result" }).pipe(
+      Executor.layerMemory({ delivery: "result" }).pipe(
         Layer.provideMerge(ScriptedModel.layer({
           policy: "capable",
           plan: (text) => text.startsWith("open") ? { ...plans[text]!, policy: "guesser" } : plans[text]
         })),
         Layer.provideMerge(CatalogLive),
-        Layer.provide(TokenCounter.TokenCounter.approximate)
+        Layer.provide(TokenCounter.layerApproximate)
       )
     )))
 })
@@ -316,9 +316,9 @@ describe("native delivery: deferred tools the provider's way", () => {
 
   it.effect("TOOL_SEARCH_DELIVERY=native on such a model is a ConfigError naming the variable and the provider", () =>
     Effect.gen(function*() {
-      const layer = Executor.Executor.layerConfig().pipe(
+      const layer = Executor.layerConfig().pipe(
         Layer.provide(SessionStore.SessionStore.layerConfig),
-        Layer.provide([CatalogLive, recording([answer], false).layer, TokenCounter.TokenCounter.approximate]),
+        Layer.provide([CatalogLive, recording([answer], false).layer, TokenCounter.layerApproximate]),
         Layer.provide(ToolSearchConfig.layerConfig),
         Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { TOOL_SEARCH_DELIVERY: "native" } })))
       )

@@ -22,6 +22,8 @@ import {
   TableOfContents,
   ToolCatalog,
   ToolSearchConfig,
+  Unit,
+  type UnknownTools,
   Visibility
 } from "@tool-search/core"
 import { McpSources } from "@tool-search/mcp"
@@ -133,8 +135,10 @@ export class TurnFailed extends Schema.TaggedError<TurnFailed>()("TurnFailed", {
  * @since 0.2.0
  * @category errors
  */
-export const turnFailed = (error: AiError.AiError): Effect.Effect<never, TurnFailed> => {
-  const failure = new TurnFailed({ reason: `the model call failed: ${error.message}` })
+export const turnFailed = (error: AiError.AiError | UnknownTools): Effect.Effect<never, TurnFailed> => {
+  const failure = new TurnFailed({
+    reason: error._tag === "UnknownTools" ? error.message : `the model call failed: ${error.message}`
+  })
   return Effect.andThen(Console.error(`tool-search: ${failure.reason}`), Effect.fail(failure))
 }
 
@@ -166,6 +170,8 @@ export interface Info {
   /** Tools in the catalog (file and MCP servers), and how many of them are deferred. */
   readonly tools: number
   readonly deferred: number
+  /** Whether they are deferred at all: below the deferral threshold every tool is sent. */
+  readonly deferring: boolean
 }
 
 const usage = (reason: string) => new UsageError({ reason })
@@ -254,11 +260,11 @@ export const withAgent = <A, E, R>(
       TableOfContents.layer(settings.tableOfContents),
       Layer.succeed(ToolSearchConfig.ToolSearchConfig, { ...settings, visibility })
     )
-    const Agent = Executor.Executor.layerConfig({ maxIterations: Math.max(1, flags.maxIterations) }).pipe(
+    const Agent = Executor.layerConfig({ maxIterations: Math.max(1, flags.maxIterations) }).pipe(
       Layer.provide(SessionStore.SessionStore.layerConfig),
       Layer.provide(Providers.languageModelOf(choice)),
       Layer.provideMerge(Tools),
-      Layer.provide(TokenCounter.TokenCounter.o200k),
+      Layer.provide(TokenCounter.o200k),
       Layer.provide(Policies),
       Layer.provide(FetchHttpClient.layer),
       // the catalog ranks with it, the executor's views record into it
@@ -276,7 +282,8 @@ export const withAgent = <A, E, R>(
       model: Providers.describe(choice),
       strategy: catalog.strategy,
       tools: all.length,
-      deferred: all.length - eager.length
+      deferred: all.length - eager.length,
+      deferring: yield* Unit.provide(Unit.deferring).pipe(Effect.provide(context), Effect.provide(Policies))
     }).pipe(Effect.provide(context))
   }).pipe(
     Effect.scoped,
@@ -338,7 +345,11 @@ export const answerOf = (events: ReadonlyArray<TurnEvent.TurnEvent>): string => 
  * @category output
  */
 export const banner = (info: Info): string =>
-  `${info.model} · ${info.tools} tools (${info.deferred} deferred, found through search) · strategy ${info.strategy}`
+  `${info.model} · ${info.tools} tools (${
+    info.deferring
+      ? `${info.deferred} deferred, found through search`
+      : `all sent directly: fewer deferrable tools than TOOL_SEARCH_DEFER's threshold`
+  }) · strategy ${info.strategy}`
 
 /**
  * A turn's figures, for the line after its answer: requests, tool-definition tokens against the

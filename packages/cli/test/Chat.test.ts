@@ -104,7 +104,12 @@ const memory = (() => {
   return `memory=${CommandLine.join([process.execPath, join(dirname(manifest), Object.values(bin)[0] ?? "")])}`
 })()
 
-const modelEnv = (url: string) => ({ TOOL_SEARCH_MODEL: "openai-compatible:test-model", TOOL_SEARCH_MODEL_URL: url })
+// the three-tool catalog is below the default deferral threshold: these tests of the search flow defer anyway
+const modelEnv = (url: string) => ({
+  TOOL_SEARCH_MODEL: "openai-compatible:test-model",
+  TOOL_SEARCH_MODEL_URL: url,
+  TOOL_SEARCH_DEFER: "always"
+})
 
 // -----------------------------------------------------------------------------
 // Tests
@@ -180,6 +185,24 @@ describe("tool-search run and chat through the binary (checks the wire, not a mo
       assert.strictEqual(events.at(-1)?.text, "done")
       assert.deepStrictEqual(server.requests[0]?.tool_choice, { type: "function", function: { name: "ToolSearch" } })
       assert.strictEqual(server.requests[1]?.tool_choice, "auto")
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("a catalog below the deferral threshold: chat sends its tools directly, no search tool, and says so", {
+    timeout: 30_000
+  }, async () => {
+    const server = await wire(["Hello!"])
+    try {
+      const { TOOL_SEARCH_DEFER: _, ...env } = modelEnv(server.url)
+      const { code, err, out } = await tool(["chat", "--catalog", catalog], env, "hi\n/exit\n")
+      assert.strictEqual(code, 0, err)
+      assert.include(out, "3 tools (all sent directly")
+      assert.include(out, "few tools: all sent directly, no search")
+      assert.deepStrictEqual(server.requests.map((r) => (r.tools ?? []).map((t) => t.function.name)), [
+        ["read_file", "weather_forecast", "chat_send"]
+      ])
     } finally {
       await server.close()
     }

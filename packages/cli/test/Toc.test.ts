@@ -29,7 +29,9 @@ writeFileSync(
   ].map((t) => JSON.stringify(t)).join("\n")
 )
 
-const run = runCli
+// the catalog is small: below the default deferral threshold every tool would be sent and no table shown
+const run = (argv: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  runCli(argv, { TOOL_SEARCH_DEFER: "always", ...env })
 
 interface Json {
   readonly toc: string

@@ -346,7 +346,10 @@ export type SelfContained<Tools extends Record<string, Tool.Any>> =
  * @category constructors
  */
 export interface FromToolkitOptions {
-  /** The loading of tools without a `Deferred` annotation (default: `deferred`). */
+  /**
+   * The loading of tools without a `Deferred` annotation (default: `eager`, as Anthropic's
+   * `defer_loading` and TanStack's lazy flag default to off: the annotation marks what is deferred).
+   */
   readonly loading?: Loading | ((name: string) => Loading)
   readonly category?: string
   readonly source?: string
@@ -379,7 +382,7 @@ export const fromToolkit = <Tools extends Record<string, Tool.Any>>(
       handler: toolkitHandler(toolkit.handle as unknown as LooseHandle, name, (reason) =>
         new ToolExecutionError({ tool: name, reason })),
       ...(needsApproval === undefined ? {} : { needsApproval }),
-      ...(loading === undefined ? {} : { loading }),
+      loading: loading ?? "eager",
       ...(options.category === undefined ? {} : { category: options.category }),
       ...(options.source === undefined ? {} : { source: options.source })
     })

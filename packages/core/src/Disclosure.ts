@@ -10,7 +10,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import * as Clamp from "./internal/clamp.js"
 
 /**
@@ -91,7 +91,15 @@ export const RESOURCE_TOOL_NAMES: ReadonlyArray<string> = [
   GET_PROMPT
 ]
 /**
- * All meta tool names: the search tools and the resource tools.
+ * The dispatcher of `result` delivery and of gateway sessions: `call_tool {name, arguments}`.
+ *
+ * @since 0.3.0
+ * @category names
+ */
+export const CALL_TOOL = "call_tool"
+/**
+ * All meta tool names: the search tools, the resource tools and the dispatcher. A catalog tool
+ * may not take one of them.
  *
  * @since 0.1.0
  * @category names
@@ -100,7 +108,8 @@ export const META_TOOL_NAMES: ReadonlySet<string> = new Set([
   TOOL_SEARCH,
   DISCOVER_TOOLS,
   SEARCH_TOOLS,
-  ...RESOURCE_TOOL_NAMES
+  ...RESOURCE_TOOL_NAMES,
+  CALL_TOOL
 ])
 
 /**
@@ -131,6 +140,13 @@ export interface Options {
    */
   readonly minScore: number
   readonly minScoreRatio: number
+  /**
+   * When tools are deferred at all: `"always"`, `"never"` (every tool is sent, no search tool), or a
+   * number N — defer only when at least N tools could be deferred; below it, sending them all costs
+   * less than the search tool and the search round trip (`auto:N`, Claude Code's
+   * `ENABLE_TOOL_SEARCH=auto:N`). Default 10.
+   */
+  readonly defer: "always" | "never" | number
 }
 
 /**
@@ -147,7 +163,8 @@ export const defaults: Options = {
   searchTools: "auto",
   searchToolsThreshold: 12,
   minScore: 0.07,
-  minScoreRatio: 0.3
+  minScoreRatio: 0.3,
+  defer: 10
 }
 
 /**
@@ -161,13 +178,23 @@ export const Disclosure = Context.Reference<Options>("@tool-search/core/Disclosu
 })
 
 /**
- * Provides settings, each field defaulting as in `defaults`.
+ * Provides settings: the fields given replace those of the settings in context (the defaults
+ * unless a layer provided others), so layers of settings compose.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layer = (options: Partial<Options>): Layer.Layer<never> =>
-  Layer.succeed(Disclosure, { ...defaults, ...options })
+  Layer.effect(Disclosure, Effect.map(Disclosure, (current) => ({ ...current, ...options })))
+
+/**
+ * Whether tools are deferred when `searchableCount` tools could be: see `Options.defer`.
+ *
+ * @since 0.3.0
+ * @category policy
+ */
+export const defers = (options: Pick<Options, "defer">, searchableCount: number): boolean =>
+  options.defer === "always" || (options.defer !== "never" && searchableCount >= options.defer)
 
 /**
  * Whether `staged` mode offers `search_tools` over `searchableCount` searchable tools. An explicit

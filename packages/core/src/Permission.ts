@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Layer, Schema } from "effect"
+import { Context, Layer } from "effect"
 
 /**
  * The facts a permission decides on.
@@ -33,20 +33,6 @@ export interface Subject {
  */
 export interface Permission {
   readonly allows: (tool: Subject) => boolean
-}
-
-/**
- * Running the tool is not allowed for this agent.
- *
- * @since 0.1.0
- * @category errors
- */
-export class ToolNotPermitted extends Schema.TaggedError<ToolNotPermitted>()("ToolNotPermitted", {
-  name: Schema.String
-}) {
-  override get message(): string {
-    return `Tool '${this.name}' is not permitted for this agent.`
-  }
 }
 
 /**

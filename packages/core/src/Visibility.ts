@@ -106,6 +106,12 @@ export interface Visibility {
   readonly selects: (tool: Subject) => boolean
   /** Whether the agent named the tool explicitly (tables of contents show it by name). */
   readonly names: (tool: Subject) => boolean
+  /**
+   * Whether the agent may know of a source at all — not strict, or connected, resource-bound, or
+   * explored: answers name only such sources (a server that is still starting, say), never one the
+   * agent cannot see.
+   */
+  readonly exposes: (source: string) => boolean
   /** The settings the policy was built from. */
   readonly options: Options
 }
@@ -154,12 +160,17 @@ export const make = (options: Partial<Options> = {}): Visibility => {
   const explored = (tool: Subject): boolean =>
     o.explore && (allowed === undefined || (tool.source !== undefined && allowed.has(tool.source)))
   const selects = (tool: Subject): boolean => kindOf(tool) !== "platform" || names(tool) || explored(tool)
+  const sourceKind = (source: string): CatalogKind =>
+    resources.has(source) ? "resource" : connected.has(source) ? "connected" : "platform"
+  const exposes = (source: string): boolean =>
+    !o.strict || sourceKind(source) !== "platform" || (o.explore && (allowed === undefined || allowed.has(source)))
 
   return {
     includes: o.strict ? selects : () => true,
     kindOf,
     selects,
     names,
+    exposes,
     options: o
   }
 }

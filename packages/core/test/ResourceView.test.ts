@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Fiber, Layer, Option, Scope } from "effect"
+import { Cause, Effect, Exit, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import {
   CatalogTool,
@@ -7,39 +7,48 @@ import {
   Resource,
   type ResourceCatalog,
   ResourceDisclosure,
-  ResourceView,
-  RevealedResources,
-  TableOfContents,
   ToolCatalog,
-  ToolView,
+  Unit,
   Visibility
 } from "../src/index.js"
 import { handbook, handbookText, logTemplate, resourceCatalogOf, summaryPrompt, wikiPage } from "./kit/resources.js"
 import { CatalogLive } from "./kit/tools.js"
 
-const View = ResourceView.ResourceView
 const everything = [handbook, wikiPage(1), wikiPage(2), summaryPrompt, logTemplate]
 
 /** Runs `effect` as one unit over a catalog of `resources`. */
 const unit = <A, E>(
-  effect: Effect.Effect<A, E, ResourceView.ResourceView | ResourceCatalog.ResourceCatalog>,
+  effect: Effect.Effect<A, E, Unit.Unit | ResourceCatalog.ResourceCatalog | ToolCatalog.ToolCatalog>,
   resources: ReadonlyArray<Resource.Resource> = everything
-) => ResourceView.withUnit(effect).pipe(Effect.provide(resourceCatalogOf(resources)))
+) =>
+  effect.pipe(
+    Unit.provideWith({ resources: true }),
+    Effect.provide(resourceCatalogOf(resources)),
+    Effect.provide(CatalogLive)
+  )
+
+/** The unit's resource operations, as the resource tools run them. */
+const view = {
+  sample: Unit.sampleResources,
+  search: Unit.searchResources,
+  read: Unit.readResource,
+  getPrompt: Unit.getPrompt,
+  revealed: Unit.revealed
+}
 
 /** Calls a resource tool as the executor would: by name, with JSON parameters. */
 const call = (name: string, params: unknown) =>
-  Effect.gen(function*() {
-    const view = yield* View
-    const tool = Option.getOrThrow(yield* view.resolveTool(name))
-    return yield* tool.run(params, { toolCallId: "t" })
-  })
+  Effect.flatMap(Unit.resolve(name), (tool) => tool.run(params, { toolCallId: "t" }))
 
 const text = (out: { readonly result: unknown }) => JSON.stringify(out.result)
 
-describe("ResourceView levels", () => {
+/** Why a resource request was refused (or the tag of another failure). */
+const reasonOf = (error: { readonly _tag: string; readonly reason?: unknown }) =>
+  error._tag === "Refused" ? error.reason : error._tag
+
+describe("Unit resources levels", () => {
   it.effect("L2 sample reveals, L3 search ranks passages, L4 reads only the slice asked for", () =>
     unit(Effect.gen(function*() {
-      const view = yield* View
       const sampled = yield* view.sample({ query: "refund and returns policy" })
       assert.strictEqual(sampled.resources[0]?.uri, handbook.uri)
       assert.strictEqual(sampled.resources[0]?.kind, "policy")
@@ -60,15 +69,14 @@ describe("ResourceView levels", () => {
 
   it.effect("what the model did not reveal it cannot read, and the error names the revealing call", () =>
     unit(Effect.gen(function*() {
-      const view = yield* View
       const error = yield* Effect.flip(view.read({ uri: handbook.uri }))
-      assert.strictEqual(error._tag, "ResourceNotRevealed")
+      assert.strictEqual(error._tag === "Refused" && error.reason, "not-active")
       assert.strictEqual(
         error.message,
         `Resource '${handbook.uri}' is not revealed yet. Call sample_resources with {"uri":"${handbook.uri}"} to reveal it, then call read_resource again.`
       )
       const prompt = yield* Effect.flip(view.getPrompt({ name: "summarize", arguments: { topic: "x" } }))
-      assert.strictEqual(prompt._tag, "ResourceNotRevealed")
+      assert.strictEqual(prompt._tag === "Refused" && prompt.reason, "not-active")
       // a search reveals the resources of the passages it shows
       yield* view.search({ query: "two-year warranty" })
       assert.strictEqual((yield* view.read({ uri: handbook.uri, length: 5 })).text, "# Cus")
@@ -77,9 +85,8 @@ describe("ResourceView levels", () => {
 
   it.effect("unknown URIs get suggestions; bad offsets and prompts name the corrective call", () =>
     unit(Effect.gen(function*() {
-      const view = yield* View
       const unknown = yield* Effect.flip(view.read({ uri: "policy://acme/handbok" }))
-      assert.strictEqual(unknown._tag, "UnknownResource")
+      assert.strictEqual(unknown._tag === "Refused" && unknown.reason, "unknown")
       assert.include(unknown.message, "Did you mean: policy://acme/handbook")
       yield* view.sample({ uri: handbook.uri })
       const past = yield* Effect.flip(view.read({ uri: handbook.uri, offset: 1_000_000 }))
@@ -92,7 +99,6 @@ describe("ResourceView levels", () => {
 
   it.effect("get_prompt checks arguments, then renders", () =>
     unit(Effect.gen(function*() {
-      const view = yield* View
       const shown = yield* view.sample({ uri: summaryPrompt.uri })
       assert.deepStrictEqual(shown.resources[0]?.arguments, [
         { name: "topic", description: "What to summarize", required: true },
@@ -111,7 +117,6 @@ describe("ResourceView levels", () => {
 
   it.effect("templates: a concrete URI reveals and reads its family; the template itself is not readable", () =>
     unit(Effect.gen(function*() {
-      const view = yield* View
       const shown = yield* view.sample({ uri: "logs://acme/2026-11-30" })
       assert.strictEqual(shown.resources[0]?.template, true)
       const read = yield* view.read({ uri: "logs://acme/2026-12-01" })
@@ -133,9 +138,8 @@ describe("ResourceView levels", () => {
         name: "slow",
         read: (r) => r.length > 1_000_000 ? Effect.succeed(Resource.sliceText("slow", 0, 4)) : Effect.never
       })
-      yield* ResourceView.withUnit(
+      yield* Unit.provideWith({ resources: true })(
         Effect.gen(function*() {
-          const view = yield* View
           yield* view.sample({ uri: handbook.uri })
           assert.strictEqual((yield* view.read({ uri: handbook.uri, length: 1_000_000 })).length, 100)
           yield* view.sample({ uri: "greedy://a" })
@@ -151,14 +155,14 @@ describe("ResourceView levels", () => {
         })
       ).pipe(
         Effect.provide(ResourceDisclosure.layer({ maxReadLength: 100 })),
-        Effect.provide(resourceCatalogOf([handbook, greedy, slow]))
+        Effect.provide(resourceCatalogOf([handbook, greedy, slow])),
+        Effect.provide(CatalogLive)
       )
     }))
 
   it.effect("binary bodies come as base64, offsets in bytes; text never starts inside a character", () =>
     unit(
       Effect.gen(function*() {
-        const view = yield* View
         yield* view.sample({ uri: "bin://a" })
         const bytes = yield* view.read({ uri: "bin://a", offset: 1, length: 2 })
         assert.deepStrictEqual([bytes.base64, bytes.total, bytes.next_offset], ["AgM=", 4, 3])
@@ -177,7 +181,7 @@ describe("ResourceView levels", () => {
     ))
 })
 
-describe("ResourceView policies", () => {
+describe("Unit resources policies", () => {
   // The attached handbook is a resource source; the wiki and its prompt are platform sources.
   const strict = Visibility.layer({ strict: true, resources: ["handbook"] })
   const hidden = wikiPage(1)
@@ -191,29 +195,28 @@ describe("ResourceView policies", () => {
   it.effect("strict mode hides a non-selected resource from every level", () =>
     unit(
       Effect.gen(function*() {
-        const view = yield* View
         // L1: not named, not even counted
-        const toc = yield* TableOfContents.resourcePromptOf(view)
+        const toc = yield* Unit.contents
         assert.include(toc, "[policy · handbook]\n- Customer handbook <policy://acme/handbook> (load first)")
         assert.notInclude(toc, "wiki")
         assert.notInclude(toc, "more resources")
         // L2: neither by query nor by uri
         assert.deepStrictEqual((yield* view.sample({ query: "meeting notes project budgets" })).resources, [])
-        assert.strictEqual((yield* Effect.flip(view.sample({ uri: hidden.uri })))._tag, "UnknownResource")
+        assert.strictEqual(reasonOf(yield* Effect.flip(view.sample({ uri: hidden.uri }))), "unknown")
         // L3: none of its passages, and it cannot be targeted
         assert.deepStrictEqual((yield* view.search({ query: "meeting notes project budgets" })).passages, [])
         assert.strictEqual(
-          (yield* Effect.flip(view.search({ query: "notes", uri: hidden.uri })))._tag,
-          "UnknownResource"
+          reasonOf(yield* Effect.flip(view.search({ query: "notes", uri: hidden.uri }))),
+          "unknown"
         )
         // L4: neither its body nor its prompt
-        assert.strictEqual((yield* Effect.flip(view.read({ uri: hidden.uri })))._tag, "UnknownResource")
+        assert.strictEqual(reasonOf(yield* Effect.flip(view.read({ uri: hidden.uri }))), "unknown")
         const prompt = yield* Effect.flip(view.getPrompt({ name: "wiki_digest" }))
-        assert.strictEqual(prompt._tag, "UnknownResource")
+        assert.strictEqual(prompt._tag === "Refused" && prompt.reason, "unknown")
         assert.notInclude(prompt.message, "Did you mean") // hidden names are never suggested
         // the same resources exist without strict mode: the wiki is folded into a count
         const open = yield* Effect.provide(
-          ResourceView.withUnit(Effect.flatMap(View, (v) => TableOfContents.resourcePromptOf(v))),
+          Unit.provideWith({ resources: true })(Unit.contents),
           Visibility.layer({ strict: false, resources: ["handbook"] })
         )
         assert.include(open, "[document · wiki] (1 more resource, hidden)")
@@ -225,8 +228,7 @@ describe("ResourceView policies", () => {
   it.effect("the selection names a platform resource by URI: it exists and is listed", () =>
     unit(
       Effect.gen(function*() {
-        const view = yield* View
-        const toc = yield* TableOfContents.resourcePromptOf(view)
+        const toc = yield* Unit.contents
         assert.include(toc, `[document · wiki]\n- Wiki page 1 <${hidden.uri}> (load first)`)
         yield* view.sample({ uri: hidden.uri })
         assert.include((yield* view.read({ uri: hidden.uri })).text, "Meeting notes")
@@ -237,7 +239,6 @@ describe("ResourceView policies", () => {
   it.effect("permission guards content: metadata is shown, snippets, passages and reads are not", () =>
     unit(
       Effect.gen(function*() {
-        const view = yield* View
         const sampled = yield* view.sample({ query: "customer handbook returns" })
         const shown = sampled.resources.find((r) => r.uri === handbook.uri)
         assert.strictEqual(shown?.snippet, "(content not permitted for this agent)")
@@ -245,10 +246,10 @@ describe("ResourceView policies", () => {
         // nor does its content rank it in a sample: only its metadata can
         const byContent = yield* view.sample({ query: "restocking fee opened laptops" })
         assert.isTrue(byContent.resources.every((r) => r.uri !== handbook.uri))
-        assert.strictEqual((yield* Effect.flip(view.read({ uri: handbook.uri })))._tag, "ResourceNotPermitted")
+        assert.strictEqual(reasonOf(yield* Effect.flip(view.read({ uri: handbook.uri }))), "not-permitted")
         assert.strictEqual(
-          (yield* Effect.flip(view.search({ query: "fee", uri: handbook.uri })))._tag,
-          "ResourceNotPermitted"
+          reasonOf(yield* Effect.flip(view.search({ query: "fee", uri: handbook.uri }))),
+          "not-permitted"
         )
         // the permitted wiki reads normally
         yield* view.sample({ uri: "wiki://acme/page-1" })
@@ -264,56 +265,56 @@ describe("ResourceView policies", () => {
   it.effect("permission can withhold a resource tool itself", () =>
     unit(
       Effect.gen(function*() {
-        const view = yield* View
-        const denied = yield* Effect.flip(view.resolveTool("read_resource"))
-        assert.strictEqual(denied._tag, "ToolNotPermitted")
-        assert.isTrue(Option.isSome(yield* view.resolveTool("sample_resources")))
+        const denied = yield* Effect.flip(Unit.resolve("read_resource"))
+        assert.strictEqual(denied.reason, "not-permitted")
+        assert.strictEqual((yield* Unit.resolve("sample_resources")).name, "sample_resources")
       }),
       [handbook]
     ).pipe(Effect.provide(Permission.allowOnly(["sample_resources", handbook.uri]))))
 })
 
-describe("ResourceView lifetime", () => {
+describe("Unit resources lifetime", () => {
   it.effect("a resource revealed in one turn is not readable in the next", () =>
     Effect.gen(function*() {
-      yield* ResourceView.withUnit(Effect.flatMap(View, (v) => v.sample({ uri: handbook.uri })))
-      const next = yield* ResourceView.withUnit(Effect.flip(Effect.flatMap(View, (v) => v.read({ uri: handbook.uri }))))
-      assert.strictEqual(next._tag, "ResourceNotRevealed")
-    }).pipe(Effect.provide(resourceCatalogOf(everything))))
+      yield* Unit.provideWith({ resources: true })(view.sample({ uri: handbook.uri }))
+      const next = yield* Unit.provideWith({ resources: true })(Effect.flip(view.read({ uri: handbook.uri })))
+      assert.strictEqual(reasonOf(next), "not-active")
+    }).pipe(Effect.provide(resourceCatalogOf(everything)), Effect.provide(CatalogLive)))
 
   it.effect("a fork does not inherit its parent's reveals, and its own do not leak back", () =>
     Effect.gen(function*() {
-      const result = yield* ResourceView.withUnit(Effect.gen(function*() {
-        yield* Effect.flatMap(View, (v) => v.sample({ uri: handbook.uri }))
-        const fork = yield* ResourceView.withUnit(Effect.gen(function*() {
-          const view = yield* View
+      const result = yield* Unit.provideWith({ resources: true })(Effect.gen(function*() {
+        yield* view.sample({ uri: handbook.uri })
+        const fork = yield* Unit.provideWith({ resources: true })(Effect.gen(function*() {
           const before = yield* Effect.flip(view.read({ uri: handbook.uri }))
           yield* view.sample({ uri: "wiki://acme/page-1" })
-          return before._tag
+          return reasonOf(before)
         }))
-        const parent = yield* View
-        const wiki = yield* Effect.flip(parent.read({ uri: "wiki://acme/page-1" }))
-        return { fork, parent: wiki._tag, own: (yield* parent.read({ uri: handbook.uri, length: 1 })).text }
+        const wiki = yield* Effect.flip(view.read({ uri: "wiki://acme/page-1" }))
+        return { fork, parent: reasonOf(wiki), own: (yield* view.read({ uri: handbook.uri, length: 1 })).text }
       }))
-      assert.deepStrictEqual(result, { fork: "ResourceNotRevealed", parent: "ResourceNotRevealed", own: "#" })
-    }).pipe(Effect.provide(resourceCatalogOf(everything))))
+      assert.deepStrictEqual(result, { fork: "not-active", parent: "not-active", own: "#" })
+    }).pipe(Effect.provide(resourceCatalogOf(everything)), Effect.provide(CatalogLive)))
 
-  it.effect("a revealed set cannot be used after its scope closed", () =>
+  it.effect("a reveal cannot be used after its unit ended", () =>
     Effect.gen(function*() {
-      const scope = yield* Scope.make()
-      const revealed = yield* RevealedResources.make([]).pipe(Scope.provide(scope))
-      yield* revealed.reveal(["doc://a"])
-      yield* Scope.close(scope, Exit.void)
-      const exit = yield* Effect.exit(revealed.has("doc://a"))
+      const kept = yield* Unit.provideWith({ resources: true })(
+        Effect.andThen(view.sample({ uri: handbook.uri }), Effect.context<Unit.Unit>())
+      )
+      const exit = yield* Effect.exit(view.read({ uri: handbook.uri }).pipe(Effect.provideContext(kept)))
       assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause))
-    }))
+    }).pipe(Effect.provide(resourceCatalogOf(everything)), Effect.provide(CatalogLive)))
 })
 
 describe("resource tools", () => {
   it.effect("are offered by what exists: none without resources, get_prompt only with prompts", () =>
     Effect.gen(function*() {
       const names = (resources: ReadonlyArray<Resource.Resource>) =>
-        unit(Effect.flatMap(View, (v) => Effect.map(v.tools, (ts) => ts.map((t) => t.name))), resources)
+        unit(
+          Effect.map(Unit.tools, (ts) =>
+            ts.filter((t) => t.name.includes("resource") || t.name === "get_prompt").map((t) => t.name)),
+          resources
+        )
       assert.deepStrictEqual(yield* names([]), [])
       assert.deepStrictEqual(yield* names([handbook]), ["sample_resources", "search_resources", "read_resource"])
       assert.deepStrictEqual(yield* names(everything), [
@@ -355,11 +356,8 @@ describe("resource tools", () => {
 
   it.effect("compose with the tool view: listed after the meta tools, resolved first, names reserved", () =>
     Effect.gen(function*() {
-      const tools = yield* ToolView.ToolView
-      const resources = yield* View
-      const view = ResourceView.withResources(tools, resources)
-      yield* view.searchAndActivate("select:Grep")
-      assert.deepStrictEqual((yield* view.visible).map((t) => t.name), [
+      yield* Unit.search("select:Grep")
+      assert.deepStrictEqual((yield* Unit.tools).map((t) => t.name), [
         "Read",
         "Write",
         "ToolSearch",
@@ -369,28 +367,26 @@ describe("resource tools", () => {
         "get_prompt",
         "Grep"
       ])
-      assert.strictEqual((yield* view.resolve("functions.read_resource")).kind, "meta")
-      assert.strictEqual((yield* view.resolve("Grep")).name, "Grep")
+      assert.strictEqual((yield* Unit.resolve("functions.read_resource")).kind, "meta")
+      assert.strictEqual((yield* Unit.resolve("Grep")).name, "Grep")
       const catalog = yield* ToolCatalog.ToolCatalog
       const reserved = yield* Effect.flip(catalog.register(CatalogTool.make({ name: "read_resource" })))
       assert.strictEqual(reserved._tag, "InvalidTool")
     }).pipe(
-      ToolView.withUnit,
-      ResourceView.withUnit,
+      Unit.provideWith({ resources: true }),
       Effect.provide(Layer.merge(CatalogLive, resourceCatalogOf(everything)))
     ))
 
   it.effect("the system prompt carries the resource section in every mode when a resource view is present", () =>
     Effect.gen(function*() {
-      const prompt = yield* TableOfContents.systemPromptWithResources
+      const prompt = yield* Unit.contents
       assert.include(prompt, "## Resources to read")
       assert.include(prompt, "[policy · handbook]\n- Customer handbook <policy://acme/handbook> (load first)")
       assert.include(prompt, "[prompt · prompts]\n- summarize <prompt://prompts/summarize> (load first)")
       assert.include(prompt, "sample_resources shows resources")
       assert.include(prompt, "get_prompt renders a shown prompt")
     }).pipe(
-      ToolView.withUnit,
-      ResourceView.withUnit,
+      Unit.provideWith({ resources: true }),
       Effect.provide(Visibility.layer({ resources: ["handbook", "prompts"] })),
       Effect.provide(Layer.merge(CatalogLive, resourceCatalogOf(everything)))
     ))

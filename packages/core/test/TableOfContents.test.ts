@@ -1,10 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { Disclosure, TableOfContents, ToolView, Visibility } from "../src/index.js"
+import { Disclosure, TableOfContents, Unit, Visibility } from "../src/index.js"
 import { call, tool, unitOver } from "./kit/tools.js"
 
-const staged = Disclosure.layer({ mode: "staged" })
-const prompt = TableOfContents.systemPrompt
+const staged = Disclosure.layer({ defer: "always", mode: "staged" })
+const prompt = Unit.contents
 
 const connectedServer = Array.from(
   { length: 15 },
@@ -32,8 +32,11 @@ describe("TableOfContents", () => {
     unitOver(
       connectedServer,
       Effect.gen(function*() {
-        const view = yield* ToolView.ToolView
-        const contents = yield* TableOfContents.ofView(view, { ...TableOfContents.defaults, namesPerSource: 2 })
+        const contents = TableOfContents.build(
+          yield* Unit.searchable,
+          (yield* Unit.policies).visibility,
+          { ...TableOfContents.defaults, namesPerSource: 2 }
+        )
         const crm = contents.groups[0]
         assert.deepStrictEqual(crm?.named.map((n) => n.name), ["crm_op_00", "crm_op_01", "crm_op_14"])
         assert.strictEqual(crm?.hidden, 12)
@@ -53,7 +56,7 @@ describe("TableOfContents", () => {
         assert.strictEqual(
           TableOfContents.render(
             TableOfContents.build(
-              yield* (yield* ToolView.ToolView).searchable,
+              yield* Unit.searchable,
               Visibility.make({ connected: ["c"], explore: true })
             )
           ),
@@ -99,7 +102,7 @@ describe("TableOfContents", () => {
       assert.strictEqual(
         yield* unitOver(connectedServer, prompt).pipe(
           Effect.provide(policy),
-          Effect.provide(Disclosure.layer({ mode: "catalog" }))
+          Effect.provide(Disclosure.layer({ defer: "always", mode: "catalog" }))
         ),
         ""
       )
@@ -122,7 +125,7 @@ describe("TableOfContents", () => {
       assert.include(withBrowse, "search_tools lists candidate tools")
       const without = yield* unitOver(connectedServer, prompt).pipe(
         Effect.provide(policy),
-        Effect.provide(Disclosure.layer({ mode: "staged", searchTools: false }))
+        Effect.provide(Disclosure.layer({ defer: "always", mode: "staged", searchTools: false }))
       )
       assert.notInclude(without, "search_tools")
       assert.include(without, "ToolSearch finds and loads tools")

@@ -56,7 +56,8 @@ describe("ToolSearchConfig.config", () => {
         searchTools: false,
         searchToolsThreshold: 3,
         minScore: 0.1,
-        minScoreRatio: 0
+        minScoreRatio: 0,
+        defer: 10
       })
       assert.deepStrictEqual(settings.visibility, {
         strict: false,
@@ -81,6 +82,7 @@ describe("ToolSearchConfig.config", () => {
         ["TOOL_SEARCH_MODE", "stagd", `Expected "search" | "catalog" | "staged"`],
         ["TOOL_SEARCH_MIN_SCORE", "1.5", "Expected a value between 0 and 1"],
         ["TOOL_SEARCH_MIN_SCORE_RATIO", "-0.1", "Expected a value between 0 and 1"],
+        ["TOOL_SEARCH_DEFER", "sometimes", "Expected always, never, auto or auto:N"],
         ["TOOL_SEARCH_DESCRIPTION_DETAIL", "short", `Expected "none" | "first-sentence" | "full"`],
         ["TOOL_SEARCH_SEARCH_TOOLS", "sometimes", "Expected auto, true or false"],
         ["TOOL_SEARCH_SEARCH_TOOLS_THRESHOLD", "-1", "Expected a value greater than or equal to 0"],

@@ -1,13 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
-import { Disclosure, Permission, Strategies, ToolCatalog, ToolView } from "../src/index.js"
-import { CatalogLive, EmptyCatalog, tool, visibleNames } from "./kit/tools.js"
+import { Disclosure, Permission, Strategies, ToolCatalog, Unit } from "../src/index.js"
+import { CatalogLive, deferAlways, EmptyCatalog, tool, visibleNames } from "./kit/tools.js"
 
 const run = (name: string, params: unknown) =>
-  Effect.flatMap(
-    ToolView.ToolView,
-    (view) => Effect.flatMap(view.resolve(name), (t) => t.run(params, { toolCallId: "c1" }))
-  )
+  Effect.flatMap(Unit.resolve(name), (t) => t.run(params, { toolCallId: "c1" }))
 
 const search = (query: string, max?: number) =>
   run("ToolSearch", max === undefined ? { query } : { query, max_results: max })
@@ -15,10 +12,10 @@ const search = (query: string, max?: number) =>
 const functionsOf = (result: unknown): ReadonlyArray<string> =>
   (result as { functions: ReadonlyArray<{ name: string }> }).functions.map((f) => f.name)
 
-const unit = <A, E>(effect: Effect.Effect<A, E, ToolView.ToolView | ToolCatalog.ToolCatalog>) =>
-  ToolView.withUnit(effect).pipe(Effect.provide(CatalogLive))
+const unit = <A, E>(effect: Effect.Effect<A, E, Unit.Unit | ToolCatalog.ToolCatalog>) =>
+  Unit.provide(effect).pipe(Effect.provide(CatalogLive))
 
-describe("ToolView: seed 000's error and empty-result table", () => {
+describe("Unit: seed 000's error and empty-result table", () => {
   it.effect("no match is an empty result, not an error", () =>
     unit(Effect.gen(function*() {
       const out = yield* search("kubernetes helm chart")
@@ -37,11 +34,11 @@ describe("ToolView: seed 000's error and empty-result table", () => {
     Effect.gen(function*() {
       const many = Array.from({ length: 25 }, (_, i) => tool(`t${String(i).padStart(2, "0")}`, `Tool ${i}`))
       const names = many.map((t) => t.name)
-      const out = yield* ToolView.withUnit(search(`select:${names.slice(0, 11).join(",")}`, 5)).pipe(
+      const out = yield* Unit.provide(search(`select:${names.slice(0, 11).join(",")}`, 5)).pipe(
         Effect.provide(ToolCatalog.ToolCatalog.layerWithTools(many).pipe(Layer.provide(Strategies.layer("keyword"))))
       )
       assert.deepStrictEqual(functionsOf(out.result), names.slice(0, 11), "11 names with max_results 5: all 11")
-      const capped = yield* ToolView.withUnit(search(`select:${names.join(",")},Nope`)).pipe(
+      const capped = yield* Unit.provide(search(`select:${names.join(",")},Nope`)).pipe(
         Effect.provide(ToolCatalog.ToolCatalog.layerWithTools(many).pipe(Layer.provide(Strategies.layer("keyword"))))
       )
       assert.deepStrictEqual(functionsOf(capped.result), names.slice(0, 20), "at most the hard cap (20)")
@@ -56,8 +53,7 @@ describe("ToolView: seed 000's error and empty-result table", () => {
       const bare = yield* search("+ + +")
       assert.isTrue(bare.isFailure)
       assert.include(String(bare.result), "A bare '+' requires nothing")
-      const view = yield* ToolView.ToolView
-      assert.deepStrictEqual(yield* view.activated, [], "nothing was loaded")
+      assert.deepStrictEqual(yield* Unit.activated, [], "nothing was loaded")
       const ranked = yield* search("+ slack")
       assert.isFalse(ranked.isFailure)
       assert.isTrue(functionsOf(ranked.result).every((n) => n.startsWith("slack_")))
@@ -77,8 +73,7 @@ describe("ToolView: seed 000's error and empty-result table", () => {
       assert.deepStrictEqual(functionsOf(second.result), ["Grep"])
       assert.deepStrictEqual(first.activated, ["Grep"])
       assert.deepStrictEqual(second.activated, [])
-      const view = yield* ToolView.ToolView
-      assert.deepStrictEqual((yield* view.activated).map((t) => t.id), ["Grep"])
+      assert.deepStrictEqual((yield* Unit.activated).map((t) => t.id), ["Grep"])
     })))
 
   it.effect("a missing or blank query is the error 'Query cannot be empty'", () =>
@@ -98,7 +93,7 @@ describe("ToolView: seed 000's error and empty-result table", () => {
     })))
 })
 
-describe("ToolView: visible tools and activation", () => {
+describe("Unit: visible tools and activation", () => {
   it.effect("visible = eager, then ToolSearch, then activated tools in activation order", () =>
     unit(Effect.gen(function*() {
       assert.deepStrictEqual(yield* visibleNames, ["Read", "Write", "ToolSearch"])
@@ -135,7 +130,7 @@ describe("ToolView: visible tools and activation", () => {
       const catalog = yield* ToolCatalog.ToolCatalog
       yield* catalog.register(many)
       const count = (max: unknown) =>
-        ToolView.withUnit(
+        Unit.provide(
           Effect.map(run("ToolSearch", { query: "file", max_results: max }), (o) => functionsOf(o.result).length)
         )
       assert.strictEqual(yield* count(0), 1)
@@ -149,14 +144,13 @@ describe("ToolView: visible tools and activation", () => {
 
   it.effect("the ToolSearch schema declares query required and additionalProperties false", () =>
     unit(Effect.gen(function*() {
-      const view = yield* ToolView.ToolView
-      const ts = (yield* view.visible).find((t) => t.name === "ToolSearch")
+      const ts = (yield* Unit.tools).find((t) => t.name === "ToolSearch")
       assert.deepStrictEqual(ts?.parameters["required"], ["query"])
       assert.strictEqual(ts?.parameters["additionalProperties"], false)
     })))
 })
 
-describe("ToolView: resolve", () => {
+describe("Unit: resolve", () => {
   it.effect("a visible tool resolves and runs", () =>
     unit(Effect.gen(function*() {
       const out = yield* run("Read", { path: "a.txt" })
@@ -165,72 +159,65 @@ describe("ToolView: resolve", () => {
 
   it.effect("a deferred tool that is not active fails with the call that would activate it", () =>
     unit(Effect.gen(function*() {
-      const view = yield* ToolView.ToolView
-      const error = yield* Effect.flip(view.resolve("Grep"))
-      assert.strictEqual(error._tag, "ToolNotActive")
+      const error = yield* Effect.flip(Unit.resolve("Grep"))
+      assert.strictEqual(error.reason, "not-active")
       assert.include(error.message, `Call ToolSearch with {"query": "select:Grep"}`)
       yield* search("select:Grep")
-      const resolved = yield* view.resolve("Grep")
+      const resolved = yield* Unit.resolve("Grep")
       assert.strictEqual(resolved.kind, "activated")
     })))
 
   it.effect("an unknown name fails with up to three 'did you mean' names", () =>
     unit(Effect.gen(function*() {
-      const view = yield* ToolView.ToolView
-      const error = yield* Effect.flip(view.resolve("slack_send_mesage"))
-      assert.strictEqual(error._tag, "UnknownTool")
-      if (error._tag !== "UnknownTool") return
-      assert.deepStrictEqual(error.suggestions, ["slack_send_message"])
-      assert.include(error.message, "Did you mean: slack_send_message?")
-      const vague = yield* Effect.flip(view.resolve("slack"))
-      if (vague._tag !== "UnknownTool") return assert.fail("expected UnknownTool")
-      assert.isAtMost(vague.suggestions.length, 3)
-      assert.deepStrictEqual(vague.suggestions, ["slack_send_message", "slack_list_channels"])
-      const none = yield* Effect.flip(view.resolve("zzzzzzzzzz"))
+      const error = yield* Effect.flip(Unit.resolve("slack_send_mesage"))
+      assert.strictEqual(error.reason, "unknown")
+      assert.strictEqual(error.message, "Unknown tool 'slack_send_mesage'. Did you mean: slack_send_message?")
+      const vague = yield* Effect.flip(Unit.resolve("slack"))
+      assert.strictEqual(vague.reason, "unknown")
+      assert.include(vague.message, "Did you mean: slack_send_message, slack_list_channels?")
+      const none = yield* Effect.flip(Unit.resolve("zzzzzzzzzz"))
       assert.include(none.message, "Use ToolSearch to find the tool you need")
     })))
 
   it.effect("a 'functions.' prefix from the model is stripped", () =>
     unit(Effect.gen(function*() {
-      const view = yield* ToolView.ToolView
-      assert.strictEqual((yield* view.resolve("functions.Read")).name, "Read")
-      assert.strictEqual((yield* view.resolve("functions.ToolSearch")).name, "ToolSearch")
+      assert.strictEqual((yield* Unit.resolve("functions.Read")).name, "Read")
+      assert.strictEqual((yield* Unit.resolve("functions.ToolSearch")).name, "ToolSearch")
     })))
 
   it.effect("activation never grants permission: the allowed-tools list is checked at resolve", () =>
     unit(Effect.gen(function*() {
-      const view = yield* ToolView.ToolView
       yield* search("select:Grep,WebFetch")
-      assert.strictEqual((yield* view.resolve("Grep")).name, "Grep")
-      const denied = yield* Effect.flip(view.resolve("WebFetch"))
-      assert.strictEqual(denied._tag, "ToolNotPermitted")
-      const eagerDenied = yield* Effect.flip(view.resolve("Write"))
-      assert.strictEqual(eagerDenied._tag, "ToolNotPermitted")
+      assert.strictEqual((yield* Unit.resolve("Grep")).name, "Grep")
+      const denied = yield* Effect.flip(Unit.resolve("WebFetch"))
+      assert.strictEqual(denied.reason, "not-permitted")
+      const eagerDenied = yield* Effect.flip(Unit.resolve("Write"))
+      assert.strictEqual(eagerDenied.reason, "not-permitted")
       // not permitted wins over "not active": no point telling the model to search for it
-      const inactive = yield* Effect.flip(view.resolve("ScheduleTask"))
-      assert.strictEqual(inactive._tag, "ToolNotPermitted")
+      const inactive = yield* Effect.flip(Unit.resolve("ScheduleTask"))
+      assert.strictEqual(inactive.reason, "not-permitted")
     })).pipe(Effect.provide(Permission.allowOnly(["ToolSearch", "Read", "Grep"]))))
 
   it.effect("the search tool itself is subject to the allowed-tools list", () =>
     unit(Effect.gen(function*() {
       const error = yield* Effect.flip(search("grep"))
-      assert.strictEqual(error._tag, "ToolNotPermitted")
+      assert.strictEqual(error._tag === "Refused" && error.reason, "not-permitted")
     })).pipe(Effect.provide(Permission.allowOnly(["Read"]))))
 
   it.effect("a tool without handler resolves but reports it cannot run", () =>
     Effect.gen(function*() {
       const catalog = yield* ToolCatalog.ToolCatalog
       yield* catalog.register({ ...tool("Bare", "No handler here", { loading: "eager" }), handler: undefined } as never)
-      const exit = yield* ToolView.withUnit(Effect.exit(run("Bare", {})))
+      const exit = yield* Unit.provide(Effect.exit(run("Bare", {})))
       assert.isTrue(Exit.isFailure(exit))
     }).pipe(Effect.provide(CatalogLive)))
 })
 
-describe("ToolView: the discovery tool (catalog mode)", () => {
+describe("Unit: the discovery tool (catalog mode)", () => {
   const catalogMode = (detail: Disclosure.DescriptionDetail) =>
-    Disclosure.layer({ mode: "catalog", descriptionDetail: detail })
+    Disclosure.layer({ defer: "always", mode: "catalog", descriptionDetail: detail })
 
-  const discoveryDescription = Effect.flatMap(ToolView.ToolView, (v) => v.visible).pipe(
+  const discoveryDescription = Unit.tools.pipe(
     Effect.map((ts) => ts.find((t) => t.name === "discover_tools")?.description ?? "")
   )
 
@@ -245,7 +232,7 @@ describe("ToolView: the discovery tool (catalog mode)", () => {
     Effect.gen(function*() {
       const catalog = yield* ToolCatalog.ToolCatalog
       yield* catalog.register(tool("Deploy", "Deploy a service. Rolls back on failure. Needs admin."))
-      const description = yield* ToolView.withUnit(discoveryDescription)
+      const description = yield* Unit.provide(discoveryDescription)
       assert.include(description, "- Deploy — Deploy a service.")
       assert.notInclude(description, "Rolls back")
     }).pipe(Effect.provide(CatalogLive), Effect.provide(catalogMode("first-sentence"))))
@@ -254,7 +241,7 @@ describe("ToolView: the discovery tool (catalog mode)", () => {
     Effect.gen(function*() {
       const catalog = yield* ToolCatalog.ToolCatalog
       yield* catalog.register(tool("Deploy", "Deploy a service. Rolls back on failure."))
-      const description = yield* ToolView.withUnit(discoveryDescription)
+      const description = yield* Unit.provide(discoveryDescription)
       assert.include(description, "- Deploy — Deploy a service. Rolls back on failure.")
     }).pipe(Effect.provide(CatalogLive), Effect.provide(catalogMode("full"))))
 
@@ -274,8 +261,7 @@ describe("ToolView: the discovery tool (catalog mode)", () => {
 
   it.effect("the not-active message names the discovery call", () =>
     unit(Effect.gen(function*() {
-      const view = yield* ToolView.ToolView
-      const error = yield* Effect.flip(view.resolve("Grep"))
+      const error = yield* Effect.flip(Unit.resolve("Grep"))
       assert.include(error.message, `Call discover_tools with {"toolNames": ["Grep"]}`)
     })).pipe(Effect.provide(catalogMode("none"))))
 
@@ -283,7 +269,7 @@ describe("ToolView: the discovery tool (catalog mode)", () => {
     Effect.gen(function*() {
       const catalog = yield* ToolCatalog.ToolCatalog
       yield* catalog.register(tool("Only", "The only tool", { loading: "eager" }))
-      assert.deepStrictEqual(yield* ToolView.withUnit(visibleNames), ["Only"])
+      assert.deepStrictEqual(yield* Unit.provide(visibleNames), ["Only"])
     }).pipe(
       Effect.provide(EmptyCatalog),
       Effect.provide(catalogMode("none"))
@@ -291,8 +277,7 @@ describe("ToolView: the discovery tool (catalog mode)", () => {
 
   it.effect("leaves the visible list once everything is discovered, but stays callable", () =>
     unit(Effect.gen(function*() {
-      const view = yield* ToolView.ToolView
-      const names = (yield* view.searchable).map((t) => t.modelName)
+      const names = (yield* Unit.searchable).map((t) => t.modelName)
       yield* run("discover_tools", { toolNames: names })
       const visible = yield* visibleNames
       assert.notInclude(visible, "discover_tools")
@@ -309,23 +294,24 @@ describe("ToolView: the discovery tool (catalog mode)", () => {
     })).pipe(Effect.provide(catalogMode("none"))))
 })
 
-describe("ToolView: the ToolSearch description follows the strategy", () => {
-  const description = Effect.flatMap(ToolView.ToolView, (v) => v.visible).pipe(
+describe("Unit: the ToolSearch description follows the strategy", () => {
+  const description = Unit.tools.pipe(
     Effect.map((ts) => ts.find((t) => t.name === "ToolSearch")?.description ?? "")
   )
   it.effect("keywords by default, a name pattern with the regex strategy", () =>
     Effect.gen(function*() {
-      const keywords = yield* ToolView.withUnit(description).pipe(Effect.provide(CatalogLive))
+      const keywords = yield* Unit.provide(description).pipe(Effect.provide(CatalogLive))
       assert.include(keywords, "keywords ('read file')")
-      const regex = yield* ToolView.withUnit(description).pipe(
-        Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer("regex"))))
+      const regex = yield* Unit.provide(description).pipe(
+        Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer("regex")))),
+        Effect.provide(deferAlways)
       )
       assert.include(regex, "a regular expression over tool names")
       assert.notInclude(regex, "keywords ('read file')")
     }))
 })
 
-describe("ToolView: no good match", () => {
+describe("Unit: no good match", () => {
   const catalog = [
     tool("slack_send_message", "Send a message to a Slack channel"),
     tool("slack_list_channels", "List the channels of a Slack workspace"),
@@ -337,13 +323,13 @@ describe("ToolView: no good match", () => {
     Effect.provide(
       Layer.mergeAll(
         ToolCatalog.ToolCatalog.layerWithTools(catalog).pipe(Layer.provide(Strategies.layer("bm25f"))),
-        Disclosure.layer(disclosure)
+        Disclosure.layer({ defer: "always", ...disclosure })
       )
     )
 
   it.effect("weak hits are not loaded, and the answer says so and names them", () =>
     Effect.gen(function*() {
-      const out = yield* ToolView.withUnit(search("send a slack message to the team about the weather tomorrow"))
+      const out = yield* Unit.provide(search("send a slack message to the team about the weather tomorrow"))
       const loaded = functionsOf(out.result)
       assert.strictEqual(loaded[0], "slack_send_message")
       assert.isBelow(loaded.length, catalog.length, "fewer tools than max_results")
@@ -354,7 +340,7 @@ describe("ToolView: no good match", () => {
 
   it.effect("nothing strong enough: no tool is loaded and the answer says 'No good match'", () =>
     Effect.gen(function*() {
-      const out = yield* ToolView.withUnit(
+      const out = yield* Unit.provide(
         search("translate my essay into french, summarize its tone and reply to the message")
       )
       assert.deepStrictEqual(functionsOf(out.result), [])
@@ -364,7 +350,7 @@ describe("ToolView: no good match", () => {
 
   it.effect("0 and 0 turn it off: every hit up to max_results is loaded", () =>
     Effect.gen(function*() {
-      const out = yield* ToolView.withUnit(search("create slack weather", 5))
+      const out = yield* Unit.provide(search("create slack weather", 5))
       assert.strictEqual(functionsOf(out.result).length, 5, "every tool shares a word with the query")
       assert.isUndefined((out.result as { note?: string }).note)
     }).pipe(over({ minScore: 0, minScoreRatio: 0 })))

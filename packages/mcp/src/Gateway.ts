@@ -2,10 +2,11 @@
  * An MCP server in front of a catalog — usually the tools of many upstream MCP servers imported
  * by `McpSources` — that gives any MCP client progressive disclosure.
  *
- * Each client session is one execution unit: it gets its own `ToolView` over its own activation,
- * created when the session opens and closed with it, so what one session finds is never visible
- * to another. A client first sees the search tools only (`ToolSearch`, plus `call_tool`). A
- * search loads what it finds for this session — the hits near the best one, at most
+ * Each client session is one execution unit (`Unit.session`): its own activation, created when the
+ * session opens and closed with it, so what one session finds is never visible to another. A
+ * client first sees the search tools only (`ToolSearch`, plus `call_tool`). The session's
+ * `ToolSearch` is the library's one `ToolSearch` (the same query language, `select:` rule, weak-hit
+ * rule and answer as an agent's): a search loads what it finds for this session — at most
  * `maxLoadedTools` at a time (the least recently used is unloaded) — the gateway then sends
  * `notifications/tools/list_changed` and the next `tools/list` includes the loaded tools. Clients
  * that do not refresh their list call loaded tools through `call_tool`. Catalog changes (an
@@ -47,11 +48,9 @@ import { Deferred, Duration, Effect, Exit, FiberSet, Option, Queue, Schema, type
 import type { Readable, Writable } from "node:stream"
 import { GatewayAudit } from "./GatewayAudit.js"
 import * as GatewayConfig from "./GatewayConfig.js"
-import * as BoundedActivation from "./internal/BoundedActivation.js"
 import { checkParams, invalidParams, JsonRpcError } from "./internal/Calls.js"
 import { Resources, Sources } from "./internal/GatewaySources.js"
 import * as ResourceAudit from "./internal/ResourceAudit.js"
-import * as Search from "./internal/Search.js"
 import * as SessionCalls from "./internal/SessionCalls.js"
 import * as SessionResources from "./internal/SessionResources.js"
 import * as SessionSync from "./internal/SessionSync.js"
@@ -59,7 +58,6 @@ import * as SessionToolList from "./internal/SessionToolList.js"
 import * as SessionView from "./internal/SessionView.js"
 import { StdioServer } from "./internal/StdioServer.js"
 import { McpSources } from "./McpSources.js"
-import * as McpTool from "./McpTool.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -119,14 +117,6 @@ export class GatewayError extends Schema.TaggedError<GatewayError>()("GatewayErr
 }
 
 /**
- * The name of the meta tool that calls a found tool by name.
- *
- * @since 0.1.0
- * @category constants
- */
-export const CALL_TOOL = McpTool.CALL_TOOL
-
-/**
  * Makes the gateway sessions opened by `effect` (`serve`, `serveStdio`, `HttpGateway.serve`) serve
  * the resources and prompts of the `ResourceCatalog` in context, through the visibility and
  * permission policies: the resource and prompt methods of MCP, forwarded to the upstream each came
@@ -166,7 +156,7 @@ export const withSources = <A, E, R>(
 export const defaultInstructions = [
   `This server fronts many tools. At first only the search tools are listed: call ${Disclosure.TOOL_SEARCH} with a`,
   "few keywords (or 'select:name1,name2') to find and load tools. Loaded tools are added to your tool list",
-  `(notifications/tools/list_changed); if your list does not refresh, call them with ${CALL_TOOL}.`
+  `(notifications/tools/list_changed); if your list does not refresh, call them with ${Disclosure.CALL_TOOL}.`
 ].join(" ")
 
 /**
@@ -211,14 +201,6 @@ export function optionsFrom(settings: GatewayConfig.Settings): Options {
  */
 export type Persisted = SessionSync.Persisted
 
-/**
- * The `tools/list` entry of `call_tool`.
- *
- * @since 0.1.0
- * @category wire
- */
-export const callToolListed: McpTool.ListedTool = SessionCalls.callToolListed
-
 // -----------------------------------------------------------------------------
 // Sessions
 // -----------------------------------------------------------------------------
@@ -239,20 +221,17 @@ export const open = (
 ): Effect.Effect<Effect.Effect<void>, never, ToolCatalog.ToolCatalog | Scope.Scope> =>
   Effect.gen(function*() {
     const settings: Options = { ...defaults, ...options, limits: { ...defaults.limits, ...options.limits } }
+    const session = () => transport.sessionId ?? "stdio"
+    const audit = Option.getOrUndefined(yield* GatewayAudit)
     // The session's execution unit: its activation (and revealed resources) live exactly as long
     // as the session scope.
-    const bounded = yield* BoundedActivation.make(settings.maxLoadedTools)
-    const sync = SessionSync.make(bounded, persisted)
+    const view = yield* SessionView.make(settings, Option.getOrUndefined(yield* Resources), audit, session)
+    const { resources, sources } = view
+    const sync = SessionSync.make(view, persisted)
     yield* sync.adopt
     const catalog = yield* ToolCatalog.ToolCatalog
-    const { resources, sources, tools, view } = yield* SessionView.make(
-      settings,
-      bounded,
-      Option.getOrUndefined(yield* Resources)
-    )
     const run = yield* FiberSet.makeRuntimePromise<never>()
     const closed = yield* Deferred.make<void>()
-    const session = () => transport.sessionId ?? "stdio"
 
     const server = new Server(
       { name: settings.name, version: settings.version },
@@ -267,21 +246,16 @@ export const open = (
       }
     )
 
-    const toolList = yield* SessionToolList.make(view, settings.callTool)
+    const toolList = yield* SessionToolList.make(view)
     const announce = toolList.announce
-
-    const observed = SessionCalls.observer(session)
-    const audit = Option.getOrUndefined(yield* GatewayAudit)
 
     const call = SessionCalls.make({
       view,
-      bounded,
       sources,
-      settings: { callTool: settings.callTool, maxResultChars: settings.limits.maxResultChars },
-      observed,
+      settings: { maxResultChars: settings.limits.maxResultChars },
+      observed: SessionCalls.observer(session),
       audit,
       session,
-      search: Search.make({ view, catalog, sources, bounded, settings, observed, audit, session }),
       links: (server, result) => resources === undefined ? result : resources.links(server, result)
     })
 
@@ -347,7 +321,7 @@ export const open = (
         promptsChanged: () => server.sendPromptListChanged(),
         updated: (uri) => server.sendResourceUpdated({ uri }),
         // the resource tools are offered only when they can do something: the tool list may change
-        changed: view === tools ? Effect.void : announce(() => server.sendToolListChanged())
+        changed: view.resourceTools ? announce(() => server.sendToolListChanged()) : Effect.void
       })
     }
     yield* Effect.addFinalizer(() => Effect.promise(() => server.close().catch(() => undefined)))

@@ -82,6 +82,8 @@ export interface ServerStatus {
 export interface Source {
   readonly name: string
   readonly kind: Upstream.Kind
+  /** Whether its filter denies every name (`deny: ["*"]`): none of its tools, resources or prompts exist. */
+  readonly deniesAll?: boolean
 }
 
 /**
@@ -370,7 +372,11 @@ export const make = (
     if (options.start !== "background") yield* Effect.forEach(firstAttempts, Deferred.await, { discard: true })
 
     return McpSources.of({
-      servers: configs.map((c) => ({ name: c.name, kind: c.kind })),
+      servers: configs.map((c) => ({
+        name: c.name,
+        kind: c.kind,
+        ...(c.filter?.deny?.includes("*") === true ? { deniesAll: true } : {})
+      })),
       status: SubscriptionRef.get(statusRef),
       changes: SubscriptionRef.changes(statusRef),
       call,

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { CatalogTool, Keyword, ToolCatalog, ToolView, Visibility } from "@tool-search/core"
+import { CatalogTool, Keyword, ToolCatalog, Unit, Visibility } from "@tool-search/core"
 import { McpSources, type Upstream } from "@tool-search/mcp"
 import { Context, Effect, Fiber, Layer, Logger, Schedule, Stream } from "effect"
 import { TestClock } from "effect/testing"
@@ -81,10 +81,9 @@ describe("McpSources: import", () => {
           }
           : { content: [{ type: "text", text: "no" }], isError: true }
       const { catalog } = yield* start([{ name: "files", transport: files.transport }])
-      const output = yield* ToolView.withUnit(Effect.gen(function*() {
-        const view = yield* ToolView.ToolView
-        yield* view.searchAndActivate("select:files_read")
-        const tool = yield* view.resolve("files_read")
+      const output = yield* Unit.provide(Effect.gen(function*() {
+        yield* Unit.search("select:files_read")
+        const tool = yield* Unit.resolve("files_read")
         return yield* tool.run({ path: "/a" }, { toolCallId: "1" })
       })).pipe(Effect.provideService(ToolCatalog.ToolCatalog, catalog))
       assert.deepStrictEqual(files.calls, [{ name: "files.read", args: { path: "/a" } }])

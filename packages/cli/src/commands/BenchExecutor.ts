@@ -114,10 +114,10 @@ export const measure = (toolCount: number, turns: number): Effect.Effect<Report>
     }
   }).pipe(
     Effect.provide(
-      Executor.Executor.layerMemory({ maxIterations: 6 }).pipe(
+      Executor.layerMemory({ maxIterations: 6 }).pipe(
         Layer.provideMerge(timedModel(clock)),
         Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer(Strategies.defaultName)))),
-        Layer.provide(TokenCounter.TokenCounter.o200k)
+        Layer.provide(TokenCounter.o200k)
       )
     )
   )

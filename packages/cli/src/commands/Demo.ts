@@ -47,19 +47,19 @@ const Resources = ResourceCatalog.ResourceCatalog.layerWithResources(Policies.re
  * @category agent
  */
 export const agent = (delivery: Executor.Delivery, options: { readonly systemPrompt?: string } = {}) =>
-  Executor.Executor.layerMemory({
+  Executor.layerMemory({
     maxIterations: 8,
     forks: { maxIterations: 6, inheritActivation: false },
     delivery,
     ...options
   }).pipe(
-    Executor.Executor.withResources,
+    Executor.withResources,
     Layer.provideMerge(ScriptedModel.layer({ policy: "capable", plan: (text) => Conversation.plans[text] })),
     Layer.provideMerge(Catalog),
     Layer.provide(Resources),
     // the policies are attached to this agent: the resource table of contents names them
     Layer.provide(Visibility.layer({ strict: false, resources: [Policies.handbook.source ?? "policies"] })),
-    Layer.provideMerge(TokenCounter.TokenCounter.o200k)
+    Layer.provideMerge(TokenCounter.o200k)
   )
 
 /**
@@ -163,11 +163,17 @@ export const render = (
 ): ReadonlyArray<string> => {
   const indent = event.path.length === 0 ? "  " : `  ${"  ".repeat(event.path.length)}[${event.path.join("/")}] `
   switch (event._tag) {
-    case "TurnStarted":
-      if (event.path.length > 0) return [`${indent}sub-agent started (fresh activation)`]
+    case "TurnStarted": {
+      // below the deferral threshold every tool is sent: say so
+      const direct = event.deferring ? [] : [`${indent}few tools: all sent directly, no search (TOOL_SEARCH_DEFER)`]
+      if (event.path.length > 0) return [`${indent}sub-agent started (fresh activation)`, ...direct]
       return [
-        `${indent}carried over from earlier turns: ${event.carried.length === 0 ? "nothing" : event.carried.join(", ")}`
+        `${indent}carried over from earlier turns: ${
+          event.carried.length === 0 ? "nothing" : event.carried.join(", ")
+        }`,
+        ...direct
       ]
+    }
     case "ModelRequest": {
       const key = event.path.join("/")
       const before = previousTools.get(key) ?? []
@@ -196,6 +202,8 @@ export const render = (
     case "ToolResult":
       if (event.name === "ToolSearch" && !event.isFailure) return []
       return [`${indent}  ${event.isFailure ? `✗ ${event.failure}:` : "←"} ${short(event.result)}`]
+    case "ToolInterrupted":
+      return [`${indent}  ✗ interrupted: ${event.name} was still running when the turn ended`]
     case "TurnFinished":
       return event.path.length === 0
         ? [`${indent}answer: ${event.text}`]

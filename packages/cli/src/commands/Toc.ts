@@ -11,7 +11,7 @@
  *
  * @since 0.1.0
  */
-import { Setting, TableOfContents, ToolCatalog, ToolSearchConfig, ToolView } from "@tool-search/core"
+import { Setting, ToolCatalog, ToolSearchConfig, Unit } from "@tool-search/core"
 import { Console, Effect, type FileSystem, Layer, Option, type Stdio } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Catalogs from "../Catalogs.js"
@@ -82,12 +82,11 @@ export const command = Command.make("toc", {
     const output = yield* Effect.gen(function*() {
       const catalog = yield* ToolCatalog.ToolCatalog
       yield* catalog.register(tools)
-      return yield* ToolView.withUnit(Effect.gen(function*() {
-        const view = yield* ToolView.ToolView
+      return yield* Unit.provide(Effect.gen(function*() {
         return {
-          toc: yield* TableOfContents.systemPrompt,
-          visible: (yield* view.visible).map((t) => t.name),
-          searchable: (yield* view.searchable).map((t) => t.modelName)
+          toc: yield* Unit.contents,
+          visible: (yield* Unit.tools).map((t) => t.name),
+          searchable: (yield* Unit.searchable).map((t) => t.modelName)
         } satisfies JsonOutput
       }))
     }).pipe(

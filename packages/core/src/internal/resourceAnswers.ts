@@ -9,7 +9,7 @@ import { Base64 } from "effect/encoding"
 import { GET_PROMPT, READ_RESOURCE } from "../Disclosure.js"
 import type * as Resource from "../Resource.js"
 import type { Entry } from "../ResourceCatalog.js"
-import type { PromptAnswer, ReadAnswer, Summary } from "../ResourceTools.js"
+import type { PromptAnswer, ReadAnswer, Summary } from "./unit/resourceMessages.js"
 
 /** A resource as `sample_resources` shows it. */
 export const summaryOf = (entry: Entry, snippet: string): Summary => ({

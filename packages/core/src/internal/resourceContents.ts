@@ -135,3 +135,18 @@ export const summaryOf = (description: string, detail: Disclosure.DescriptionDet
     : description.replace(/\s+/g, " ").trim()
 
 const moreResources = (n: number): string => `(${n} more ${n === 1 ? "resource" : "resources"}, hidden)`
+
+/**
+ * The resource section of the system prompt: the table in `options.resourceTemplate`, naming the
+ * resource tools offered; empty when no resource exists for the agent. The same in every mode.
+ */
+export const section = (
+  resources: ReadonlyArray<ResourceCatalog.Entry>,
+  policy: Visibility.Visibility,
+  tools: ReadonlyArray<string>,
+  options: Options
+): string => {
+  const contents = build(resources, policy, options)
+  if (contents.groups.length === 0 && contents.overflow.resources === 0) return ""
+  return options.resourceTemplate({ toc: render(contents), tools })
+}

@@ -90,3 +90,21 @@ export const PositiveDuration: Schema.Codec<Duration.Duration, unknown> = fromSt
 )
 
 const splitList = (raw: string): Array<string> => raw.split(",").map((s) => s.trim()).filter((s) => s !== "")
+
+/** When tools are deferred: `always`, `never`, or `auto:N` (`auto` alone: `fallback`) as the number N. */
+export const Defer = (fallback: number): Schema.Codec<"always" | "never" | number, unknown> =>
+  fromString<"always" | "never" | number>(
+    Schema.Union([Schema.Literals(["always", "never"]), Schema.Int]) as unknown as Schema.Codec<
+      "always" | "never" | number
+    >,
+    (raw) => {
+      const v = raw.trim().toLowerCase()
+      if (v === "always" || v === "never") return Result.succeed(v)
+      if (v === "auto") return Result.succeed(fallback)
+      const n = /^auto:(\d{1,6})$/.exec(v)?.[1]
+      return n === undefined
+        ? Result.fail("Expected always, never, auto or auto:N (N tools or more are deferred)")
+        : Result.succeed(Number(n))
+    },
+    (value) => typeof value === "number" ? `auto:${value}` : value
+  )

@@ -101,3 +101,21 @@ export const defaultTemplate: Template = ({ searchTools, toc }) =>
       : `${Disclosure.TOOL_SEARCH} finds and loads tools by keywords or by exact names ("select:name1,name2"); ` +
         "a loaded tool can be called from the next step."
   ].join("\n")
+
+/**
+ * The system-prompt section of `staged` disclosure: the table of the searchable tools in
+ * `options.template`; empty when it lists nothing.
+ */
+export const section = (
+  tools: ReadonlyArray<Entry>,
+  policy: Visibility.Visibility,
+  disclosure: Disclosure.Options,
+  options: Options
+): string => {
+  const contents = build(tools, policy, options)
+  if (contents.groups.length === 0 && contents.overflow.tools === 0) return ""
+  return options.template({
+    toc: render(contents),
+    searchTools: Disclosure.offersSearchTools(disclosure, tools.length)
+  })
+}

@@ -1,64 +1,40 @@
 /**
- * What the model can read in one execution unit (a turn or a fork): the resource catalog seen
- * through this unit's `RevealedResources`, the agent's `Visibility`, `Permission` and
- * `ResourceDisclosure` settings — the resource counterpart of `ToolView`.
- *
- * Resources are disclosed in levels, and the view is the only place where one is revealed:
+ * The resource side of a unit: resources, collections, policies and prompts disclosed in levels,
+ * through the same visibility and permission policies as tools, and the unit's revealed set (one
+ * `Disclosed` per kind).
  *
  * | level | operation | tool | reveals |
  * |---|---|---|---|
- * | L1 | the table of contents (`TableOfContents.resourcesOf`) | — (system prompt) | nothing |
+ * | L1 | the table of contents (`TableOfContents`) | — (system prompt) | nothing |
  * | L2 | `sample` | `sample_resources {query \| uri, max}` | the resources shown |
  * | L3 | `search` | `search_resources {query, uri?, max}` | the resources of the passages shown |
  * | L4 | `read`, `getPrompt` | `read_resource {uri, offset?, length?}`, `get_prompt {name, arguments}` | — (needs a reveal) |
  *
- * The three decisions of tools apply unchanged: a resource outside the visibility policy does not
- * exist at any level (strict mode included); revealing is exposure, for this unit only; and
- * permission decides whether its content — snippets, passages, slices, rendered prompts — may be
- * shown, at every read. A fork builds its own view and inherits no reveal.
+ * A resource outside the visibility policy does not exist at any level (strict mode and source
+ * filters included); revealing is exposure, for this unit only; permission decides whether its
+ * content — snippets, passages, slices, rendered prompts — may be shown, at every read.
  *
- * `withResources` composes a unit's `ToolView` with its `ResourceView`: the resource tools join the
- * tool list after the meta tools (before activated tools, so the request prefix stays stable) and
- * are resolved before catalog tools.
- *
- * @since 0.2.0
+ * @internal
  */
-import { Context, Effect, Layer, Option } from "effect"
-import { stripFunctionsPrefix } from "./CatalogTool.js"
-import * as Disclosure from "./Disclosure.js"
-import * as Excerpt from "./internal/excerpt.js"
-import { messageOf } from "./internal/messages.js"
-import * as Answers from "./internal/resourceAnswers.js"
-import { bindTools } from "./internal/resourceToolkit.js"
-import { suggest } from "./internal/suggest.js"
-import { cachedByVersion } from "./internal/versioned.js"
-import * as Permission from "./Permission.js"
-import * as Resource from "./Resource.js"
-import { type Entry, type Passage, ResourceCatalog } from "./ResourceCatalog.js"
-import * as ResourceDisclosure from "./ResourceDisclosure.js"
-import {
-  InvalidResourceRequest,
-  type ResourceError,
-  ResourceNotPermitted,
-  ResourceNotRevealed,
-  UnknownResource
-} from "./ResourceError.js"
-import * as ResourceTools from "./ResourceTools.js"
-import { RevealedResources } from "./RevealedResources.js"
-import type * as ToolView from "./ToolView.js"
-import * as Visibility from "./Visibility.js"
+import { Effect } from "effect"
+import * as Disclosure from "../../Disclosure.js"
+import * as Resource from "../../Resource.js"
+import type { Entry, Passage, Service as ResourceCatalogService } from "../../ResourceCatalog.js"
+import * as ResourceDisclosure from "../../ResourceDisclosure.js"
+import * as Excerpt from "../excerpt.js"
+import { messageOf } from "../messages.js"
+import * as Answers from "../resourceAnswers.js"
+import { suggest } from "../suggest.js"
+import { cachedByVersion } from "../versioned.js"
+import type { Disclosed } from "./disclosed.js"
+import { Refused } from "./model.js"
+import type * as Unit from "./model.js"
+import * as ResourceTools from "./resourceMessages.js"
+import * as ResourceToolkit from "./resourceTools.js"
+import type { Policies } from "./service.js"
 
-// -----------------------------------------------------------------------------
-// Models
-// -----------------------------------------------------------------------------
-
-/**
- * The operations of one unit's resource view. It has no way to register or remove a resource.
- *
- * @since 0.2.0
- * @category models
- */
-export interface Service {
+/** The resource side of one unit. */
+export interface ResourceSide {
   /** Resources that exist for this agent, in registration order. */
   readonly available: Effect.Effect<ReadonlyArray<Entry>>
   /** L2: resources for a query, or the resource of a URI; reveals them. */
@@ -66,74 +42,58 @@ export interface Service {
     readonly query?: string
     readonly uri?: string
     readonly max?: number
-  }) => Effect.Effect<ResourceTools.SampleAnswer, ResourceError>
+  }) => Effect.Effect<ResourceTools.SampleAnswer, Unit.ResourceError>
   /** L3: ranked passages, in every resource or in one; reveals their resources. */
   readonly search: (input: {
     readonly query: string
     readonly uri?: string
     readonly max?: number
-  }) => Effect.Effect<ResourceTools.SearchAnswer, ResourceError>
+  }) => Effect.Effect<ResourceTools.SearchAnswer, Unit.ResourceError>
   /** L4: a slice of a revealed resource's body. */
   readonly read: (input: {
     readonly uri: string
     readonly offset?: number
     readonly length?: number
-  }) => Effect.Effect<ResourceTools.ReadAnswer, ResourceError>
+  }) => Effect.Effect<ResourceTools.ReadAnswer, Unit.ResourceError>
   /** A revealed prompt, rendered. */
   readonly getPrompt: (input: {
     readonly name: string
     readonly arguments?: Readonly<Record<string, string>>
-  }) => Effect.Effect<ResourceTools.PromptAnswer, ResourceError>
+  }) => Effect.Effect<ResourceTools.PromptAnswer, Unit.ResourceError>
   /** Revealed resources that still exist, in reveal order. */
   readonly revealed: Effect.Effect<ReadonlyArray<Entry>>
   /** The resource tools for the next request: none without resources, `get_prompt` only with prompts. */
-  readonly tools: Effect.Effect<ReadonlyArray<ToolView.ModelTool>>
-  /** A resource tool offered now, by name, if this agent may call it. */
-  readonly resolveTool: (name: string) => Effect.Effect<Option.Option<ToolView.ModelTool>, Permission.ToolNotPermitted>
-  /** The settings this view applies. */
-  readonly options: ResourceDisclosure.Options
-  /** The visibility policy this view applies (tables of contents read it). */
-  readonly visibility: Visibility.Visibility
+  readonly tools: Effect.Effect<ReadonlyArray<Unit.ModelTool>>
 }
 
-/**
- * A tool view that also offers the unit's resource tools: they are listed after the meta tools and
- * before activated tools, and resolved before catalog tools. Everything else is the tool view's.
- *
- * @since 0.2.0
- * @category combinators
- */
-export const withResources = (tools: ToolView.Service, resources: Service): ToolView.Service => ({
-  ...tools,
-  visible: Effect.zipWith(tools.visible, resources.tools, (visible, extra) => {
-    const at = visible.findIndex((t) => t.kind === "activated")
-    const split = at < 0 ? visible.length : at
-    return [...visible.slice(0, split), ...extra, ...visible.slice(split)]
-  }),
-  resolve: (raw) =>
-    Effect.flatMap(
-      resources.resolveTool(stripFunctionsPrefix(raw)),
-      Option.match({ onNone: () => tools.resolve(raw), onSome: Effect.succeed })
-    )
-})
+/** What the resource side is built from. */
+export interface Inputs {
+  readonly catalog: ResourceCatalogService
+  readonly revealed: Disclosed
+  readonly policies: Policies
+}
 
-// -----------------------------------------------------------------------------
-// Implementation
-// -----------------------------------------------------------------------------
+/** A refusal of a request about a resource or prompt. */
+const refused = (kind: Refused["kind"], name: string, reason: Refused["reason"], hint: string) =>
+  new Refused({ kind, name, reason, hint })
 
-/**
- * Builds a view from the catalog, revealed set and policies in context.
- *
- * @since 0.2.0
- * @category constructors
- */
-export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResources> = Effect.gen(
-  function*() {
-    const catalog = yield* ResourceCatalog
-    const revealed = yield* RevealedResources
-    const visibility = yield* Visibility.Visibility
-    const permission = yield* Permission.Permission
-    const options = yield* ResourceDisclosure.ResourceDisclosure
+/** A malformed request: which tool, and what was wrong with it. */
+const invalid = (input: { readonly tool: string; readonly reason: string }) =>
+  refused(
+    input.tool === Disclosure.GET_PROMPT ? "prompt" : "resource",
+    input.tool,
+    "invalid-request",
+    input.reason
+  )
+
+const notPermitted = (uri: string) => `Resource '${uri}' is not permitted for this agent.`
+
+/** The resource side of a unit. */
+export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
+  Effect.gen(function*() {
+    const { catalog, revealed } = inputs
+    const { permission, visibility } = inputs.policies
+    const options = inputs.policies.resources
 
     const exists = (e: Entry) => visibility.includes(e)
     const permitted = (e: Entry) => permission.allows({ id: e.uri, name: e.name, source: e.source })
@@ -142,24 +102,33 @@ export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResou
     const available = cachedByVersion(catalog.versionUnsafe, Effect.map(catalog.all, (all) => all.filter(exists)))
 
     /** The resource of a URI the model gave, if it exists for this agent. */
-    const find = (uri: string): Effect.Effect<Entry, UnknownResource> => {
+    const find = (uri: string): Effect.Effect<Entry, Refused> => {
       const entry = catalog.resolveUnsafe(uri)
       return entry !== undefined && exists(entry) ? Effect.succeed(entry) : Effect.flatMap(available, unknown(uri))
     }
 
     const unknown = (uri: string) => (entries: ReadonlyArray<Entry>) => {
       const suggestions = suggest(uri, entries.flatMap((e) => [e.uri, e.name]))
-      return Effect.fail(new UnknownResource({ uri, suggestions, hint: ResourceTools.unknownHint(uri, suggestions) }))
+      return Effect.fail(refused("resource", uri, "unknown", ResourceTools.unknownHint(uri, suggestions)))
     }
 
     const requirePermission = (entry: Entry, uri: string) =>
-      permitted(entry) ? Effect.void : Effect.fail(new ResourceNotPermitted({ uri }))
+      permitted(entry)
+        ? Effect.void
+        : Effect.fail(
+          refused(entry.prompt === undefined ? "resource" : "prompt", uri, "not-permitted", notPermitted(uri))
+        )
 
     const requireRevealed = (entry: Entry, uri: string, tool: string) =>
       Effect.flatMap(revealed.has(entry.uri), (yes) =>
         yes
           ? Effect.void
-          : Effect.fail(new ResourceNotRevealed({ uri, hint: ResourceTools.notRevealedHint(uri, tool) })))
+          : Effect.fail(refused(
+            entry.prompt === undefined ? "resource" : "prompt",
+            uri,
+            "not-active",
+            ResourceTools.notRevealedHint(uri, tool)
+          )))
 
     const withTimeout = <A>(uri: string, effect: Effect.Effect<A, Resource.ResourceReadError>) =>
       Effect.suspend(() => effect).pipe(
@@ -191,11 +160,11 @@ export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResou
           const passage = query === undefined || !permitted(entry)
             ? undefined
             : (yield* catalog.searchPassages(query, { limit: 1, accept: (e) => e.uri === entry.uri }))[0]?.passage
-          yield* revealed.reveal([entry.uri])
+          yield* revealed.add([entry.uri])
           return { resources: [Answers.summaryOf(entry, snippetOf(entry, passage, query))] }
         }
         if (query === undefined) {
-          return yield* new InvalidResourceRequest({
+          return yield* invalid({
             tool: Disclosure.SAMPLE_RESOURCES,
             reason: ResourceTools.usage[Disclosure.SAMPLE_RESOURCES] as string
           })
@@ -203,7 +172,7 @@ export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResou
         const limit = ResourceDisclosure.clampMax(input.max, options)
         // a resource this agent may not read is found by its metadata only, never by its content
         const matches = yield* catalog.sample(query, { limit, accept: exists, acceptBody: permitted })
-        yield* revealed.reveal(matches.map((m) => m.resource.uri))
+        yield* revealed.add(matches.map((m) => m.resource.uri))
         const resources = matches.map((m) => Answers.summaryOf(m.resource, snippetOf(m.resource, m.passage, query)))
         return resources.length > 0 ? { resources } : { resources, note: `No resource matched '${query}'.` }
       }).pipe(Effect.withSpan("tool-search.resources.sample", undefined, { captureStackTrace: false }))
@@ -226,7 +195,7 @@ export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResou
           limit,
           accept: (e) => exists(e) && permitted(e) && (only === undefined || e.uri === only.uri)
         })
-        yield* revealed.reveal([...new Set(matches.map((m) => m.resource.uri))])
+        yield* revealed.add([...new Set(matches.map((m) => m.resource.uri))])
         const passages = matches.map(({ passage, resource }): ResourceTools.PassageHit => ({
           uri: resource.uri,
           name: resource.name,
@@ -249,10 +218,10 @@ export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResou
         const entry = yield* find(input.uri)
         const tool = Disclosure.READ_RESOURCE
         if (entry.prompt !== undefined) {
-          return yield* new InvalidResourceRequest({ tool, reason: ResourceTools.isPromptHint(entry.name) })
+          return yield* invalid({ tool, reason: ResourceTools.isPromptHint(entry.name) })
         }
         if (entry.template && input.uri === entry.uri) {
-          return yield* new InvalidResourceRequest({
+          return yield* invalid({
             tool,
             reason: `'${entry.uri}' is a URI template: read a concrete uri matching it.`
           })
@@ -261,7 +230,7 @@ export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResou
         yield* requirePermission(entry, input.uri)
         yield* requireRevealed(entry, input.uri, tool)
         const reader = entry.read
-        if (reader === undefined) return yield* new InvalidResourceRequest({ tool, reason: "it has no body" })
+        if (reader === undefined) return yield* invalid({ tool, reason: "it has no body" })
         const offset = Math.max(0, Math.floor(input.offset ?? 0))
         const length = Math.min(
           options.maxReadLength,
@@ -269,7 +238,7 @@ export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResou
         )
         const slice = yield* withTimeout(input.uri, reader({ uri: input.uri, offset, length }))
         const answer = Answers.readAnswer(input.uri, entry, slice, offset, length)
-        return typeof answer === "string" ? yield* new InvalidResourceRequest({ tool, reason: answer }) : answer
+        return typeof answer === "string" ? yield* invalid({ tool, reason: answer }) : answer
       }).pipe(Effect.withSpan("tool-search.resources.read", undefined, { captureStackTrace: false }))
 
     const getPrompt = (input: { readonly name: string; readonly arguments?: Readonly<Record<string, string>> }) =>
@@ -281,12 +250,12 @@ export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResou
         if (prompts.length === 0) {
           const other = named[0]
           if (other !== undefined) {
-            return yield* new InvalidResourceRequest({ tool, reason: ResourceTools.notAPromptHint(other.uri) })
+            return yield* invalid({ tool, reason: ResourceTools.notAPromptHint(other.uri) })
           }
           return yield* unknown(input.name)(all.filter((e) => e.prompt !== undefined))
         }
         if (prompts.length > 1) {
-          return yield* new InvalidResourceRequest({ tool, reason: Answers.ambiguousPrompt(input.name, prompts) })
+          return yield* invalid({ tool, reason: Answers.ambiguousPrompt(input.name, prompts) })
         }
         const entry = prompts[0] as Entry // prompts.length === 1
         const prompt = entry.prompt as Resource.Prompt
@@ -294,7 +263,7 @@ export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResou
         yield* requireRevealed(entry, input.name, tool)
         const args = input.arguments ?? {}
         const problem = Answers.argumentProblem(entry, prompt, input.name, args)
-        if (problem !== undefined) return yield* new InvalidResourceRequest({ tool, reason: problem })
+        if (problem !== undefined) return yield* invalid({ tool, reason: problem })
         const rendered = yield* withTimeout(entry.uri, prompt.render(args))
         return Answers.promptAnswer(entry, rendered, options.maxReadLength)
       }).pipe(Effect.withSpan("tool-search.resources.get-prompt", undefined, { captureStackTrace: false }))
@@ -303,9 +272,9 @@ export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResou
     // Tools
     // -------------------------------------------------------------------------
 
-    const bound = bindTools({ sample, search, read, getPrompt }, options)
+    const bound = ResourceToolkit.make(options)
 
-    const tools = Effect.map(available, (entries): ReadonlyArray<ToolView.ModelTool> => {
+    const tools = Effect.map(available, (entries): ReadonlyArray<Unit.ModelTool> => {
       if (entries.length === 0) return []
       const offered = [bound.sample]
       if (entries.some((e) => e.passages > 0)) offered.push(bound.search)
@@ -314,15 +283,6 @@ export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResou
       return offered
     })
 
-    const resolveTool = (name: string) =>
-      Effect.flatMap(tools, (offered) => {
-        const tool = offered.find((t) => t.name === name)
-        if (tool === undefined) return Effect.succeed(Option.none<ToolView.ModelTool>())
-        return permission.allows({ id: tool.name, name: tool.name, source: "meta" })
-          ? Effect.succeed(Option.some(tool))
-          : Effect.fail(new Permission.ToolNotPermitted({ name: tool.name }))
-      })
-
     return {
       available,
       sample,
@@ -330,46 +290,9 @@ export const make: Effect.Effect<Service, never, ResourceCatalog | RevealedResou
       read,
       getPrompt,
       revealed: Effect.map(
-        revealed.uris,
+        revealed.values,
         (uris) => uris.flatMap((uri) => catalog.getUnsafe(uri) ?? []).filter(exists)
       ),
-      tools,
-      resolveTool,
-      options,
-      visibility
-    }
-  }
-)
-
-// -----------------------------------------------------------------------------
-// Service
-// -----------------------------------------------------------------------------
-
-/**
- * The resource view of one execution unit.
- *
- * @since 0.2.0
- * @category services
- */
-export class ResourceView extends Context.Service<ResourceView, Service>()("@tool-search/core/ResourceView") {
-  /** A view over the catalog and the unit's revealed set in context. */
-  static readonly layer: Layer.Layer<ResourceView, never, ResourceCatalog | RevealedResources> = Layer.effect(
-    ResourceView,
-    make
-  )
-  /** A view with its own fresh revealed set: provide it to one turn or fork. */
-  static readonly unit: Layer.Layer<ResourceView, never, ResourceCatalog> = ResourceView.layer.pipe(
-    Layer.provide(RevealedResources.layer),
-    Layer.fresh
-  )
-}
-
-/**
- * Runs `effect` as one execution unit for resources: a fresh revealed set, gone when `effect` ends.
- *
- * @since 0.2.0
- * @category constructors
- */
-export const withUnit = <A, E, R>(
-  effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, E, Exclude<R, ResourceView> | ResourceCatalog> => Effect.provide(effect, ResourceView.unit)
+      tools
+    } satisfies ResourceSide
+  })

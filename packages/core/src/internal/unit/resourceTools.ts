@@ -1,38 +1,20 @@
 /**
- * The resource tools as `ModelTool`s bound to one unit's operations: each decodes its input with
- * `Schema`, runs the operation and answers with JSON, or with a failure message naming the call
- * that fixes the problem. Nothing here fails: every error becomes a tool result for the model.
+ * The resource tools as `ModelTool`s: each decodes its input with `Schema`, runs the operation of
+ * the unit in the context of the call and answers with JSON, or with a failure message naming the
+ * call that fixes the problem. Nothing here fails: every error becomes a tool result for the model.
  *
  * @internal
  */
 import { Effect, Schema } from "effect"
-import * as Disclosure from "../Disclosure.js"
-import * as ResourceDisclosure from "../ResourceDisclosure.js"
-import * as ResourceTools from "../ResourceTools.js"
-import type { MetaOutput, ModelTool } from "../ToolView.js"
+import * as Disclosure from "../../Disclosure.js"
+import * as ResourceDisclosure from "../../ResourceDisclosure.js"
+import type * as Unit from "./model.js"
+import * as ResourceTools from "./resourceMessages.js"
+import type { ResourceSide } from "./resources.js"
+import { UnitService } from "./service.js"
 
-/** The operations the tools run (the view's). */
-export interface Operations {
-  readonly sample: (input: {
-    readonly query?: string
-    readonly uri?: string
-    readonly max?: number
-  }) => Effect.Effect<ResourceTools.SampleAnswer, { readonly message: string }>
-  readonly search: (input: {
-    readonly query: string
-    readonly uri?: string
-    readonly max?: number
-  }) => Effect.Effect<ResourceTools.SearchAnswer, { readonly message: string }>
-  readonly read: (input: {
-    readonly uri: string
-    readonly offset?: number
-    readonly length?: number
-  }) => Effect.Effect<ResourceTools.ReadAnswer, { readonly message: string }>
-  readonly getPrompt: (input: {
-    readonly name: string
-    readonly arguments?: Readonly<Record<string, string>>
-  }) => Effect.Effect<ResourceTools.PromptAnswer, { readonly message: string }>
-}
+type ModelTool = Unit.ModelTool
+type MetaOutput = Unit.Output
 
 /** The four tools. */
 export interface Bound {
@@ -56,7 +38,7 @@ const tool = <S extends Schema.Decoder<unknown>>(
   description: string,
   parameters: ModelTool["parameters"],
   schema: S,
-  run: (input: S["Type"]) => Effect.Effect<MetaOutput, { readonly message: string }>
+  run: (resources: ResourceSide, input: S["Type"]) => Effect.Effect<MetaOutput, { readonly message: string }>
 ): ModelTool => {
   const decode = Schema.decodeUnknownEffect(schema)
   return {
@@ -68,7 +50,12 @@ const tool = <S extends Schema.Decoder<unknown>>(
       decode(params).pipe(
         Effect.matchEffect({
           onFailure: (error) => Effect.succeed(failure(`${ResourceTools.usage[name]}: ${firstLine(error.message)}`)),
-          onSuccess: (input) => run(input).pipe(Effect.catch((e) => Effect.succeed(failure(e.message))))
+          onSuccess: (input) =>
+            UnitService.use((unit) =>
+              unit.resources === undefined
+                ? Effect.succeed(failure(`${name} is not offered here`))
+                : run(unit.resources, input).pipe(Effect.catch((e) => Effect.succeed(failure(e.message))))
+            )
         })
       )
   }
@@ -76,8 +63,8 @@ const tool = <S extends Schema.Decoder<unknown>>(
 
 const firstLine = (text: string): string => text.split("\n").slice(0, 3).join(" ").slice(0, 300)
 
-/** Binds the tools to `operations`, described with `options`. */
-export const bindTools = (operations: Operations, options: ResourceDisclosure.Options): Bound => {
+/** The four tools, described with `options`. */
+export const make = (options: ResourceDisclosure.Options): Bound => {
   const limit = options.maxResultsLimit
   const defaultMax = Math.min(options.defaultMaxResults, limit)
   // models send numbers, numeric strings, or nothing: clamped here, never rejected
@@ -89,9 +76,9 @@ export const bindTools = (operations: Operations, options: ResourceDisclosure.Op
       ResourceTools.sampleDescription(limit, defaultMax, options.snippetLength),
       ResourceTools.sampleParameters(limit, defaultMax),
       ResourceTools.SampleInput,
-      (input) =>
+      (resources, input) =>
         Effect.map(
-          operations.sample({ ...present({ query: input.query, uri: input.uri }), ...max(input.max) }),
+          resources.sample({ ...present({ query: input.query, uri: input.uri }), ...max(input.max) }),
           (answer) => ({
             isFailure: false,
             result: answer,
@@ -104,9 +91,9 @@ export const bindTools = (operations: Operations, options: ResourceDisclosure.Op
       ResourceTools.searchDescription(limit, defaultMax),
       ResourceTools.searchParameters(limit, defaultMax),
       ResourceTools.SearchInput,
-      (input) =>
+      (resources, input) =>
         Effect.map(
-          operations.search({ ...present({ uri: input.uri }), query: input.query, ...max(input.max) }),
+          resources.search({ ...present({ uri: input.uri }), query: input.query, ...max(input.max) }),
           (answer) => ({
             isFailure: false,
             result: answer,
@@ -119,8 +106,8 @@ export const bindTools = (operations: Operations, options: ResourceDisclosure.Op
       ResourceTools.readDescription(options.defaultReadLength, options.maxReadLength),
       ResourceTools.readParameters(options.defaultReadLength, options.maxReadLength),
       ResourceTools.ReadInput,
-      (input) =>
-        Effect.map(operations.read({ ...present(input), uri: input.uri }), (answer) => ({
+      (resources, input) =>
+        Effect.map(resources.read({ ...present(input), uri: input.uri }), (answer) => ({
           isFailure: false,
           result: answer
         }))
@@ -130,8 +117,8 @@ export const bindTools = (operations: Operations, options: ResourceDisclosure.Op
       ResourceTools.getPromptDescription,
       ResourceTools.getPromptParameters,
       ResourceTools.GetPromptInput,
-      (input) =>
-        Effect.map(operations.getPrompt({ ...present(input), name: input.name }), (answer) => ({
+      (resources, input) =>
+        Effect.map(resources.getPrompt({ ...present(input), name: input.name }), (answer) => ({
           isFailure: false,
           result: answer
         }))

@@ -1,6 +1,7 @@
 /**
- * The tools the model uses to find other tools — their names, descriptions, parameter schemas,
- * input decoding and the JSON they answer with. The view binds them to one execution unit.
+ * What the model reads of the tools that find other tools — their descriptions, parameter schemas,
+ * input decoding, the JSON they answer with, and the corrective messages of refused calls. The
+ * unit's meta tools (`metaTools.ts`) use them; nothing here is public.
  *
  * - `ToolSearch` (`search` and `staged` modes): query + `max_results`; answers
  *   `{"functions":[{name, description, parameters}]}` and activates the hits: search is load.
@@ -9,14 +10,15 @@
  * - `search_tools` (`staged` mode): browses candidates (name, category, first sentence); activates
  *   nothing.
  *
- * @since 0.1.0
+ * @internal
  */
 import type { JsonSchema } from "effect"
 import { Schema } from "effect"
-import { firstSentence } from "./CatalogTool.js"
-import { type DescriptionDetail, DISCOVER_TOOLS, TOOL_SEARCH } from "./Disclosure.js"
-import { memoNumbers } from "./internal/memo.js"
-import type { Entry } from "./ToolCatalog.js"
+import { firstSentence } from "../../CatalogTool.js"
+import { type DescriptionDetail, DISCOVER_TOOLS, TOOL_SEARCH } from "../../Disclosure.js"
+import type { Entry, Match } from "../../ToolCatalog.js"
+import { memoNumbers } from "../memo.js"
+import { Refused } from "./model.js"
 
 // -----------------------------------------------------------------------------
 // ToolSearch
@@ -24,9 +26,6 @@ import type { Entry } from "./ToolCatalog.js"
 
 /**
  * The description of `ToolSearch`, written for the model.
- *
- * @since 0.1.0
- * @category descriptions
  */
 export const toolSearchDescription = (limit: number, defaultMax: number, style: QueryStyle = "keywords"): string =>
   [
@@ -42,17 +41,11 @@ export const toolSearchDescription = (limit: number, defaultMax: number, style: 
 
 /**
  * How a strategy reads the ranking text of a query: keywords, or a pattern over names (`regex`).
- *
- * @since 0.1.0
- * @category descriptions
  */
 export type QueryStyle = "keywords" | "regex"
 
 /**
  * The parameter schema of `ToolSearch`.
- *
- * @since 0.1.0
- * @category schemas
  */
 export const toolSearchParameters = memoNumbers((limit: number, defaultMax: number): JsonSchema.JsonSchema => ({
   type: "object",
@@ -72,9 +65,6 @@ export const toolSearchParameters = memoNumbers((limit: number, defaultMax: numb
 
 /**
  * The decoded input of `ToolSearch`: lenient, so the handler can answer with precise errors.
- *
- * @since 0.1.0
- * @category inputs
  */
 export const ToolSearchInput = Schema.Struct({
   query: Schema.optionalKey(Schema.Unknown),
@@ -83,9 +73,6 @@ export const ToolSearchInput = Schema.Struct({
 
 /**
  * One function definition, as `ToolSearch` returns it.
- *
- * @since 0.1.0
- * @category answers
  */
 export interface FunctionDefinition {
   readonly name: string
@@ -95,9 +82,6 @@ export interface FunctionDefinition {
 
 /**
  * The full definition of a tool under the name the model sees.
- *
- * @since 0.1.0
- * @category answers
  */
 export const definitionOf = (tool: Entry): FunctionDefinition => ({
   name: tool.modelName,
@@ -107,9 +91,6 @@ export const definitionOf = (tool: Entry): FunctionDefinition => ({
 
 /**
  * The answer of `ToolSearch`; `note` tells the model something about the answer itself.
- *
- * @since 0.1.0
- * @category answers
  */
 export const renderFunctions = (
   tools: ReadonlyArray<Entry>,
@@ -121,9 +102,6 @@ export const renderFunctions = (
 
 /**
  * The note of a `ToolSearch` answer that left weak matches out ("no good match").
- *
- * @since 0.2.0
- * @category rendering
  */
 export const weakMatchesNote = (kept: number, weak: ReadonlyArray<string>): string =>
   kept === 0
@@ -133,9 +111,6 @@ export const weakMatchesNote = (kept: number, weak: ReadonlyArray<string>): stri
 
 /**
  * A name of a `select:` that was not loaded, and why.
- *
- * @since 0.2.0
- * @category models
  */
 export interface NotLoaded {
   readonly name: string
@@ -144,9 +119,6 @@ export interface NotLoaded {
 
 /**
  * The note of a `ToolSearch` answer that did not load every selected name.
- *
- * @since 0.2.0
- * @category rendering
  */
 export const notLoadedNote = (notLoaded: ReadonlyArray<NotLoaded>, limit: number): string => {
   const of = (reason: NotLoaded["reason"]) => notLoaded.filter((n) => n.reason === reason).map((n) => n.name)
@@ -171,9 +143,6 @@ export const notLoadedNote = (notLoaded: ReadonlyArray<NotLoaded>, limit: number
 
 /**
  * The description of the discovery tool: the deferred names, with as much text as configured.
- *
- * @since 0.1.0
- * @category descriptions
  */
 export const discoveryDescription = (deferred: ReadonlyArray<Entry>, detail: DescriptionDetail): string => {
   const lines = deferred.map((t) => {
@@ -190,9 +159,6 @@ export const discoveryDescription = (deferred: ReadonlyArray<Entry>, detail: Des
 
 /**
  * The parameter schema of the discovery tool.
- *
- * @since 0.1.0
- * @category schemas
  */
 export const discoveryParameters: JsonSchema.JsonSchema = {
   type: "object",
@@ -209,17 +175,11 @@ export const discoveryParameters: JsonSchema.JsonSchema = {
 
 /**
  * The decoded input of the discovery tool.
- *
- * @since 0.1.0
- * @category inputs
  */
 export const DiscoveryInput = Schema.Struct({ toolNames: Schema.Array(Schema.String) })
 
 /**
  * The answer of the discovery tool.
- *
- * @since 0.1.0
- * @category answers
  */
 export interface DiscoveryAnswer {
   readonly tools: ReadonlyArray<FunctionDefinition>
@@ -232,9 +192,6 @@ export interface DiscoveryAnswer {
 
 /**
  * The description of `search_tools`.
- *
- * @since 0.1.0
- * @category descriptions
  */
 export const searchToolsDescription = (limit: number, defaultMax: number): string =>
   [
@@ -245,9 +202,6 @@ export const searchToolsDescription = (limit: number, defaultMax: number): strin
 
 /**
  * The parameter schema of `search_tools`.
- *
- * @since 0.1.0
- * @category schemas
  */
 export const searchToolsParameters = memoNumbers((limit: number, defaultMax: number): JsonSchema.JsonSchema => ({
   type: "object",
@@ -262,9 +216,6 @@ export const searchToolsParameters = memoNumbers((limit: number, defaultMax: num
 
 /**
  * The decoded input of `search_tools`.
- *
- * @since 0.1.0
- * @category inputs
  */
 export const SearchToolsInput = Schema.Struct({
   query: Schema.optionalKey(Schema.Unknown),
@@ -274,9 +225,6 @@ export const SearchToolsInput = Schema.Struct({
 
 /**
  * One browsed candidate.
- *
- * @since 0.1.0
- * @category answers
  */
 export interface Candidate {
   readonly name: string
@@ -286,9 +234,6 @@ export interface Candidate {
 
 /**
  * The answer of `search_tools`; `note` tells the model something about the answer itself.
- *
- * @since 0.1.0
- * @category answers
  */
 export const renderCandidates = (
   tools: ReadonlyArray<Entry>,
@@ -300,9 +245,6 @@ export const renderCandidates = (
 
 /**
  * The note of a `search_tools` answer whose category filter matched nothing, so every category was searched.
- *
- * @since 0.1.0
- * @category messages
  */
 export const categoryFallbackNote = (category: string): string =>
   `No tool in category '${category}' matched; these results come from every category.`
@@ -313,9 +255,6 @@ export const categoryFallbackNote = (category: string): string =>
 
 /**
  * What a model must call to activate `name`, in the current mode's vocabulary.
- *
- * @since 0.1.0
- * @category messages
  */
 export const activationHint = (name: string, via: "search" | "discovery"): string =>
   via === "discovery"
@@ -324,11 +263,46 @@ export const activationHint = (name: string, via: "search" | "discovery"): strin
 
 /**
  * The message for an unknown tool name.
- *
- * @since 0.1.0
- * @category messages
  */
 export const unknownHint = (name: string, suggestions: ReadonlyArray<string>, searchTool: string): string =>
   suggestions.length > 0
     ? `Unknown tool '${name}'. Did you mean: ${suggestions.join(", ")}?`
     : `Unknown tool '${name}'. Use ${searchTool} to find the tool you need.`
+
+/** The message for a tool this agent may not run. */
+export const notPermittedHint = (name: string): string => `Tool '${name}' is not permitted for this agent.`
+
+/** A category as compared with what a model typed: case and spacing do not count. */
+export const normalizeCategory = (category: string): string => category.trim().replace(/\s+/g, " ").toLowerCase()
+
+/** A refused call of a tool, resource or prompt: the hint is the message, written for the model. */
+export const refused = (kind: Refused["kind"], name: string, reason: Refused["reason"], hint: string): Refused =>
+  new Refused({ kind, name, reason, hint })
+
+/** The selected names a search did not load: unknown (or not visible), eager (visible already), or over the limit. */
+export const notLoaded = (
+  names: ReadonlyArray<string>,
+  matches: ReadonlyArray<Match>,
+  find: (name: string) => Entry | undefined
+): Array<NotLoaded> => {
+  const loaded = new Set(matches.map((m) => m.tool.id))
+  return names.flatMap((name): Array<NotLoaded> => {
+    const tool = find(name)
+    if (tool === undefined) return [{ name, reason: "unknown" }]
+    if (loaded.has(tool.id)) return []
+    return [{ name, reason: tool.loading === "eager" ? "eager" : "over-limit" }]
+  })
+}
+
+/** The note of a search that loaded tools, in a unit that offers a dispatcher (`call_tool`). */
+export const dispatcherNote = (loaded: ReadonlyArray<string>, dispatcher: string): string =>
+  `Loaded: ${loaded.join(", ")}. Call them directly, or with ${dispatcher} ` +
+  `({"name": "${loaded[0] ?? "name"}", "arguments": {...}}) if they are not in your tool list yet.`
+
+/** The note of a search whose loads unloaded other tools to keep the loaded set within its capacity. */
+export const unloadedNote = (unloaded: ReadonlyArray<string>, capacity: number): string =>
+  `Unloaded to keep at most ${capacity} tools loaded: ${unloaded.join(", ")}.`
+
+/** The note of a search that could not search some sources. */
+export const unsearchedNote = (sources: ReadonlyArray<{ readonly name: string; readonly reason: string }>): string =>
+  `Not searched: ${sources.map((s) => `${s.name}: ${s.reason}`).join("; ")}.`

@@ -5,20 +5,24 @@
  * exactly as a direct one would: resolved by name (a tool that is not loaded gets the corrective
  * message), permission- and approval-checked, its arguments checked against that tool's own schema.
  */
-import type { ToolArguments, ToolView } from "@tool-search/core"
 import { Effect, type JsonSchema, Option, Predicate, Schema } from "effect"
-import type { Call } from "../UnitToolkit.js"
+import * as Disclosure from "../../Disclosure.js"
+import type * as ToolArguments from "../../ToolArguments.js"
+import type * as Unit from "./model.js"
+
+/** A call as the model made it. */
+type Call = Unit.Call
 
 /** The dispatcher's name. */
-export const CALL_TOOL = "call_tool"
+export const CALL_TOOL = Disclosure.CALL_TOOL
 
 const PARAMETERS: JsonSchema.JsonSchema = {
   type: "object",
   properties: {
-    name: { type: "string", description: "The name of a tool ToolSearch returned" },
+    name: { type: "string", description: `The name of a tool ${Disclosure.TOOL_SEARCH} returned` },
     arguments: {
       type: "object",
-      description: "The tool's arguments: an object matching the parameters ToolSearch returned for it"
+      description: `The tool's arguments: an object matching the parameters ${Disclosure.TOOL_SEARCH} returned for it`
     }
   },
   required: ["name", "arguments"],
@@ -26,13 +30,14 @@ const PARAMETERS: JsonSchema.JsonSchema = {
 }
 
 /** The dispatcher as the model sees it. It never runs itself: `unwrap` replaces every call to it. */
-export const tool: ToolView.ModelTool = {
+export const tool: Unit.ModelTool = {
   name: CALL_TOOL,
-  description: "Call a tool that ToolSearch loaded: pass its name and its arguments. " +
-    "Tools in your tool list are called directly; tools found by ToolSearch are called through call_tool.",
+  description: `Call a tool that ${Disclosure.TOOL_SEARCH} loaded: pass its name and its arguments. ` +
+    `Tools in your tool list are called directly; tools found by ${Disclosure.TOOL_SEARCH} are called through ` +
+    `${CALL_TOOL}.`,
   parameters: PARAMETERS,
-  kind: "eager",
-  run: () => Effect.succeed({ isFailure: true, result: `${CALL_TOOL} is dispatched by the executor` })
+  kind: "meta",
+  run: () => Effect.succeed({ isFailure: true, result: `${CALL_TOOL} is dispatched before it runs` })
 }
 
 /** The longest tool name `call_tool` accepts (MCP and providers allow 64-128 characters). */
@@ -63,7 +68,7 @@ export const unwrap = (call: Call, limits: ToolArguments.Limits): Unwrapped => {
   if (Option.isNone(input) || input.value.name.trim() === "" || input.value.name.length > MAX_NAME) {
     return {
       _tag: "Refused",
-      message: `${CALL_TOOL} needs {"name": "<a tool ToolSearch returned>", "arguments": {...}}. ` +
+      message: `${CALL_TOOL} needs {"name": "<a tool ${Disclosure.TOOL_SEARCH} returned>", "arguments": {...}}. ` +
         "Fix the call and try again."
     }
   }

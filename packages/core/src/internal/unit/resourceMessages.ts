@@ -14,12 +14,12 @@
  * Inputs are decoded with `Schema` and bounded; `null` stands for an absent optional field (some
  * providers send it). Every error names the call that fixes it.
  *
- * @since 0.2.0
+ * @internal
  */
 import type { JsonSchema } from "effect"
 import { Schema } from "effect"
-import { GET_PROMPT, READ_RESOURCE, SAMPLE_RESOURCES, SEARCH_RESOURCES } from "./Disclosure.js"
-import { memoNumbers } from "./internal/memo.js"
+import { GET_PROMPT, READ_RESOURCE, SAMPLE_RESOURCES, SEARCH_RESOURCES } from "../../Disclosure.js"
+import { memoNumbers } from "../memo.js"
 
 // -----------------------------------------------------------------------------
 // Inputs
@@ -40,9 +40,6 @@ const Length = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))
 
 /**
  * The input of `sample_resources`.
- *
- * @since 0.2.0
- * @category inputs
  */
 export const SampleInput = Schema.Struct({
   query: optional(bounded(MAX_QUERY)),
@@ -52,9 +49,6 @@ export const SampleInput = Schema.Struct({
 
 /**
  * The input of `search_resources`.
- *
- * @since 0.2.0
- * @category inputs
  */
 export const SearchInput = Schema.Struct({
   query: bounded(MAX_QUERY),
@@ -64,9 +58,6 @@ export const SearchInput = Schema.Struct({
 
 /**
  * The input of `read_resource`.
- *
- * @since 0.2.0
- * @category inputs
  */
 export const ReadInput = Schema.Struct({
   uri: bounded(MAX_URI),
@@ -76,9 +67,6 @@ export const ReadInput = Schema.Struct({
 
 /**
  * The input of `get_prompt`.
- *
- * @since 0.2.0
- * @category inputs
  */
 export const GetPromptInput = Schema.Struct({
   name: bounded(MAX_URI),
@@ -89,9 +77,6 @@ export const GetPromptInput = Schema.Struct({
 
 /**
  * The JSON each tool expects, in the words of an error message.
- *
- * @since 0.2.0
- * @category inputs
  */
 export const usage: Readonly<Record<string, string>> = {
   [SAMPLE_RESOURCES]: `${SAMPLE_RESOURCES} takes {"query": "words"} or {"uri": "..."}, and optionally "max"`,
@@ -106,9 +91,6 @@ export const usage: Readonly<Record<string, string>> = {
 
 /**
  * The description of `sample_resources`.
- *
- * @since 0.2.0
- * @category descriptions
  */
 export const sampleDescription = (limit: number, defaultMax: number, snippet: number): string =>
   [
@@ -120,9 +102,6 @@ export const sampleDescription = (limit: number, defaultMax: number, snippet: nu
 
 /**
  * The description of `search_resources`.
- *
- * @since 0.2.0
- * @category descriptions
  */
 export const searchDescription = (limit: number, defaultMax: number): string =>
   [
@@ -134,9 +113,6 @@ export const searchDescription = (limit: number, defaultMax: number): string =>
 
 /**
  * The description of `read_resource`.
- *
- * @since 0.2.0
- * @category descriptions
  */
 export const readDescription = (defaultLength: number, maxLength: number): string =>
   [
@@ -148,9 +124,6 @@ export const readDescription = (defaultLength: number, maxLength: number): strin
 
 /**
  * The description of `get_prompt`.
- *
- * @since 0.2.0
- * @category descriptions
  */
 export const getPromptDescription: string = [
   `Render a prompt shown by ${SAMPLE_RESOURCES}: give its name (or uri) and a value for each of its`,
@@ -159,9 +132,6 @@ export const getPromptDescription: string = [
 
 /**
  * The parameter schema of `sample_resources`.
- *
- * @since 0.2.0
- * @category descriptions
  */
 export const sampleParameters = memoNumbers((limit: number, defaultMax: number): JsonSchema.JsonSchema => ({
   type: "object",
@@ -175,9 +145,6 @@ export const sampleParameters = memoNumbers((limit: number, defaultMax: number):
 
 /**
  * The parameter schema of `search_resources`.
- *
- * @since 0.2.0
- * @category descriptions
  */
 export const searchParameters = memoNumbers((limit: number, defaultMax: number): JsonSchema.JsonSchema => ({
   type: "object",
@@ -192,9 +159,6 @@ export const searchParameters = memoNumbers((limit: number, defaultMax: number):
 
 /**
  * The parameter schema of `read_resource`.
- *
- * @since 0.2.0
- * @category descriptions
  */
 export const readParameters = memoNumbers((defaultLength: number, maxLength: number): JsonSchema.JsonSchema => ({
   type: "object",
@@ -213,9 +177,6 @@ export const readParameters = memoNumbers((defaultLength: number, maxLength: num
 
 /**
  * The parameter schema of `get_prompt`.
- *
- * @since 0.2.0
- * @category descriptions
  */
 export const getPromptParameters: JsonSchema.JsonSchema = {
   type: "object",
@@ -237,9 +198,6 @@ export const getPromptParameters: JsonSchema.JsonSchema = {
 
 /**
  * One resource as `sample_resources` shows it.
- *
- * @since 0.2.0
- * @category answers
  */
 export interface Summary {
   readonly uri: string
@@ -263,9 +221,6 @@ export interface Summary {
 
 /**
  * The answer of `sample_resources`.
- *
- * @since 0.2.0
- * @category answers
  */
 export interface SampleAnswer {
   readonly resources: ReadonlyArray<Summary>
@@ -274,9 +229,6 @@ export interface SampleAnswer {
 
 /**
  * One passage as `search_resources` shows it.
- *
- * @since 0.2.0
- * @category answers
  */
 export interface PassageHit {
   readonly uri: string
@@ -289,9 +241,6 @@ export interface PassageHit {
 
 /**
  * The answer of `search_resources`.
- *
- * @since 0.2.0
- * @category answers
  */
 export interface SearchAnswer {
   readonly passages: ReadonlyArray<PassageHit>
@@ -300,9 +249,6 @@ export interface SearchAnswer {
 
 /**
  * The answer of `read_resource`: `text` for text bodies, `base64` for binary ones.
- *
- * @since 0.2.0
- * @category answers
  */
 export interface ReadAnswer {
   readonly uri: string
@@ -317,9 +263,6 @@ export interface ReadAnswer {
 
 /**
  * The answer of `get_prompt`.
- *
- * @since 0.2.0
- * @category answers
  */
 export interface PromptAnswer {
   readonly name: string
@@ -333,9 +276,6 @@ export interface PromptAnswer {
 
 /**
  * What a model must call to reveal a resource before `then` (a tool name) works.
- *
- * @since 0.2.0
- * @category messages
  */
 export const notRevealedHint = (uri: string, then: string): string =>
   `Resource '${uri}' is not revealed yet. Call ${SAMPLE_RESOURCES} with ${
@@ -344,9 +284,6 @@ export const notRevealedHint = (uri: string, then: string): string =>
 
 /**
  * The message for a URI or prompt name that no resource of this agent has.
- *
- * @since 0.2.0
- * @category messages
  */
 export const unknownHint = (uri: string, suggestions: ReadonlyArray<string>): string =>
   suggestions.length > 0
@@ -355,9 +292,6 @@ export const unknownHint = (uri: string, suggestions: ReadonlyArray<string>): st
 
 /**
  * The note of a `search_resources` answer for one resource whose body is not searchable.
- *
- * @since 0.2.0
- * @category messages
  */
 export const notSearchableNote = (uri: string, reason: string): string =>
   `'${uri}' is not searchable: ${reason}. Call ${SAMPLE_RESOURCES} with ${
@@ -366,9 +300,6 @@ export const notSearchableNote = (uri: string, reason: string): string =>
 
 /**
  * The message for a prompt passed to `read_resource`.
- *
- * @since 0.2.0
- * @category messages
  */
 export const isPromptHint = (name: string): string =>
   `'${name}' is a prompt, which has no body to read. Call ${GET_PROMPT} with ${
@@ -377,9 +308,6 @@ export const isPromptHint = (name: string): string =>
 
 /**
  * The message for a resource passed to `get_prompt`.
- *
- * @since 0.2.0
- * @category messages
  */
 export const notAPromptHint = (uri: string): string =>
   `'${uri}' is not a prompt. Call ${READ_RESOURCE} with ${JSON.stringify({ uri })} to read it.`
