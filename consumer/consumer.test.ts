@@ -1,7 +1,8 @@
 // The packages as a user gets them: every publishable workspace is packed (its `prepack` builds
 // `dist/`), the tarballs are installed into an empty project with `npm install` alone (no workspace
 // links; only the npm registry is used), and the project compiles and runs the README example,
-// an app that adds deferral to an effect/ai Toolkit, and the `tool-search` command. A second
+// an app that adds deferral to an effect/ai Toolkit, a program in the code-mode sandbox, and the
+// `tool-search` command. A second
 // project installs `@tool-search/core` alone, which must not pull the offline model's weights.
 //
 // The supported Node versions are tested here: what the project runs (every package imported, the
@@ -238,7 +239,8 @@ describe("the packages installed from their tarballs", () => {
       "@tool-search/agent",
       "@tool-search/mcp",
       "@tool-search/cli",
-      "@tool-search/embeddings-offline"
+      "@tool-search/embeddings-offline",
+      "@tool-search/code"
     ])
     mkdirSync(tarballs)
     const out = expectSuccess(
@@ -316,6 +318,27 @@ describe("the packages installed from their tarballs", () => {
 
   it("the toolkit app runs its own loop: a call to a deferred tool is corrected, the tool found, then called", () =>
     expectToolkitRuns(machine))
+
+  it("a program runs in the sandbox of the installed @tool-search/code: its worker thread and QuickJS ship", () => {
+    writeFileSync(
+      join(app, "code.mjs"),
+      `import { Sandbox } from "@tool-search/code"
+import { Effect } from "effect"
+const run = Effect.flatMap(Sandbox.Sandbox, (sandbox) => sandbox.run({
+  code: "const sum = await tools.add({ a: 2, b: 3 })\\nconsole.log('sum', sum)\\nreturn [sum, typeof process]",
+  tools: ["add"],
+  call: (_, args) => Effect.succeed(args.a + args.b)
+}))
+console.log(JSON.stringify(await Effect.runPromise(run.pipe(Effect.provide(Sandbox.layer({ codeWorkers: 1 }))))))
+`
+    )
+    const out = expectSuccess(run("node", ["code.mjs"], app), "a program in the sandbox").stdout
+    assert.deepStrictEqual(JSON.parse(out), {
+      result: [5, "undefined"],
+      logs: [{ level: "log", text: "sum 5" }],
+      toolCalls: 1
+    })
+  })
 
   it("npx tool-search --help lists the commands", () => {
     const out = expectSuccess(run("npx", ["--no", "--", "tool-search", "--help"], app), "npx tool-search --help").stdout

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as AgentExample from "./examples/agent.js"
+import * as CodeMode from "./examples/code-mode.js"
 import * as DeliveryExample from "./examples/delivery.js"
 import * as ForkExample from "./examples/fork.js"
 import * as McpGateway from "./examples/mcp-gateway.js"
@@ -69,6 +70,18 @@ describe("docs examples", () => {
         calls: ["ToolSearch", "call_tool → slack_send"],
         prefixKept: [true, true]
       })
+    }))
+
+  it.live("code-mode: one program lists 200 users, messages three, and only its answer comes back", () =>
+    Effect.map(CodeMode.program, ({ forTheModel, outcome, sent }) => {
+      assert.deepStrictEqual(outcome.result, ["User 68", "User 188", "User 16"])
+      assert.strictEqual(outcome.toolCalls, 4)
+      assert.deepStrictEqual(sent.map((m) => m.to), ["u68", "u188", "u16"])
+      assert.deepStrictEqual(forTheModel, {
+        isFailure: false,
+        result: { result: ["User 68", "User 188", "User 16"], logs: ["messaged 3 of 200"] }
+      })
+      assert.include(CodeMode.declarations, "send_message(args: {")
     }))
 
   it.effect("own-loop: a call to a deferred tool is corrected, then loaded and run, without any AiError", () =>

@@ -15,7 +15,7 @@
  *
  * @since 0.2.0
  */
-import { Config, ConfigProvider, Effect, Option, type Result, Schema, SchemaIssue } from "effect"
+import { Config, ConfigProvider, type Duration, Effect, Option, type Result, Schema, SchemaIssue } from "effect"
 import * as Schemas from "./internal/settingSchemas.js"
 import { suggest } from "./internal/suggest.js"
 
@@ -168,6 +168,15 @@ export const IntAtLeast = (min: number): Schema.Codec<number, unknown> =>
   Schema.Int.check(Schema.isGreaterThanOrEqualTo(min)) as unknown as Schema.Codec<number, unknown>
 
 /**
+ * An integer from `minimum` to `maximum`.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const IntBetween = (minimum: number, maximum: number): Schema.Codec<number, unknown> =>
+  Schema.Int.check(Schema.isBetween({ minimum, maximum })) as unknown as Schema.Codec<number, unknown>
+
+/**
  * A finite number from `minimum` to `maximum`.
  *
  * @since 0.2.0
@@ -201,6 +210,14 @@ export const List: Schema.Codec<ReadonlyArray<string>, unknown> = Schemas.List
  * @category schemas
  */
 export const ListOrAll: Schema.Codec<ReadonlyArray<string> | "*", unknown> = Schemas.ListOrAll
+
+/**
+ * A positive, finite duration, written as `Duration` reads it (`30 seconds`, `5 minutes`).
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const PositiveDuration: Schema.Codec<Duration.Duration, unknown> = Schemas.PositiveDuration
 
 /**
  * A value read from its written form by `parse` (the value, or the reason it was refused) and

@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import { Effect, Result, Schema, SchemaGetter, SchemaIssue } from "effect"
+import { Duration, Effect, Option, Result, Schema, SchemaGetter, SchemaIssue } from "effect"
 
 const TRUE = new Set(["true", "yes", "on", "1", "y"])
 const FALSE = new Set(["false", "no", "off", "0", "n"])
@@ -76,6 +76,18 @@ export function fromString<A>(
     })
   ) as unknown as Schema.Codec<A, unknown>
 }
+
+/** A positive, finite duration written as `Duration` reads it (`30 seconds`, `5 minutes`). */
+export const PositiveDuration: Schema.Codec<Duration.Duration, unknown> = fromString<Duration.Duration>(
+  Schema.Duration,
+  (raw) => {
+    const d = Schema.decodeUnknownOption(Schema.DurationFromString)(raw.trim())
+    return Option.isSome(d) && Duration.isFinite(d.value) && Duration.toMillis(d.value) > 0
+      ? Result.succeed(d.value)
+      : Result.fail("Expected a positive duration, e.g. 30 seconds or 5 minutes")
+  },
+  (d) => `${Duration.toMillis(d)} millis`
+)
 
 const splitList = (raw: string): Array<string> => raw.split(",").map((s) => s.trim()).filter((s) => s !== "")
 
