@@ -393,7 +393,7 @@ const program = Effect.gen(function*() {
   const catalog = yield* ToolCatalog.ToolCatalog
   yield* catalog.register([CatalogTool.make({ name: "send_mail", description: "Send an e-mail" })])
   return yield* catalog.search(Query.keywords("mail"), { limit: 1 })
-}).pipe(Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer("semantic")))))
+}).pipe(Effect.provide(ToolCatalog.layer.pipe(Layer.provide(Strategies.layer("semantic")))))
 const exit = await Effect.runPromiseExit(program)
 console.log(exit._tag === "Failure" ? String(exit.cause) : "found")
 `

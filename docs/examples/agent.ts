@@ -11,7 +11,7 @@ const tools = [
   CatalogTool.make({ name: "tickets_open", description: "Open a ticket in the tracker", handler: echo("tickets_open") })
 ]
 
-const Catalog = ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(
+const Catalog = ToolCatalog.layerWithTools(tools).pipe(
   Layer.provide(Keyword.layer),
   Layer.orDie,
   Layer.merge(Disclosure.layer({ defer: "always" })) // two deferred tools: below the default threshold

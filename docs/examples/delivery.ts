@@ -23,7 +23,7 @@ const agent = (delivery: Executor.Delivery) =>
       policy: "capable",
       plan: () => ({ search: "send a slack message", tool: "slack_send", params: { channel: "#rel", text: "v2" } })
     })),
-    Layer.provide(ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer), Layer.orDie)),
+    Layer.provide(ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer), Layer.orDie)),
     Layer.provide(Disclosure.layer({ defer: "always" })) // one deferred tool: below the default threshold
   )
 

@@ -19,7 +19,7 @@ const Model = ScriptedModel.layer({
 })
 const Agent = Executor.layerMemory().pipe(
   Layer.provideMerge(Model),
-  Layer.provideMerge(ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer), Layer.orDie)),
+  Layer.provideMerge(ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer), Layer.orDie)),
   Layer.provide(Disclosure.layer({ defer: "always" })) // three tools: below the default threshold
 )
 

@@ -24,7 +24,7 @@ const Upstreams = McpSources.McpSources.layer([{
     env: { MEMORY_FILE_PATH: memoryFile }
   })
 }]).pipe(
-  Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))),
+  Layer.provideMerge(ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))),
   // the memory server has 9 tools, below the default threshold (auto:10) under which all are sent
   Layer.provideMerge(Disclosure.layer({ defer: "always" }))
 )

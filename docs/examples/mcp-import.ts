@@ -41,7 +41,7 @@ export const program = Effect.gen(function*() {
 }).pipe(
   Effect.provide(
     McpSources.McpSources.layer(servers).pipe(
-      Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer)))
+      Layer.provideMerge(ToolCatalog.layer.pipe(Layer.provide(Keyword.layer)))
     )
   ),
   Effect.provide(Logger.layer([])), // the supervisors log to the console; silent here

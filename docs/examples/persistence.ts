@@ -19,7 +19,7 @@ const tools = [
   CatalogTool.make({ name: "chat_send", description: "Send a chat message to a channel", handler: echo("chat_send") }),
   CatalogTool.make({ name: "tickets_open", description: "Open a ticket in the tracker", handler: echo("tickets_open") })
 ]
-const Catalog = ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(
+const Catalog = ToolCatalog.layerWithTools(tools).pipe(
   Layer.provide(Keyword.layer),
   Layer.orDie,
   Layer.merge(Disclosure.layer({ defer: "always" })) // two deferred tools: below the default threshold

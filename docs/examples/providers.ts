@@ -31,7 +31,7 @@ export const agent = (task: string, env?: Record<string, string>) =>
     Effect.provide(
       Executor.layerMemory({ maxIterations: 8 }).pipe(
         Layer.provide(Providers.languageModel), // fails with ModelNotConfigured when TOOL_SEARCH_MODEL is unset
-        Layer.provide(ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer))),
+        Layer.provide(ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer))),
         Layer.provide(TokenCounter.o200k),
         Layer.provide(FetchHttpClient.layer), // Node 20: fetch, not undici
         // two deferred tools are below the default threshold (auto:10): defer them anyway, to show search
@@ -54,7 +54,7 @@ export const semanticSearch = (query: string, cacheDirectory: string, env?: Reco
     return found.map((m) => m.tool.modelName)
   }).pipe(
     Effect.provide(
-      ToolCatalog.ToolCatalog.layer.pipe(
+      ToolCatalog.layer.pipe(
         Layer.provide(Providers.searchStrategy("semantic")),
         Layer.provide(FetchHttpClient.layer)
       )

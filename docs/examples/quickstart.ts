@@ -21,7 +21,7 @@ export const program = Effect.gen(function*() {
     return { before, after }
   }).pipe(Unit.provide)
 }).pipe(
-  Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Bm25f.layer))),
+  Effect.provide(ToolCatalog.layer.pipe(Layer.provide(Bm25f.layer))),
   // two deferred tools are below the default threshold (auto:10), under which every tool is sent
   Effect.provide(Disclosure.layer({ defer: "always" }))
 )

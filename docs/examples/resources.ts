@@ -93,8 +93,8 @@ export const findAndRead = (question: Question) =>
 
 /** The layers of the example: a BM25F catalog of the handbook, the wiki and a prompt; the attached policies. */
 export const layer = Layer.mergeAll(
-  ToolCatalog.ToolCatalog.layer,
-  ResourceCatalog.ResourceCatalog.layerWithResources(resources)
+  ToolCatalog.layer,
+  ResourceCatalog.layerWithResources(resources)
 ).pipe(
   Layer.provide(Bm25f.layer),
   Layer.orDie,

@@ -36,7 +36,7 @@ export const bm25f = Effect.gen(function*() {
   yield* catalog.register(CatalogTool.make({ name: "jira_create_ticket", description: "Open a Jira ticket" }))
   const jira = yield* catalog.search(Query.keywords("open a ticket"), { limit: 3 })
   return { nurses: names(nurses), korean: names(korean), jira: names(jira) }
-}).pipe(Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Bm25f.layer))))
+}).pipe(Effect.provide(ToolCatalog.layer.pipe(Layer.provide(Bm25f.layer))))
 
 // Regex over names: hostile patterns cannot hang (RE2), bad ones explain themselves.
 export const regex = Effect.gen(function*() {
@@ -45,7 +45,7 @@ export const regex = Effect.gen(function*() {
   const found = yield* catalog.search(Query.keywords("^(slack|github)_"), { limit: 5 })
   const error = yield* Effect.flip(catalog.search(Query.keywords("slack_(send"), { limit: 5 }))
   return { found: names(found), error: error.message }
-}).pipe(Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Regex.layer))))
+}).pipe(Effect.provide(ToolCatalog.layer.pipe(Layer.provide(Regex.layer))))
 
 // Semantic search over any EmbeddingModel: here a toy one that counts a few concepts; in an app,
 // a provider's layer (or OfflineEmbeddings.layer, the default that needs no network).
@@ -69,7 +69,7 @@ export const semantic = Effect.gen(function*() {
   const catalog = yield* ToolCatalog.ToolCatalog
   yield* catalog.register(tools)
   return names(yield* catalog.search(Query.keywords("report a bug"), { limit: 1 }))
-}).pipe(Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Semantic.layer), Layer.provide(Toy))))
+}).pipe(Effect.provide(ToolCatalog.layer.pipe(Layer.provide(Semantic.layer), Layer.provide(Toy))))
 
 // Learning from use: a search whose hit is then called successfully in the same unit teaches the
 // catalog that query (SearchFeedback; ToolSearchConfig.layerConfig provides the in-memory store unless
@@ -100,7 +100,7 @@ export const feedback = Effect.gen(function*() {
   const after = yield* turn("weather in Porto")
   return { before, after }
 }).pipe(
-  Effect.provide(ToolCatalog.ToolCatalog.layerWithTools(weather).pipe(Layer.provide(Bm25f.layer))),
+  Effect.provide(ToolCatalog.layerWithTools(weather).pipe(Layer.provide(Bm25f.layer))),
   Effect.provide(SearchFeedback.layerMemory())
 )
 
@@ -113,7 +113,7 @@ export const noGoodMatch = Unit.provide(Effect.gen(function*() {
 })).pipe(
   Effect.provide(
     Layer.mergeAll(
-      ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Bm25f.layer)),
+      ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Bm25f.layer)),
       // stricter than the default (TOOL_SEARCH_MIN_SCORE 0.07): in a three-tool catalog every word
       // is rare, so one shared word ("send") already weighs a good share of the request
       Disclosure.layer({ minScore: 0.2, defer: "always" })

@@ -12,7 +12,7 @@ const found = (query: string) => Unit.provide(Effect.map(Unit.search(query), (r)
 
 /** The catalog over a strategy of the test's choosing. */
 const catalogOver = (strategy: Layer.Layer<SearchStrategy.SearchStrategy>) =>
-  ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(
+  ToolCatalog.layerWithTools(tools).pipe(
     Layer.provide(strategy),
     Layer.orDie,
     Layer.merge(Disclosure.layer({ defer: "always" }))

@@ -36,6 +36,6 @@ export const program = Effect.gen(function*() {
     return { systemPrompt, visible, found: found.matches.map((m) => m.tool.name), unknown: unknown.reason }
   }).pipe(Unit.provide)
 }).pipe(
-  Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provideMerge(ToolSearchConfig.layerConfig))),
+  Effect.provide(ToolCatalog.layer.pipe(Layer.provideMerge(ToolSearchConfig.layerConfig))),
   Effect.provideService(ConfigProvider.ConfigProvider, env)
 )

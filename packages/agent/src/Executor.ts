@@ -40,7 +40,7 @@ import * as Eviction from "./Eviction.js"
 import * as Internal from "./internal/agent.js"
 import * as DeliveryInternal from "./internal/delivery.js"
 import * as Forks from "./internal/forks.js"
-import { SessionStore } from "./SessionStore.js"
+import * as SessionStore from "./SessionStore.js"
 import type { TurnEvent } from "./TurnEvent.js"
 import * as UnitToolkit from "./UnitToolkit.js"
 
@@ -264,7 +264,7 @@ export interface Service {
 }
 
 /** What every executor layer needs. */
-type Needs = LanguageModel.LanguageModel | ToolCatalog.ToolCatalog | SessionStore
+type Needs = LanguageModel.LanguageModel | ToolCatalog.ToolCatalog | SessionStore.SessionStore
 
 /**
  * The agent's executor.
@@ -306,7 +306,7 @@ export const layer = (options: Partial<Options> = {}): Layer.Layer<Executor, nev
 export const layerMemory = (
   options: Partial<Options> = {},
   eviction: Eviction.Strategy = Eviction.defaultStrategy
-): Layer.Layer<Executor, never, Exclude<Needs, SessionStore>> =>
+): Layer.Layer<Executor, never, Exclude<Needs, SessionStore.SessionStore>> =>
   layer(options).pipe(Layer.provide(SessionStore.layerMemory(eviction)))
 
 /**

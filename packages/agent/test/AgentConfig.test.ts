@@ -62,7 +62,7 @@ describe("AgentConfig: the bounds on tool calls", () => {
       assert.strictEqual(executor.options.toolArgumentsMaxDepth, 8)
     }).pipe(Effect.provide(
       Executor.layerConfig().pipe(
-        Layer.provide(SessionStore.SessionStore.layerConfig),
+        Layer.provide(SessionStore.layerConfig),
         Layer.provide([CatalogLive, ScriptedModel.layer({ policy: "capable" }), TokenCounter.layerApproximate]),
         Layer.provide(ToolSearchConfig.layerConfig),
         Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({

@@ -330,7 +330,7 @@ describe("native delivery: deferred tools the provider's way", () => {
   it.effect("TOOL_SEARCH_DELIVERY=native on such a model is a ConfigError naming the variable and the provider", () =>
     Effect.gen(function*() {
       const layer = Executor.layerConfig().pipe(
-        Layer.provide(SessionStore.SessionStore.layerConfig),
+        Layer.provide(SessionStore.layerConfig),
         Layer.provide([CatalogLive, recording([answer], false).layer, TokenCounter.layerApproximate]),
         Layer.provide(ToolSearchConfig.layerConfig),
         Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { TOOL_SEARCH_DELIVERY: "native" } })))

@@ -11,7 +11,7 @@ import { CatalogLive } from "./fixtures.js"
 const URI = "policy://acme/returns"
 const POLICY = "# Returns\n\nOpened laptops can be returned within 14 days, with a 15% restocking fee."
 
-const Resources = ResourceCatalog.ResourceCatalog.layerWithResources([
+const Resources = ResourceCatalog.layerWithResources([
   Resource.text({ uri: URI, name: "Returns policy", kind: "policy", source: "policies", text: POLICY })
 ]).pipe(Layer.provide(Keyword.layer), Layer.orDie)
 

@@ -10,7 +10,7 @@ const configured = (env: Record<string, string>, policy: ScriptedModel.Policy) =
     Effect.map(ToolSearchConfig.config.parse(ConfigProvider.fromEnv({ env })), ToolSearchConfig.layer)
   )
   return Executor.layerConfig({ maxIterations: 8 }).pipe(
-    Layer.provide(SessionStore.SessionStore.layerConfig),
+    Layer.provide(SessionStore.layerConfig),
     Layer.orDie,
     Layer.provideMerge(ScriptedModel.layer({ policy, plan: (text) => plans[text] })),
     Layer.provideMerge(CatalogLive),

@@ -182,7 +182,7 @@ describe("no traps on the main paths", () => {
         .pipe(Effect.provide(
           Executor.layerMemory().pipe(
             Layer.provide(modelOf([[text("hello")]], sent)),
-            Layer.provide(ToolCatalog.ToolCatalog.layerWithTools(mail).pipe(Layer.provide(Keyword.layer)))
+            Layer.provide(ToolCatalog.layerWithTools(mail).pipe(Layer.provide(Keyword.layer)))
           )
         ))
       assert.deepStrictEqual(sent[0], ["send_email", "list_inbox", "archive_message"])
@@ -193,7 +193,7 @@ describe("no traps on the main paths", () => {
         Effect.provide(
           Executor.layerMemory().pipe(
             Layer.provide(modelOf([[text("hello")]], forced)),
-            Layer.provide(ToolCatalog.ToolCatalog.layerWithTools(mail).pipe(Layer.provide(Keyword.layer)))
+            Layer.provide(ToolCatalog.layerWithTools(mail).pipe(Layer.provide(Keyword.layer)))
           )
         ),
         Effect.provide(Disclosure.layer({ defer: "always" }))

@@ -70,7 +70,7 @@ export const agentWithoutStore = (policy: ScriptedModel.Policy, options: Partial
 
 /** Executor + scripted model + catalog + an in-memory session store. */
 export const agent = (policy: ScriptedModel.Policy, options: Partial<Executor.Options> = {}) =>
-  agentWithoutStore(policy, options).pipe(Layer.provide(SessionStore.SessionStore.layerMemory()))
+  agentWithoutStore(policy, options).pipe(Layer.provide(SessionStore.layerMemory()))
 
 /** A user message. */
 export const user = (text: string) => [{ role: "user" as const, content: text }]

@@ -265,7 +265,7 @@ export const withAgent = <A, E, R>(
       : []
     const servers = yield* parseUpstreams(flags.upstreams, { callTimeout: 60, connectTimeout: 30 })
 
-    const Catalog = ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(
+    const Catalog = ToolCatalog.layerWithTools(tools).pipe(
       Layer.provide(Providers.searchStrategy(settings.strategy))
     )
     const Feedback_ = yield* feedbackStore(command, flags.database, settings.feedback)
@@ -291,7 +291,7 @@ export const withAgent = <A, E, R>(
       Layer.succeed(ToolSearchConfig.ToolSearchConfig, { ...settings, visibility })
     )
     const Agent = Executor.layerConfig({ maxIterations: Math.max(1, flags.maxIterations) }).pipe(
-      Layer.provide(SessionStore.SessionStore.layerConfig),
+      Layer.provide(SessionStore.layerConfig),
       Layer.provide(Providers.languageModelOf(choice)),
       Layer.provideMerge(Tools),
       Layer.provide(TokenCounter.o200k),

@@ -149,7 +149,7 @@ export interface Options {
  * @since 0.2.0
  * @category models
  */
-export const defaultOptions: Options = {
+const defaultOptions: Options = {
   maxIndexedChars: 2_000_000,
   passageTarget: Passages.defaultSizes.target,
   passageMax: Passages.defaultSizes.max,
@@ -349,16 +349,33 @@ const isResource = (u: Resource.Resource | Iterable<Resource.Resource>): u is Re
  * @since 0.2.0
  * @category services
  */
-export class ResourceCatalog extends Context.Service<ResourceCatalog, Service>()("@tool-search/core/ResourceCatalog") {
-  /** A catalog ranking with the `SearchStrategy` in context. */
-  static readonly layer: Layer.Layer<ResourceCatalog, never, SearchStrategy> = Layer.effect(ResourceCatalog, make())
-  /** A catalog with explicit settings. */
-  static readonly layerWith = (options: Partial<Options>): Layer.Layer<ResourceCatalog, never, SearchStrategy> =>
-    Layer.effect(ResourceCatalog, make(options))
-  /** A catalog that starts with `resources` registered (one atomic batch: a bad one fails the layer). */
-  static readonly layerWithResources = (
-    resources: Iterable<Resource.Resource>,
-    options: Partial<Options> = {}
-  ): Layer.Layer<ResourceCatalog, InvalidResource | DuplicateResource, SearchStrategy> =>
-    Layer.effect(ResourceCatalog, Effect.tap(make(options), (catalog) => catalog.register(resources)))
-}
+export class ResourceCatalog extends Context.Service<ResourceCatalog, Service>()("@tool-search/core/ResourceCatalog") {}
+
+/**
+ * A catalog ranking with the `SearchStrategy` in context, with the default settings.
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const layer: Layer.Layer<ResourceCatalog, never, SearchStrategy> = Layer.effect(ResourceCatalog, make())
+
+/**
+ * A catalog with explicit settings.
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const layerWith = (options: Partial<Options>): Layer.Layer<ResourceCatalog, never, SearchStrategy> =>
+  Layer.effect(ResourceCatalog, make(options))
+
+/**
+ * A catalog that starts with `resources` registered (one atomic batch: a bad resource fails the layer).
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const layerWithResources = (
+  resources: Iterable<Resource.Resource>,
+  options: Partial<Options> = {}
+): Layer.Layer<ResourceCatalog, InvalidResource | DuplicateResource, SearchStrategy> =>
+  Layer.effect(ResourceCatalog, Effect.tap(make(options), (catalog) => catalog.register(resources)))

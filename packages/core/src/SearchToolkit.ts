@@ -31,7 +31,8 @@ import * as MetaTools from "./internal/unit/metaTools.js"
 import { UnitService } from "./internal/unit/service.js"
 import type { SearchStrategy } from "./SearchStrategy.js"
 import * as Strategies from "./Strategies.js"
-import { ToolCatalog } from "./ToolCatalog.js"
+import * as ToolCatalogModule from "./ToolCatalog.js"
+import type { ToolCatalog } from "./ToolCatalog.js"
 
 // -----------------------------------------------------------------------------
 // Deferral on an existing Toolkit
@@ -80,7 +81,7 @@ export const layerFromToolkit = <Tools extends Record<string, Tool.Any>>(
   const toolkitEffect: Effect.Effect<Toolkit.WithHandler<Tools>, never, Tool.HandlersFor<Tools>> = toolkit
   const catalog = Layer.unwrap(Effect.map(toolkitEffect, (withHandlers) =>
     // `SelfContainedToolkit` proved that the handlers need no request-level services.
-    ToolCatalog.layerWithTools(CatalogTool.fromToolkit(withHandlers as CatalogTool.SelfContained<Tools>, rest))))
+    ToolCatalogModule.layerWithTools(CatalogTool.fromToolkit(withHandlers as CatalogTool.SelfContained<Tools>, rest))))
   return catalog.pipe(Layer.provideMerge(strategy))
 }
 

@@ -128,7 +128,7 @@ export interface Options {
  * @since 0.1.0
  * @category models
  */
-export const defaultOptions: Options = { stripFunctionsPrefix: true, name: "default" }
+const defaultOptions: Options = { stripFunctionsPrefix: true, name: "default" }
 
 /**
  * The operations of a tool catalog.
@@ -336,16 +336,33 @@ const isTool = (u: CatalogTool.CatalogTool | Iterable<CatalogTool.CatalogTool>):
  * @since 0.1.0
  * @category services
  */
-export class ToolCatalog extends Context.Service<ToolCatalog, Service>()("@tool-search/core/ToolCatalog") {
-  /** A catalog ranking with the `SearchStrategy` in context. */
-  static readonly layer: Layer.Layer<ToolCatalog, never, SearchStrategy> = Layer.effect(ToolCatalog, make())
-  /** A catalog with explicit settings. */
-  static readonly layerWith = (options: Partial<Options>): Layer.Layer<ToolCatalog, never, SearchStrategy> =>
-    Layer.effect(ToolCatalog, make(options))
-  /** A catalog that starts with `tools` registered (one atomic batch: a bad tool fails the layer). */
-  static readonly layerWithTools = (
-    tools: Iterable<CatalogTool.CatalogTool>,
-    options: Partial<Options> = {}
-  ): Layer.Layer<ToolCatalog, InvalidTool | DuplicateTool, SearchStrategy> =>
-    Layer.effect(ToolCatalog, Effect.tap(make(options), (catalog) => catalog.register(tools)))
-}
+export class ToolCatalog extends Context.Service<ToolCatalog, Service>()("@tool-search/core/ToolCatalog") {}
+
+/**
+ * A catalog ranking with the `SearchStrategy` in context, with the default settings.
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const layer: Layer.Layer<ToolCatalog, never, SearchStrategy> = Layer.effect(ToolCatalog, make())
+
+/**
+ * A catalog with explicit settings.
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const layerWith = (options: Partial<Options>): Layer.Layer<ToolCatalog, never, SearchStrategy> =>
+  Layer.effect(ToolCatalog, make(options))
+
+/**
+ * A catalog that starts with `tools` registered (one atomic batch: a bad tool fails the layer).
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const layerWithTools = (
+  tools: Iterable<CatalogTool.CatalogTool>,
+  options: Partial<Options> = {}
+): Layer.Layer<ToolCatalog, InvalidTool | DuplicateTool, SearchStrategy> =>
+  Layer.effect(ToolCatalog, Effect.tap(make(options), (catalog) => catalog.register(tools)))

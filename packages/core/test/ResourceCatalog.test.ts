@@ -243,7 +243,7 @@ describe("ResourceCatalog", () => {
       assert.strictEqual(error._tag, "SearchFailed")
       assert.include(error.message, "index exploded")
     }).pipe(Effect.provide(
-      Catalog.layerWithResources([handbook]).pipe(
+      ResourceCatalog.layerWithResources([handbook]).pipe(
         Layer.provide(Layer.succeed(SearchStrategy.SearchStrategy, {
           name: "broken",
           makeIndex: Effect.succeed({

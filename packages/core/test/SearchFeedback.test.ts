@@ -70,7 +70,7 @@ const weather = [
 
 const Feedback = SearchFeedback.layerMemory()
 const catalogLayer = (tools: ReadonlyArray<CatalogTool.CatalogTool>) =>
-  ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Bm25f.layer))
+  ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Bm25f.layer))
 
 /** One unit: search, then call the `nth` hit (or nothing). */
 const searchThenCall = (query: string, call?: string) =>
@@ -140,7 +140,7 @@ describe("learning from use", () => {
       assert.strictEqual(exact[0], "ping", "a query that is a tool's name finds that tool first")
     }).pipe(
       Effect.provide(
-        ToolCatalog.ToolCatalog.layerWithTools([
+        ToolCatalog.layerWithTools([
           tool("ping", "Send an ICMP echo request"),
           tool("network_check", "Check connectivity"),
           ...weather

@@ -114,7 +114,7 @@ describe("Semantic strategy", () => {
   it.effect("a failing model is SearchFailed, never an empty result, and the next search retries", () =>
     Effect.gen(function*() {
       const { fake: f, model } = yield* fake
-      const catalog = yield* ToolCatalog.make(ToolCatalog.defaultOptions).pipe(
+      const catalog = yield* ToolCatalog.make().pipe(
         Effect.provide(Semantic.layer.pipe(Layer.provide(Layer.succeed(EmbeddingModel.EmbeddingModel, model))))
       )
       yield* catalog.register(tools)
@@ -130,7 +130,7 @@ describe("Semantic strategy", () => {
   it.effect("live index: a tool registered after the first search is found by the next", () =>
     Effect.gen(function*() {
       const { model } = yield* fake
-      const catalog = yield* ToolCatalog.make(ToolCatalog.defaultOptions).pipe(
+      const catalog = yield* ToolCatalog.make().pipe(
         Effect.provide(Semantic.layer.pipe(Layer.provide(Layer.succeed(EmbeddingModel.EmbeddingModel, model))))
       )
       yield* catalog.register(tools)

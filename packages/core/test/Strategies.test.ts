@@ -8,7 +8,7 @@ const tools = [
   CatalogTool.make({ name: "read_file", description: "Read a file from disk", category: "files" })
 ]
 
-const catalogWith = (name: Strategies.Name) => ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer(name)))
+const catalogWith = (name: Strategies.Name) => ToolCatalog.layer.pipe(Layer.provide(Strategies.layer(name)))
 
 describe("built-in strategies", () => {
   it("bm25f is the default, and every name resolves to a layer", () => {

@@ -35,11 +35,11 @@ describe("Unit: seed 000's error and empty-result table", () => {
       const many = Array.from({ length: 25 }, (_, i) => tool(`t${String(i).padStart(2, "0")}`, `Tool ${i}`))
       const names = many.map((t) => t.name)
       const out = yield* Unit.provide(search(`select:${names.slice(0, 11).join(",")}`, 5)).pipe(
-        Effect.provide(ToolCatalog.ToolCatalog.layerWithTools(many).pipe(Layer.provide(Strategies.layer("keyword"))))
+        Effect.provide(ToolCatalog.layerWithTools(many).pipe(Layer.provide(Strategies.layer("keyword"))))
       )
       assert.deepStrictEqual(functionsOf(out.result), names.slice(0, 11), "11 names with max_results 5: all 11")
       const capped = yield* Unit.provide(search(`select:${names.join(",")},Nope`)).pipe(
-        Effect.provide(ToolCatalog.ToolCatalog.layerWithTools(many).pipe(Layer.provide(Strategies.layer("keyword"))))
+        Effect.provide(ToolCatalog.layerWithTools(many).pipe(Layer.provide(Strategies.layer("keyword"))))
       )
       assert.deepStrictEqual(functionsOf(capped.result), names.slice(0, 20), "at most the hard cap (20)")
       const note = (capped.result as { note?: string }).note ?? ""
@@ -303,7 +303,7 @@ describe("Unit: the ToolSearch description follows the strategy", () => {
       const keywords = yield* Unit.provide(description).pipe(Effect.provide(CatalogLive))
       assert.include(keywords, "keywords ('read file')")
       const regex = yield* Unit.provide(description).pipe(
-        Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer("regex")))),
+        Effect.provide(ToolCatalog.layer.pipe(Layer.provide(Strategies.layer("regex")))),
         Effect.provide(deferAlways)
       )
       assert.include(regex, "a regular expression over tool names")
@@ -322,7 +322,7 @@ describe("Unit: no good match", () => {
   const over = (disclosure: Partial<Disclosure.Options>) =>
     Effect.provide(
       Layer.mergeAll(
-        ToolCatalog.ToolCatalog.layerWithTools(catalog).pipe(Layer.provide(Strategies.layer("bm25f"))),
+        ToolCatalog.layerWithTools(catalog).pipe(Layer.provide(Strategies.layer("bm25f"))),
         Disclosure.layer({ defer: "always", ...disclosure })
       )
     )

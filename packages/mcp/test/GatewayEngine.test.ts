@@ -16,8 +16,8 @@ type Services = ToolCatalog.ToolCatalog | ResourceCatalog.ResourceCatalog | McpS
 const upstreams = (servers: ReadonlyArray<Upstream.Input>, options: McpSources.Options = {}) =>
   Layer.build(
     McpSources.McpSources.layerWithResources(servers, options).pipe(
-      Layer.provideMerge(ToolCatalog.ToolCatalog.layer),
-      Layer.provideMerge(ResourceCatalog.ResourceCatalog.layerWith({ indexBodies: false })),
+      Layer.provideMerge(ToolCatalog.layer),
+      Layer.provideMerge(ResourceCatalog.layerWith({ indexBodies: false })),
       Layer.provide(Keyword.layer),
       Layer.provideMerge(deferAlways),
       Layer.provide(Logger.layer([]))

@@ -27,8 +27,8 @@ type Services = ToolCatalog.ToolCatalog | ResourceCatalog.ResourceCatalog | McpS
 const upstreams = (servers: ReadonlyArray<Upstream.Input>, indexBodies = false) =>
   Layer.build(
     McpSources.McpSources.layerWithResources(servers).pipe(
-      Layer.provideMerge(ToolCatalog.ToolCatalog.layer),
-      Layer.provideMerge(ResourceCatalog.ResourceCatalog.layerWith({ indexBodies })),
+      Layer.provideMerge(ToolCatalog.layer),
+      Layer.provideMerge(ResourceCatalog.layerWith({ indexBodies })),
       Layer.provide(Keyword.layer),
       Layer.provide(Logger.layer([]))
     )

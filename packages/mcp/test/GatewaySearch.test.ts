@@ -7,7 +7,7 @@ import * as fc from "fast-check"
 import * as Fake from "./fixtures/FakeServer.js"
 import { call, connect, text, upstreams } from "./fixtures/Sessions.js"
 
-const Bm25f = ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer("bm25f")))
+const Bm25f = ToolCatalog.layer.pipe(Layer.provide(Strategies.layer("bm25f")))
 
 const tools = [
   Fake.echoTool("read_graph", "Read the entire knowledge graph"),

@@ -164,7 +164,7 @@ describe("Gateway session: an expensive search", () => {
         })
       ).pipe(Layer.provide(Regex.layerWith({ maxSteps: 20_000_000 })))
       const context = yield* Layer.build(
-        ToolCatalog.ToolCatalog.layerWithTools(
+        ToolCatalog.layerWithTools(
           Array.from({ length: 20_000 }, (_, i) => CatalogTool.make({ name: `tool_${i}_send_message_to_channel` }))
         ).pipe(Layer.provide(Signalling), Layer.orDie)
       )

@@ -224,7 +224,7 @@ describe("McpResource with server-everything", () => {
         })
         assert.deepStrictEqual(imported.invalid, [])
         const catalog = yield* Layer.build(
-          ResourceCatalog.ResourceCatalog.layerWithResources(imported.resources).pipe(Layer.provide(Bm25f.layer))
+          ResourceCatalog.layerWithResources(imported.resources).pipe(Layer.provide(Bm25f.layer))
         )
         const outcome = yield* Effect.gen(function*() {
           const sampled = yield* Unit.sampleResources({ query: "architecture of the server", max: 3 })
@@ -240,7 +240,7 @@ describe("McpResource with server-everything", () => {
         }).pipe(
           Unit.provideWith({ resources: true }),
           Effect.provideContext(catalog),
-          Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Bm25f.layer))),
+          Effect.provide(ToolCatalog.layer.pipe(Layer.provide(Bm25f.layer))),
           Effect.provide(Visibility.layer({ resources: ["everything"] }))
         )
         assert.isDefined(outcome.doc)

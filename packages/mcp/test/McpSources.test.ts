@@ -6,7 +6,7 @@ import { TestClock } from "effect/testing"
 import * as Fake from "./fixtures/FakeServer.js"
 import { adjustUntil, turn } from "./fixtures/TestTime.js"
 
-const Catalog = ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))
+const Catalog = ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))
 const Quiet = Logger.layer([])
 
 /** Builds the sources over a fresh catalog, in the test's scope. */

@@ -13,8 +13,8 @@ const start = (servers: ReadonlyArray<Upstream.Input>) =>
   Effect.gen(function*() {
     const context = yield* Layer.build(
       McpSources.McpSources.layerWithResources(servers).pipe(
-        Layer.provideMerge(ToolCatalog.ToolCatalog.layer),
-        Layer.provideMerge(ResourceCatalog.ResourceCatalog.layerWith({ indexBodies: false })),
+        Layer.provideMerge(ToolCatalog.layer),
+        Layer.provideMerge(ResourceCatalog.layerWith({ indexBodies: false })),
         Layer.provide(Keyword.layer),
         Layer.provide(Logger.layer([]))
       )

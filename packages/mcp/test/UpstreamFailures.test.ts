@@ -20,7 +20,7 @@ const start = (servers: ReadonlyArray<Upstream.Input>) =>
   Effect.map(
     Layer.build(
       McpSources.McpSources.layer(servers).pipe(
-        Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))),
+        Layer.provideMerge(ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))),
         Layer.provide(Logger.layer([]))
       )
     ),

@@ -51,7 +51,7 @@ const agentFailing = (env: Record<string, string>) => {
   const provider = ConfigProvider.layer(ConfigProvider.fromEnv({ env: { ...agentSettings, ...env } }))
   const settings = Layer.unwrap(Effect.map(ToolSearchConfig.config, ToolSearchConfig.layer))
   return Executor.layerConfig({ maxIterations: 8 }).pipe(
-    Layer.provide(SessionStore.SessionStore.layerConfig),
+    Layer.provide(SessionStore.layerConfig),
     Layer.provide(Providers.languageModel),
     // a small catalog, below the default deferral threshold: defer anyway (these tests are about search)
     Layer.provide(catalogOf(tools)),

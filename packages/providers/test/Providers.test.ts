@@ -124,7 +124,7 @@ const search = (env: Record<string, string>, directory: string, query: string) =
     return found.map((m) => m.tool.modelName)
   }).pipe(
     Effect.provide(
-      ToolCatalog.ToolCatalog.layer.pipe(
+      ToolCatalog.layer.pipe(
         Layer.provide(Providers.searchStrategy("semantic")),
         Layer.provide([withEnv(env), FetchHttpClient.layer])
       )

@@ -139,7 +139,7 @@ export const measure = (toolCount: number, turns: number): Effect.Effect<Report>
     Effect.provide(
       Executor.layerMemory({ maxIterations: 6 }).pipe(
         Layer.provideMerge(recordingModel(requests)),
-        Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Strategies.layer(Strategies.defaultName)))),
+        Layer.provideMerge(ToolCatalog.layer.pipe(Layer.provide(Strategies.layer(Strategies.defaultName)))),
         Layer.provide(TokenCounter.o200k)
       )
     )

@@ -30,13 +30,13 @@ import * as AuditCommand from "./Audit.js"
 // -----------------------------------------------------------------------------
 
 /** The demo catalog, ranked by the default strategy. */
-const Catalog = ToolCatalog.ToolCatalog.layerWithTools(Services.tools).pipe(
+const Catalog = ToolCatalog.layerWithTools(Services.tools).pipe(
   Layer.provide(Strategies.layer(Strategies.defaultName)),
   Layer.orDie // static data, checked by its tests
 )
 
 /** The attached policies (a handbook, a reply prompt) and the wiki, ranked like the tools. */
-const Resources = ResourceCatalog.ResourceCatalog.layerWithResources(Policies.resources).pipe(
+const Resources = ResourceCatalog.layerWithResources(Policies.resources).pipe(
   Layer.provide(Strategies.layer(Strategies.defaultName)),
   Layer.orDie // static data, checked by its tests
 )

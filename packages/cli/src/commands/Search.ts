@@ -67,7 +67,7 @@ export const command = Command.make(
           // every tool of the file is searchable, whatever the catalog's size
           Effect.provide(Disclosure.layer({ defer: "always" })),
           // semantic and hybrid embed with TOOL_SEARCH_EMBEDDINGS when it is set (docs/providers.md)
-          Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(
+          Effect.provide(ToolCatalog.layer.pipe(
             Layer.provide(Providers.searchStrategy(strategy, { onProgress: progress.update })),
             Layer.provide(FetchHttpClient.layer)
           )),

@@ -299,10 +299,10 @@ export const serve = (input: Input): Effect.Effect<void, UsageError, FileSystem.
       onSome: (where) => GatewayDatabase.layer(where, p.store, p.gateway, { feedback: core.feedback })
     })
     const Catalogs = Layer.mergeAll(
-      ToolCatalog.ToolCatalog.layer,
+      ToolCatalog.layer,
       p.gateway.resourceTools
-        ? ResourceCatalog.ResourceCatalog.layer
-        : ResourceCatalog.ResourceCatalog.layerWith({ indexBodies: false })
+        ? ResourceCatalog.layer
+        : ResourceCatalog.layerWith({ indexBodies: false })
     ).pipe(
       Layer.provideMerge(ToolSearchConfig.layer(Option.isSome(database) ? { ...core, feedback: false } : core))
     )

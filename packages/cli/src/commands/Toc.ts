@@ -92,7 +92,7 @@ export const command = Command.make("toc", {
         } satisfies JsonOutput
       }))
     }).pipe(
-      Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provideMerge(ToolSearchConfig.layer(settings)))),
+      Effect.provide(ToolCatalog.layer.pipe(Layer.provideMerge(ToolSearchConfig.layer(settings)))),
       Effect.mapError((e) => new UsageError({ reason: e.message, subject: "catalog" }))
     )
     const why = emptyBecause(tools, output, settings.visibility.strict)

@@ -29,7 +29,7 @@ export const deferAlways = Disclosure.layer({ defer: "always" })
 
 /** A catalog (keyword strategy) holding `tools`, deferring whatever its size. */
 export const catalogOf = (tools: ReadonlyArray<CatalogTool.CatalogTool>) =>
-  ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer), Layer.merge(deferAlways))
+  ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer), Layer.merge(deferAlways))
 
 /** Runs `effect` as one unit over a catalog of `tools`. */
 export const unitOver = <A, E>(
@@ -69,7 +69,7 @@ export const tools = [
 export const CatalogLive = catalogOf(tools)
 
 /** An empty catalog (keyword strategy). */
-export const EmptyCatalog = ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer), Layer.merge(deferAlways))
+export const EmptyCatalog = ToolCatalog.layer.pipe(Layer.provide(Keyword.layer), Layer.merge(deferAlways))
 
 /** Names of the tools the unit sends to the model now. */
 export const visibleNames = Effect.map(Unit.tools, (ts) => ts.map((t) => t.name))
