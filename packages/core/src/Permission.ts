@@ -41,7 +41,7 @@ export interface Permission {
  * @since 0.1.0
  * @category constructors
  */
-export const allowAll: Permission = { allows: () => true }
+const allowAll: Permission = { allows: () => true }
 
 /**
  * Allows only the listed tools, matched by model name, declared name or id.
@@ -49,7 +49,7 @@ export const allowAll: Permission = { allows: () => true }
  * @since 0.1.0
  * @category constructors
  */
-export const only = (names: Iterable<string>): Permission => {
+const only = (names: Iterable<string>): Permission => {
   const allowed = new Set(names)
   return {
     allows: (t) =>

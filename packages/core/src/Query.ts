@@ -99,7 +99,7 @@ export const select = (names: ReadonlyArray<string>): Query => ({ _tag: "Select"
  * @since 0.1.0
  * @category constructors
  */
-export const required = (terms: ReadonlyArray<string>, text: string): Query => ({
+const required = (terms: ReadonlyArray<string>, text: string): Query => ({
   _tag: "Required",
   required: terms,
   text

@@ -60,7 +60,7 @@ export interface Options {
  * @since 0.2.0
  * @category models
  */
-export const defaults: Options = {
+const defaults: Options = {
   maxFileBytes: 10_000_000,
   maxResources: 10_000,
   maxInlineChars: 1_000_000,
@@ -73,7 +73,7 @@ export const defaults: Options = {
  * @since 0.2.0
  * @category schemas
  */
-export const Entry = Schema.Struct({
+const Entry = Schema.Struct({
   uri: Schema.String,
   name: Schema.String,
   kind: Schema.optionalKey(Schema.String),
@@ -97,7 +97,7 @@ export const Entry = Schema.Struct({
  * @since 0.2.0
  * @category schemas
  */
-export type Entry = typeof Entry.Type
+type Entry = typeof Entry.Type
 
 // -----------------------------------------------------------------------------
 // Loading

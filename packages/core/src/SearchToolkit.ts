@@ -95,7 +95,7 @@ export const layerFromToolkit = <Tools extends Record<string, Tool.Any>>(
  * @since 0.1.0
  * @category tools
  */
-export const ToolSearch = Tool.dynamic(Disclosure.toolNames.toolSearch, {
+const ToolSearch = Tool.dynamic(Disclosure.toolNames.toolSearch, {
   description: Messages.toolSearchDescription(
     Disclosure.defaults.maxResultsLimit,
     Disclosure.defaults.defaultMaxResults

@@ -100,7 +100,7 @@ export const settings = {
     description: "what `discover_tools` (catalog mode) lists of each deferred tool"
   }),
   searchTools: Setting.make<boolean | "auto">("searchTools", {
-    schema: Setting.booleanOr(["auto"]),
+    schema: Schemas.booleanOr(["auto"]),
     default: Disclosure.defaults.searchTools,
     values: choices(["auto", "true", "false"]),
     defaultText: "auto (true with discovery first)",
@@ -113,14 +113,14 @@ export const settings = {
     description: "with `auto`, `search_tools` needs at least this many searchable tools"
   }),
   minScore: Setting.make("minScore", {
-    schema: Setting.NumberBetween(0, 1),
+    schema: Schemas.NumberBetween(0, 1),
     default: Disclosure.defaults.minScore,
     values: "number, 0 to 1",
     description:
       "\"no good match\": ToolSearch (an agent's, or `serve`'s for every session) does not load hits whose strength (share of the query's term weight matched) is below it; 0 turns it off"
   }),
   minScoreRatio: Setting.make("minScoreRatio", {
-    schema: Setting.NumberBetween(0, 1),
+    schema: Schemas.NumberBetween(0, 1),
     default: Disclosure.defaults.minScoreRatio,
     values: "number, 0 to 1",
     description: "nor hits whose score is below this share of the best hit's score (in the same search); 0 turns it off"
@@ -168,7 +168,7 @@ export const settings = {
     description: "whether platform sources join the selection"
   }),
   platformSources: Setting.make("platformSources", {
-    schema: Setting.ListOrAll,
+    schema: Schemas.ListOrAll,
     default: Visibility.defaults.allow,
     values: "`*` or comma-separated source ids",
     defaultText: "*",

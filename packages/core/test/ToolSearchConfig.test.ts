@@ -10,6 +10,7 @@ import {
   ToolSearchConfig,
   Visibility
 } from "../src/index.js"
+import * as ToolContents from "../src/internal/toolContents.js"
 
 const load = (env: Record<string, string>) => ToolSearchConfig.config.parse(ConfigProvider.fromEnv({ env }))
 
@@ -170,9 +171,6 @@ describe("Setting", () => {
         Setting.check([ToolSearchConfig.settings], { maxResults: 0 }, (s) => `gateway.json: ${s.key}`)
       )
       assert.include(Setting.explain(error), "gateway.json: maxResults=0")
-      assert.deepStrictEqual(Setting.unknownKeys([ToolSearchConfig.settings], { maxResult: 1, mode: "x" }), [
-        "maxResult"
-      ])
     }))
 })
 
@@ -189,7 +187,7 @@ describe("ToolSearchConfig.layerConfig", () => {
       assert.deepStrictEqual(visibility.options.connected, ["news-mcp", "extra"])
       assert.isTrue(visibility.options.strict)
       assert.strictEqual(toc.namesPerSource, 3)
-      assert.strictEqual(toc.template, TableOfContents.defaultTemplate)
+      assert.strictEqual(toc.template, ToolContents.defaultTemplate)
       assert.isFalse(settings.discoveryFirst)
     }).pipe(
       Effect.provide(ToolSearchConfig.layerConfigWith((s) => ({

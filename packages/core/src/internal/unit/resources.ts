@@ -20,7 +20,6 @@ import { Effect } from "effect"
 import * as Disclosure from "../../Disclosure.js"
 import type * as Resource from "../../Resource.js"
 import type { Entry, Passage, Service as ResourceCatalogService } from "../../ResourceCatalog.js"
-import * as ResourceDisclosure from "../../ResourceDisclosure.js"
 import * as Excerpt from "../excerpt.js"
 import { messageOf } from "../messages.js"
 import * as Answers from "../resourceAnswers.js"
@@ -33,6 +32,7 @@ import * as ResourceToolkit from "./resourceTools.js"
 import type { Policies } from "./service.js"
 
 import { Refused, ResourceReadError } from "../../Errors.js"
+import * as Deferral from "../deferral.js"
 
 /** The resource side of one unit. */
 export interface ResourceSide {
@@ -168,7 +168,7 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
             reason: ResourceTools.usage[Disclosure.toolNames.sampleResources] as string
           })
         }
-        const limit = ResourceDisclosure.clampMax(input.max, options)
+        const limit = Deferral.clampMaxResults(input.max, options)
         // a resource this agent may not read is found by its metadata only, never by its content
         const matches = yield* catalog.sample(query, { limit, accept: exists, acceptBody: permitted })
         yield* revealed.add(matches.map((m) => m.resource.uri))
@@ -189,7 +189,7 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
             return { passages: [], note: ResourceTools.notSearchableNote(only.uri, only.unsearchable) }
           }
         }
-        const limit = ResourceDisclosure.clampMax(input.max, options)
+        const limit = Deferral.clampMaxResults(input.max, options)
         const matches = yield* catalog.searchPassages(input.query, {
           limit,
           accept: (e) => exists(e) && permitted(e) && (only === undefined || e.uri === only.uri)
