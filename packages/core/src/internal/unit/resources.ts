@@ -151,8 +151,8 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
       return source === undefined ? "" : Excerpt.excerpt(source.text, query, options.snippetLength)
     }
 
-    const sample = (input: { readonly query?: string; readonly uri?: string; readonly max?: number }) =>
-      Effect.gen(function*() {
+    const sample = Effect.fn("tool-search.resources.sample")(
+      function*(input: { readonly query?: string; readonly uri?: string; readonly max?: number }) {
         const query = input.query?.trim() === "" ? undefined : input.query
         if (input.uri !== undefined) {
           const entry = yield* find(input.uri)
@@ -174,14 +174,15 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
         yield* revealed.add(matches.map((m) => m.resource.uri))
         const resources = matches.map((m) => Answers.summaryOf(m.resource, snippetOf(m.resource, m.passage, query)))
         return resources.length > 0 ? { resources } : { resources, note: `No resource matched '${query}'.` }
-      }).pipe(Effect.withSpan("tool-search.resources.sample", undefined, { captureStackTrace: false }))
+      }
+    )
 
     // -------------------------------------------------------------------------
     // L3: search
     // -------------------------------------------------------------------------
 
-    const search = (input: { readonly query: string; readonly uri?: string; readonly max?: number }) =>
-      Effect.gen(function*() {
+    const search = Effect.fn("tool-search.resources.search")(
+      function*(input: { readonly query: string; readonly uri?: string; readonly max?: number }) {
         const only = input.uri === undefined ? undefined : yield* find(input.uri)
         if (only !== undefined) {
           yield* requirePermission(only, input.uri as string)
@@ -206,14 +207,15 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
         if (passages.length > 0) return { passages }
         const where = only === undefined ? "" : ` in '${only.uri}'`
         return { passages, note: `No passage matched '${input.query.trim()}'${where}.` }
-      }).pipe(Effect.withSpan("tool-search.resources.search", undefined, { captureStackTrace: false }))
+      }
+    )
 
     // -------------------------------------------------------------------------
     // L4: read, get_prompt
     // -------------------------------------------------------------------------
 
-    const read = (input: { readonly uri: string; readonly offset?: number; readonly length?: number }) =>
-      Effect.gen(function*() {
+    const read = Effect.fn("tool-search.resources.read")(
+      function*(input: { readonly uri: string; readonly offset?: number; readonly length?: number }) {
         const entry = yield* find(input.uri)
         const tool = Disclosure.toolNames.readResource
         if (entry.prompt !== undefined) {
@@ -238,10 +240,11 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
         const slice = yield* withTimeout(input.uri, reader({ uri: input.uri, offset, length }))
         const answer = Answers.readAnswer(input.uri, entry, slice, offset, length)
         return typeof answer === "string" ? yield* invalid({ tool, reason: answer }) : answer
-      }).pipe(Effect.withSpan("tool-search.resources.read", undefined, { captureStackTrace: false }))
+      }
+    )
 
-    const getPrompt = (input: { readonly name: string; readonly arguments?: Readonly<Record<string, string>> }) =>
-      Effect.gen(function*() {
+    const getPrompt = Effect.fn("tool-search.resources.get-prompt")(
+      function*(input: { readonly name: string; readonly arguments?: Readonly<Record<string, string>> }) {
         const tool = Disclosure.toolNames.getPrompt
         const all = yield* available
         const named = all.filter((e) => e.uri === input.name || e.name === input.name)
@@ -265,7 +268,8 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
         if (problem !== undefined) return yield* invalid({ tool, reason: problem })
         const rendered = yield* withTimeout(entry.uri, prompt.render(args))
         return Answers.promptAnswer(entry, rendered, options.maxReadLength)
-      }).pipe(Effect.withSpan("tool-search.resources.get-prompt", undefined, { captureStackTrace: false }))
+      }
+    )
 
     // -------------------------------------------------------------------------
     // Tools
