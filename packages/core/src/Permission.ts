@@ -70,6 +70,12 @@ export const Permission = Context.Reference<Permission>("@tool-search/core/Permi
 /**
  * Provides an allowed-tools list.
  *
+ * **Example**
+ *
+ * ```ts
+ * const readOnly = myTurn.pipe(Effect.provide(Permission.allowOnly(["read_file", "search_docs"])))
+ * ```
+ *
  * @since 0.1.0
  * @category layers
  */

@@ -66,6 +66,14 @@ export type SelfContainedToolkit<Tools extends Record<string, Tool.Any>> =
  * A `ToolCatalog` (and its `SearchStrategy`) holding the tools of `toolkit`, with the handlers its
  * handler layer provides. Tools annotated `CatalogTool.Deferred` are deferred, the rest eager.
  *
+ * **Example**
+ *
+ * ```ts
+ * const Catalog = SearchToolkit.layerFromToolkit(MyToolkit).pipe(
+ *   Layer.provide(MyToolkit.toLayer({ read_file: readFile, slack_send: sendMessage }))
+ * )
+ * ```
+ *
  * @since 0.2.0
  * @category layers
  */

@@ -55,6 +55,12 @@ export interface Options {
 /**
  * The layer of a built-in strategy.
  *
+ * **Example**
+ *
+ * ```ts
+ * const Catalog = ToolCatalog.layer.pipe(Layer.provide(Strategies.layer("hybrid")))
+ * ```
+ *
  * @since 0.1.0
  * @category layers
  */

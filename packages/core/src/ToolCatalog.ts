@@ -358,6 +358,15 @@ export const layerWith = (options: Partial<Options>): Layer.Layer<ToolCatalog, n
 /**
  * A catalog that starts with `tools` registered (one atomic batch: a bad tool fails the layer).
  *
+ * **Example**
+ *
+ * ```ts
+ * const Catalog = ToolCatalog.layerWithTools([
+ *   CatalogTool.make({ name: "read_file", description: "Read a file", loading: "eager" }),
+ *   CatalogTool.make({ name: "slack_send", description: "Send a Slack message" })
+ * ]).pipe(Layer.provide(Bm25f.layer))
+ * ```
+ *
  * @since 0.3.0
  * @category layers
  */

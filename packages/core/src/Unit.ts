@@ -289,6 +289,13 @@ export const provideWith: {
  * that keeps what it disclosed across requests (a gateway session, a chat). Each build of the layer
  * is a new unit; everything it is provided to shares that one.
  *
+ * **Example**
+ *
+ * ```ts
+ * // a gateway session: one unit for the life of the layer, at most 50 tools loaded at once
+ * const Session = Unit.session({ capacity: 50, dispatcher: true })
+ * ```
+ *
  * @since 0.3.0
  * @category constructors
  */
@@ -338,6 +345,13 @@ export interface SearchAnswer {
  * exactly what `ToolSearch` runs, on every surface (agent, gateway, `tool-search search`).
  * `maxResults` defaults to the disclosure settings'; a `select:` honours every name up to the hard
  * limit, whatever it says.
+ *
+ * **Example**
+ *
+ * ```ts
+ * const answer = Unit.search("send a message on slack").pipe(Unit.provide)
+ * // answer.matches: the tools found; answer.activated: their ids, now callable in this unit
+ * ```
  *
  * @since 0.3.0
  * @category accessors
