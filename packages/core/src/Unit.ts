@@ -564,16 +564,6 @@ export const getPrompt = (input: {
 }): Effect.Effect<PromptAnswer, ResourceError, Unit> => resourceSide((r) => r.getPrompt(input))
 
 /**
- * Resources that exist for this agent (none without resources).
- *
- * @since 0.3.0
- * @category accessors
- */
-export const resources: Effect.Effect<ReadonlyArray<ResourceCatalogModule.Entry>, never, Unit> = UnitService.use((
-  u
-) => u.resources === undefined ? Effect.succeed([]) : u.resources.available)
-
-/**
  * The system prompt sections of the unit: the table of contents of the tools (`staged` mode) and
  * of the resources (every mode, with resources), built from the policies the unit read.
  *

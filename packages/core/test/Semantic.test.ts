@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Ref } from "effect"
+import { Context, Effect, Layer, Ref } from "effect"
 import { AiError, EmbeddingModel } from "effect/ai"
 import {
   Analyzer,
@@ -114,8 +114,13 @@ describe("Semantic strategy", () => {
   it.effect("a failing model is SearchFailed, never an empty result, and the next search retries", () =>
     Effect.gen(function*() {
       const { fake: f, model } = yield* fake
-      const catalog = yield* ToolCatalog.make().pipe(
-        Effect.provide(Semantic.layer.pipe(Layer.provide(Layer.succeed(EmbeddingModel.EmbeddingModel, model))))
+      const catalog = Context.get(
+        yield* Layer.build(
+          ToolCatalog.layer.pipe(
+            Layer.provide(Semantic.layer.pipe(Layer.provide(Layer.succeed(EmbeddingModel.EmbeddingModel, model))))
+          )
+        ),
+        ToolCatalog.ToolCatalog
       )
       yield* catalog.register(tools)
       yield* Ref.set(f.failing, true)
@@ -130,8 +135,13 @@ describe("Semantic strategy", () => {
   it.effect("live index: a tool registered after the first search is found by the next", () =>
     Effect.gen(function*() {
       const { model } = yield* fake
-      const catalog = yield* ToolCatalog.make().pipe(
-        Effect.provide(Semantic.layer.pipe(Layer.provide(Layer.succeed(EmbeddingModel.EmbeddingModel, model))))
+      const catalog = Context.get(
+        yield* Layer.build(
+          ToolCatalog.layer.pipe(
+            Layer.provide(Semantic.layer.pipe(Layer.provide(Layer.succeed(EmbeddingModel.EmbeddingModel, model))))
+          )
+        ),
+        ToolCatalog.ToolCatalog
       )
       yield* catalog.register(tools)
       const before = yield* catalog.search(Query.keywords("dispatch a message on slack"), { limit: 1 })
