@@ -58,7 +58,6 @@ const tools = [
   CatalogTool.make({ name: "read_file", description: "Read a file from disk" })
 ]
 
-
 /** A catalog over the semantic strategy with `model`, holding `tools`, alive for the test's scope. */
 const semanticCatalog = (model: EmbeddingModel.EmbeddingModel) =>
   Effect.gen(function*() {
