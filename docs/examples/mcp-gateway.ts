@@ -18,7 +18,7 @@ const memoryServer = join(
   (JSON.parse(readFileSync(manifest, "utf8")) as { bin: Record<string, string> }).bin["mcp-server-memory"] ?? ""
 )
 
-const Upstreams = McpSources.McpSources.layer([{
+const Upstreams = McpSources.layer([{
   name: "memory",
   transport: Upstream.stdio(process.execPath, [memoryServer], {
     env: { MEMORY_FILE_PATH: memoryFile }

@@ -40,7 +40,7 @@ export const program = Effect.gen(function*() {
   return { imported, result, status: status.map((s) => `${s.name}: ${s.state}, ${s.tools} tools`) }
 }).pipe(
   Effect.provide(
-    McpSources.McpSources.layer(servers).pipe(
+    McpSources.layer(servers).pipe(
       Layer.provideMerge(ToolCatalog.layer.pipe(Layer.provide(Keyword.layer)))
     )
   ),

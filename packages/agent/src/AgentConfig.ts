@@ -8,7 +8,7 @@
  * @since 0.2.0
  */
 import { Setting } from "@tool-search/core"
-import { type Config, Duration, type Schema } from "effect"
+import { type Config, Duration } from "effect"
 import * as ActivationPolicy from "./ActivationPolicy.js"
 import * as Eviction from "./Eviction.js"
 import * as Delivery from "./internal/delivery.js"
@@ -28,7 +28,7 @@ export const settings = {
     description: "how activation carries over between turns (the executor applies it)"
   }),
   eviction: Setting.make("eviction", {
-    schema: Eviction.FromString as unknown as Schema.Codec<Eviction.Strategy, unknown>,
+    schema: Eviction.FromString,
     default: Eviction.defaultStrategy,
     values: "`never` | `always` | `lru:<sessions>` | `ttl:<duration>` | several joined by `,`",
     defaultText: "lru:1000",

@@ -269,7 +269,7 @@ export const withAgent = <A, E, R>(
       Layer.provide(Providers.searchStrategy(settings.strategy))
     )
     const Feedback_ = yield* feedbackStore(command, flags.database, settings.feedback)
-    const Tools = servers.length === 0 ? Catalog : McpSources.McpSources.layer(servers).pipe(
+    const Tools = servers.length === 0 ? Catalog : McpSources.layer(servers).pipe(
       Layer.provideMerge(Catalog)
     )
     // The user handed the agent these tools: they all exist unless TOOL_SEARCH_STRICT says otherwise,

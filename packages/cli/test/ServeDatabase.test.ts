@@ -103,7 +103,7 @@ const gateway = (
 ) =>
   Effect.gen(function*() {
     const context = yield* Effect.orDie(Layer.build(
-      McpSources.McpSources.layer([{ name: "work", transport: work.transport }]).pipe(
+      McpSources.layer([{ name: "work", transport: work.transport }]).pipe(
         Layer.provideMerge(ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))),
         Layer.provideMerge(deferAlways), // the fake server's few tools: defer anyway
         Layer.provideMerge(

@@ -65,7 +65,7 @@ const docs: Upstream.Custom = {
 const gateway = (dir: string, auditPayloads: boolean, scope: Scope.Scope) =>
   Effect.gen(function*() {
     const context = yield* Effect.orDie(Layer.build(
-      McpSources.McpSources.layerWithResources([{ name: "docs", transport: docs }]).pipe(
+      McpSources.layerWithResources([{ name: "docs", transport: docs }]).pipe(
         Layer.provideMerge(ToolCatalog.layer),
         Layer.provideMerge(ResourceCatalog.layer),
         Layer.provide(Keyword.layer),

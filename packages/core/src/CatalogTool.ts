@@ -53,7 +53,7 @@ export const Deferred = Context.Reference<boolean | undefined>("@tool-search/cor
  * @since 0.2.0
  * @category annotations
  */
-export const loadingOf = (tool: Tool.Any): Loading | undefined => {
+const loadingOf = (tool: Tool.Any): Loading | undefined => {
   const deferred = Context.get(tool.annotations, Deferred)
   return deferred === undefined ? undefined : deferred ? "deferred" : "eager"
 }

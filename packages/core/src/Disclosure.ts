@@ -148,6 +148,12 @@ export const Disclosure = Context.Reference<Options>("@tool-search/core/Disclosu
  * Provides settings: the fields given replace those of the settings in context (the defaults
  * unless a layer provided others), so layers of settings compose.
  *
+ * **Example**
+ *
+ * ```ts
+ * const staged = Disclosure.layer({ mode: "staged", defer: "always" })
+ * ```
+ *
  * @since 0.1.0
  * @category layers
  */

@@ -41,7 +41,7 @@ export interface Permission {
  * @since 0.1.0
  * @category constructors
  */
-export const allowAll: Permission = { allows: () => true }
+const allowAll: Permission = { allows: () => true }
 
 /**
  * Allows only the listed tools, matched by model name, declared name or id.
@@ -49,7 +49,7 @@ export const allowAll: Permission = { allows: () => true }
  * @since 0.1.0
  * @category constructors
  */
-export const only = (names: Iterable<string>): Permission => {
+const only = (names: Iterable<string>): Permission => {
   const allowed = new Set(names)
   return {
     allows: (t) =>
@@ -69,6 +69,12 @@ export const Permission = Context.Reference<Permission>("@tool-search/core/Permi
 
 /**
  * Provides an allowed-tools list.
+ *
+ * **Example**
+ *
+ * ```ts
+ * const readOnly = myTurn.pipe(Effect.provide(Permission.allowOnly(["read_file", "search_docs"])))
+ * ```
  *
  * @since 0.1.0
  * @category layers

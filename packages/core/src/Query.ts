@@ -99,7 +99,7 @@ export const select = (names: ReadonlyArray<string>): Query => ({ _tag: "Select"
  * @since 0.1.0
  * @category constructors
  */
-export const required = (terms: ReadonlyArray<string>, text: string): Query => ({
+const required = (terms: ReadonlyArray<string>, text: string): Query => ({
   _tag: "Required",
   required: terms,
   text
@@ -159,14 +159,6 @@ export const parse = (input: string): Result.Result<Query, InvalidQuery> => {
 }
 
 const dedupe = (xs: ReadonlyArray<string>): ReadonlyArray<string> => [...new Set(xs)]
-
-/**
- * The text a strategy ranks by, or `undefined` for a selection.
- *
- * @since 0.1.0
- * @category accessors
- */
-export const rankingText = (query: Query): string | undefined => query._tag === "Select" ? undefined : query.text
 
 /**
  * A short human rendering of the mode, as the CLI and events print it.

@@ -227,7 +227,7 @@ export interface Service {
  * @since 0.2.0
  * @category constructors
  */
-export const make = (
+const make = (
   partial: Partial<Options> = {}
 ): Effect.Effect<Service, never, SearchStrategy | Scope.Scope> =>
   Effect.gen(function*() {
@@ -370,6 +370,14 @@ export const layerWith = (options: Partial<Options>): Layer.Layer<ResourceCatalo
 
 /**
  * A catalog that starts with `resources` registered (one atomic batch: a bad resource fails the layer).
+ *
+ * **Example**
+ *
+ * ```ts
+ * const Resources = ResourceCatalog.layerWithResources([
+ *   Resource.text({ uri: "policy://handbook", name: "Handbook", description: "Returns and refunds", text })
+ * ]).pipe(Layer.provide(Bm25f.layer))
+ * ```
  *
  * @since 0.3.0
  * @category layers

@@ -66,6 +66,14 @@ export type SelfContainedToolkit<Tools extends Record<string, Tool.Any>> =
  * A `ToolCatalog` (and its `SearchStrategy`) holding the tools of `toolkit`, with the handlers its
  * handler layer provides. Tools annotated `CatalogTool.Deferred` are deferred, the rest eager.
  *
+ * **Example**
+ *
+ * ```ts
+ * const Catalog = SearchToolkit.layerFromToolkit(MyToolkit).pipe(
+ *   Layer.provide(MyToolkit.toLayer({ read_file: readFile, slack_send: sendMessage }))
+ * )
+ * ```
+ *
  * @since 0.2.0
  * @category layers
  */
@@ -95,7 +103,7 @@ export const layerFromToolkit = <Tools extends Record<string, Tool.Any>>(
  * @since 0.1.0
  * @category tools
  */
-export const ToolSearch = Tool.dynamic(Disclosure.toolNames.toolSearch, {
+const ToolSearch = Tool.dynamic(Disclosure.toolNames.toolSearch, {
   description: Messages.toolSearchDescription(
     Disclosure.defaults.maxResultsLimit,
     Disclosure.defaults.defaultMaxResults

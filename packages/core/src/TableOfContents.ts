@@ -25,8 +25,6 @@ import { Context, Layer } from "effect"
 import type * as Disclosure from "./Disclosure.js"
 import * as Internal from "./internal/resourceContents.js"
 import * as ToolContents from "./internal/toolContents.js"
-import type * as ResourceCatalog from "./ResourceCatalog.js"
-import type { Entry } from "./ToolCatalog.js"
 import type * as Visibility from "./Visibility.js"
 
 // -----------------------------------------------------------------------------
@@ -175,22 +173,6 @@ export interface Options {
 // -----------------------------------------------------------------------------
 
 /**
- * The default section: the table, then what the search tools do. Descriptive, never imperative.
- *
- * @since 0.1.0
- * @category templates
- */
-export const defaultTemplate: Template = ToolContents.defaultTemplate
-
-/**
- * The default resource section: the table, then what each offered resource tool does.
- *
- * @since 0.2.0
- * @category templates
- */
-export const defaultResourceTemplate: ResourceTemplate = Internal.defaultTemplate
-
-/**
  * A template from text: `{toc}` is replaced by the table.
  *
  * @since 0.1.0
@@ -204,13 +186,13 @@ export const fromText = (text: string): Template => ({ toc }) => text.split("{to
  * @since 0.1.0
  * @category settings
  */
-export const defaults: Options = {
+const defaults: Options = {
   namesPerSource: 10,
   detail: "first-sentence",
   uncategorized: "other",
   maxFoldedCategories: 20,
-  template: defaultTemplate,
-  resourceTemplate: defaultResourceTemplate
+  template: ToolContents.defaultTemplate,
+  resourceTemplate: Internal.defaultTemplate
 }
 
 /**
@@ -231,67 +213,3 @@ export const TableOfContents = Context.Reference<Options>("@tool-search/core/Tab
  */
 export const layer = (options: Partial<Options>): Layer.Layer<never> =>
   Layer.succeed(TableOfContents, { ...defaults, ...options })
-
-// -----------------------------------------------------------------------------
-// Building
-// -----------------------------------------------------------------------------
-
-/**
- * The table of `tools` — the deferred tools that exist for the agent, in registration order — as
- * `policy` classifies them.
- *
- * @since 0.1.0
- * @category building
- */
-export const build = (
-  tools: ReadonlyArray<Entry>,
-  policy: Visibility.Visibility,
-  options: Options = defaults
-): Contents => ToolContents.build(tools, policy, options)
-
-/**
- * The table as text, one line per category or tool:
- *
- * ```text
- * [retrieval]
- * - rag_search (load first) — Search the attached documents.
- * [catalog] (66 more tools, hidden)
- * ```
- *
- * @since 0.1.0
- * @category building
- */
-export const render: (contents: Contents) => string = ToolContents.render
-
-// -----------------------------------------------------------------------------
-// Resources
-// -----------------------------------------------------------------------------
-
-/**
- * The resource table of `resources` — the resources that exist for the agent, in registration
- * order — as `policy` classifies them: grouped by kind and source, resources of connected or
- * resource sources listed by name (at most `namesPerSource` per source), resources the selection
- * names always listed, the platform folded into counts.
- *
- * @since 0.2.0
- * @category resources
- */
-export const buildResources: (
-  resources: ReadonlyArray<ResourceCatalog.Entry>,
-  policy: Visibility.Visibility,
-  options?: Options
-) => ResourceContents = (resources, policy, options = defaults) => Internal.build(resources, policy, options)
-
-/**
- * The resource table as text, one line per group or resource:
- *
- * ```text
- * [policy · handbook]
- * - Customer handbook <policy://acme/handbook> (load first) — Returns, refunds and warranty.
- * [document · wiki] (40 more resources, hidden)
- * ```
- *
- * @since 0.2.0
- * @category resources
- */
-export const renderResources: (contents: ResourceContents) => string = Internal.render

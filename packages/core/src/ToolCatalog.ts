@@ -194,7 +194,7 @@ export interface Service {
  * @since 0.1.0
  * @category constructors
  */
-export const make = (partial: Partial<Options> = {}): Effect.Effect<Service, never, SearchStrategy | Scope.Scope> =>
+const make = (partial: Partial<Options> = {}): Effect.Effect<Service, never, SearchStrategy | Scope.Scope> =>
   Effect.gen(function*() {
     const options: Options = { ...defaultOptions, ...partial }
     const strategy = yield* SearchStrategy
@@ -357,6 +357,15 @@ export const layerWith = (options: Partial<Options>): Layer.Layer<ToolCatalog, n
 
 /**
  * A catalog that starts with `tools` registered (one atomic batch: a bad tool fails the layer).
+ *
+ * **Example**
+ *
+ * ```ts
+ * const Catalog = ToolCatalog.layerWithTools([
+ *   CatalogTool.make({ name: "read_file", description: "Read a file", loading: "eager" }),
+ *   CatalogTool.make({ name: "slack_send", description: "Send a Slack message" })
+ * ]).pipe(Layer.provide(Bm25f.layer))
+ * ```
  *
  * @since 0.3.0
  * @category layers

@@ -83,7 +83,7 @@ export const AnnotationsFromMcp: Schema.Codec<CatalogTool.Annotations, McpAnnota
  * @since 0.1.0
  * @category schemas
  */
-export const Spec = Schema.Struct({
+const Spec = Schema.Struct({
   id: Schema.optionalKey(Schema.String),
   name: Schema.String,
   description: Schema.optionalKey(Schema.NullOr(Schema.String)),
@@ -102,7 +102,7 @@ export const Spec = Schema.Struct({
  * @since 0.1.0
  * @category schemas
  */
-export type Spec = typeof Spec.Type
+type Spec = typeof Spec.Type
 
 /**
  * How `decode` treats names a provider would reject, and the handler of what it decodes.

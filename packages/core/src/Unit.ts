@@ -317,6 +317,13 @@ export const provideWith: {
  * that keeps what it disclosed across requests (a gateway session, a chat). Each build of the layer
  * is a new unit; everything it is provided to shares that one.
  *
+ * **Example**
+ *
+ * ```ts
+ * // a gateway session: one unit for the life of the layer, at most 50 tools loaded at once
+ * const Session = Unit.session({ capacity: 50, dispatcher: true })
+ * ```
+ *
  * @since 0.3.0
  * @category constructors
  */
@@ -366,6 +373,13 @@ export interface SearchAnswer {
  * exactly what `ToolSearch` runs, on every surface (agent, gateway, `tool-search search`).
  * `maxResults` defaults to the disclosure settings'; a `select:` honours every name up to the hard
  * limit, whatever it says.
+ *
+ * **Example**
+ *
+ * ```ts
+ * const answer = Unit.search("send a message on slack").pipe(Unit.provide)
+ * // answer.matches: the tools found; answer.activated: their ids, now callable in this unit
+ * ```
  *
  * @since 0.3.0
  * @category accessors
@@ -586,16 +600,6 @@ export const getPrompt = (input: {
   readonly name: string
   readonly arguments?: Readonly<Record<string, string>>
 }): Effect.Effect<PromptAnswer, ResourceError, Unit> => resourceSide((r) => r.getPrompt(input))
-
-/**
- * Resources that exist for this agent (none without resources).
- *
- * @since 0.3.0
- * @category accessors
- */
-export const resources: Effect.Effect<ReadonlyArray<ResourceCatalogModule.Entry>, never, Unit> = UnitService.use((
-  u
-) => u.resources === undefined ? Effect.succeed([]) : u.resources.available)
 
 /**
  * The system prompt sections of the unit: the table of contents of the tools (`staged` mode) and

@@ -200,6 +200,13 @@ export const Visibility = Context.Reference<Visibility>("@tool-search/core/Visib
 /**
  * Provides a policy, or builds one from settings (each defaulting as in `defaults`: strict).
  *
+ * **Example**
+ *
+ * ```ts
+ * // tools of the connected server, and any tool of the platform's "docs" source once searched
+ * const program = myTurn.pipe(Effect.provide(Visibility.layer({ connected: ["crm"], explore: true, allow: ["docs"] })))
+ * ```
+ *
  * @since 0.1.0
  * @category layers
  */

@@ -63,6 +63,5 @@ describe("CatalogTool.Deferred", () => {
         slack_send: "deferred",
         grep: "eager"
       })
-      assert.strictEqual(CatalogTool.loadingOf(Read), undefined)
     }).pipe(Effect.provide(Handlers)))
 })

@@ -15,7 +15,6 @@ describe("built-in strategies", () => {
     assert.strictEqual(Strategies.defaultName, "bm25f")
     assert.deepStrictEqual([...Strategies.names], ["bm25f", "keyword", "regex", "semantic", "hybrid"])
     for (const name of Strategies.names) assert.isTrue(Layer.isLayer(Strategies.layer(name)))
-    assert.isFalse(Strategies.isName("vector"))
   })
 
   for (const name of ["bm25f", "keyword"] as const) {

@@ -10,6 +10,7 @@ import {
   ToolSearchConfig,
   Visibility
 } from "../src/index.js"
+import * as ToolContents from "../src/internal/toolContents.js"
 
 const load = (env: Record<string, string>) => ToolSearchConfig.config.parse(ConfigProvider.fromEnv({ env }))
 
@@ -19,7 +20,7 @@ describe("ToolSearchConfig.config", () => {
   it.effect("no variable set gives the defaults: search mode, strict, no exploration", () =>
     Effect.gen(function*() {
       const settings = yield* load({})
-      assert.deepStrictEqual(settings, ToolSearchConfig.defaults)
+      assert.deepStrictEqual(settings, ToolSearchConfig.ToolSearchConfig.defaultValue())
       assert.isTrue(settings.visibility.strict)
       assert.isFalse(settings.visibility.explore)
       assert.strictEqual(settings.strategy, Strategies.defaultName)
@@ -170,9 +171,6 @@ describe("Setting", () => {
         Setting.check([ToolSearchConfig.settings], { maxResults: 0 }, (s) => `gateway.json: ${s.key}`)
       )
       assert.include(Setting.explain(error), "gateway.json: maxResults=0")
-      assert.deepStrictEqual(Setting.unknownKeys([ToolSearchConfig.settings], { maxResult: 1, mode: "x" }), [
-        "maxResult"
-      ])
     }))
 })
 
@@ -189,7 +187,7 @@ describe("ToolSearchConfig.layerConfig", () => {
       assert.deepStrictEqual(visibility.options.connected, ["news-mcp", "extra"])
       assert.isTrue(visibility.options.strict)
       assert.strictEqual(toc.namesPerSource, 3)
-      assert.strictEqual(toc.template, TableOfContents.defaultTemplate)
+      assert.strictEqual(toc.template, ToolContents.defaultTemplate)
       assert.isFalse(settings.discoveryFirst)
     }).pipe(
       Effect.provide(ToolSearchConfig.layerConfigWith((s) => ({

@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fc from "fast-check"
 import { Disclosure, TableOfContents, type ToolCatalog, Unit, Visibility } from "../src/index.js"
+import * as ToolContents from "../src/internal/toolContents.js"
 import { tool, unitOver } from "./kit/tools.js"
 
 const entry = (name: string, source?: string, id = name): ToolCatalog.Entry => ({
@@ -114,7 +115,11 @@ describe("strict mode invariant", () => {
     const check = Effect.gen(function*() {
       assert.deepStrictEqual(outside((yield* Unit.tools).map((t) => t.name)), [], "visible")
       assert.deepStrictEqual(outside((yield* Unit.searchable).map((t) => t.modelName)), [], "searchable")
-      const contents = TableOfContents.build(yield* Unit.searchable, (yield* Unit.policies).visibility)
+      const contents = ToolContents.build(
+        yield* Unit.searchable,
+        (yield* Unit.policies).visibility,
+        TableOfContents.TableOfContents.defaultValue()
+      )
       const listed = contents.groups.flatMap((g) => g.named.map((n) => n.name))
       assert.deepStrictEqual(outside(listed), [], "table of contents")
       const counted = contents.groups.reduce((n, g) => n + g.named.length + g.hidden, 0) + contents.overflow.tools

@@ -17,8 +17,8 @@ import { type Config, Result, Schema } from "effect"
 // -----------------------------------------------------------------------------
 
 /** A TCP port (0 picks a free one), or `off` for stdio. */
-const PortOrOff: Schema.Codec<number | "off", unknown> = Setting.fromString<number | "off">(
-  Schema.Union([Schema.Literal("off"), Schema.Int]) as unknown as Schema.Codec<number | "off">,
+const PortOrOff: Schema.Codec<number | "off", string> = Setting.fromString<number | "off">(
+  Schema.Union([Schema.Literal("off"), Schema.Int]),
   (raw) => {
     const text = raw.trim().toLowerCase()
     if (text === "off" || text === "") return Result.succeed("off")
@@ -29,7 +29,7 @@ const PortOrOff: Schema.Codec<number | "off", unknown> = Setting.fromString<numb
 )
 
 /** Any text (a path, a variable name, a URL), empty meaning none. */
-const Text: Schema.Codec<string, unknown> = Schema.String as unknown as Schema.Codec<string, unknown>
+const Text: Schema.Codec<string> = Schema.String
 
 // -----------------------------------------------------------------------------
 // The table

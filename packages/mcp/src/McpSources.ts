@@ -145,44 +145,48 @@ export interface Service {
  * @since 0.1.0
  * @category services
  */
-export class McpSources extends Context.Service<McpSources, Service>()("@tool-search/mcp/McpSources") {
-  /**
-   * Starts a supervisor per server and, by default, waits for each one's first connection
-   * attempt, so the tools of every reachable server are in the catalog when the layer is ready.
-   * With `start: "background"` the layer is ready at once and each server's tools join the
-   * catalog when it is up (a gateway answers its clients meanwhile, and announces the tools with
-   * `list_changed`). Fails only on a bad configuration (an invalid or duplicate server name),
-   * never because a server is down.
-   */
-  static readonly layer = (
-    servers: ReadonlyArray<Upstream.Input>,
-    options: Options = {}
-  ): Layer.Layer<McpSources, Upstream.InvalidUpstream, ToolCatalog.ToolCatalog> =>
-    Layer.effect(McpSources, Effect.suspend(() => make(servers, options, Option.none())))
+export class McpSources extends Context.Service<McpSources, Service>()("@tool-search/mcp/McpSources") {}
 
-  /**
-   * `layer`, and each server's resources, resource templates and prompts join the
-   * `ResourceCatalog` in context as well (one source per server, kept live), and `resources`
-   * forwards reads, prompt renderings and subscriptions to their servers.
-   *
-   * @since 0.2.0
-   */
-  static readonly layerWithResources = (
-    servers: ReadonlyArray<Upstream.Input>,
-    options: Options = {}
-  ): Layer.Layer<
+/**
+ * Starts a supervisor per server and, by default, waits for each one's first connection
+ * attempt, so the tools of every reachable server are in the catalog when the layer is ready.
+ * With `start: "background"` the layer is ready at once and each server's tools join the
+ * catalog when it is up (a gateway answers its clients meanwhile, and announces the tools with
+ * `list_changed`). Fails only on a bad configuration (an invalid or duplicate server name),
+ * never because a server is down.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (
+  servers: ReadonlyArray<Upstream.Input>,
+  options: Options = {}
+): Layer.Layer<McpSources, Upstream.InvalidUpstream, ToolCatalog.ToolCatalog> =>
+  Layer.effect(McpSources, Effect.suspend(() => make(servers, options, Option.none())))
+
+/**
+ * `layer`, and each server's resources, resource templates and prompts join the
+ * `ResourceCatalog` in context as well (one source per server, kept live), and `resources`
+ * forwards reads, prompt renderings and subscriptions to their servers.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerWithResources = (
+  servers: ReadonlyArray<Upstream.Input>,
+  options: Options = {}
+): Layer.Layer<
+  McpSources,
+  Upstream.InvalidUpstream,
+  ToolCatalog.ToolCatalog | ResourceCatalog.ResourceCatalog
+> =>
+  Layer.effect(
     McpSources,
-    Upstream.InvalidUpstream,
-    ToolCatalog.ToolCatalog | ResourceCatalog.ResourceCatalog
-  > =>
-    Layer.effect(
-      McpSources,
-      Effect.flatMap(
-        Effect.service(ResourceCatalog.ResourceCatalog),
-        (resources) => make(servers, options, Option.some(resources))
-      )
+    Effect.flatMap(
+      Effect.service(ResourceCatalog.ResourceCatalog),
+      (resources) => make(servers, options, Option.some(resources))
     )
-}
+  )
 
 /**
  * Where a catalog resource or prompt came from: a server's resource or template (by the server's

@@ -15,7 +15,7 @@ type Services = ToolCatalog.ToolCatalog | ResourceCatalog.ResourceCatalog | McpS
 
 const upstreams = (servers: ReadonlyArray<Upstream.Input>, options: McpSources.Options = {}) =>
   Layer.build(
-    McpSources.McpSources.layerWithResources(servers, options).pipe(
+    McpSources.layerWithResources(servers, options).pipe(
       Layer.provideMerge(ToolCatalog.layer),
       Layer.provideMerge(ResourceCatalog.layerWith({ indexBodies: false })),
       Layer.provide(Keyword.layer),

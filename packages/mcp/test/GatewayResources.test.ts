@@ -26,7 +26,7 @@ type Services = ToolCatalog.ToolCatalog | ResourceCatalog.ResourceCatalog | McpS
  */
 const upstreams = (servers: ReadonlyArray<Upstream.Input>, indexBodies = false) =>
   Layer.build(
-    McpSources.McpSources.layerWithResources(servers).pipe(
+    McpSources.layerWithResources(servers).pipe(
       Layer.provideMerge(ToolCatalog.layer),
       Layer.provideMerge(ResourceCatalog.layerWith({ indexBodies })),
       Layer.provide(Keyword.layer),

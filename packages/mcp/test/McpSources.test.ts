@@ -13,7 +13,7 @@ const Quiet = Logger.layer([])
 const start = (servers: ReadonlyArray<Upstream.Input>) =>
   Effect.gen(function*() {
     const context = yield* Layer.build(
-      McpSources.McpSources.layer(servers).pipe(Layer.provideMerge(Catalog), Layer.provide(Quiet))
+      McpSources.layer(servers).pipe(Layer.provideMerge(Catalog), Layer.provide(Quiet))
     )
     return {
       sources: Context.get(context, McpSources.McpSources),

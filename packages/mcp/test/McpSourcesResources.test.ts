@@ -12,7 +12,7 @@ import { turn } from "./fixtures/TestTime.js"
 const start = (servers: ReadonlyArray<Upstream.Input>) =>
   Effect.gen(function*() {
     const context = yield* Layer.build(
-      McpSources.McpSources.layerWithResources(servers).pipe(
+      McpSources.layerWithResources(servers).pipe(
         Layer.provideMerge(ToolCatalog.layer),
         Layer.provideMerge(ResourceCatalog.layerWith({ indexBodies: false })),
         Layer.provide(Keyword.layer),

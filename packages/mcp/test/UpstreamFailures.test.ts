@@ -19,7 +19,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const start = (servers: ReadonlyArray<Upstream.Input>) =>
   Effect.map(
     Layer.build(
-      McpSources.McpSources.layer(servers).pipe(
+      McpSources.layer(servers).pipe(
         Layer.provideMerge(ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))),
         Layer.provide(Logger.layer([]))
       )

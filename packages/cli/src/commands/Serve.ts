@@ -338,7 +338,7 @@ export const serve = (input: Input): Effect.Effect<void, UsageError, FileSystem.
     ).pipe(
       Layer.provideMerge(ToolSearchConfig.layer(Option.isSome(database) ? { ...core, feedback: false } : core))
     )
-    const Sources = McpSources.McpSources.layerWithResources(p.servers, { start: "background" }).pipe(
+    const Sources = McpSources.layerWithResources(p.servers, { start: "background" }).pipe(
       Layer.provideMerge(Catalogs),
       Layer.provideMerge(Store)
     )

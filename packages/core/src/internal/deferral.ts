@@ -23,7 +23,10 @@ export const offersSearchTools = (options: Disclosure.Options, searchableCount: 
   (options.searchTools === true || (options.searchTools === "auto" && searchableCount >= options.searchToolsThreshold))
 
 /**
- * Clamps a requested `max_results` into [1, limit]; non-numbers give the default.
+ * Clamps a requested `max_results` (tools) or `max` (resources) into [1, limit]; non-numbers give
+ * the default. One rule for both kinds: their settings share the two names.
  */
-export const clampMaxResults = (requested: unknown, options: Disclosure.Options): number =>
-  Clamp.count(requested, options.defaultMaxResults, options.maxResultsLimit)
+export const clampMaxResults = (
+  requested: unknown,
+  options: Pick<Disclosure.Options, "defaultMaxResults" | "maxResultsLimit">
+): number => Clamp.count(requested, options.defaultMaxResults, options.maxResultsLimit)

@@ -7,7 +7,8 @@
  */
 import { Effect, Schema } from "effect"
 import * as Disclosure from "../../Disclosure.js"
-import * as ResourceDisclosure from "../../ResourceDisclosure.js"
+import type * as ResourceDisclosure from "../../ResourceDisclosure.js"
+import * as Deferral from "../deferral.js"
 import type * as Unit from "./model.js"
 import * as ResourceTools from "./resourceMessages.js"
 import type { ResourceSide } from "./resources.js"
@@ -69,7 +70,7 @@ export const make = (options: ResourceDisclosure.Options): Bound => {
   const defaultMax = Math.min(options.defaultMaxResults, limit)
   // models send numbers, numeric strings, or nothing: clamped here, never rejected
   const max = (requested: unknown): { readonly max?: number } =>
-    requested === null || requested === undefined ? {} : { max: ResourceDisclosure.clampMax(requested, options) }
+    requested === null || requested === undefined ? {} : { max: Deferral.clampMaxResults(requested, options) }
   return {
     sample: tool(
       Disclosure.toolNames.sampleResources,

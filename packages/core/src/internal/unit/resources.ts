@@ -20,7 +20,6 @@ import { Effect } from "effect"
 import * as Disclosure from "../../Disclosure.js"
 import type * as Resource from "../../Resource.js"
 import type { Entry, Passage, Service as ResourceCatalogService } from "../../ResourceCatalog.js"
-import * as ResourceDisclosure from "../../ResourceDisclosure.js"
 import * as Excerpt from "../excerpt.js"
 import { messageOf } from "../messages.js"
 import * as Answers from "../resourceAnswers.js"
@@ -33,6 +32,7 @@ import * as ResourceToolkit from "./resourceTools.js"
 import type { Policies } from "./service.js"
 
 import { Refused, ResourceReadError } from "../../Errors.js"
+import * as Deferral from "../deferral.js"
 
 /** The resource side of one unit. */
 export interface ResourceSide {
@@ -151,8 +151,8 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
       return source === undefined ? "" : Excerpt.excerpt(source.text, query, options.snippetLength)
     }
 
-    const sample = (input: { readonly query?: string; readonly uri?: string; readonly max?: number }) =>
-      Effect.gen(function*() {
+    const sample = Effect.fn("tool-search.resources.sample")(
+      function*(input: { readonly query?: string; readonly uri?: string; readonly max?: number }) {
         const query = input.query?.trim() === "" ? undefined : input.query
         if (input.uri !== undefined) {
           const entry = yield* find(input.uri)
@@ -168,20 +168,21 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
             reason: ResourceTools.usage[Disclosure.toolNames.sampleResources] as string
           })
         }
-        const limit = ResourceDisclosure.clampMax(input.max, options)
+        const limit = Deferral.clampMaxResults(input.max, options)
         // a resource this agent may not read is found by its metadata only, never by its content
         const matches = yield* catalog.sample(query, { limit, accept: exists, acceptBody: permitted })
         yield* revealed.add(matches.map((m) => m.resource.uri))
         const resources = matches.map((m) => Answers.summaryOf(m.resource, snippetOf(m.resource, m.passage, query)))
         return resources.length > 0 ? { resources } : { resources, note: `No resource matched '${query}'.` }
-      }).pipe(Effect.withSpan("tool-search.resources.sample", undefined, { captureStackTrace: false }))
+      }
+    )
 
     // -------------------------------------------------------------------------
     // L3: search
     // -------------------------------------------------------------------------
 
-    const search = (input: { readonly query: string; readonly uri?: string; readonly max?: number }) =>
-      Effect.gen(function*() {
+    const search = Effect.fn("tool-search.resources.search")(
+      function*(input: { readonly query: string; readonly uri?: string; readonly max?: number }) {
         const only = input.uri === undefined ? undefined : yield* find(input.uri)
         if (only !== undefined) {
           yield* requirePermission(only, input.uri as string)
@@ -189,7 +190,7 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
             return { passages: [], note: ResourceTools.notSearchableNote(only.uri, only.unsearchable) }
           }
         }
-        const limit = ResourceDisclosure.clampMax(input.max, options)
+        const limit = Deferral.clampMaxResults(input.max, options)
         const matches = yield* catalog.searchPassages(input.query, {
           limit,
           accept: (e) => exists(e) && permitted(e) && (only === undefined || e.uri === only.uri)
@@ -206,14 +207,15 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
         if (passages.length > 0) return { passages }
         const where = only === undefined ? "" : ` in '${only.uri}'`
         return { passages, note: `No passage matched '${input.query.trim()}'${where}.` }
-      }).pipe(Effect.withSpan("tool-search.resources.search", undefined, { captureStackTrace: false }))
+      }
+    )
 
     // -------------------------------------------------------------------------
     // L4: read, get_prompt
     // -------------------------------------------------------------------------
 
-    const read = (input: { readonly uri: string; readonly offset?: number; readonly length?: number }) =>
-      Effect.gen(function*() {
+    const read = Effect.fn("tool-search.resources.read")(
+      function*(input: { readonly uri: string; readonly offset?: number; readonly length?: number }) {
         const entry = yield* find(input.uri)
         const tool = Disclosure.toolNames.readResource
         if (entry.prompt !== undefined) {
@@ -238,10 +240,11 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
         const slice = yield* withTimeout(input.uri, reader({ uri: input.uri, offset, length }))
         const answer = Answers.readAnswer(input.uri, entry, slice, offset, length)
         return typeof answer === "string" ? yield* invalid({ tool, reason: answer }) : answer
-      }).pipe(Effect.withSpan("tool-search.resources.read", undefined, { captureStackTrace: false }))
+      }
+    )
 
-    const getPrompt = (input: { readonly name: string; readonly arguments?: Readonly<Record<string, string>> }) =>
-      Effect.gen(function*() {
+    const getPrompt = Effect.fn("tool-search.resources.get-prompt")(
+      function*(input: { readonly name: string; readonly arguments?: Readonly<Record<string, string>> }) {
         const tool = Disclosure.toolNames.getPrompt
         const all = yield* available
         const named = all.filter((e) => e.uri === input.name || e.name === input.name)
@@ -265,7 +268,8 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
         if (problem !== undefined) return yield* invalid({ tool, reason: problem })
         const rendered = yield* withTimeout(entry.uri, prompt.render(args))
         return Answers.promptAnswer(entry, rendered, options.maxReadLength)
-      }).pipe(Effect.withSpan("tool-search.resources.get-prompt", undefined, { captureStackTrace: false }))
+      }
+    )
 
     // -------------------------------------------------------------------------
     // Tools

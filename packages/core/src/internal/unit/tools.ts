@@ -160,29 +160,28 @@ export const make = (inputs: Inputs): Effect.Effect<ToolSide> =>
     const searchable = Effect.map(existing, (v) => v.deferred)
     const deferring = Effect.map(searchable, (tools) => Deferral.defers(disclosure, tools.length))
 
-    const search = (input: string | Query.Query, maxResults?: number) =>
-      Effect.gen(function*() {
-        const query = typeof input === "string" ? yield* Effect.fromResult(Query.parse(input)) : input
-        // explicit names are all honoured up to the hard cap, whatever max_results says
-        const limit = query._tag === "Select"
-          ? Math.max(maxResults ?? 0, disclosure.maxResultsLimit)
-          : maxResults ?? disclosure.defaultMaxResults
-        const found = yield* catalog.search(query, { limit, candidates: isSearchable })
-        const weak = query._tag === "Select" ? [] : Disclosure.weakHits(found, disclosure)
-        const matches = weak.length === 0 ? found : found.filter((m) => !weak.includes(m))
-        yield* foundBy.remember(query, matches)
-        const before = yield* activation.values
-        const newlyActivated = yield* activation.add(matches.map((m) => m.tool.id))
-        const after = new Set(yield* activation.values)
-        const unloaded = before.filter((id) => !after.has(id))
-        const notLoaded = query._tag === "Select"
-          ? Messages.notLoaded(query.names, matches, (name) => {
-            const tool = catalog.findByNameUnsafe(name)
-            return tool !== undefined && exists(tool) ? tool : undefined
-          })
-          : []
-        return { query, matches, newlyActivated, unloaded, notLoaded, weak } satisfies SearchResult
-      }).pipe(Effect.withSpan("tool-search.search", undefined, { captureStackTrace: false }))
+    const search = Effect.fn("tool-search.search")(function*(input: string | Query.Query, maxResults?: number) {
+      const query = typeof input === "string" ? yield* Effect.fromResult(Query.parse(input)) : input
+      // explicit names are all honoured up to the hard cap, whatever max_results says
+      const limit = query._tag === "Select"
+        ? Math.max(maxResults ?? 0, disclosure.maxResultsLimit)
+        : maxResults ?? disclosure.defaultMaxResults
+      const found = yield* catalog.search(query, { limit, candidates: isSearchable })
+      const weak = query._tag === "Select" ? [] : Disclosure.weakHits(found, disclosure)
+      const matches = weak.length === 0 ? found : found.filter((m) => !weak.includes(m))
+      yield* foundBy.remember(query, matches)
+      const before = yield* activation.values
+      const newlyActivated = yield* activation.add(matches.map((m) => m.tool.id))
+      const after = new Set(yield* activation.values)
+      const unloaded = before.filter((id) => !after.has(id))
+      const notLoaded = query._tag === "Select"
+        ? Messages.notLoaded(query.names, matches, (name) => {
+          const tool = catalog.findByNameUnsafe(name)
+          return tool !== undefined && exists(tool) ? tool : undefined
+        })
+        : []
+      return { query, matches, newlyActivated, unloaded, notLoaded, weak } satisfies SearchResult
+    })
 
     const discover = (names: ReadonlyArray<string>) =>
       Effect.gen(function*() {
