@@ -9,7 +9,7 @@
 import { Executor, ScriptedModel, TurnEvent } from "@tool-search/agent"
 import { Declarations, Sandbox } from "@tool-search/code"
 import { CatalogTool, Disclosure, Keyword, ToolCatalog } from "@tool-search/core"
-import { Effect, Layer, Result, Schema, Stream } from "effect"
+import { Effect, type JsonSchema, Layer, Result, Schema, Stream } from "effect"
 
 const users = Array.from({ length: 200 }, (_, i) => ({
   id: `u${i}`,
@@ -18,6 +18,24 @@ const users = Array.from({ length: 200 }, (_, i) => ({
   idleDays: (i * 37) % 120
 }))
 const sent: Array<{ readonly to: string; readonly text: string }> = []
+
+/** `send_message`'s parameters. */
+const messageParameters: JsonSchema.JsonSchema = {
+  type: "object",
+  properties: { to: { type: "string", description: "A user id" }, text: { type: "string" } },
+  required: ["to", "text"]
+}
+
+const Message = Schema.Struct({ to: Schema.String, text: Schema.String })
+
+/** Sends a message: what `send_message` does. */
+const send = (args: unknown) =>
+  Schema.decodeUnknownEffect(Message)(args).pipe(
+    Effect.map((message) => {
+      sent.push(message)
+      return { delivered: true }
+    })
+  )
 
 /** The tools as the model sees them. */
 export const tools: ReadonlyArray<Declarations.Tool> = [
@@ -29,29 +47,17 @@ export const tools: ReadonlyArray<Declarations.Tool> = [
   {
     name: "send_message",
     description: "Send a direct message to a user.",
-    parameters: {
-      type: "object",
-      properties: { to: { type: "string", description: "A user id" }, text: { type: "string" } },
-      required: ["to", "text"]
-    }
+    parameters: messageParameters
   }
 ]
 
 /** What the model reads before it writes a program. */
 export const declarations = `${Declarations.preamble}\n${Declarations.make(tools)}`
 
-const Message = Schema.Struct({ to: Schema.String, text: Schema.String })
-
 /** Runs one tool call of a program: here, two plain functions; in an agent, the unit's call path. */
 const call: Sandbox.CallTool = (tool, args) => {
   if (tool === "list_users") return Effect.succeed(users)
-  return Schema.decodeUnknownEffect(Message)(args).pipe(
-    Effect.map((message) => {
-      sent.push(message)
-      return { delivered: true }
-    }),
-    Effect.mapError((error) => new Sandbox.CallFailure({ tool, message: error.message }))
-  )
+  return send(args).pipe(Effect.mapError((error) => new Sandbox.CallFailure({ tool, message: error.message })))
 }
 
 /** The program a model would write. */
@@ -86,19 +92,8 @@ const catalog = [
   CatalogTool.make({
     name: "send_message",
     description: "Send a direct message to a user.",
-    parameters: {
-      type: "object",
-      properties: { to: { type: "string", description: "A user id" }, text: { type: "string" } },
-      required: ["to", "text"]
-    },
-    handler: CatalogTool.handler("send_message", (args) =>
-      Schema.decodeUnknownEffect(Message)(args).pipe(
-        Effect.map((message) => {
-          sent.push(message)
-          return { delivered: true }
-        }),
-        Effect.mapError((error) => error.message)
-      ))
+    parameters: messageParameters,
+    handler: CatalogTool.handler("send_message", (args) => send(args).pipe(Effect.mapError((error) => error.message)))
   })
 ]
 

@@ -86,6 +86,19 @@ export interface SessionCalls {
   readonly program: (call: Unit.Call) => Effect.Effect<CodeMode.Called, never, Unit.Unit>
 }
 
+/**
+ * One call of a tool by name: a client's (`via` absent, its result cut and its links rewritten by
+ * `links`) or a program's (`via`, its result whole).
+ */
+interface Request {
+  readonly name: string
+  readonly args: Record<string, unknown>
+  readonly requestId: string
+  readonly context: CallContext | undefined
+  readonly links: Links
+  readonly via: string | undefined
+}
+
 /** What a call did: the client's answer, the program's data, and what the audit trail records. */
 interface Done {
   readonly answer: Answer
@@ -123,15 +136,9 @@ export const make = (deps: Dependencies): SessionCalls => {
    * A call of a tool by the name the model sees, in the session's unit. A client's call gets the
    * result as the client receives it (links rewritten, cut); a program's (`via`) gets it whole.
    */
-  const callNamed = (
-    name: string,
-    args: Record<string, unknown>,
-    requestId: string,
-    context: CallContext | undefined,
-    links: Links,
-    via: string | undefined
-  ): Effect.Effect<Done, never, Unit.Unit> =>
+  const callNamed = (request: Request): Effect.Effect<Done, never, Unit.Unit> =>
     Effect.gen(function*() {
+      const { args, context, links, name, requestId, via } = request
       const resolved = yield* Effect.result(Unit.resolve(name))
       if (resolved._tag === "Failure") return refusal(resolved.failure.message, resolved.failure.reason)
       const tool = resolved.success
@@ -196,17 +203,11 @@ export const make = (deps: Dependencies): SessionCalls => {
     })
 
   /** Runs a call, and records it in the audit trail when there is one. */
-  const audited = (
-    name: string,
-    args: Record<string, unknown>,
-    requestId: string,
-    context: CallContext | undefined,
-    links: Links,
-    via: string | undefined
-  ): Effect.Effect<Done, never, Unit.Unit> =>
+  const audited = (request: Request): Effect.Effect<Done, never, Unit.Unit> =>
     Effect.gen(function*() {
+      const { args, name, requestId, via } = request
       const at = yield* Clock.currentTimeMillis
-      const done = yield* callNamed(name, args, requestId, context, links, via)
+      const done = yield* callNamed(request)
       if (audit !== undefined) {
         const answer = done.answer
         yield* audit.call({
@@ -237,18 +238,11 @@ export const make = (deps: Dependencies): SessionCalls => {
     answer._tag === "Error" ? "error" : answer.result.isError === true ? "tool_error" : "ok"
 
   /** A call of a tool by name, with a log line, a span, a metric and the audit entry. */
-  const observedCall = (
-    name: string,
-    args: Record<string, unknown>,
-    requestId: string,
-    context: CallContext | undefined,
-    links: Links,
-    via: string | undefined
-  ): Effect.Effect<Done, never, Unit.Unit> =>
+  const observedCall = (request: Request): Effect.Effect<Done, never, Unit.Unit> =>
     observed(
       "call",
-      { tool: name, ...(via === undefined ? {} : { via }) },
-      audited(name, args, requestId, context, links, via),
+      { tool: request.name, ...(request.via === undefined ? {} : { via: request.via }) },
+      audited(request),
       (done) => ({ outcome: outcomeOf(done.answer) })
     ).pipe(
       Effect.tap((done) =>
@@ -284,7 +278,7 @@ export const make = (deps: Dependencies): SessionCalls => {
       ({ disclosure }) =>
         name === Disclosure.toolNames.toolSearch && disclosure.mode !== "catalog"
           ? search(args, requestId)
-          : Effect.map(observedCall(name, args, requestId, context, links, undefined), (done) => done.answer)
+          : Effect.map(observedCall({ name, args, requestId, context, links, via: undefined }), (done) => done.answer)
     )
 
   /** The call a call of `call_tool` stands for (the unit's one dispatcher rule), else the call itself. */
@@ -312,14 +306,14 @@ export const make = (deps: Dependencies): SessionCalls => {
     const checked = checkParams({ name: call.name, arguments: call.params }, settings.limits)
     if (typeof checked === "string") return Effect.succeed({ isFailure: true, result: checked })
     return Effect.map(
-      observedCall(
-        checked.name,
-        checked.args,
-        call.id,
-        undefined,
-        unchanged,
-        call.via ?? Disclosure.toolNames.executeCode
-      ),
+      observedCall({
+        name: checked.name,
+        args: checked.args,
+        requestId: call.id,
+        context: undefined,
+        links: unchanged,
+        via: call.via ?? Disclosure.toolNames.executeCode
+      }),
       (done) => done.data
     )
   }
