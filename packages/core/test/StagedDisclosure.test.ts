@@ -2,7 +2,15 @@
 // the agent harness, in either direction.
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect } from "effect"
-import { Disclosure, Permission, ToolCatalog, ToolSearchConfig, Unit, Visibility } from "../src/index.js"
+import {
+  type CatalogTool,
+  Disclosure,
+  Permission,
+  ToolCatalog,
+  ToolSearchConfig,
+  Unit,
+  Visibility
+} from "../src/index.js"
 import { dbLoad, harnessTools, newsTools, platformTools, ragSearch } from "./kit/harness.js"
 import { call, candidatesOf, functionsOf, tool, unitOver } from "./kit/tools.js"
 
@@ -149,25 +157,22 @@ describe("seed 003: the search tool missing below a size threshold despite expli
   // search_tools was registered only from 12 catalog tools up, so a 7-tool demo with
   // discovery-first switched on never had the tool the first call was to be forced to.
   const demo = Array.from({ length: 7 }, (_, i) => tool(`demo_tool_${i}`, `Demo operation ${i}.`))
+  /** The names a staged unit over `tools` offers, with `searchTools` as given. */
+  const stagedNames = (tools: ReadonlyArray<CatalogTool.CatalogTool>, searchTools: boolean | "auto") =>
+    unitOver(tools, names).pipe(Effect.provide(Disclosure.layer({ defer: "always", mode: "staged", searchTools })))
 
   it.effect("'auto' leaves it out of a small catalog; an explicit true always offers it", () =>
     Effect.gen(function*() {
-      const auto = yield* unitOver(demo, names).pipe(
-        Effect.provide(Disclosure.layer({ defer: "always", mode: "staged", searchTools: "auto" }))
-      )
+      const auto = yield* stagedNames(demo, "auto")
       assert.notInclude(auto, "search_tools")
-      const explicit = yield* unitOver(demo, names).pipe(
-        Effect.provide(Disclosure.layer({ defer: "always", mode: "staged", searchTools: true }))
-      )
+      const explicit = yield* stagedNames(demo, true)
       assert.include(explicit, "search_tools")
       assert.strictEqual(Disclosure.discoveryTool(explicit), "search_tools")
     }))
 
   it.effect("an explicit false wins over a large catalog as well", () =>
     Effect.gen(function*() {
-      const visible = yield* unitOver(harnessTools, names).pipe(
-        Effect.provide(Disclosure.layer({ defer: "always", mode: "staged", searchTools: false }))
-      )
+      const visible = yield* stagedNames(harnessTools, false)
       assert.notInclude(visible, "search_tools")
       assert.strictEqual(Disclosure.discoveryTool(visible), "ToolSearch")
     }))
@@ -177,15 +182,13 @@ describe("seed 003: the search tool missing below a size threshold despite expli
       const env = ConfigProvider.fromEnv({
         env: { TOOL_SEARCH_MODE: "staged", TOOL_SEARCH_DISCOVERY_FIRST: "true", TOOL_SEARCH_STRICT: "false" }
       })
-      const visible = yield* unitOver(demo, names).pipe(
-        Effect.provide(ToolSearchConfig.layerConfig),
-        Effect.provideService(ConfigProvider.ConfigProvider, env)
-      )
-      assert.include(visible, "search_tools")
-      const prompt = yield* unitOver(demo, Unit.contents).pipe(
-        Effect.provide(ToolSearchConfig.layerConfig),
-        Effect.provideService(ConfigProvider.ConfigProvider, env)
-      )
+      const configured = <A, E>(effect: Effect.Effect<A, E, Unit.Unit | ToolCatalog.ToolCatalog>) =>
+        unitOver(demo, effect).pipe(
+          Effect.provide(ToolSearchConfig.layerConfig),
+          Effect.provideService(ConfigProvider.ConfigProvider, env)
+        )
+      assert.include(yield* configured(names), "search_tools")
+      const prompt = yield* configured(Unit.contents)
       assert.include(prompt, "search_tools lists candidate tools")
     }))
 })
