@@ -72,6 +72,16 @@ export const agentWithoutStore = (policy: ScriptedModel.Policy, options: Partial
 export const agent = (policy: ScriptedModel.Policy, options: Partial<Executor.Options> = {}) =>
   agentWithoutStore(policy, options).pipe(Layer.provide(SessionStore.layerMemory()))
 
+/**
+ * A model layer (no streaming) answering with the `generateText` that `make` builds once per layer
+ * build, so it may keep state across the requests of a test.
+ */
+export const fakeModel = <E, R>(make: Effect.Effect<Parameters<typeof LanguageModel.make>[0]["generateText"], E, R>) =>
+  Layer.effect(
+    LanguageModel.LanguageModel,
+    Effect.flatMap(make, (generateText) => LanguageModel.make({ generateText, streamText: () => Stream.empty }))
+  )
+
 /** A user message. */
 export const user = (text: string) => [{ role: "user" as const, content: text }]
 

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Deferred, Effect, Exit, Fiber, Layer, Ref } from "effect"
 import { ToolCatalog, Unit } from "../src/index.js"
-import { CatalogLive, catalogOf, tool, visibleNames } from "./kit/tools.js"
+import { CatalogLive, catalogOf, endlessWork, tool, visibleNames } from "./kit/tools.js"
 
 const activate = (query: string) => Unit.search(query)
 
@@ -141,14 +141,9 @@ describe("Unit.session: one unit shared on purpose", () => {
 describe("supervision: a unit's children end with it", () => {
   it.effect("the end of a unit interrupts a background child and runs its finalizer", () =>
     Effect.gen(function*() {
-      const started = yield* Deferred.make<void>()
-      const finalized = yield* Ref.make(false)
-      const child = Effect.acquireRelease(Deferred.succeed(started, undefined), () => Ref.set(finalized, true)).pipe(
-        Effect.andThen(Effect.never),
-        Effect.scoped
-      )
+      const { finalized, started, work } = yield* endlessWork
       const seen = yield* Unit.provide(Effect.gen(function*() {
-        const fiber = yield* Unit.start("slow_tool#1", child)
+        const fiber = yield* Unit.start("slow_tool#1", work)
         yield* Deferred.await(started)
         const running = yield* Unit.running
         return { fiber, running }
@@ -161,17 +156,9 @@ describe("supervision: a unit's children end with it", () => {
 
   it.effect("a supervised child is interrupted with its caller, and leaves `running`", () =>
     Effect.gen(function*() {
-      const started = yield* Deferred.make<void>()
-      const finalized = yield* Ref.make(false)
+      const { finalized, started, work } = yield* endlessWork
       const running = yield* Unit.provide(Effect.gen(function*() {
-        const caller = yield* Effect.forkChild(
-          Unit.supervise(
-            Effect.andThen(Deferred.succeed(started, undefined), Effect.never).pipe(
-              Effect.onInterrupt(() => Ref.set(finalized, true))
-            ),
-            "call-1"
-          )
-        )
+        const caller = yield* Effect.forkChild(Unit.supervise(work, "call-1"))
         yield* Deferred.await(started)
         const during = yield* Unit.running
         yield* Fiber.interrupt(caller)
