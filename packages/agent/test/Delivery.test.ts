@@ -27,6 +27,13 @@ const via = (id: string, name: string, args: unknown) =>
   call(id, Disclosure.toolNames.callTool, { name, arguments: args })
 const answer: ReadonlyArray<Response.PartEncoded> = [{ type: "text", text: "done" }]
 
+/** A model's turn that loads `weather_forecast` by name, calls it the way `calling` writes a call, then answers. */
+const loadAndCallWeather = (calling: typeof call) => [
+  [call("1", "ToolSearch", { query: "select:weather_forecast" })],
+  [calling("2", "weather_forecast", { text: "Oslo" })],
+  answer
+]
+
 const recording = (responses: ReadonlyArray<ReadonlyArray<Response.PartEncoded>>, deferredTools: boolean) => {
   const seen: Array<LanguageModel.ProviderOptions> = []
   const model = Layer.effect(
@@ -89,11 +96,7 @@ const toolResultParts = (options: LanguageModel.ProviderOptions | undefined): Re
 describe("result delivery: one tool list per unit, found tools called through call_tool", () => {
   it.effect("the list never changes; a found tool runs through call_tool; each request extends the last", () =>
     Effect.gen(function*() {
-      const { layer, seen } = agentOf("result", [
-        [call("1", "ToolSearch", { query: "select:weather_forecast" })],
-        [via("2", "weather_forecast", { text: "Oslo" })],
-        answer
-      ])
+      const { layer, seen } = agentOf("result", loadAndCallWeather(via))
       const events = yield* turn().pipe(Effect.provide(layer))
       const requests = requestsOf(events)
       assert.strictEqual(requests.length, 3)
@@ -297,11 +300,7 @@ describe("list delivery and the prefix it keeps", () => {
 describe("native delivery: deferred tools the provider's way", () => {
   it.effect("every findable deferred tool is sent marked DeferLoading; a search result references what it loaded", () =>
     Effect.gen(function*() {
-      const { layer, seen } = agentOf("native", [
-        [call("1", "ToolSearch", { query: "select:weather_forecast" })],
-        [call("2", "weather_forecast", { text: "Oslo" })],
-        answer
-      ], true)
+      const { layer, seen } = agentOf("native", loadAndCallWeather(call), true)
       const events = yield* turn().pipe(Effect.provide(layer))
       const deferred = seen.map((o) => o.tools.filter(NativeDeferral.isDeferred).map((t) => t.name))
       assert.include(deferred[0] ?? [], "weather_forecast")
