@@ -24,15 +24,20 @@ describe("seed 003: an unapproved tool found and called", () => {
   // A workflow declared only its documents; the model found a database loader through
   // search_tools, promoted it with ToolSearch and ran it.
   const declaredDocsOnly = { resources: ["attached-docs"] }
+  /** The old path's first two steps: what search_tools lists for the loader, then what ToolSearch loads by its name. */
+  const browseThenPromote = Effect.gen(function*() {
+    const browsed = yield* call("search_tools", { query: "load rows database" })
+    const loaded = yield* call("ToolSearch", { query: "select:db_load_rows" })
+    return { browsed: candidatesOf(browsed.result), loaded: functionsOf(loaded.result) }
+  })
 
   it.effect("without strict mode the old path is open: browse, promote, call", () =>
     unitOver(
       harnessTools,
       Effect.gen(function*() {
-        const browsed = yield* call("search_tools", { query: "load rows database" })
-        assert.include(candidatesOf(browsed.result), "db_load_rows")
-        const loaded = yield* call("ToolSearch", { query: "select:db_load_rows" })
-        assert.deepStrictEqual(functionsOf(loaded.result), ["db_load_rows"])
+        const { browsed, loaded } = yield* browseThenPromote
+        assert.include(browsed, "db_load_rows")
+        assert.deepStrictEqual(loaded, ["db_load_rows"])
         const ran = yield* call("db_load_rows", {})
         assert.isFalse(ran.isFailure)
       })
@@ -42,10 +47,9 @@ describe("seed 003: an unapproved tool found and called", () => {
     unitOver(
       harnessTools,
       Effect.gen(function*() {
-        const browsed = yield* call("search_tools", { query: "load rows database" })
-        assert.notInclude(candidatesOf(browsed.result), "db_load_rows")
-        const loaded = yield* call("ToolSearch", { query: "select:db_load_rows" })
-        assert.deepStrictEqual(functionsOf(loaded.result), [])
+        const { browsed, loaded } = yield* browseThenPromote
+        assert.notInclude(browsed, "db_load_rows")
+        assert.deepStrictEqual(loaded, [])
         const byKeyword = yield* call("ToolSearch", { query: "database table rows" })
         assert.notInclude(functionsOf(byKeyword.result), "db_load_rows")
         const error = yield* Effect.flip(call("db_load_rows", {}))
