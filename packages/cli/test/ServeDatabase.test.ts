@@ -18,12 +18,10 @@ import { Audit, Database, GatewayStore } from "@tool-search/store"
 import { Duration, Effect, Exit, Layer, Logger, Option, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { TestClock, TestConsole } from "effect/testing"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as Path from "node:path"
 import { Duplex } from "node:stream"
 import * as GatewayDatabase from "../src/GatewayDatabase.js"
 import { runCli } from "./runCli.js"
+import { withTempDatabase } from "./tempDatabase.js"
 
 const postgres = process.env.TOOL_SEARCH_TEST_POSTGRES || undefined
 const skipped = " (skipped: no PostgreSQL server; TOOL_SEARCH_TEST_POSTGRES is not set, bash .ci/run starts one)"
@@ -194,9 +192,8 @@ describe("tool-search serve --database", () => {
   it.live(
     "embedded: a gateway restarted on the same database resumes the client's session and its loaded tool",
     () =>
-      Effect.gen(function*() {
-        const dir = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "tool-search-serve-db-")), "db")
-        try {
+      withTempDatabase((dir) =>
+        Effect.gen(function*() {
           const { id, loaded } = yield* restartStory({ _tag: "Embedded", path: dir })
           // the gateway's audit: the reveal and the call of that session, read as any session's
           const audit = yield* runCli(["audit", "--json", "--session", id], { TOOL_SEARCH_DATABASE: dir }).pipe(
@@ -211,10 +208,8 @@ describe("tool-search serve --database", () => {
           assert.strictEqual(entries[1].source, "work")
           assert.strictEqual(entries[1].outcome, "ok")
           assert.notProperty(entries[1], "arguments")
-        } finally {
-          Fs.rmSync(Path.dirname(dir), { recursive: true, force: true })
-        }
-      }),
+        })
+      ),
     { timeout: 60_000 }
   )
 

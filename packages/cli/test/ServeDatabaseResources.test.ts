@@ -21,11 +21,9 @@ import { Keyword, ResourceCatalog, ToolCatalog, Visibility } from "@tool-search/
 import { Gateway, HttpGateway, McpSources, type Upstream } from "@tool-search/mcp"
 import { Duration, Effect, Exit, Layer, Logger, Redacted, Scope } from "effect"
 import { TestConsole } from "effect/testing"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as Path from "node:path"
 import * as GatewayDatabase from "../src/GatewayDatabase.js"
 import { runCli } from "./runCli.js"
+import { withTempDatabase } from "./tempDatabase.js"
 
 const headers = { authorization: "Bearer alice-secret" }
 
@@ -136,9 +134,8 @@ describe("tool-search serve --database: the audit of resources and prompts", () 
   it.live(
     "records each resources/read and prompts/get with its target, server and outcome; payloads only when asked",
     () =>
-      Effect.gen(function*() {
-        const dir = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "tool-search-serve-res-")), "db")
-        try {
+      withTempDatabase((dir) =>
+        Effect.gen(function*() {
           const plain = yield* session(dir, false)
           assert.deepStrictEqual(
             plain.entries.map((e) => `${e.type} ${e.tool} ${e.target} ${e.source} ${e.outcome}`),
@@ -164,10 +161,8 @@ describe("tool-search serve --database: the audit of resources and prompts", () 
           assert.deepStrictEqual(prompt.arguments, { name: "summarize", arguments: { topic: "refunds" } })
           assert.strictEqual(prompt.result.messages[0].content.text, "Summarize refunds")
           assert.deepStrictEqual(refused.result, { error: "Resource not found: docs://internal/salaries" })
-        } finally {
-          Fs.rmSync(Path.dirname(dir), { recursive: true, force: true })
-        }
-      }),
+        })
+      ),
     { timeout: 120_000 }
   )
 })
