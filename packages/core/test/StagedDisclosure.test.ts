@@ -16,6 +16,11 @@ import { call, candidatesOf, functionsOf, tool, unitOver } from "./kit/tools.js"
 
 const staged = Disclosure.layer({ defer: "always", mode: "staged" })
 const names = Unit.tools.pipe(Effect.map((ts) => ts.map((t) => t.name)))
+/** Runs `effect` as one staged unit over the harness's tools, under the visibility `policy`. */
+const stagedHarness = <A, E>(
+  policy: ReturnType<typeof Visibility.layer>,
+  effect: Effect.Effect<A, E, Unit.Unit | ToolCatalog.ToolCatalog>
+) => unitOver(harnessTools, effect).pipe(Effect.provide(staged), Effect.provide(policy))
 const searchable = Unit.searchable.pipe(
   Effect.map((ts) => ts.map((t) => t.modelName))
 )
@@ -32,8 +37,8 @@ describe("seed 003: an unapproved tool found and called", () => {
   })
 
   it.effect("without strict mode the old path is open: browse, promote, call", () =>
-    unitOver(
-      harnessTools,
+    stagedHarness(
+      Visibility.layer({ ...declaredDocsOnly, strict: false }),
       Effect.gen(function*() {
         const { browsed, loaded } = yield* browseThenPromote
         assert.include(browsed, "db_load_rows")
@@ -41,11 +46,11 @@ describe("seed 003: an unapproved tool found and called", () => {
         const ran = yield* call("db_load_rows", {})
         assert.isFalse(ran.isFailure)
       })
-    ).pipe(Effect.provide(staged), Effect.provide(Visibility.layer({ ...declaredDocsOnly, strict: false }))))
+    ))
 
   it.effect("strict mode: it is never listed, never found, never promoted, never run", () =>
-    unitOver(
-      harnessTools,
+    stagedHarness(
+      Visibility.layer(declaredDocsOnly),
       Effect.gen(function*() {
         const { browsed, loaded } = yield* browseThenPromote
         assert.notInclude(browsed, "db_load_rows")
@@ -66,7 +71,7 @@ describe("seed 003: an unapproved tool found and called", () => {
         assert.deepStrictEqual(functionsOf(rag.result), ["rag_search"])
         assert.isFalse((yield* call("rag_search", { collection: "handbook" })).isFailure)
       })
-    ).pipe(Effect.provide(staged), Effect.provide(Visibility.layer(declaredDocsOnly))))
+    ))
 
   it.effect("strict mode also closes the discovery tool of catalog mode", () =>
     unitOver(
@@ -89,8 +94,8 @@ describe("seed 003: an empty allow-list hid the connected tools", () => {
   const emptyAllowList = { connected: ["news-mcp"], resources: ["attached-docs"], explore: true, allow: [] }
 
   it.effect("connected tools bypass the platform gate: searchable, listed, callable", () =>
-    unitOver(
-      harnessTools,
+    stagedHarness(
+      Visibility.layer(emptyAllowList),
       Effect.gen(function*() {
         assert.sameMembers([...(yield* searchable)], ["rag_search", "news_search", "news_headlines"])
         const prompt = yield* Unit.contents
@@ -99,7 +104,7 @@ describe("seed 003: an empty allow-list hid the connected tools", () => {
         assert.include(functionsOf(found.result), "news_search")
         assert.isFalse((yield* call("news_search", { q: "today" })).isFailure)
       })
-    ).pipe(Effect.provide(staged), Effect.provide(Visibility.layer(emptyAllowList))))
+    ))
 
   it.effect("the empty list still means 'no platform source', with exploration on or off", () =>
     Effect.gen(function*() {
@@ -130,8 +135,8 @@ describe("seed 003: a hard-coded category hid the connected names", () => {
   const policy = Visibility.layer({ connected: ["news-mcp"], resources: ["attached-docs"], explore: true })
 
   it.effect("the table groups by each tool's own category and names connected tools", () =>
-    unitOver(
-      harnessTools,
+    stagedHarness(
+      policy,
       Effect.gen(function*() {
         const prompt = yield* Unit.contents
         assert.include(prompt, "[retrieval]\n- rag_search (load first) — Search the attached documents.")
@@ -145,7 +150,7 @@ describe("seed 003: a hard-coded category hid the connected names", () => {
         assert.include(prompt, "[web] (11 more tools, hidden)")
         assert.include(prompt, "[data] (1 more tool, hidden)")
       })
-    ).pipe(Effect.provide(staged), Effect.provide(policy)))
+    ))
 
   it.effect("a category the engine never heard of is rendered as declared", () =>
     unitOver(
@@ -230,24 +235,24 @@ describe("seed 003: a category filter that returns nothing", () => {
   const policy = Visibility.layer({ connected: ["news-mcp"], resources: ["attached-docs"] })
 
   it.effect("falls back to every category and says so", () =>
-    unitOver(
-      harnessTools,
+    stagedHarness(
+      policy,
       Effect.gen(function*() {
         const out = yield* call("search_tools", { query: "news articles", category: "media" })
         assert.include(candidatesOf(out.result), "news_search")
         assert.include((out.result as { note?: string }).note, "No tool in category 'media' matched")
       })
-    ).pipe(Effect.provide(staged), Effect.provide(policy)))
+    ))
 
   it.effect("a category spelled differently is the tools' own category, with no note", () =>
-    unitOver(
-      harnessTools,
+    stagedHarness(
+      policy,
       Effect.gen(function*() {
         const out = yield* call("search_tools", { query: "search", category: " News " })
         assert.deepStrictEqual(candidatesOf(out.result), ["news_search"])
         assert.notProperty(out.result, "note")
       })
-    ).pipe(Effect.provide(staged), Effect.provide(policy)))
+    ))
 
   it.effect("the fallback stays inside the selection", () =>
     unitOver(
@@ -269,8 +274,8 @@ describe("seed 003: a category filter that returns nothing", () => {
 describe("seed 003: three decisions, three mechanisms", () => {
   it.effect("listed by name, promoted, permitted: each can be refused on its own", () =>
     Effect.gen(function*() {
-      const program = unitOver(
-        harnessTools,
+      const program = stagedHarness(
+        Visibility.layer({ connected: ["news-mcp"] }),
         Effect.gen(function*() {
           const prompt = yield* Unit.contents
           const before = yield* names
@@ -283,7 +288,7 @@ describe("seed 003: three decisions, three mechanisms", () => {
             permitted: run._tag === "Success"
           }
         })
-      ).pipe(Effect.provide(staged), Effect.provide(Visibility.layer({ connected: ["news-mcp"] })))
+      )
       assert.deepStrictEqual(yield* program, { listed: true, promoted: true, permitted: true })
       // permission refuses the run of a tool that is listed and promoted
       const denied = yield* program.pipe(
