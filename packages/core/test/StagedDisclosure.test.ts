@@ -16,11 +16,17 @@ import { call, candidatesOf, functionsOf, tool, unitOver } from "./kit/tools.js"
 
 const staged = Disclosure.layer({ defer: "always", mode: "staged" })
 const names = Unit.tools.pipe(Effect.map((ts) => ts.map((t) => t.name)))
+/** Runs `effect` as one unit over the harness's tools, under the visibility `policy`. */
+const inHarness = <A, E>(
+  policy: ReturnType<typeof Visibility.layer>,
+  effect: Effect.Effect<A, E, Unit.Unit | ToolCatalog.ToolCatalog>
+) => unitOver(harnessTools, effect).pipe(Effect.provide(policy))
+
 /** Runs `effect` as one staged unit over the harness's tools, under the visibility `policy`. */
 const stagedHarness = <A, E>(
   policy: ReturnType<typeof Visibility.layer>,
   effect: Effect.Effect<A, E, Unit.Unit | ToolCatalog.ToolCatalog>
-) => unitOver(harnessTools, effect).pipe(Effect.provide(staged), Effect.provide(policy))
+) => inHarness(policy, effect).pipe(Effect.provide(staged))
 const searchable = Unit.searchable.pipe(
   Effect.map((ts) => ts.map((t) => t.modelName))
 )
@@ -109,9 +115,7 @@ describe("seed 003: an empty allow-list hid the connected tools", () => {
   it.effect("the empty list still means 'no platform source', with exploration on or off", () =>
     Effect.gen(function*() {
       for (const explore of [true, false]) {
-        const visible = yield* unitOver(harnessTools, searchable).pipe(
-          Effect.provide(Visibility.layer({ ...emptyAllowList, explore }))
-        )
+        const visible = yield* inHarness(Visibility.layer({ ...emptyAllowList, explore }), searchable)
         assert.notInclude(visible, "mcp_tool_0")
         assert.notInclude(visible, "db_load_rows")
         assert.include(visible, "news_search")
@@ -119,14 +123,14 @@ describe("seed 003: an empty allow-list hid the connected tools", () => {
     }))
 
   it.effect("an allow-list naming other sources neither drops the connected ones nor lets in the rest", () =>
-    unitOver(
-      harnessTools,
+    inHarness(
+      Visibility.layer({ ...emptyAllowList, allow: ["platform-nodes"] }),
       Effect.gen(function*() {
         const all = yield* searchable
         assert.includeMembers([...all], ["news_search", "news_headlines", "rag_search", "db_load_rows"])
         assert.notInclude(all, "mcp_tool_0")
       })
-    ).pipe(Effect.provide(Visibility.layer({ ...emptyAllowList, allow: ["platform-nodes"] }))))
+    ))
 })
 
 describe("seed 003: a hard-coded category hid the connected names", () => {
