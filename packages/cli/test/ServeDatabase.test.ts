@@ -192,24 +192,22 @@ describe("tool-search serve --database", () => {
   it.live(
     "embedded: a gateway restarted on the same database resumes the client's session and its loaded tool",
     () =>
-      withTempDatabase((dir) =>
-        Effect.gen(function*() {
-          const { id, loaded } = yield* restartStory({ _tag: "Embedded", path: dir })
-          // the gateway's audit: the reveal and the call of that session, read as any session's
-          const audit = yield* runCli(["audit", "--json", "--session", id], { TOOL_SEARCH_DATABASE: dir }).pipe(
-            Effect.provide(TestConsole.layer)
-          )
-          assert.isTrue(Exit.isSuccess(audit.exit), audit.err)
-          const entries = audit.out.split("\n").map((l) => JSON.parse(l))
-          assert.deepStrictEqual(
-            entries.map((e) => e.type === "reveal" ? `reveal ${e.query} -> ${e.activated}` : `${e.type} ${e.tool}`),
-            [`reveal send an email message -> ${loaded.slice(2).join(",")}`, "call send_email"]
-          )
-          assert.strictEqual(entries[1].source, "work")
-          assert.strictEqual(entries[1].outcome, "ok")
-          assert.notProperty(entries[1], "arguments")
-        })
-      ),
+      withTempDatabase(Effect.fn(function*(dir: string) {
+        const { id, loaded } = yield* restartStory({ _tag: "Embedded", path: dir })
+        // the gateway's audit: the reveal and the call of that session, read as any session's
+        const audit = yield* runCli(["audit", "--json", "--session", id], { TOOL_SEARCH_DATABASE: dir }).pipe(
+          Effect.provide(TestConsole.layer)
+        )
+        assert.isTrue(Exit.isSuccess(audit.exit), audit.err)
+        const entries = audit.out.split("\n").map((l) => JSON.parse(l))
+        assert.deepStrictEqual(
+          entries.map((e) => e.type === "reveal" ? `reveal ${e.query} -> ${e.activated}` : `${e.type} ${e.tool}`),
+          [`reveal send an email message -> ${loaded.slice(2).join(",")}`, "call send_email"]
+        )
+        assert.strictEqual(entries[1].source, "work")
+        assert.strictEqual(entries[1].outcome, "ok")
+        assert.notProperty(entries[1], "arguments")
+      })),
     { timeout: 60_000 }
   )
 

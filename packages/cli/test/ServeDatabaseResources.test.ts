@@ -134,35 +134,33 @@ describe("tool-search serve --database: the audit of resources and prompts", () 
   it.live(
     "records each resources/read and prompts/get with its target, server and outcome; payloads only when asked",
     () =>
-      withTempDatabase((dir) =>
-        Effect.gen(function*() {
-          const plain = yield* session(dir, false)
-          assert.deepStrictEqual(
-            plain.entries.map((e) => `${e.type} ${e.tool} ${e.target} ${e.source} ${e.outcome}`),
-            [
-              "call resources/read docs://policy/refunds docs ok",
-              "call prompts/get summarize docs ok",
-              "call resources/read docs://internal/salaries null not-found",
-              "call sample_resources refunds null ok",
-              "call read_resource docs://policy/refunds null ok"
-            ]
-          )
-          for (const entry of plain.entries) {
-            assert.notProperty(entry, "arguments")
-            assert.notProperty(entry, "result")
-          }
-          assert.match(plain.text, /call {4}resources\/read docs:\/\/policy\/refunds \(docs\) {2}ok/)
-          assert.match(plain.text, /call {4}prompts\/get summarize \(docs\) {2}ok/)
+      withTempDatabase(Effect.fn(function*(dir: string) {
+        const plain = yield* session(dir, false)
+        assert.deepStrictEqual(
+          plain.entries.map((e) => `${e.type} ${e.tool} ${e.target} ${e.source} ${e.outcome}`),
+          [
+            "call resources/read docs://policy/refunds docs ok",
+            "call prompts/get summarize docs ok",
+            "call resources/read docs://internal/salaries null not-found",
+            "call sample_resources refunds null ok",
+            "call read_resource docs://policy/refunds null ok"
+          ]
+        )
+        for (const entry of plain.entries) {
+          assert.notProperty(entry, "arguments")
+          assert.notProperty(entry, "result")
+        }
+        assert.match(plain.text, /call {4}resources\/read docs:\/\/policy\/refunds \(docs\) {2}ok/)
+        assert.match(plain.text, /call {4}prompts\/get summarize \(docs\) {2}ok/)
 
-          const full = yield* session(dir, true)
-          const [read, prompt, refused] = full.entries
-          assert.deepStrictEqual(read.arguments, { uri: "docs://policy/refunds" })
-          assert.strictEqual(read.result.contents[0].text, "the body of docs://policy/refunds")
-          assert.deepStrictEqual(prompt.arguments, { name: "summarize", arguments: { topic: "refunds" } })
-          assert.strictEqual(prompt.result.messages[0].content.text, "Summarize refunds")
-          assert.deepStrictEqual(refused.result, { error: "Resource not found: docs://internal/salaries" })
-        })
-      ),
+        const full = yield* session(dir, true)
+        const [read, prompt, refused] = full.entries
+        assert.deepStrictEqual(read.arguments, { uri: "docs://policy/refunds" })
+        assert.strictEqual(read.result.contents[0].text, "the body of docs://policy/refunds")
+        assert.deepStrictEqual(prompt.arguments, { name: "summarize", arguments: { topic: "refunds" } })
+        assert.strictEqual(prompt.result.messages[0].content.text, "Summarize refunds")
+        assert.deepStrictEqual(refused.result, { error: "Resource not found: docs://internal/salaries" })
+      })),
     { timeout: 120_000 }
   )
 })
