@@ -9,9 +9,9 @@ import {
   ToolSearchConfig
 } from "@tool-search/core"
 import { ConfigProvider, Effect, Exit, Layer, Stream } from "effect"
-import { LanguageModel, type Prompt, type Response } from "effect/ai"
+import type { LanguageModel, Prompt, Response } from "effect/ai"
 import { Approval, Executor, ScriptedModel, SessionStore, TokenCounter, TurnEvent } from "../src/index.js"
-import { agent, CatalogLive, plans, tool, typedTool, user } from "./fixtures.js"
+import { agent, CatalogLive, plans, recordingModel, tool, typedTool, user } from "./fixtures.js"
 
 // -----------------------------------------------------------------------------
 // A model that answers with hand-written responses and records what it was sent
@@ -35,15 +35,7 @@ const loadAndCallWeather = (calling: typeof call) => [
 ]
 
 const recording = (responses: ReadonlyArray<ReadonlyArray<Response.PartEncoded>>, deferredTools: boolean) => {
-  const seen: Array<LanguageModel.ProviderOptions> = []
-  const model = Layer.effect(
-    LanguageModel.LanguageModel,
-    LanguageModel.make({
-      generateText: (options) =>
-        Effect.sync(() => [...(responses[Math.min(seen.push(options) - 1, responses.length - 1)] ?? [])]),
-      streamText: () => Stream.empty
-    })
-  )
+  const { layer: model, seen } = recordingModel(responses)
   const support = Layer.succeed(NativeDeferral.Support, { provider: "the test model", deferredTools })
   return { seen, layer: Layer.merge(model, support) }
 }

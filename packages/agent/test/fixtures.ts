@@ -82,6 +82,20 @@ export const fakeModel = <E, R>(make: Effect.Effect<Parameters<typeof LanguageMo
     Effect.flatMap(make, (generateText) => LanguageModel.make({ generateText, streamText: () => Stream.empty }))
   )
 
+/**
+ * A model answering its `n`th request with `responses[n]` (the last repeats); `seen` records every
+ * request it was sent.
+ */
+export const recordingModel = (responses: ReadonlyArray<ReadonlyArray<Response.PartEncoded>>) => {
+  const seen: Array<LanguageModel.ProviderOptions> = []
+  const layer = fakeModel(
+    Effect.succeed((options: LanguageModel.ProviderOptions) =>
+      Effect.sync(() => [...(responses[Math.min(seen.push(options) - 1, responses.length - 1)] ?? [])])
+    )
+  )
+  return { seen, layer }
+}
+
 /** A user message. */
 export const user = (text: string) => [{ role: "user" as const, content: text }]
 
@@ -91,14 +105,7 @@ export const scripted = (
   options: Partial<Executor.Options> = {},
   extra: ReadonlyArray<CatalogTool.CatalogTool> = []
 ) => {
-  let i = 0
-  const model = Layer.effect(
-    LanguageModel.LanguageModel,
-    LanguageModel.make({
-      generateText: () => Effect.sync(() => [...(responses[Math.min(i++, responses.length - 1)] ?? [])]),
-      streamText: () => Stream.empty
-    })
-  )
+  const model = recordingModel(responses).layer
   const catalog = Layer.effectDiscard(Effect.flatMap(ToolCatalog.ToolCatalog, (c) => c.register(extra))).pipe(
     Layer.provideMerge(CatalogLive)
   )
