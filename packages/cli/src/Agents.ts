@@ -193,8 +193,12 @@ const feedbackStore = (database: Option.Option<string>, feedback: boolean) =>
     yield* Setting.check(tables, flags, (s) => `--${s.flag}`)
     const given = yield* Setting.read(Setting.options(StoreConfig.settings), tables, { flags })
     if (Option.isNone(given.database)) return Layer.empty
-    const timeout = Option.getOrElse(given.databaseTimeout, () => StoreConfig.settings.databaseTimeout.default)
-    return Feedback.layer().pipe(Layer.provide(Database.layer(given.database.value, { timeout })))
+    const store = yield* Setting.read(StoreConfig.config, tables, { flags })
+    return Feedback.layer().pipe(
+      Layer.provide(
+        Database.layer(given.database.value, StoreConfig.databaseOptions({ ...store, database: given.database.value }))
+      )
+    )
   }).pipe(Effect.mapError((e) => usage(Setting.explain(e))))
 
 /**

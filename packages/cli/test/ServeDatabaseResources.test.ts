@@ -74,8 +74,13 @@ const gateway = (dir: string, auditPayloads: boolean, scope: Scope.Scope) =>
           {
             database: { _tag: "Embedded", path: dir },
             databaseTimeout: Duration.seconds(10),
+            journal: "auto",
+            journalBytes: 1024 ** 3,
+            heldBytes: 64 * 1024 ** 2,
+            journalSync: Duration.seconds(1),
             auditPayloads,
-            auditRetention: Duration.days(90)
+            auditRetention: Duration.days(90),
+            sessionSecretFile: ""
           },
           { maxSessions: 10, sessionIdleTimeout: 3600 },
           { feedback: false }

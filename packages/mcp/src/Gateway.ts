@@ -203,8 +203,9 @@ export function optionsFrom(settings: GatewayConfig.Settings): Options {
 }
 
 /**
- * A session's stored copy (`SessionState`, through `HttpGateway`): what it had loaded, adopted
- * before each request, and where what it loads is written.
+ * A session's stored copy (`SessionState`, through `HttpGateway`): what it had loaded, adopted when
+ * the session opens here; where what it loads and unloads is written; and news of another
+ * instance changing it, which the session follows.
  *
  * @since 0.2.0
  * @category models
@@ -227,7 +228,8 @@ export const callToolListed: McpTool.ListedTool = SessionCalls.callToolListed
  * Opens one client session on an SDK transport, in the current scope: a fresh bounded activation,
  * an SDK `Server` connected to the transport, and a subscription to catalog changes. Returns an
  * effect that completes when the client closes the session. Closing the scope ends the session.
- * With `persisted`, the session starts with the tools its stored copy holds and keeps it written.
+ * With `persisted`, the session starts with the tools its stored copy holds, keeps it written, and
+ * follows what other instances change in it; its requests are served from its live copy.
  *
  * @since 0.1.0
  * @category sessions
@@ -242,7 +244,7 @@ export const open = (
     // The session's execution unit: its activation (and revealed resources) live exactly as long
     // as the session scope.
     const bounded = yield* BoundedActivation.make(settings.maxLoadedTools)
-    const sync = SessionSync.make(bounded, persisted)
+    const sync = yield* SessionSync.make(bounded, persisted)
     yield* sync.adopt
     const catalog = yield* ToolCatalog.ToolCatalog
     const { resources, sources, tools, view } = yield* SessionView.make(
@@ -282,16 +284,15 @@ export const open = (
       audit,
       session,
       search: Search.make({ view, catalog, sources, bounded, settings, observed, audit, session }),
-      links: (server, result) => resources === undefined ? result : resources.links(server, result)
+      links: (server, result) => resources === undefined ? result : resources.links(server, result),
+      refresh: sync.refresh
     })
 
+    // Served from the session's live copy (kept in step with the store by `sync`): nothing read or written.
     server.setRequestHandler(ListToolsRequestSchema, () =>
       run(
-        Effect.andThen(
-          sync.adopt,
-          // Plain JSON built by `McpTool.toListed`: names, descriptions and object schemas.
-          Effect.map(toolList.list, (tools) => ({ tools }) as unknown as SdkListToolsResult)
-        )
+        // Plain JSON built by `McpTool.toListed`: names, descriptions and object schemas.
+        Effect.map(toolList.list, (tools) => ({ tools }) as unknown as SdkListToolsResult)
       ))
 
     // `tools/call` and the resource methods are handled from the raw request: the SDK's own schema
@@ -318,17 +319,14 @@ export const open = (
       const answer = typeof checked === "string"
         ? invalidParams(checked)
         : await run(
-          Effect.andThen(
-            sync.adopt,
-            Effect.tap(
-              call(checked.name, checked.args, String(extra.requestId)),
-              // A search may have changed this session's list: store it, and tell the client before it gets the result.
-              () =>
-                Effect.andThen(
-                  sync.store,
-                  announce(() => extra.sendNotification({ method: "notifications/tools/list_changed" }))
-                )
-            )
+          Effect.tap(
+            call(checked.name, checked.args, String(extra.requestId)),
+            // A search may have changed this session's list: store it, and tell the client before it gets the result.
+            () =>
+              Effect.andThen(
+                sync.store,
+                announce(() => extra.sendNotification({ method: "notifications/tools/list_changed" }))
+              )
           ),
           { signal: extra.signal }
         )
@@ -341,6 +339,16 @@ export const open = (
     }
     // Started at once, so every catalog change after the session opened reaches it.
     yield* toolList.follow(catalog, settings.listChangedDelay, () => server.sendToolListChanged())
+    // Another instance changed the stored session: follow it, and tell the client when its list changed.
+    const changed = persisted?.changed
+    if (changed !== undefined) {
+      yield* changed.pipe(
+        Effect.andThen(sync.refresh),
+        Effect.andThen(announce(() => server.sendToolListChanged())),
+        Effect.forever,
+        Effect.forkScoped({ startImmediately: true })
+      )
+    }
     if (resources !== undefined) {
       yield* resources.follow({
         resourcesChanged: () => server.sendResourceListChanged(),

@@ -7,6 +7,11 @@
  * call of a resource level tool (`read_resource`, `get_prompt`, ...), its `target` the URI, prompt
  * name or query it was given.
  *
+ * A call that runs a tool (an upstream call, a handler) is recorded twice: its intent right before
+ * the tool runs, and its outcome after, sharing an `id` — so a call whose outcome never comes (the
+ * process stopped during it) still has a record. Recording never makes an answer wait: an
+ * implementation takes the entry and writes it when it can.
+ *
  * The gateway only states the entries; an implementation keeps them (`@tool-search/store` appends
  * them to its audit trail, and `tool-search serve --database` wires it). Without one in context
  * nothing is recorded.
@@ -35,6 +40,30 @@ export interface Reveal {
   readonly found: ReadonlyArray<string>
   /** Tool names this search loaded for the session. */
   readonly activated: ReadonlyArray<string>
+  /** The named principal whose session it is, when the gateway knows one. */
+  readonly principal?: string | null
+}
+
+/**
+ * A call about to run a tool: recorded right before it runs.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Intent {
+  /** Shared with the call's outcome (`Call.id`). */
+  readonly id: string
+  /** Epoch milliseconds, when the call started. */
+  readonly at: number
+  readonly sessionId: string
+  readonly requestId: string
+  /** The tool as the client named it. */
+  readonly toolName: string
+  readonly toolId: string | null
+  readonly source: string | null
+  readonly target?: string | null
+  /** The named principal whose session it is, when the gateway knows one. */
+  readonly principal?: string | null
 }
 
 /**
@@ -44,6 +73,8 @@ export interface Reveal {
  * @category models
  */
 export interface Call {
+  /** The id of its intent, when one was recorded. */
+  readonly id?: string
   /** Epoch milliseconds, when the call started. */
   readonly at: number
   readonly sessionId: string
@@ -63,6 +94,8 @@ export interface Call {
   readonly arguments?: unknown
   /** Only when `payloads` is on. */
   readonly result?: unknown
+  /** The named principal whose session it is, when the gateway knows one. */
+  readonly principal?: string | null
 }
 
 /**
@@ -74,7 +107,9 @@ export interface Call {
 export interface Recorder {
   /** Records a search; never fails. */
   readonly reveal: (entry: Reveal) => Effect.Effect<void>
-  /** Records a call; never fails. */
+  /** Records a call about to run; never fails, never waits for storage. */
+  readonly intent: (entry: Intent) => Effect.Effect<void>
+  /** Records a call's outcome; never fails, never waits for storage. */
   readonly call: (entry: Call) => Effect.Effect<void>
   /** Whether calls carry their arguments and results. */
   readonly payloads: boolean

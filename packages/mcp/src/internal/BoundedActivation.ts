@@ -17,6 +17,8 @@ export interface BoundedActivation {
   readonly activation: Activation.Service
   /** Marks an active id as just used (a call), so it is unloaded last. */
   readonly touch: (id: string) => Effect.Effect<void>
+  /** Unloads these ids (another instance unloaded them from the session's stored copy). */
+  readonly unload: (ids: ReadonlyArray<string>) => Effect.Effect<void>
 }
 
 interface State {
@@ -74,7 +76,20 @@ export const make = (capacity: number): Effect.Effect<BoundedActivation, never, 
         (open) => open ? Effect.void : closed
       )
 
+    const unload = (ids: ReadonlyArray<string>) =>
+      Effect.flatMap(
+        Ref.modify(ref, (state): readonly [boolean, State | undefined] => {
+          if (state === undefined) return [false, state]
+          const gone = new Set(ids)
+          const used = new Map(state.used)
+          for (const id of gone) used.delete(id)
+          return [true, { ...state, ids: state.ids.filter((id) => !gone.has(id)), used }]
+        }),
+        (open) => open ? Effect.void : closed
+      )
+
     return {
+      unload,
       activation: Activation.Activation.of({
         activate,
         ids: Effect.map(current, (state) => state.ids),

@@ -10,6 +10,7 @@
  */
 import { Disclosure, type ToolView } from "@tool-search/core"
 import { Clock, Effect, Metric, Option, Schema } from "effect"
+import { randomUUID } from "node:crypto"
 import type { Recorder } from "../GatewayAudit.js"
 import type * as McpSources from "../McpSources.js"
 import * as McpTool from "../McpTool.js"
@@ -87,6 +88,11 @@ export interface Dependencies {
   readonly search: (params: Record<string, unknown>, requestId: string) => Effect.Effect<Answer>
   /** An upstream result with its resource links as the session reads them. */
   readonly links: (server: string, result: McpTool.CallToolResult) => McpTool.CallToolResult
+  /**
+   * Reads the session's stored copy again (another instance may have loaded the tool a call names
+   * a moment ago); true when that changed what is loaded.
+   */
+  readonly refresh: Effect.Effect<boolean>
 }
 
 /** What a call did, for the audit trail. */
@@ -107,10 +113,22 @@ const refusals: Record<string, string> = {
 export const make = (deps: Dependencies) => {
   const { audit, bounded, links, observed, settings, sources, view } = deps
 
-  /** A call of a tool by the name the model sees. */
-  const callNamed = (name: string, args: Record<string, unknown>, requestId: string): Effect.Effect<Done> =>
+  /**
+   * A call of a tool by the name the model sees; `starting` runs right before the tool does (an
+   * upstream call, a handler), with its catalog id and source.
+   */
+  const callNamed = (
+    name: string,
+    args: Record<string, unknown>,
+    requestId: string,
+    starting: (toolId: string | null, source: string | null) => Effect.Effect<void>
+  ): Effect.Effect<Done> =>
     Effect.gen(function*() {
-      const resolved = yield* Effect.result(view.resolve(name))
+      const first = yield* Effect.result(view.resolve(name))
+      // not loaded here: another instance serving this session may have loaded it a moment ago
+      const resolved = first._tag === "Failure" && first.failure._tag === "ToolNotActive" && (yield* deps.refresh)
+        ? yield* Effect.result(view.resolve(name))
+        : first
       if (resolved._tag === "Failure") {
         const e = resolved.failure
         const answer = result(textResult(e.message, true))
@@ -122,6 +140,7 @@ export const make = (deps: Dependencies) => {
       const origin = toolId === null ? undefined : sources?.origin(toolId)
       if (origin !== undefined && sources !== undefined) {
         const done = (answer: Answer, outcome: string): Done => ({ answer, toolId, source: origin.server, outcome })
+        yield* starting(toolId, origin.server)
         const outcome = yield* Effect.result(sources.call(origin.server, origin.tool, args))
         if (outcome._tag === "Success") {
           // a run through `resolve` records its own evidence; an upstream call is run here
@@ -141,6 +160,7 @@ export const make = (deps: Dependencies) => {
           : done(result(textResult(e.message, true)), failed)
       }
       const source = tool.tool?.source ?? null
+      yield* starting(toolId, source)
       const output = yield* Effect.result(tool.run(args, { toolCallId: requestId }))
       if (output._tag === "Failure") {
         return { answer: result(textResult(output.failure.message, true)), toolId, source, outcome: "failed" }
@@ -155,26 +175,40 @@ export const make = (deps: Dependencies) => {
       }
     })
 
-  /** Runs a call, and records it in the audit trail when there is one. */
+  /**
+   * Runs a call, and records it in the audit trail when there is one: its intent right before the
+   * tool runs (so a call whose outcome never comes still has a record), its outcome after — both
+   * handed to the trail, which never makes the answer wait.
+   */
   const audited = (name: string, args: Record<string, unknown>, requestId: string): Effect.Effect<Answer> =>
     Effect.gen(function*() {
       const at = yield* Clock.currentTimeMillis
-      const done = yield* callNamed(name, args, requestId)
+      const id = audit === undefined ? undefined : randomUUID()
+      const fields = (toolId: string | null, source: string | null) => ({
+        id: id as string,
+        at,
+        sessionId: deps.session(),
+        requestId,
+        toolName: name,
+        toolId,
+        source,
+        ...(RESOURCE_TOOLS.has(name)
+          ? {
+            target: ResourceAudit.targetOf(args, name === Disclosure.GET_PROMPT ? "name" : "uri") ??
+              ResourceAudit.targetOf(args, "query")
+          }
+          : {})
+      })
+      const done = yield* callNamed(
+        name,
+        args,
+        requestId,
+        (toolId, source) => audit === undefined ? Effect.void : audit.intent(fields(toolId, source))
+      )
       if (audit !== undefined) {
         const answer = done.answer
         yield* audit.call({
-          at,
-          sessionId: deps.session(),
-          requestId,
-          toolName: name,
-          toolId: done.toolId,
-          source: done.source,
-          ...(RESOURCE_TOOLS.has(name)
-            ? {
-              target: ResourceAudit.targetOf(args, name === Disclosure.GET_PROMPT ? "name" : "uri") ??
-                ResourceAudit.targetOf(args, "query")
-            }
-            : {}),
+          ...fields(done.toolId, done.source),
           outcome: done.outcome,
           durationMs: (yield* Clock.currentTimeMillis) - at,
           ...(audit.payloads
