@@ -61,19 +61,7 @@ export const settings = {
   journalSync: StoreConfig.settings.journalSync,
   auditPayloads: StoreConfig.settings.auditPayloads,
   auditRetention: StoreConfig.settings.auditRetention,
-  sessionSecretFile: Setting.make("sessionSecretFile", {
-    schema: Setting.fromString(
-      Schema.String as Schema.Codec<string>,
-      (raw) => raw.trim() === "" ? Result.fail("expected a file") : Result.succeed(raw.trim()),
-      (value) => value
-    ),
-    default: "",
-    values: "a file",
-    defaultText:
-      "`session-secret` in the journal's directory (else in `tool-search` in the user's data directory), created with a random secret when missing",
-    description:
-      "serve --database: the secret stored session keys are an HMAC with (of the credential and the session id); instances serving the same sessions need the same one"
-  })
+  sessionSecretFile: StoreConfig.settings.sessionSecretFile
 }
 
 /**

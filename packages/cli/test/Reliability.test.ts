@@ -38,11 +38,8 @@ const OUTAGE = Number(process.env.TOOL_SEARCH_RELIABILITY_OUTAGE ?? "1.5")
 const CLIENTS = Number(process.env.TOOL_SEARCH_RELIABILITY_CLIENTS ?? "10")
 const CUT_EVERY = Number(process.env.TOOL_SEARCH_RELIABILITY_CUT_EVERY ?? "0.4")
 
-const shared = process.env.TOOL_SEARCH_TEST_POSTGRES || undefined
-const noShared = "no PostgreSQL server: TOOL_SEARCH_TEST_POSTGRES is not set (bash .ci/run starts one)"
-if (shared === undefined) console.warn(`the reliability suite on PostgreSQL is skipped: ${noShared}`)
 if (Cluster.unavailable !== undefined) {
-  console.warn(`the reliability scenarios that stop PostgreSQL are skipped: ${Cluster.unavailable}`)
+  console.warn(`the reliability suite is skipped: ${Cluster.unavailable}`)
 }
 
 const counting = new URL("./fixtures/counting-server.mjs", import.meta.url).pathname
@@ -199,51 +196,8 @@ const openDatabase = (location: Database.Location, scope: Scope.Scope) =>
 // The scenarios
 // -----------------------------------------------------------------------------
 
-describe.skipIf(shared === undefined)(
-  `reliability on PostgreSQL${shared === undefined ? ` (skipped: ${noShared})` : ""}`,
-  () => {
-    it.live(
-      `connections cut every ${CUT_EVERY} s during ${SECONDS} s of traffic from ${CLIENTS} clients: nothing fails, nothing is lost or written twice`,
-      () =>
-        Effect.gen(function*() {
-          const location = yield* Effect.promise(() => freshDatabase(shared ?? ""))
-          const work = upstream()
-          const scope = yield* Scope.make()
-          const a = yield* gateway(
-            Database.layer(location, { timeout: "2 seconds" }),
-            work,
-            scope,
-            undefined,
-            storeSettings({ payloads: true })
-          )
-          const during = window(SECONDS)
-          let cuts = 0
-          const cutter = (async () => {
-            await during.ready
-            while (during.running()) {
-              await sleep(CUT_EVERY * 1000)
-              const killed = await Cluster.psql(
-                shared ?? "",
-                `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-             WHERE datname = '${databaseName(location)}' AND application_name = 'tool-search'`
-              )
-              cuts += Number(killed)
-            }
-          })()
-          const seen = yield* Effect.promise(() => traffic(a.url, CLIENTS, "cut", during))
-          yield* Effect.promise(() => cutter)
-          yield* Scope.close(scope, Exit.void) // closing writes what is held
-          report(`connections cut: ${cuts} backends terminated in ${SECONDS} s`)
-          assert.isAbove(cuts, 0)
-          compare("connections cut", seen, work.calls.filter((c) => c.startsWith("cut-")), yield* audited(location))
-        }),
-      { timeout: 120_000 }
-    )
-  }
-)
-
 // -----------------------------------------------------------------------------
-// Scenarios on a PostgreSQL server of the suite's own (stopped, restarted, its disk filled)
+// The scenarios, on a PostgreSQL server of the suite's own (cut, stopped, restarted, its disk filled)
 // -----------------------------------------------------------------------------
 
 /** A small file system for the cluster, when this machine lets the test mount one (root, tmpfs). */
@@ -259,21 +213,22 @@ const mountSmall = (): string | undefined => {
 }
 
 describe.skipIf(Cluster.unavailable !== undefined)(
-  `reliability on a PostgreSQL server that goes away${
+  `reliability on a PostgreSQL server of the suite's own${
     Cluster.unavailable === undefined ? "" : ` (skipped: ${Cluster.unavailable})`
   }`,
   () => {
     let cluster: Cluster.Cluster
     let disk: string | undefined
     beforeAll(async () => {
-      disk = mountSmall()
+      // TOOL_SEARCH_RELIABILITY_SIMULATE_DISK: the simulated full disk even where a tmpfs can be mounted
+      disk = process.env.TOOL_SEARCH_RELIABILITY_SIMULATE_DISK === undefined ? mountSmall() : undefined
       cluster = await Cluster.make(disk)
     }, 180_000)
     afterAll(async () => {
       await cluster?.remove()
       if (disk !== undefined) {
         try {
-          execFileSync("umount", [disk])
+          execFileSync("umount", ["-l", disk])
           Fs.rmSync(disk, { recursive: true, force: true })
         } catch {
           // left for the system to clean up
@@ -286,7 +241,7 @@ describe.skipIf(Cluster.unavailable !== undefined)(
      * runs (from a third of the way in); then the comparison, and how long after the disturbance
      * ended the held entries took to be written.
      */
-    const disturbed = (name: string, disturb: () => Promise<void>) =>
+    const disturbed = (name: string, disturb: (location: Database.Location) => Promise<void>) =>
       Effect.gen(function*() {
         const location = yield* Effect.promise(() => freshDatabase(cluster.url))
         const work = upstream()
@@ -298,7 +253,7 @@ describe.skipIf(Cluster.unavailable !== undefined)(
         const disturbance = (async () => {
           await during.ready
           await sleep((SECONDS * 1000) / 3)
-          await disturb()
+          await disturb(location)
           writeBack = await until(async () => (await Effect.runPromise(db.writeBehind.held)).entries === 0)
         })()
         const seen = yield* Effect.promise(() => traffic(a.url, CLIENTS, name, during))
@@ -322,25 +277,20 @@ describe.skipIf(Cluster.unavailable !== undefined)(
       }), { timeout: 180_000 })
 
     it.live("a full disk during traffic", () =>
-      disturbed("disk", async () => {
+      disturbed("disk", async (location) => {
         const dir = disk
         if (dir === undefined) {
           // no small file system here: the server's own answer to a full disk (SQLSTATE 53100), by a trigger
           report("disk: simulated (no tmpfs could be mounted): inserts answer SQLSTATE 53100 for the outage")
-          const url = cluster.url
-          const databases =
-            (await Cluster.psql(url, "SELECT datname FROM pg_database WHERE datname LIKE 'tool_search_reliability_%'"))
-              .split("\n")
-          const target = new URL(url)
-          target.pathname = `/${databases[databases.length - 1]}`
+          const target = location._tag === "Postgres" ? Redacted.value(location.url) : ""
           await Cluster.psql(
-            target.toString(),
+            target,
             `CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$;
             CREATE TRIGGER full_disk BEFORE INSERT ON tool_search_audit_calls FOR EACH ROW EXECUTE FUNCTION full_disk()`
           )
           await sleep(OUTAGE * 1000)
-          await Cluster.psql(target.toString(), "DROP TRIGGER full_disk ON tool_search_audit_calls")
+          await Cluster.psql(target, "DROP TRIGGER full_disk ON tool_search_audit_calls")
           return
         }
         const filler = Path.join(dir, "filler")
@@ -423,21 +373,50 @@ describe.skipIf(Cluster.unavailable !== undefined)(
       () => stoppedDuringOutage("SIGKILL"),
       { timeout: 240_000 }
     )
-  }
-)
 
-// -----------------------------------------------------------------------------
-// Two instances
-// -----------------------------------------------------------------------------
+    it.live(
+      `connections cut every ${CUT_EVERY} s during ${SECONDS} s of traffic from ${CLIENTS} clients: nothing fails, nothing is lost or written twice`,
+      () =>
+        Effect.gen(function*() {
+          const location = yield* Effect.promise(() => freshDatabase(cluster.url))
+          const work = upstream()
+          const scope = yield* Scope.make()
+          const a = yield* gateway(
+            Database.layer(location, { timeout: "2 seconds" }),
+            work,
+            scope,
+            undefined,
+            storeSettings({ payloads: true })
+          )
+          const during = window(SECONDS)
+          let cuts = 0
+          const cutter = (async () => {
+            await during.ready
+            while (during.running()) {
+              await sleep(CUT_EVERY * 1000)
+              const killed = await Cluster.psql(
+                cluster.url,
+                `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+             WHERE datname = '${databaseName(location)}' AND application_name = 'tool-search'`
+              )
+              cuts += Number(killed)
+            }
+          })()
+          const seen = yield* Effect.promise(() => traffic(a.url, CLIENTS, "cut", during))
+          yield* Effect.promise(() => cutter)
+          yield* Scope.close(scope, Exit.void) // closing writes what is held
+          report(`connections cut: ${cuts} backends terminated in ${SECONDS} s`)
+          assert.isAbove(cuts, 0)
+          compare("connections cut", seen, work.calls.filter((c) => c.startsWith("cut-")), yield* audited(location))
+        }),
+      { timeout: 120_000 }
+    )
 
-describe.skipIf(shared === undefined)(
-  `two instances on one PostgreSQL${shared === undefined ? ` (skipped: ${noShared})` : ""}`,
-  () => {
     it.live(
       "they race: loads of both are kept, a third resumes with both, a fresh session works on either at once, an unload reaches the other",
       () =>
         Effect.gen(function*() {
-          const location = yield* Effect.promise(() => freshDatabase(shared ?? ""))
+          const location = yield* Effect.promise(() => freshDatabase(cluster.url))
           const work = upstream()
           const limits = { maxSessions: 100, sessionIdleTimeout: 3600, maxLoadedTools: 2 }
           const open = () =>

@@ -126,11 +126,17 @@ const session = (dir: string, auditPayloads: boolean) =>
     )
     assert.notStrictEqual(slice.isError, true)
     yield* Effect.promise(() => client.close())
-    yield* Scope.close(scope, Exit.void)
+    // read while the gateway holds the embedded database: through the gateway
     const audit = yield* runCli(["audit", "--json", "--session", id], { TOOL_SEARCH_DATABASE: dir }).pipe(
       Effect.provide(TestConsole.layer)
     )
     assert.isTrue(Exit.isSuccess(audit.exit), audit.err)
+    yield* Scope.close(scope, Exit.void)
+    // and once it stopped: from the directory itself, the same entries
+    const again = yield* runCli(["audit", "--json", "--session", id], { TOOL_SEARCH_DATABASE: dir }).pipe(
+      Effect.provide(TestConsole.layer)
+    )
+    assert.strictEqual(again.out, audit.out)
     const text = yield* runCli(["audit", "--session", id], { TOOL_SEARCH_DATABASE: dir }).pipe(
       Effect.provide(TestConsole.layer)
     )

@@ -289,10 +289,11 @@ export const layer = (
   const readable = Layer.effectDiscard(Effect.gen(function*() {
     const lock = held
     if (lock === undefined) return
-    const endpoint = yield* AuditEndpoint.serve(yield* SqlClient)
+    const writeBehind = yield* WriteBehind.WriteBehind
+    const endpoint = yield* AuditEndpoint.serve(yield* SqlClient, Effect.ignore(writeBehind.flush))
     yield* Effect.sync(() => lock.update({ audit: endpoint })).pipe(Effect.ignore)
   }))
-  return Layer.mergeAll(writeBehind, readable, Layer.succeed(Database, service)).pipe(
+  return Layer.mergeAll(writeBehind, readable.pipe(Layer.provide(writeBehind)), Layer.succeed(Database, service)).pipe(
     Layer.provideMerge(migrated),
     Layer.provideMerge(sqlLayer)
   )

@@ -176,6 +176,19 @@ export const settings = {
     description:
       "how often the journal is synced to disk (every entry is written to it at once: a killed process loses none; a power loss, at most this much)"
   }),
+  sessionSecretFile: Setting.make("sessionSecretFile", {
+    schema: Setting.fromString(
+      Schema.String as Schema.Codec<string>,
+      (raw) => raw.trim() === "" ? Result.fail("expected a file") : Result.succeed(raw.trim()),
+      (value) => value
+    ),
+    default: "",
+    values: "a file",
+    defaultText:
+      "`session-secret` in the journal's directory (else in `tool-search` in the user's data directory), created with a random secret when missing",
+    description:
+      "serve --database: the secret stored session keys are an HMAC with (of the credential and the session id); instances serving the same sessions need the same one"
+  }),
   auditPayloads: Setting.make("auditPayloads", {
     schema: Setting.Boolean,
     default: false,

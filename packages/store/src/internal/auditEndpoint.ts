@@ -60,12 +60,16 @@ export const Entries = Schema.Array(Schema.Union([
   })
 ]))
 
-/** Serves the audit of the database behind `sql` on loopback until the scope closes; returns where. */
-export const serve = (sql: SqlClient) =>
+/**
+ * Serves the audit of the database behind `sql` on loopback until the scope closes, after `before`
+ * (writing what the process holds); returns where.
+ */
+export const serve = (sql: SqlClient, before: Effect.Effect<void>) =>
   Effect.gen(function*() {
     const token = randomBytes(32).toString("hex")
     const expected = Buffer.from(`Bearer ${token}`)
-    const run = (filter: Filter) => Effect.runPromise(Effect.orDie(AuditTable.read(sql, filter)))
+    const run = (filter: Filter) =>
+      Effect.runPromise(Effect.andThen(before, Effect.orDie(AuditTable.read(sql, filter))))
     const server = Http.createServer((req, res) => {
       const given = Buffer.from(req.headers.authorization ?? "")
       const url = new URL(req.url ?? "/", "http://localhost")
