@@ -93,6 +93,16 @@ const serve = async (env: Record<string, string>) => {
   })
   return {
     url,
+    /** The process's CPU time so far, in milliseconds (Linux: /proc). */
+    cpu: () => {
+      try {
+        const stat = Fs.readFileSync(`/proc/${child.pid}/stat`, "utf8")
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+        return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 // utime + stime, at 100 ticks/s
+      } catch {
+        return Number.NaN
+      }
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         child.once("exit", () => resolve())
@@ -235,17 +245,24 @@ const state = async (postgres: string | undefined) => {
         ["postgresql", { TOOL_SEARCH_DATABASE: proxy.url, TOOL_SEARCH_JOURNAL: Path.join(dir, "journal-p") }] as const
       ])
   ]
-  const rows: Array<{ mode: string; clients: number; perSecond: number; p50: number; p95: number }> = []
+  const rows: Array<
+    { mode: string; clients: number; perSecond: number; p50: number; p95: number; cpuPerCall: number }
+  > = []
   for (const [mode, env] of modes) {
     const gateway = await serve({ TOOL_SEARCH_SESSION_SECRET_FILE: Path.join(dir, "secret"), ...env })
     for (const n of counts) {
       const sessions = await clients(gateway.url, n)
       await load(sessions, Math.min(2, seconds)) // warm up
+      const cpuBefore = gateway.cpu()
       const result = await load(sessions, seconds)
-      rows.push({ mode, clients: n, ...result })
+      await sleep(1500) // what the calls left to write, written
+      const cpuPerCall = (gateway.cpu() - cpuBefore) / result.calls
+      rows.push({ mode, clients: n, ...result, cpuPerCall })
       console.log(
         `- ${mode}, ${n} client(s): ${result.perSecond.toFixed(0)} calls/s; p50 ${result.p50.toFixed(2)} ms, ` +
-          `p95 ${result.p95.toFixed(2)} ms (${result.calls} calls)`
+          `p95 ${result.p95.toFixed(2)} ms (${result.calls} calls); the gateway's CPU ${
+            cpuPerCall.toFixed(3)
+          } ms per call`
       )
       if (mode === "postgresql" && proxy !== undefined && n === counts[0]) {
         // statements per request, by kind, counted on the wire once the writer has written (≤ 1 s)
@@ -278,8 +295,8 @@ const state = async (postgres: string | undefined) => {
     }
     await gateway.stop()
   }
-  console.log("\n| clients | mode | calls/s | of no database | p50 | p95 | p50 overhead |")
-  console.log("|---|---|---|---|---|---|---|")
+  console.log("\n| clients | mode | calls/s | of no database | p50 | p95 | p50 overhead | gateway CPU per call |")
+  console.log("|---|---|---|---|---|---|---|---|")
   for (const row of rows) {
     const base = rows.find((r) => r.mode === "no database" && r.clients === row.clients)
     console.log(
@@ -287,7 +304,7 @@ const state = async (postgres: string | undefined) => {
         base === undefined ? "" : `${((100 * row.perSecond) / base.perSecond).toFixed(0)}%`
       } | ${row.p50.toFixed(2)} ms | ${row.p95.toFixed(2)} ms | ${
         base === undefined ? "" : `${(row.p50 - base.p50).toFixed(2)} ms`
-      } |`
+      } | ${row.cpuPerCall.toFixed(3)} ms |`
     )
   }
   proxy?.close()

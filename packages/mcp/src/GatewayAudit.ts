@@ -45,28 +45,6 @@ export interface Reveal {
 }
 
 /**
- * A call about to run a tool: recorded right before it runs.
- *
- * @since 0.2.0
- * @category models
- */
-export interface Intent {
-  /** Shared with the call's outcome (`Call.id`). */
-  readonly id: string
-  /** Epoch milliseconds, when the call started. */
-  readonly at: number
-  readonly sessionId: string
-  readonly requestId: string
-  /** The tool as the client named it. */
-  readonly toolName: string
-  readonly toolId: string | null
-  readonly source: string | null
-  readonly target?: string | null
-  /** The named principal whose session it is, when the gateway knows one. */
-  readonly principal?: string | null
-}
-
-/**
  * One `tools/call` of a gateway session, other than a search; or one `resources/read`, `prompts/get`.
  *
  * @since 0.2.0
@@ -96,6 +74,17 @@ export interface Call {
   readonly result?: unknown
   /** The named principal whose session it is, when the gateway knows one. */
   readonly principal?: string | null
+}
+
+/**
+ * A call about to run a tool, recorded right before it runs: the call without its outcome, and
+ * the `id` its outcome (`Call.id`) will have.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Intent = Omit<Call, "id" | "outcome" | "durationMs" | "arguments" | "result"> & {
+  readonly id: string
 }
 
 /**

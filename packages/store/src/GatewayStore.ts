@@ -324,7 +324,6 @@ export const sessions = (
         const notices = yield* client.listen(GatewayTable.CHANNEL)
         // (re)listening: what was announced meanwhile may be missed
         yield* Queue.offer(changed, { _tag: "Resync" })
-        yield* writeBehind.reachability.back("")
         for (;;) {
           const n = GatewayTable.parseNotice((yield* Queue.take(notices)).payload)
           if (n === undefined || n.instance === writeBehind.instance) continue

@@ -20,9 +20,9 @@
  *   are read back from it. What fits nowhere is counted, and the count is written as an audit gap.
  * - **Nothing held is lost on a stop.** Closing writes what is held; what the database does not
  *   take stays in the journal, synced, and the next process that opens the journal's directory
- *   writes it (journals of processes that are gone are adopted, at start and every minute). A
- *   journal whose end was damaged (a power loss before its last sync) is written up to the damage,
- *   and a gap says that what followed is lost.
+ *   writes it (journals of processes that are gone are adopted, at start and every minute; only
+ *   those of the same database). Records that cannot be read back (cut short by a power loss before
+ *   the last sync, or by a full disk) are skipped, the others written, and a gap says so.
  *
  * `Database.layer` provides it, so every part of the store shares one writer, one journal and one
  * view of whether the database answers.
@@ -32,7 +32,7 @@
 import { Clock, Context, Duration, Effect, Fiber, Queue, Result, Schedule, Schema, Semaphore } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
-import { randomUUID } from "node:crypto"
+import { createHash, randomUUID } from "node:crypto"
 import type { Database } from "./Database.js"
 import * as Batch from "./internal/batch.js"
 import * as Entry from "./internal/entry.js"
@@ -138,6 +138,9 @@ export const BATCH_ENTRIES = 500
 
 const BATCH_BYTES = 4 * 1024 * 1024
 
+/** How long the writer waits, once woken, for more to write with what woke it. */
+const LINGER = Duration.millis(5)
+
 const defaultRetry = Schedule.min([Schedule.exponential("50 millis"), Schedule.spaced("1 second")])
 
 // -----------------------------------------------------------------------------
@@ -184,8 +187,10 @@ export const make = (
   Effect.gen(function*() {
     const heldLimit = Math.max(1024, options.heldBytes ?? 64 * 1024 * 1024)
     const directory = options.journal
+    // journals are the database's: a directory shared by gateways of several databases mixes none
+    const scope = createHash("sha256").update(database.label).digest("hex").slice(0, 12)
     const journal = directory === undefined ? undefined : yield* Effect.try({
-      try: () => Journal.open(directory, { maxBytes: Math.max(1024 * 1024, options.journalBytes ?? 1024 ** 3) }),
+      try: () => Journal.open(directory, { maxBytes: Math.max(1024 * 1024, options.journalBytes ?? 1024 ** 3), scope }),
       catch: (e) => new JournalUnavailable({ directory, reason: e instanceof Error ? e.message : String(e) })
     })
     const instance = journal?.instance ?? `${process.pid}-${randomUUID().slice(0, 8)}`
@@ -222,13 +227,9 @@ export const make = (
     const enqueue = (seq: number, entry: Entry.Entry): void => {
       const json = Entry.encode(entry)
       const bytes = json.length + 16
-      let end: Journal.Position | undefined
-      if (journal !== undefined) {
-        end = journal.append(record(seq, json))
-        if (end === undefined) {
-          countLost(entry, `the journal (${journal.directory}) was full or could not be written`)
-          return
-        }
+      // with a journal, appended first: a killed process loses none of it
+      const end = journal?.append(record(seq, json))
+      if (end !== undefined) {
         dirty = true
         if (spilled !== undefined || queuedBytes + bytes > heldLimit) {
           // memory is full: the journal holds it, and it is read back from there, in order
@@ -238,7 +239,13 @@ export const make = (
           return
         }
       } else if (queuedBytes + bytes > heldLimit) {
-        countLost(entry, "the database was unreachable and more was held than the memory holds")
+        // no journal, or it is full or cannot be written (a full disk): memory is all there is
+        countLost(
+          entry,
+          journal === undefined
+            ? "the database was unreachable and more was held than the memory holds"
+            : `the database was unreachable, the memory full, and the journal (${journal.directory}) full or not writable`
+        )
         return
       }
       queue.push({ seq, entry, bytes, end })
@@ -291,9 +298,13 @@ export const make = (
       if (journal !== undefined && last.end !== undefined) journal.ack(last.end)
     }
 
+    // Audit entries need no transaction: each insert is whole, and writing one again adds nothing;
+    // feedback and session changes read before they write, so they get one.
     const transaction = (entries: ReadonlyArray<Entry.Entry>) =>
       guard(database, `writing ${entries.length} held entr${entries.length === 1 ? "y" : "ies"}`)(
-        sql.withTransaction(Batch.write({ sql, instance }, entries))
+        entries.every(Entry.isAudit)
+          ? Batch.write({ sql, instance }, entries)
+          : sql.withTransaction(Batch.write({ sql, instance }, entries))
       )
 
     /** Writes one batch; a batch the server refuses is written entry by entry and the refused are dropped. */
@@ -369,6 +380,8 @@ export const make = (
     // The background writer: whenever something is held, write it, retrying until the database takes it.
     const writer = yield* Effect.forkScoped(Effect.forever(
       Queue.take(wake).pipe(
+        // a moment for what comes with it: under load, batches fill by themselves; a lone entry waits this long
+        Effect.andThen(Effect.sleep(LINGER)),
         Effect.andThen(drain.pipe(Effect.retry(defaultRetry))),
         Effect.catchCause((cause) => Effect.logError("Store: the background writer failed", cause))
       )
@@ -384,7 +397,7 @@ export const make = (
         })))
       ))
       const adopt = Effect.gen(function*() {
-        for (const orphan of Journal.adoptOrphans(journal.directory)) {
+        for (const orphan of Journal.adoptOrphans(journal.directory, scope)) {
           let adopted = 0
           let lastAt: number | undefined
           for (const text of orphan.records) {
@@ -405,8 +418,9 @@ export const make = (
               lostFrom: lastAt ?? orphan.damaged.modified,
               lostUntil: Math.max(lastAt ?? 0, orphan.damaged.modified),
               entries: null,
-              reason: `the journal of an earlier process (${orphan.instance}) ended in a damaged record (a crash ` +
-                `before it was synced): what it held after ${adopted} entries is lost`
+              reason: `${orphan.damaged.lines} record(s) of the journal of an earlier process (${orphan.instance}) ` +
+                `could not be read (cut short by a crash before they were synced, or by a full disk): what they held ` +
+                `is lost; the ${adopted} others were written`
             })
           }
           if (adopted > 0) {

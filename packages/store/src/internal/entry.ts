@@ -147,12 +147,13 @@ export const kindOf = (entry: Entry): "audit" | "session" | "feedback" =>
 /** The time an entry is about (for gaps: the span of what was lost). */
 export const timeOf = (entry: Entry): number => entry.at
 
-const codec = Schema.fromJsonString(Entry)
-const encodeJson = Schema.encodeSync(codec)
-const decodeJson = Schema.decodeUnknownResult(codec)
+const decodeJson = Schema.decodeUnknownResult(Schema.fromJsonString(Entry))
 
-/** An entry as one line of JSON. */
-export const encode = (entry: Entry): string => encodeJson(entry)
+/**
+ * An entry as one line of JSON. Entries are plain data built by the store (their type is their
+ * schema's), so encoding is `JSON.stringify`; reading one back is decoded against the schema.
+ */
+export const encode = (entry: Entry): string => JSON.stringify(entry)
 
 /** A line of JSON read back (from the journal): the entry, or undefined when it is not one. */
 export const decode = (json: string): Entry | undefined => {

@@ -4,7 +4,7 @@
  * by the next process that opens the journal's directory.
  *
  * - **Records** are lines, `<crc32> <json>`: a record torn by a crash (a power loss after the last
- *   `fsync`) or damaged on disk fails its checksum, and reading stops there, saying so.
+ *   `fsync`) or damaged on disk fails its checksum: it is skipped, counted, and said so.
  * - **Appends** are synchronous `write`s: once `append` returns, the record is in the operating
  *   system's cache, which a killed process does not lose; `sync` (`fsync`) makes it survive a
  *   power loss too, and the caller runs it on a timer.
@@ -67,10 +67,12 @@ export interface Orphan {
   /** Its records, in order. */
   readonly records: ReadonlyArray<string>
   /**
-   * When the journal ended in a damaged record: its position, and when its file was last written
-   * (what followed the last good record, up to then, is lost).
+   * When records could not be read (cut short by a crash or a full disk, or damaged on disk): the
+   * first one's position, how many lines were bad, and when the file was last written.
    */
-  readonly damaged: { readonly segment: string; readonly offset: number; readonly modified: number } | undefined
+  readonly damaged:
+    | { readonly segment: string; readonly offset: number; readonly lines: number; readonly modified: number }
+    | undefined
   /** Removes the orphan's files (once its records are safe elsewhere) and its lock. */
   readonly remove: () => void
 }
@@ -78,6 +80,11 @@ export interface Orphan {
 export interface Options {
   readonly maxBytes: number
   readonly segmentBytes?: number
+  /**
+   * What the journal is for (the database, as a short digest): journals of processes that wrote for
+   * another database, in a directory they share, are never adopted. Default `any`.
+   */
+  readonly scope?: string
 }
 
 const SUFFIX = ".journal"
@@ -104,7 +111,7 @@ export const check = (text: string): string | undefined => {
  */
 export const open = (directory: string, options: Options): Journal => {
   Fs.mkdirSync(directory, { recursive: true, mode: 0o700 })
-  const instance = `${process.pid}-${randomBytes(4).toString("hex")}`
+  const instance = `${options.scope ?? "any"}-${process.pid}-${randomBytes(4).toString("hex")}`
   const lock = ProcessLock.acquire(Path.join(directory, lockName(instance)))
   if (!("release" in lock)) {
     throw Object.assign(new Error(lock._tag === "Held" ? "its lock is held" : lock.message), {
@@ -126,24 +133,32 @@ export const open = (directory: string, options: Options): Journal => {
   const current = () => segments[segments.length - 1] as { n: number; size: number } // never empty
   const total = () => segments.reduce((sum, s) => sum + s.size, 0)
 
+  // a record cut short by a full disk: the next append first ends its line, so it stays one bad line
+  let cut = false
   const append = (json: string): Position | undefined => {
-    const text = line(json)
+    const text = `${cut ? "\n" : ""}${line(json)}`
     const size = Buffer.byteLength(text)
     if (total() + size > options.maxBytes) return undefined
+    let written = 0
     try {
-      if (current().size >= segmentBytes) {
+      if (current().size >= segmentBytes && !cut) {
         if (fd !== undefined) {
           Fs.fsyncSync(fd)
           Fs.closeSync(fd)
         }
         openSegment(current().n + 1)
       }
-      Fs.writeSync(fd as number, text)
-    } catch {
-      return undefined // the disk refused it (full): the caller counts it lost
+      written = Fs.writeSync(fd as number, text)
+    } catch (e) {
+      written = typeof e === "object" && e !== null && "bytesWritten" in e && typeof e.bytesWritten === "number"
+        ? e.bytesWritten
+        : 0
     }
     const segment = current()
-    segment.size += size
+    segment.size += written
+    cut = written > 0 && written < size
+    // the disk refused it (full): the caller counts it lost, or holds it in memory
+    if (written < size) return undefined
     return { segment: segment.n, offset: segment.size }
   }
 
@@ -243,17 +258,21 @@ const readAt = (path: string, offset: number, length: number): Buffer => {
 export const compare = (a: Position, b: Position): number => a.segment - b.segment || a.offset - b.offset
 
 /**
- * The journals in `directory` whose process is gone, each locked for this process while it is
- * adopted: read them, keep their records, then `remove` them.
+ * The journals in `directory` for `scope` whose process is gone, each locked for this process while
+ * it is adopted: read them, keep their records, then `remove` them.
  */
-export const adoptOrphans = (directory: string): ReadonlyArray<Orphan> => {
+export const adoptOrphans = (directory: string, scope = "any"): ReadonlyArray<Orphan> => {
   let names: ReadonlyArray<string>
   try {
     names = Fs.readdirSync(directory)
   } catch {
     return []
   }
-  const instances = [...new Set(names.filter((n) => n.endsWith(SUFFIX)).map((n) => n.split(".")[0] as string))]
+  const instances = [
+    ...new Set(
+      names.filter((n) => n.endsWith(SUFFIX) && n.startsWith(`${scope}-`)).map((n) => n.split(".")[0] as string)
+    )
+  ]
   const orphans: Array<Orphan> = []
   for (const instance of instances) {
     const lock = ProcessLock.acquire(Path.join(directory, lockName(instance)))
@@ -262,7 +281,6 @@ export const adoptOrphans = (directory: string): ReadonlyArray<Orphan> => {
     const records: Array<string> = []
     let damaged: Orphan["damaged"]
     for (const file of files) {
-      if (damaged !== undefined) break
       let text: string
       try {
         text = Fs.readFileSync(Path.join(directory, file), "utf8")
@@ -274,13 +292,15 @@ export const adoptOrphans = (directory: string): ReadonlyArray<Orphan> => {
       for (const [i, part] of lines.entries()) {
         const last = i === lines.length - 1
         if (last && part === "") break // the final newline
-        // a record that fails its checksum, or a last one without its newline: torn there
+        // a record that fails its checksum, or a last one without its newline: cut or damaged
         const json = last ? undefined : check(part)
         if (json === undefined) {
-          damaged = { segment: file, offset, modified: modifiedAt(Path.join(directory, file)) }
-          break
+          damaged = damaged === undefined
+            ? { segment: file, offset, lines: 1, modified: modifiedAt(Path.join(directory, file)) }
+            : { ...damaged, lines: damaged.lines + 1 }
+        } else {
+          records.push(json)
         }
-        records.push(json)
         offset += Buffer.byteLength(part) + 1
       }
     }
