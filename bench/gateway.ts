@@ -13,7 +13,9 @@
  *    (counted on the wire by a proxy between the gateway and the server): per `tools/list`, per
  *    `tools/call`, per `ToolSearch`, with the transactions among them.
  *
- * Environment: BENCH_CLIENTS (default `1,200`), BENCH_SECONDS (default 10 per run).
+ * Environment: BENCH_CLIENTS (default `1,200`), BENCH_SECONDS (default 5 per run), BENCH_ROUNDS (default
+ * 5): the modes' gateways run at once and take turns, round after round, and the medians are
+ * reported (a shared machine's load moves between runs; turns spread it over every mode).
  * Wall-clock figures are for this machine, printed, never asserted.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -79,7 +81,8 @@ const percentile = (sorted: ReadonlyArray<number>, p: number) =>
 /** A `tool-search serve --http 0` process; resolves once it listens and its upstream is ready. */
 const serve = async (env: Record<string, string>) => {
   const child = spawn(process.execPath, [bin, "serve", "--http", "0", "--upstream", `echo=node ${echo}`], {
-    env: { ...process.env, TOOL_SEARCH_MAX_SESSIONS: "1000", ...env },
+    // one tool loaded at a time: each ToolSearch of the other tool is a change of the session
+    env: { ...process.env, TOOL_SEARCH_MAX_SESSIONS: "1000", TOOL_SEARCH_MAX_LOADED_TOOLS: "1", ...env },
     stdio: ["ignore", "ignore", "pipe"]
   })
   let err = ""
@@ -111,15 +114,27 @@ const serve = async (env: Record<string, string>) => {
   }
 }
 
-/** `n` clients, each with `echo` loaded. */
-const clients = (url: string, n: number) =>
-  Promise.all(Array.from({ length: n }, async () => {
-    const client = new Client({ name: "bench", version: "1" })
-    const transport = new StreamableHTTPClientTransport(new URL(url))
-    await client.connect(transport)
-    await client.callTool({ name: "ToolSearch", arguments: { query: "select:echo" } })
-    return { client, transport }
-  }))
+/** `n` clients, each with `echo` loaded (connected 20 at a time, each tried up to 3 times). */
+const clients = async (url: string, n: number) => {
+  const connect = async (attempt = 1): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> => {
+    try {
+      const client = new Client({ name: "bench", version: "1" })
+      const transport = new StreamableHTTPClientTransport(new URL(url))
+      await client.connect(transport)
+      await client.callTool({ name: "ToolSearch", arguments: { query: "select:echo" } })
+      return { client, transport }
+    } catch (e) {
+      if (attempt >= 3) throw e
+      await sleep(500)
+      return connect(attempt + 1)
+    }
+  }
+  const all: Array<{ client: Client; transport: StreamableHTTPClientTransport }> = []
+  for (let i = 0; i < n; i += 20) {
+    all.push(...await Promise.all(Array.from({ length: Math.min(20, n - i) }, () => connect())))
+  }
+  return all
+}
 
 /** Every client calls `echo`, one call after another, for `seconds`: calls per second and latencies. */
 const load = async (sessions: Awaited<ReturnType<typeof clients>>, seconds: number) => {
@@ -226,12 +241,19 @@ const scratch = async (url: string) => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+const median = (xs: ReadonlyArray<number>) => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
+}
+
 const state = async (postgres: string | undefined) => {
   const counts = (process.env.BENCH_CLIENTS ?? "1,200").split(",").map(Number).filter((n) => n > 0)
-  const seconds = Number(process.env.BENCH_SECONDS ?? "10")
+  const seconds = Number(process.env.BENCH_SECONDS ?? "5")
+  const rounds = Number(process.env.BENCH_ROUNDS ?? "5")
   console.log(
-    `\n## The database on the request path: ${counts.join(" and ")} clients, ${seconds} s each ` +
-      `(${Os.cpus().length} cores, Node ${process.version}; the clients run in this process)\n`
+    `\n## The database on the request path: ${counts.join(" and ")} clients; ${rounds} rounds of ${seconds} s per ` +
+      `mode, the modes taking turns (medians) (${Os.cpus().length} cores, Node ${process.version}; load average ` +
+      `${Os.loadavg().map((l) => l.toFixed(1)).join(" ")}; the clients run in this process)\n`
   )
   const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tool-search-bench-gateway-"))
   const database = postgres === undefined ? undefined : await scratch(postgres)
@@ -245,56 +267,80 @@ const state = async (postgres: string | undefined) => {
         ["postgresql", { TOOL_SEARCH_DATABASE: proxy.url, TOOL_SEARCH_JOURNAL: Path.join(dir, "journal-p") }] as const
       ])
   ]
+  // every mode's gateway at once, so that the rounds take turns under the same conditions
+  const gateways = await Promise.all(
+    modes.map(([mode, env]) =>
+      serve({ TOOL_SEARCH_SESSION_SECRET_FILE: Path.join(dir, `secret-${mode}`), ...env }).then((g) => ({ mode, ...g }))
+    )
+  )
   const rows: Array<
     { mode: string; clients: number; perSecond: number; p50: number; p95: number; cpuPerCall: number }
   > = []
-  for (const [mode, env] of modes) {
-    const gateway = await serve({ TOOL_SEARCH_SESSION_SECRET_FILE: Path.join(dir, "secret"), ...env })
-    for (const n of counts) {
-      const sessions = await clients(gateway.url, n)
-      await load(sessions, Math.min(2, seconds)) // warm up
-      const cpuBefore = gateway.cpu()
-      const result = await load(sessions, seconds)
-      await sleep(1500) // what the calls left to write, written
-      const cpuPerCall = (gateway.cpu() - cpuBefore) / result.calls
-      rows.push({ mode, clients: n, ...result, cpuPerCall })
+  for (const n of counts) {
+    const sessions = await Promise.all(gateways.map((g) => clients(g.url, n)))
+    const results = gateways.map(() => [] as Array<Awaited<ReturnType<typeof load>> & { cpuPerCall: number }>)
+    for (const [i] of gateways.entries()) await load(sessions[i]!, Math.min(2, seconds)) // warm up
+    for (let r = 0; r < rounds; r++) {
+      for (const [i, g] of gateways.entries()) {
+        await sleep(1500) // what the last run left to write, written
+        const cpuBefore = g.cpu()
+        const result = await load(sessions[i]!, seconds)
+        await sleep(1500)
+        results[i]!.push({ ...result, cpuPerCall: (g.cpu() - cpuBefore) / result.calls })
+      }
+    }
+    for (const [i, g] of gateways.entries()) {
+      const runs = results[i]!
+      const row = {
+        mode: g.mode,
+        clients: n,
+        perSecond: median(runs.map((x) => x.perSecond)),
+        p50: median(runs.map((x) => x.p50)),
+        p95: median(runs.map((x) => x.p95)),
+        cpuPerCall: median(runs.map((x) => x.cpuPerCall))
+      }
+      rows.push(row)
       console.log(
-        `- ${mode}, ${n} client(s): ${result.perSecond.toFixed(0)} calls/s; p50 ${result.p50.toFixed(2)} ms, ` +
-          `p95 ${result.p95.toFixed(2)} ms (${result.calls} calls); the gateway's CPU ${
-            cpuPerCall.toFixed(3)
-          } ms per call`
+        `- ${g.mode}, ${n} client(s): ${row.perSecond.toFixed(0)} calls/s (runs ${
+          runs.map((x) => x.perSecond.toFixed(0)).join(", ")
+        }); p50 ${row.p50.toFixed(2)} ms, p95 ${row.p95.toFixed(2)} ms; the gateway's CPU ${
+          row.cpuPerCall.toFixed(3)
+        } ms per call`
       )
-      if (mode === "postgresql" && proxy !== undefined && n === counts[0]) {
-        // statements per request, by kind, counted on the wire once the writer has written (≤ 1 s)
-        const per = async (label: string, times: number, request: () => Promise<unknown>) => {
-          await sleep(1500)
-          const before = { ...proxy.counts }
-          for (let i = 0; i < times; i++) await request()
-          await sleep(1500)
-          const statements = (proxy.counts.statements - before.statements) / times
-          const transactions = (proxy.counts.transactions - before.transactions) / times
-          console.log(
-            `  - per ${label}: ${statements.toFixed(2)} statements, ${transactions.toFixed(2)} transactions ` +
-              `(${times} requests, one client, uses written once a second included)`
-          )
-        }
-        const { client } = sessions[0] as (typeof sessions)[number]
-        await per("tools/list", 200, () => client.listTools())
-        await per(
-          "tools/call of a loaded tool",
-          200,
-          () => client.callTool({ name: "echo", arguments: { token: "x" } })
-        )
-        await per(
-          "ToolSearch that loads a tool",
-          50,
-          () => client.callTool({ name: "ToolSearch", arguments: { query: "select:echo" } })
+    }
+    const pg = gateways.findIndex((g) => g.mode === "postgresql")
+    if (pg >= 0 && proxy !== undefined && n === counts[0]) {
+      // statements per request, by kind, counted on the wire once the writer has written (≤ 1 s)
+      const per = async (label: string, times: number, request: () => Promise<unknown>) => {
+        await sleep(1500)
+        const before = { ...proxy.counts }
+        for (let i = 0; i < times; i++) await request()
+        await sleep(1500)
+        const statements = (proxy.counts.statements - before.statements) / times
+        const transactions = (proxy.counts.transactions - before.transactions) / times
+        console.log(
+          `  - postgresql, per ${label}: ${statements.toFixed(2)} statements, ${
+            transactions.toFixed(2)
+          } transactions (${times} requests from one client, the uses written once a second included)`
         )
       }
-      await Promise.all(sessions.map(({ transport }) => transport.close().catch(() => undefined)))
+      const { client } = sessions[pg]![0]!
+      await per("tools/list", 200, () => client.listTools())
+      await per("tools/call of a loaded tool", 200, () => client.callTool({ name: "echo", arguments: { token: "x" } }))
+      let search = 0
+      await per(
+        "ToolSearch that loads one tool and unloads another (a session change)",
+        50,
+        () =>
+          client.callTool({
+            name: "ToolSearch",
+            arguments: { query: `select:${search++ % 2 === 0 ? "echo2" : "echo"}` }
+          })
+      )
     }
-    await gateway.stop()
+    await Promise.all(sessions.flat().map(({ transport }) => transport.close().catch(() => undefined)))
   }
+  for (const g of gateways) await g.stop()
   console.log("\n| clients | mode | calls/s | of no database | p50 | p95 | p50 overhead | gateway CPU per call |")
   console.log("|---|---|---|---|---|---|---|---|")
   for (const row of rows) {

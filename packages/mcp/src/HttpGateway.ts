@@ -313,8 +313,9 @@ export const serve = (
         if (session?.principal !== principal) return reply(res, 404, "Session not found", -32001)
         await session.transport.handleRequest(req, res)
         // the end of a request is a use too: a long call does not make its session look idle
-        await run(registry.touch(id, principal))
-        if (state !== undefined) await run(state.touch(id, principal))
+        await run(
+          Effect.andThen(registry.touch(id, principal), state === undefined ? Effect.void : state.touch(id, principal))
+        )
         return
       }
       if (req.method !== "POST") return reply(res, 400, "No valid session id: start with an initialize request")

@@ -138,8 +138,11 @@ export const BATCH_ENTRIES = 500
 
 const BATCH_BYTES = 4 * 1024 * 1024
 
-/** How long the writer waits, once woken, for more to write with what woke it. */
-const LINGER = Duration.millis(5)
+/**
+ * How long the writer waits, once woken, for more to write with what woke it: a call's intent and
+ * its outcome usually go together (and the intent is then not written at all).
+ */
+const LINGER = Duration.millis(25)
 
 const defaultRetry = Schedule.min([Schedule.exponential("50 millis"), Schedule.spaced("1 second")])
 
@@ -359,10 +362,11 @@ export const make = (
           yield* gaps
           continue
         }
-        const held = summary()
+        // what was held when the database answered again, for the line that says so
+        const held = (yield* reachability.reachable) ? "" : summary()
         yield* writeBatch(batch).pipe(Effect.tapError(reachability.lost))
         done(batch)
-        yield* reachability.back(held)
+        yield* reachability.back(() => held)
       }
     }))
 
@@ -380,7 +384,7 @@ export const make = (
     // The background writer: whenever something is held, write it, retrying until the database takes it.
     const writer = yield* Effect.forkScoped(Effect.forever(
       Queue.take(wake).pipe(
-        // a moment for what comes with it: under load, batches fill by themselves; a lone entry waits this long
+        // a moment for what comes with it: under load batches fill by themselves; a lone entry waits this long
         Effect.andThen(Effect.sleep(LINGER)),
         Effect.andThen(drain.pipe(Effect.retry(defaultRetry))),
         Effect.catchCause((cause) => Effect.logError("Store: the background writer failed", cause))
@@ -460,7 +464,7 @@ export const make = (
       guard(database, operation)(effect).pipe(
         Effect.tapError(reachability.lost),
         // a read that passes while writes are held does not say the database is back: the writer does
-        Effect.tap(() => queue.length === 0 && spilled === undefined ? reachability.back("") : Effect.void)
+        Effect.tap(() => queue.length === 0 && spilled === undefined ? reachability.back(() => "") : Effect.void)
       )
 
     return WriteBehind.of({

@@ -13,7 +13,7 @@ export interface Reachability {
   /** The database did not complete an operation: logged when it was reachable until now. */
   readonly lost: (error: StoreUnavailable) => Effect.Effect<void>
   /** The database completed an operation: logged when it was away, with `summary` (what was held). */
-  readonly back: (summary: string) => Effect.Effect<void>
+  readonly back: (summary: () => string) => Effect.Effect<void>
   /** Whether the last operation completed. */
   readonly reachable: Effect.Effect<boolean>
 }
@@ -32,11 +32,14 @@ export const make = (database: string, consequence: string): Effect.Effect<Reach
         Effect.flatMap(
           Ref.getAndSet(since, undefined),
           (was) =>
-            was === undefined ? Effect.void : Effect.logInfo(
-              `The database ${database} answers again after ${((now - was) / 1000).toFixed(1)} s${
-                summary === "" ? "" : `: ${summary}`
-              }`
-            )
+            was === undefined ? Effect.void : Effect.suspend(() => {
+              const held = summary()
+              return Effect.logInfo(
+                `The database ${database} answers again after ${((now - was) / 1000).toFixed(1)} s${
+                  held === "" ? "" : `: ${held}`
+                }`
+              )
+            })
         )),
     reachable: Effect.map(Ref.get(since), (s) => s === undefined)
   }))
