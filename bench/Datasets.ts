@@ -19,6 +19,24 @@ export interface Dataset {
   readonly queries: ReadonlyArray<Evaluation.QuerySpec>
 }
 
+/**
+ * What is missing for a run on the data sets, in one line, or `undefined` when `root` holds at
+ * least one data set (a folder with `tools.jsonl` and `queries.jsonl`) and every one `only` names.
+ */
+export const missing = (only?: ReadonlyArray<string>): string | undefined => {
+  if (!existsSync(root)) {
+    return `bench: the data sets are missing: ${root} does not exist (the benchmark reads ../shared/bench beside the repository)`
+  }
+  const present = names()
+  if (present.length === 0) {
+    return `bench: no data set in ${root} (each is a folder with tools.jsonl and queries.jsonl)`
+  }
+  const absent = (only ?? []).filter((d) => !present.includes(d))
+  return absent.length > 0
+    ? `bench: no data set named ${absent.join(", ")} in ${root} (there are: ${present.join(", ")})`
+    : undefined
+}
+
 /** The data sets with both files, sorted; `only` keeps some. */
 export const names = (only?: ReadonlyArray<string>): ReadonlyArray<string> =>
   readdirSync(root).filter((d) =>

@@ -3,19 +3,24 @@
  * docs/search.md, on the data sets of `../shared/bench` only.
  *
  * - `--ablate`: per data set, nDCG@10 of the defaults, of every other value of every knob
- *   (`Space.knobs`: each analyzer step and ranking addition switched off or on, each weight moved),
- *   and of both setups of each peer.
- * - `--protocol`: leave one data set out. Knob by knob (in `Space.knobs` order, repeated until a
- *   pass changes nothing), each fold — two data sets to tune on, the third held out — proposes the
- *   value with the best mean nDCG@10 on its two tuning sets (ties keep the current value). A value
- *   proposed by a majority of folds is kept only when it is neutral or better (Δ ≥ −0.002) on every
- *   held-out set — that is, on each data set, judged by a fold that did not tune on it. For
- *   comparison, each fold also tunes greedily on its two sets alone (a value is taken when it
- *   raises their mean and lowers neither by more than 0.002) and is judged on its held-out set.
+ *   (`Space.knobs`), and of both setups of each peer.
+ * - `--protocol`: leave one data set out, judged for robustness. Knob by knob (in `Space.knobs`
+ *   order, repeated until a pass changes nothing), each fold — every data set but one to tune on,
+ *   that one held out — proposes the value with the best mean nDCG@10 on its tuning sets (ties keep
+ *   the current value). A value proposed by a majority of folds is kept only when **no** held-out
+ *   set falls below its value before the change by more than noise (`noise`: a paired bootstrap over
+ *   that set's queries) **and** the mean held-out gain is positive. Then the nested estimate: the
+ *   same protocol run without each data set in turn, judged on it.
+ *
+ * A knob that learns from labelled queries (the term-association model, `Associations`) is judged
+ * strictly: a data set is always scored with a model learned without it (and, in the nested runs,
+ * without the outer held-out set either).
  */
 import { Bm25f } from "@tool-search/core"
 import { Effect } from "effect"
+import * as Associations from "./Associations.js"
 import * as Datasets from "./Datasets.js"
+import * as Generate from "./Generate.js"
 import * as Peers from "./Peers.js"
 import * as Space from "./Space.js"
 
@@ -23,33 +28,122 @@ const log = (message: string) => process.stderr.write(`protocol: ${message}\n`)
 const f3 = (x: number) => x.toFixed(3)
 const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(3)}`
 
-/** Changes smaller than this are neutral. */
+/** Changes smaller than this are neutral (the feedback and "no good match" protocols). */
 export const EPSILON = 0.002
 
-/** nDCG@10 of parameter sets on data sets, each evaluated once. */
-export const evaluator = (datasets: ReadonlyArray<Datasets.Dataset>) => {
-  const cache = new Map<string, number>()
-  return (p: Bm25f.Parameters, dataset: string): Effect.Effect<number> => {
-    const key = `${dataset} ${Space.keyOf(p)}`
+/** Bootstrap resamples of a paired comparison. */
+export const RESAMPLES = 2000
+
+/** The one-sided 95 % normal quantile: a loss larger than `Z · SE` is beyond noise. */
+const Z = 1.645
+
+/**
+ * The noise of a paired comparison over one query set: `Z` times the bootstrap standard error of
+ * the mean per-query difference (queries resampled with replacement, seeded, `RESAMPLES` times).
+ */
+export const noise = (a: ReadonlyArray<number>, b: ReadonlyArray<number>, seed = 1): number => {
+  const n = a.length
+  if (n === 0) return 0
+  const d = Float64Array.from(a, (x, i) => x - (b[i] as number))
+  const next = Generate.random(seed)
+  let sum = 0
+  let sumSq = 0
+  for (let r = 0; r < RESAMPLES; r++) {
+    let s = 0
+    for (let i = 0; i < n; i++) s += d[Math.floor(next() * n)] as number
+    const m = s / n
+    sum += m
+    sumSq += m * m
+  }
+  const mean = sum / RESAMPLES
+  return Z * Math.sqrt(Math.max(0, sumSq / RESAMPLES - mean * mean))
+}
+
+const meanOf = (xs: ReadonlyArray<number>): number => xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length
+
+/** Per-query nDCG@10 of parameter sets on data sets, each evaluated once. */
+export interface Evaluator {
+  /** Per-query nDCG@10 of `p` on `dataset`; a learned knob is learned without `dataset` and `without`. */
+  readonly perQuery: (
+    p: Bm25f.Parameters,
+    dataset: string,
+    without?: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<number>>
+  readonly ndcg: (p: Bm25f.Parameters, dataset: string, without?: ReadonlyArray<string>) => Effect.Effect<number>
+}
+
+/** An evaluator over loaded data sets. */
+export const evaluator = (datasets: ReadonlyArray<Datasets.Dataset>): Evaluator => {
+  const cache = new Map<string, ReadonlyArray<number>>()
+  const tables = new Map<string, Associations.Table>()
+  const tableWithout = (excluded: ReadonlyArray<string>): Associations.Table => {
+    const key = [...excluded].sort().join(",")
+    let table = tables.get(key)
+    if (table === undefined) {
+      table = Associations.learn(datasets.filter((d) => !excluded.includes(d.name)))
+      tables.set(key, table)
+    }
+    return table
+  }
+  const perQuery = (p: Bm25f.Parameters, dataset: string, without: ReadonlyArray<string> = []) => {
+    const learned = p.associations !== undefined && p.associations.weight > 0
+    const excluded = learned ? [...new Set([dataset, ...without])].sort() : []
+    const key = `${dataset} ${excluded.join(",")} ${Space.keyOf(p)}`
     const hit = cache.get(key)
     if (hit !== undefined) return Effect.succeed(hit)
     const data = datasets.find((d) => d.name === dataset) as Datasets.Dataset
-    return Effect.map(Datasets.score(Peers.bm25f(p), data), (s) => {
-      cache.set(key, s.mean.ndcg)
-      return s.mean.ndcg
+    const resolved: Bm25f.Parameters = learned && p.associations !== undefined
+      ? { ...p, associations: { table: tableWithout(excluded), weight: p.associations.weight } }
+      : p
+    return Effect.map(Datasets.score(Peers.bm25f(resolved), data), (s) => {
+      const values = s.perQuery.map((q) => q.ndcg)
+      cache.set(key, values)
+      return values
     })
   }
+  return {
+    perQuery,
+    ndcg: (p, dataset, without) => Effect.map(perQuery(p, dataset, without), meanOf)
+  }
 }
+
+/** Per-query nDCG@10 of every peer setup on every data set. */
+export type PeerScores = ReadonlyMap<
+  string,
+  ReadonlyArray<{ readonly name: string; readonly perQuery: ReadonlyArray<number> }>
+>
+
+/** Scores every peer on every data set (MiniSearch's stock setup is slow on the large catalogs: minutes). */
+export const peerScores = (datasets: ReadonlyArray<Datasets.Dataset>) =>
+  Effect.gen(function*() {
+    const out = new Map<string, ReadonlyArray<{ readonly name: string; readonly perQuery: ReadonlyArray<number> }>>()
+    for (const d of datasets) {
+      const rows: Array<{ readonly name: string; readonly perQuery: ReadonlyArray<number> }> = []
+      for (const [name, make] of Object.entries(Peers.peers)) {
+        log(`peer ${name} on ${d.name}`)
+        const s = yield* Datasets.score(make(), d)
+        rows.push({ name, perQuery: s.perQuery.map((q) => q.ndcg) })
+      }
+      out.set(d.name, rows)
+    }
+    return out as PeerScores
+  })
+
+/** The stronger stock peer on a data set (as the peers' users run them). */
+export const strongestStock = (peers: PeerScores, dataset: string) =>
+  (peers.get(dataset) ?? []).filter((p) => p.name.includes("(stock)")).reduce<
+    { readonly name: string; readonly perQuery: ReadonlyArray<number> } | undefined
+  >((a, b) => (a === undefined || meanOf(b.perQuery) > meanOf(a.perQuery) ? b : a), undefined)
 
 /** The ablation table. */
 export const ablate = (only?: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const datasets = yield* Effect.forEach(Datasets.names(only), Datasets.load)
     const names = datasets.map((d) => d.name)
-    const ndcg = evaluator(datasets)
-    const base = yield* Effect.forEach(names, (d) => ndcg(Bm25f.defaults, d))
+    const ev = evaluator(datasets)
+    const base = yield* Effect.forEach(names, (d) => ev.ndcg(Bm25f.defaults, d))
     const out = [
-      "Ablation: nDCG@10 per data set; Δ against the defaults (first row)",
+      "Ablation: nDCG@10 per data set; Δ against the defaults (first row). A learned knob (associations) is learned without the data set it is scored on.",
       "",
       `| change | ${names.join(" | ")} |`,
       `|---|${names.map(() => "---").join("|")}|`,
@@ -62,7 +156,7 @@ export const ablate = (only?: ReadonlyArray<string>) =>
         const p = k.set(Bm25f.defaults, value)
         log(`${k.name} = ${Space.show(value)}`)
         const cells = yield* Effect.forEach(names, (d, i) =>
-          Effect.map(ndcg(p, d), (v) => `${f3(v)} (${signed(v - (base[i] as number))})`))
+          Effect.map(ev.ndcg(p, d), (v) => `${f3(v)} (${signed(v - (base[i] as number))})`))
         const label = k.off !== undefined && Space.show(value) === Space.show(k.off) ? " (off)" : ""
         out.push(`| ${k.name} = ${Space.show(value)}${label} | ${cells.join(" | ")} |`)
       }
@@ -82,31 +176,49 @@ interface Fold {
   readonly tune: ReadonlyArray<string>
 }
 
-/** The leave-one-data-set-out protocol over `names`, from `start`: the parameters it keeps and its last pass. */
+/** One candidate value of a knob, as the folds judged it. */
+interface Judged {
+  readonly value: unknown
+  readonly votes: number
+  /** Per fold: the held-out Δ and its noise. */
+  readonly deltas: ReadonlyArray<number>
+  readonly noises: ReadonlyArray<number>
+}
+
+/** The acceptance rule: no held-out set below its value before by more than noise, and a positive mean gain. */
+export const accepts = (deltas: ReadonlyArray<number>, noises: ReadonlyArray<number>): boolean =>
+  deltas.every((d, i) => d >= -(noises[i] as number)) && meanOf(deltas) > 0
+
+/**
+ * The protocol over `names`, from `start`: the parameters it keeps and its last pass. `without`
+ * are data sets a learned knob must never learn from (the outer held-out set of a nested run).
+ */
 const choose = (
-  ndcg: ReturnType<typeof evaluator>,
+  ev: Evaluator,
   names: ReadonlyArray<string>,
   start: Bm25f.Parameters,
-  label: string
+  label: string,
+  without: ReadonlyArray<string> = []
 ) =>
   Effect.gen(function*() {
     const folds: ReadonlyArray<Fold> = names.map((heldOut) => ({ heldOut, tune: names.filter((n) => n !== heldOut) }))
-    const meanOn = (p: Bm25f.Parameters, sets: ReadonlyArray<string>) =>
-      Effect.map(Effect.forEach(sets, (d) => ndcg(p, d)), (vs) => vs.reduce((s, v) => s + v, 0) / vs.length)
+    const meanOn = (p: Bm25f.Parameters, sets: ReadonlyArray<string>, heldOut: string) =>
+      // a fold's tuning sets are scored with a learned model that never saw its held-out set either
+      Effect.map(Effect.forEach(sets, (d) => ev.ndcg(p, d, [heldOut, ...without])), meanOf)
     let current = start
     const decisions: Array<string> = []
+    const changes: Array<string> = []
     for (let pass = 1; pass <= 4; pass++) {
       let changed = false
       decisions.length = 0
       for (const k of Space.knobs) {
         const now = k.get(current)
-        // each fold proposes the value with the best mean on its tuning sets (ties keep the current one)
         const proposals: Array<unknown> = []
         for (const fold of folds) {
           let best = now
-          let bestScore = yield* meanOn(current, fold.tune)
+          let bestScore = yield* meanOn(current, fold.tune, fold.heldOut)
           for (const value of k.values) {
-            const s = yield* meanOn(k.set(current, value), fold.tune)
+            const s = yield* meanOn(k.set(current, value), fold.tune, fold.heldOut)
             if (s > bestScore + 1e-9) {
               best = value
               bestScore = s
@@ -114,113 +226,110 @@ const choose = (
           }
           proposals.push(best)
         }
-        // a value proposed by most folds passes when no held-out set loses more than EPSILON
         const candidates = [...new Set(proposals.map(Space.show))].filter((v) => v !== Space.show(now))
-        const judged: Array<{ value: unknown; votes: number; deltas: ReadonlyArray<number> }> = []
+        const judged: Array<Judged> = []
         for (const shown of candidates) {
           const value = proposals.find((v) => Space.show(v) === shown)
           const votes = proposals.filter((v) => Space.show(v) === shown).length
-          const deltas = yield* Effect.forEach(folds, (fold) =>
-            Effect.map(
-              Effect.all([ndcg(k.set(current, value), fold.heldOut), ndcg(current, fold.heldOut)]),
-              ([a, b]) => a - b
-            ))
-          judged.push({ value, votes, deltas })
+          const deltas: Array<number> = []
+          const noises: Array<number> = []
+          for (const fold of folds) {
+            const after = yield* ev.perQuery(k.set(current, value), fold.heldOut, without)
+            const before = yield* ev.perQuery(current, fold.heldOut, without)
+            deltas.push(meanOf(after) - meanOf(before))
+            noises.push(noise(after, before))
+          }
+          judged.push({ value, votes, deltas, noises })
         }
-        const passing = judged.filter((j) => j.votes * 2 > folds.length && j.deltas.every((d) => d >= -EPSILON))
-          .sort((a, b) => b.votes - a.votes || Math.min(...b.deltas) - Math.min(...a.deltas))
+        const passing = judged.filter((j) => j.votes * 2 > folds.length && accepts(j.deltas, j.noises))
+          .sort((a, b) => b.votes - a.votes || meanOf(b.deltas) - meanOf(a.deltas))
         const chosen = passing[0]
         let verdict = "kept"
         if (chosen !== undefined) {
+          changes.push(`${k.name} ${Space.show(now)} → ${Space.show(chosen.value)}`)
           current = k.set(current, chosen.value)
           changed = true
           verdict = `**changed to ${Space.show(chosen.value)}**`
-        } else if (judged.some((j) => j.votes * 2 > folds.length)) verdict = "kept (a held-out set loses)"
-        else if (judged.length > 0) verdict = "kept (no majority)"
+        } else if (judged.some((j) => j.votes * 2 > folds.length)) {
+          verdict = "kept (a held-out set loses beyond noise, or no mean gain)"
+        } else if (judged.length > 0) verdict = "kept (no majority)"
         const cells = judged.map((j) =>
           `${Space.show(j.value)} (${j.votes} of ${folds.length}): ${
-            folds.map((fold, i) => `${fold.heldOut} ${signed(j.deltas[i] as number)}`).join(", ")
-          }`
+            folds.map((fold, i) => `${fold.heldOut} ${signed(j.deltas[i] as number)} ±${f3(j.noises[i] as number)}`)
+              .join(", ")
+          }; mean ${signed(meanOf(j.deltas))}`
         )
         log(`${label} pass ${pass}: ${k.name} = ${Space.show(now)}: ${verdict}`)
         decisions.push(`| ${k.name} | ${Space.show(now)} | ${cells.join("; ") || "(the current value)"} | ${verdict} |`)
       }
       if (!changed) break
     }
-    return { chosen: current, decisions }
+    return { chosen: current, decisions, changes }
   })
 
-const changesOf = (from: Bm25f.Parameters, to: Bm25f.Parameters) =>
-  Space.knobs.filter((k) => Space.show(k.get(to)) !== Space.show(k.get(from)))
-    .map((k) => `${k.name} ${Space.show(k.get(from))} → ${Space.show(k.get(to))}`)
-
 /**
- * The protocol on every data set from `Space.origin`, and nested: run on two data sets only and
- * judged on the third, which is the honest estimate for a catalog never tuned on.
+ * The protocol on every data set from the current defaults, and nested: run without each data set
+ * in turn and judged on it, the honest estimate for a catalog never tuned on.
  */
 export const protocol = (only?: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const datasets = yield* Effect.forEach(Datasets.names(only), Datasets.load)
     const names = datasets.map((d) => d.name)
-    const ndcg = evaluator(datasets)
-    const start = Space.origin
-    const { chosen, decisions } = yield* choose(ndcg, names, start, "all")
+    const ev = evaluator(datasets)
+    const start = Bm25f.defaults
+    const { changes, chosen, decisions } = yield* choose(ev, names, start, "all")
+    const peers = yield* peerScores(datasets)
 
-    const peerScores = new Map<string, ReadonlyArray<{ readonly name: string; readonly ndcg: number }>>()
-    for (const d of datasets) {
-      peerScores.set(
-        d.name,
-        yield* Effect.forEach(Object.entries(Peers.peers), ([name, make]) =>
-          Effect.map(Datasets.score(make(), d), (s) => ({ name, ndcg: s.mean.ndcg })))
-      )
+    const versus = (name: string, mine: ReadonlyArray<number>) => {
+      const peer = strongestStock(peers, name)
+      if (peer === undefined) return "| | |"
+      return `${peer.name} ${f3(meanOf(peer.perQuery))} | ${signed(meanOf(mine) - meanOf(peer.perQuery))} ±${
+        f3(noise(mine, peer.perQuery))
+      }`
     }
-    const strongest = (name: string) =>
-      (peerScores.get(name) ?? []).reduce((a, b) => (b.ndcg > a.ndcg ? b : a), { name: "", ndcg: 0 })
 
     const nested: Array<string> = []
     for (const heldOut of names) {
-      const others = names.filter((n) =>
-        n !== heldOut
-      )
-      const run = yield* choose(ndcg, others, start, `without ${heldOut}`)
-      const peer = strongest(heldOut)
-      const score = yield* ndcg(run.chosen, heldOut)
+      const others = names.filter((n) => n !== heldOut)
+      const run = yield* choose(ev, others, start, `without ${heldOut}`, [heldOut])
+      const before = yield* ev.perQuery(start, heldOut)
+      const after = yield* ev.perQuery(run.chosen, heldOut)
       nested.push(
-        `| ${heldOut} | ${others.join(", ")} | ${changesOf(start, run.chosen).join("; ") || "(none)"} | ${
-          f3(yield* ndcg(start, heldOut))
-        } | ${f3(score)} | ${peer.name} ${f3(peer.ndcg)} | ${signed(score - peer.ndcg)} |`
+        `| ${heldOut} | ${run.changes.join("; ") || "(none)"} | ${f3(meanOf(before))} | ${f3(meanOf(after))} | ${
+          signed(meanOf(after) - meanOf(before))
+        } ±${f3(noise(after, before))} | ${versus(heldOut, after)} |`
       )
     }
     const final: Array<string> = []
     for (const name of names) {
-      const peer = strongest(name)
-      const score = yield* ndcg(chosen, name)
+      const before = yield* ev.perQuery(start, name)
+      const after = yield* ev.perQuery(chosen, name)
       final.push(
-        `| ${name} | ${f3(yield* ndcg(start, name))} | ${f3(score)} | ${peer.name} ${f3(peer.ndcg)} | ${
-          signed(score - peer.ndcg)
-        } |`
+        `| ${name} | ${f3(meanOf(before))} | ${f3(meanOf(after))} | ${signed(meanOf(after) - meanOf(before))} ±${
+          f3(noise(after, before))
+        } | ${versus(name, after)} |`
       )
     }
     const matches = Space.keyOf(chosen) === Space.keyOf(Bm25f.defaults)
     const report = [
-      "Protocol on every data set, last pass: the values the folds proposed (how many folds; nDCG@10 Δ on each held-out set) and the verdict",
+      "Protocol on every data set, last pass: the values the folds proposed (how many folds; nDCG@10 Δ on each held-out set ± its noise; the mean Δ) and the verdict",
       "",
-      "| knob | value | proposed (folds): held-out Δ | verdict |",
+      "| knob | value | proposed (folds): held-out Δ ± noise | verdict |",
       "|---|---|---|---|",
       ...decisions,
       "",
-      `Changes from the 0.1.0 parameters: ${changesOf(start, chosen).join("; ") || "none"}.`,
+      `Changes from the defaults it started from: ${changes.join("; ") || "none"}.`,
       `Bm25f.defaults ${matches ? "are" : "are NOT"} the protocol's choice.`,
       "",
-      "The protocol's choice against each peer's stronger setup (nDCG@10; peers use the analyzer defaults of this build):",
+      "The protocol's choice against the defaults it started from and the stronger stock peer (nDCG@10; Δ ± noise: paired bootstrap over the set's queries, one-sided 95 %):",
       "",
-      "| data set | 0.1.0 parameters | protocol's choice | strongest peer | Δ |",
-      "|---|---|---|---|---|",
+      "| data set | start | protocol's choice | Δ vs start | stronger stock peer | Δ vs peer |",
+      "|---|---|---|---|---|---|",
       ...final,
       "",
-      "Nested: the protocol run on two data sets only, judged on the third (never seen while choosing)",
+      "Nested: the protocol run without the held-out set (its folds never see it; a learned model never learns from it), judged on it",
       "",
-      "| held out | chosen on | changes from 0.1.0 | 0.1.0 | nested choice | strongest peer | Δ |",
+      "| held out | changes chosen without it | start | nested choice | Δ vs start | stronger stock peer | Δ vs peer |",
       "|---|---|---|---|---|---|---|",
       ...nested
     ]

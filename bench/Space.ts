@@ -57,6 +57,32 @@ const weightKnob = (fields: ReadonlyArray<Bm25f.Field>, values: ReadonlyArray<nu
     values
   }) as Knob
 
+/** A fusion with the stock ranker (`Bm25f.stockRanker`) at `weight`. */
+export const stockFusion = (weight: number): Bm25f.Fusion => ({ ...Bm25f.stockRanker, weight })
+
+/**
+ * Stands for the learned association table in parameters: the protocol's evaluator replaces it
+ * with a table learned without the judged data set (`Associations.learn`).
+ */
+export const LEARNED: ReadonlyMap<string, ReadonlyArray<readonly [string, number]>> = new Map()
+
+const additionKnob = <A>(
+  name: string,
+  get: (p: Bm25f.Parameters) => A,
+  set: (p: Bm25f.Parameters, value: A) => Bm25f.Parameters,
+  values: ReadonlyArray<A>,
+  off: A
+): Knob => ({ name, kind: "addition", get, set, values, off }) as Knob
+
+/** RM3 settings tried: off, then (docs, terms, weight). */
+const FEEDBACK: ReadonlyArray<Bm25f.Feedback> = [
+  { docs: 0, terms: 0, weight: 0 },
+  { docs: 1, terms: 5, weight: 0.05 },
+  { docs: 3, terms: 5, weight: 0.1 },
+  { docs: 3, terms: 10, weight: 0.2 },
+  { docs: 10, terms: 20, weight: 0.1 }
+]
+
 /** The knobs, in the order the protocol visits them: analyzer, additions, then weights and saturation. */
 export const knobs: ReadonlyArray<Knob> = [
   analyzerKnob("camelCase", [true, false], false),
@@ -70,6 +96,27 @@ export const knobs: ReadonlyArray<Knob> = [
   knob("nameCoverage", "addition", [0, 0.25, 0.5, 1, 1.5, 2], 0),
   knob("clauseWeight", "addition", [0, 0.25, 0.5, 0.75], 0),
   knob("quotedWeight", "addition", [0.1, 0.3, 0.5, 0.75, 1], 1),
+  additionKnob(
+    "fusion",
+    (p) => p.fusion?.weight ?? 0,
+    (p, weight: number) => ({ ...p, fusion: weight > 0 ? stockFusion(weight) : undefined }),
+    [0, 0.1, 0.25, 0.5, 0.75],
+    0
+  ),
+  additionKnob(
+    "feedback",
+    (p) => p.feedback ?? (FEEDBACK[0] as Bm25f.Feedback),
+    (p, feedback: Bm25f.Feedback) => ({ ...p, feedback: feedback.weight > 0 ? feedback : undefined }),
+    FEEDBACK,
+    FEEDBACK[0] as Bm25f.Feedback
+  ),
+  additionKnob(
+    "associations",
+    (p) => p.associations?.weight ?? 0,
+    (p, weight: number) => ({ ...p, associations: weight > 0 ? { table: LEARNED, weight } : undefined }),
+    [0, 0.05, 0.1, 0.25],
+    0
+  ),
   weightKnob(["name", "aliases"], [1, 2, 3, 4, 5]),
   weightKnob(["parameterNames"], [0.5, 1, 2, 3]),
   weightKnob(["description", "category"], [0.5, 1, 1.5, 2]),
@@ -109,11 +156,17 @@ export const origin: Bm25f.Parameters = {
   }
 }
 
-/** A stable key of a parameter set, for caching evaluations. */
-export const keyOf = (p: Bm25f.Parameters): string => JSON.stringify(p)
+/** A stable key of a parameter set, for caching evaluations (an association table keys by its weight). */
+export const keyOf = (p: Bm25f.Parameters): string =>
+  JSON.stringify({ ...p, feedback: p.feedback?.weight ? p.feedback : undefined, associations: p.associations?.weight })
 
 /** The value a knob has in the defaults. */
 export const defaultOf = (k: Knob): unknown => k.get(Bm25f.defaults)
 
 /** How a knob's value is printed. */
-export const show = (value: unknown): string => typeof value === "string" ? value : JSON.stringify(value)
+export const show = (value: unknown): string =>
+  typeof value === "string"
+    ? value
+    : typeof value === "object" && value !== null && "docs" in value && "terms" in value && "weight" in value
+    ? (value.weight === 0 ? "off" : `${value.docs} docs, ${value.terms} terms, ${value.weight}`)
+    : JSON.stringify(value)

@@ -5,45 +5,52 @@
  * then a scale run on generated catalogs of 10k and 100k tools. Progress on stderr, markdown on
  * stdout.
  *
- * Flags: `--lexical` skips semantic and hybrid (no model); `--no-scale` skips the scale run;
- * `--datasets a,b` picks data sets. Other modes: `--ablate` (every knob switched per data set),
+ * Flags: `--semantic` adds the semantic and hybrid strategies (the offline embedding model: the
+ * first run embeds every catalog, minutes); `--no-scale` skips the scale run; `--datasets a,b`
+ * picks data sets. Without `../shared/bench` it says what is missing in one line and exits 2. Other modes: `--ablate` (every knob switched per data set),
  * `--protocol` (the leave-one-data-set-out tuning protocol), `--feedback` (learning from use),
  * `--min-score` (the "no good match" thresholds, `minScore` then `minScoreRatio`); see `Protocol.ts`, `Feedback.ts`, `MinScore.ts`.
  */
 import { NodeServices } from "@effect/platform-node"
 import { Evaluation } from "@tool-search/cli"
 import {
+  Bm25f,
   CatalogFile,
   type CatalogTool,
+  OfflineEmbeddings,
   SearchDocument,
+  type SearchFailed,
   SearchStrategy,
   Strategies,
   VectorCache
 } from "@tool-search/core"
 import { Effect, Layer } from "effect"
 import { spawnSync } from "node:child_process"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
-import { dirname, join, resolve } from "node:path"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import * as Associations from "./Associations.js"
+import * as Datasets from "./Datasets.js"
+import * as Defaults from "./Defaults.js"
 import * as Feedback from "./Feedback.js"
 import * as Generate from "./Generate.js"
 import * as MinScore from "./MinScore.js"
 import * as Peers from "./Peers.js"
 import * as Protocol from "./Protocol.js"
+import * as TuneHybrid from "./tune-hybrid.js"
 
 const args = process.argv.slice(2)
 // `--one <dataset> <engine>`: measure one engine on one data set and print its report as JSON.
 // The parent runs every measurement in a fresh process, so heap figures and JIT state are not
 // polluted by the engines measured before.
 const oneFlag = args.indexOf("--one")
-const lexicalOnly = args.includes("--lexical")
+// lexical strategies by default; `--lexical` is accepted for older scripts
+const lexicalOnly = !args.includes("--semantic")
 const scale = !args.includes("--no-scale")
 const datasetFlag = args.indexOf("--datasets")
 const only = datasetFlag >= 0 ? (args[datasetFlag + 1] ?? "").split(",") : undefined
 
-// dist/bench/run.js → the repository root → ../shared/bench beside it
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
-const benchRoot = resolve(repoRoot, "../shared/bench")
+const benchRoot = Datasets.root
 const K = 10
 
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`)
@@ -110,13 +117,29 @@ const scaleOne = (size: number) =>
     } |`
   })
 
+/**
+ * The defaults as a catalog that never taught the shipped association table would see them: the
+ * table learned from every other data set (the shipped one learned from this one too).
+ */
+const heldOutDefaults = (dataset: string) =>
+  Effect.map(
+    Effect.forEach(Datasets.names().filter((d) => d !== dataset), Datasets.load),
+    (others): Bm25f.Parameters =>
+      Bm25f.defaults.associations === undefined ? Bm25f.defaults : {
+        ...Bm25f.defaults,
+        associations: { table: Associations.learn(others), weight: Bm25f.defaults.associations.weight }
+      }
+  )
+
 const measureOne = (dataset: string, name: string) =>
   Effect.gen(function*() {
     const tools = yield* loadTools(join(benchRoot, dataset, "tools.jsonl"))
     const queries = yield* loadQueries(join(benchRoot, dataset, "queries.jsonl"))
     const peer = Peers.peers[name]
-    const make: Effect.Effect<Evaluation.Engine<SearchStrategy.SearchFailed>> = peer !== undefined
+    const make: Effect.Effect<Evaluation.Engine<SearchFailed>> = peer !== undefined
       ? Effect.sync(peer)
+      : name === "bm25f"
+      ? Effect.map(heldOutDefaults(dataset), (p) => Peers.bm25f(p))
       : strategyEngine(name as Strategies.Name)
     const report = yield* Effect.flatMap(make, (engine) =>
       Evaluation.measure(engine, tools, queries, { k: K, onProgress: (m) => log(`${dataset}: ${m}`) }))
@@ -138,10 +161,7 @@ const child = (dataset: string, name: string): Row => {
 }
 
 const program = Effect.gen(function*() {
-  const datasets = readdirSync(benchRoot).filter((d) =>
-    existsSync(join(benchRoot, d, "tools.jsonl")) && existsSync(join(benchRoot, d, "queries.jsonl")) &&
-    (only === undefined || only.includes(d))
-  ).sort()
+  const datasets = Datasets.names(only)
   const rows: Array<Row> = []
   for (const dataset of datasets) {
     log(dataset)
@@ -228,6 +248,10 @@ const main = scaleFlag >= 0
   )
   : args.includes("--ablate")
   ? printing(Protocol.ablate(only))
+  : args.includes("--defaults")
+  ? printing(Defaults.report(only))
+  : args.includes("--hybrid")
+  ? printing(Effect.provide(TuneHybrid.report(only), OfflineEmbeddings.layer))
   : args.includes("--feedback")
   ? printing(Feedback.report(only))
   : args.includes("--min-score")
@@ -235,6 +259,13 @@ const main = scaleFlag >= 0
   : args.includes("--protocol")
   ? printing(Effect.map(Protocol.protocol(only), (r) => r.report))
   : program
+
+// the data sets are read at run time: without them, say so in one line (no stack trace) and exit 2
+const absent = scaleFlag >= 0 ? undefined : Datasets.missing(only)
+if (absent !== undefined) {
+  process.stderr.write(`${absent}\n`)
+  process.exit(2)
+}
 
 // tool vectors in files (`TOOL_SEARCH_CACHE_DIR`, else node_modules/.cache): a second run embeds nothing
 Effect.runPromise(main.pipe(Effect.provide(VectorCache.layerFile.pipe(Layer.provide(NodeServices.layer))))).catch((

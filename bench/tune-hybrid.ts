@@ -1,112 +1,142 @@
 /**
- * `node dist/bench/tune-hybrid.js`: tunes the lexical weight of the hybrid strategy on development
- * queries only. Each data set's queries are split deterministically by a hash of the query id:
- * even hashes are development queries, odd hashes are held out (never looked at here). For each
- * weight from 0 to 1 in steps of 0.05, it prints nDCG@10 and Recall@1 on the development queries
- * of every data set, and the weight with the best mean nDCG@10 over data sets.
+ * `npm run bench -- --hybrid`: the hybrid strategy's lexical weight and confidence margin, chosen
+ * leave one data set out so that the hybrid never falls below BM25F on a development set.
  *
- * Uses the offline embedding model and the vector cache, like `npm run bench`.
+ * For every data set, every query is ranked once by BM25F (the defaults, a pool of 50) and by the
+ * offline embedding model (the 50 most similar tools; vectors cached on disk, so a second run
+ * embeds nothing); then every pair (lexical weight, margin) of the grid is evaluated from those
+ * rankings (`Hybrid.fuse`, `Hybrid.confident`). Each fold proposes, among the pairs at or above BM25F
+ * on each of its tuning sets, the one with the best mean; the proposal is judged on the held-out
+ * set against BM25F (Δ ± noise, paired bootstrap). The chosen pair: the same criterion on every
+ * data set.
  */
-import { NodeServices } from "@effect/platform-node"
 import { Evaluation } from "@tool-search/cli"
-import {
-  Bm25f,
-  CatalogFile,
-  CatalogTool,
-  Hybrid,
-  OfflineEmbeddings,
-  SearchDocument,
-  Semantic,
-  VectorCache
-} from "@tool-search/core"
+import { Bm25f, Hybrid, OfflineEmbeddings, SearchDocument, Semantic } from "@tool-search/core"
 import { Effect } from "effect"
 import { EmbeddingModel } from "effect/ai"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
-import { dirname, join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+import * as Datasets from "./Datasets.js"
+import { noise } from "./Protocol.js"
 
-const benchRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/bench")
-const log = (message: string) => process.stderr.write(`tune: ${message}\n`)
+const log = (message: string) => process.stderr.write(`hybrid: ${message}\n`)
+const f3 = (x: number) => x.toFixed(3)
+const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(3)}`
+const meanOf = (xs: ReadonlyArray<number>): number => xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length
 
-/** Development queries: an even FNV hash of the id. */
-export const isDevelopment = (id: string): boolean => parseInt(CatalogTool.hash(id).slice(-1), 16) % 2 === 0
+/** Lexical weights tried. */
+export const WEIGHTS = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95]
+/** Confidence margins tried (0: always fuse; 2: never, which is BM25F). */
+export const MARGINS = [0, 0.05, 0.1, 0.2, 0.3, 0.5, 2]
 
-const WEIGHTS = Array.from({ length: 21 }, (_, i) => i / 20)
+interface Run {
+  readonly q: Evaluation.QuerySpec
+  readonly hits: ReadonlyArray<{ readonly id: string; readonly score: number }>
+  readonly sims: ReadonlyMap<string, number>
+}
 
-const program = Effect.gen(function*() {
-  const model = yield* EmbeddingModel.EmbeddingModel
-  const datasets = readdirSync(benchRoot).filter((d) => existsSync(join(benchRoot, d, "queries.jsonl"))).sort()
-  const results = new Map<string, Array<{ readonly ndcg: number; readonly recall1: number }>>()
-  for (const dataset of datasets) {
-    const tools: ReadonlyArray<CatalogTool.CatalogTool> = yield* CatalogFile.parse(
-      dataset,
-      readFileSync(join(benchRoot, dataset, "tools.jsonl"), "utf8"),
-      { names: "sanitize" }
-    ).pipe(Effect.orDie)
-    const queries =
-      (yield* Evaluation.parseQueries(dataset, readFileSync(join(benchRoot, dataset, "queries.jsonl"), "utf8"))
-        .pipe(Effect.orDie)).filter((q) => isDevelopment(q.id))
-    log(`${dataset}: ${queries.length} development queries`)
-    const docs = tools.map(SearchDocument.fromTool)
+interface Pair {
+  readonly lexicalWeight: number
+  readonly margin: number
+}
+
+const showPair = (p: Pair) => `w ${p.lexicalWeight}, margin ${p.margin > 1 ? "never" : p.margin}`
+
+/** The rankings of one data set's queries by both sides. */
+const rankings = (dataset: Datasets.Dataset) =>
+  Effect.gen(function*() {
+    const docs = dataset.tools.map(SearchDocument.fromTool)
     const lexical = Bm25f.makeIndexWith(Bm25f.defaults)
     lexical.add(docs)
-    const semantic = yield* Semantic.makeIndexWith(model, {
+    const semantic = yield* Semantic.makeIndexWith(yield* EmbeddingModel.EmbeddingModel, {
       ...Semantic.defaults,
       model: OfflineEmbeddings.modelName,
-      cache: yield* VectorCache.makeFile(yield* VectorCache.directory, OfflineEmbeddings.modelName),
-      onProgress: (done, total) => log(`${dataset}: embedding ${done}/${total}`)
+      onProgress: (done, total) => log(`${dataset.name}: embedding tools ${done}/${total}`)
     })
     semantic.add(docs)
-    const runs: Array<
-      {
-        readonly q: Evaluation.QuerySpec
-        readonly hits: ReadonlyArray<{ id: string; score: number }>
-        readonly sims: ReadonlyMap<string, number>
-      }
-    > = []
-    for (const q of queries) {
+    const runs: Array<Run> = []
+    for (const q of dataset.queries) {
+      if (runs.length % 250 === 0) log(`${dataset.name}: query ${runs.length}/${dataset.queries.length}`)
       const hits = yield* lexical.search({ text: q.query, limit: Hybrid.defaults.pool, accept: () => true })
-      const sims = yield* semantic.similarities({ text: q.query, accept: () => true })
+      const all = yield* semantic.similarities({ text: q.query, accept: () => true })
+      // only the pool's most similar tools take part in the fusion
+      const sims = new Map([...all].sort((a, b) => b[1] - a[1]).slice(0, Hybrid.defaults.pool))
       runs.push({ q, hits, sims })
     }
-    results.set(
-      dataset,
-      WEIGHTS.map((lexicalWeight) => {
-        const quality = Evaluation.mean(
-          runs.map(({ hits, q, sims }) =>
-            Evaluation.quality(
-              q,
-              Hybrid.fuse(hits, sims, { lexicalWeight, pool: Hybrid.defaults.pool }, 10).map((h) => h.id),
-              10
-            )
-          )
-        )
-        return { ndcg: quality.ndcg, recall1: quality.recall1 }
-      })
-    )
-  }
-  const lines = [`| lexical weight | ${datasets.map((d) => `${d} nDCG@10 / R@1`).join(" | ")} | mean nDCG@10 |`]
-  lines.push(`|---|${datasets.map(() => "---").join("|")}|---|`)
-  let best = { weight: 0, ndcg: -1 }
-  WEIGHTS.forEach((w, i) => {
-    const cells = datasets.map((d) => {
-      const r = results.get(d)?.[i]
-      return r === undefined ? "" : `${r.ndcg.toFixed(3)} / ${r.recall1.toFixed(3)}`
-    })
-    const mean = datasets.reduce((s, d) => s + (results.get(d)?.[i]?.ndcg ?? 0), 0) / datasets.length
-    if (mean > best.ndcg) best = { weight: w, ndcg: mean }
-    lines.push(`| ${w.toFixed(2)} | ${cells.join(" | ")} | ${mean.toFixed(4)} |`)
+    return runs
   })
-  lines.push(
-    "",
-    `best lexical weight on development queries: ${best.weight.toFixed(2)} (mean nDCG@10 ${best.ndcg.toFixed(4)})`
-  )
-  process.stdout.write(`${lines.join("\n")}\n`)
-})
 
-Effect.runPromise(program.pipe(Effect.provide([OfflineEmbeddings.layer, NodeServices.layer]))).catch(
-  (error: unknown) => {
-    process.stderr.write(`tune failed: ${String(error)}\n`)
-    process.exit(1)
-  }
-)
+const perQuery = (runs: ReadonlyArray<Run>, pair: Pair): ReadonlyArray<number> =>
+  runs.map(({ hits, q, sims }) => {
+    const ranked = Hybrid.confident(hits, pair.margin)
+      ? hits.slice(0, 10)
+      : Hybrid.fuse(hits, sims, { lexicalWeight: pair.lexicalWeight, pool: Hybrid.defaults.pool }, 10)
+    return Evaluation.quality(q, ranked.map((h) => h.id), 10).ndcg
+  })
+
+/** The report. */
+export const report = (only?: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const datasets = yield* Effect.forEach(Datasets.names(only), Datasets.load)
+    const names = datasets.map((d) => d.name)
+    const runs = new Map<string, ReadonlyArray<Run>>()
+    for (const d of datasets) runs.set(d.name, yield* rankings(d))
+    const pairs: ReadonlyArray<Pair> = WEIGHTS.flatMap((lexicalWeight) =>
+      MARGINS.map((margin) => ({ lexicalWeight, margin }))
+    )
+    const scores = new Map<string, ReadonlyArray<number>>()
+    const scoreOf = (pair: Pair, dataset: string) => {
+      const key = `${dataset} ${pair.lexicalWeight} ${pair.margin}`
+      let s = scores.get(key)
+      if (s === undefined) {
+        s = perQuery(runs.get(dataset) ?? [], pair)
+        scores.set(key, s)
+      }
+      return s
+    }
+    const lexicalOnly: Pair = { lexicalWeight: 1, margin: 2 }
+    const delta = (pair: Pair, dataset: string) =>
+      meanOf(scoreOf(pair, dataset)) - meanOf(scoreOf(lexicalOnly, dataset))
+    /** Among pairs at or above BM25F on each of `sets`, the best mean; BM25F itself when none. */
+    const choose = (sets: ReadonlyArray<string>): Pair =>
+      pairs.filter((p) => sets.every((d) => delta(p, d) >= 0)).reduce<{ pair: Pair; mean: number }>(
+        (best, p) => {
+          const mean = meanOf(sets.map((d) => delta(p, d)))
+          return mean > best.mean + 1e-9 ? { pair: p, mean } : best
+        },
+        { pair: lexicalOnly, mean: 0 }
+      ).pair
+    const out: Array<string> = [
+      "Hybrid (offline model) against BM25F, nDCG@10 per data set, for each lexical weight and confidence margin:",
+      "",
+      `| pair | ${names.join(" | ")} |`,
+      `|---|${names.map(() => "---").join("|")}|`,
+      `| BM25F | ${names.map((d) => f3(meanOf(scoreOf(lexicalOnly, d)))).join(" | ")} |`
+    ]
+    for (const pair of pairs) {
+      if (pair.margin > 1) continue
+      out.push(
+        `| ${showPair(pair)} | ${
+          names.map((d) => `${f3(meanOf(scoreOf(pair, d)))} (${signed(delta(pair, d))})`).join(" | ")
+        } |`
+      )
+    }
+    out.push(
+      "",
+      "Leave one data set out: each fold chooses on the other sets (at or above BM25F on each), judged on the held-out set",
+      "",
+      "| held out | chosen | hybrid | BM25F | Δ ± noise |",
+      "|---|---|---|---|---|"
+    )
+    for (const heldOut of names) {
+      const pair = choose(names.filter((n) => n !== heldOut))
+      const mine = scoreOf(pair, heldOut)
+      const base = scoreOf(lexicalOnly, heldOut)
+      out.push(
+        `| ${heldOut} | ${showPair(pair)} | ${f3(meanOf(mine))} | ${f3(meanOf(base))} | ${
+          signed(meanOf(mine) - meanOf(base))
+        } ±${f3(noise(mine, base))} |`
+      )
+    }
+    const chosen = choose(names)
+    out.push("", `Chosen on every data set: ${showPair(chosen)}.`)
+    return out.join("\n")
+  })

@@ -27,10 +27,8 @@ import * as Path from "node:path"
 // -----------------------------------------------------------------------------
 
 /** `off`, or a location as the store's own `database` setting reads it (one parser for both). */
-const DatabaseOrOff: Schema.Codec<Database.Location | "off", unknown> = Setting.fromString(
-  Schema.Union([Schema.Literal("off"), Schema.toType(StoreConfig.LocationFromString)]) as unknown as Schema.Codec<
-    Database.Location | "off"
-  >,
+const DatabaseOrOff: Schema.Codec<Database.Location | "off", string> = Setting.fromString(
+  Schema.Union([Schema.Literal("off"), Schema.toType(StoreConfig.LocationFromString)]),
   (raw) => {
     if (raw.trim().toLowerCase() === "off") return Result.succeed("off")
     const location = Database.parse(raw.trim())

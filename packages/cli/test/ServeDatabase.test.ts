@@ -56,7 +56,7 @@ const restartStory = (location: Database.Location) =>
     const client1 = yield* connect(a.url, alice)
     assert.deepStrictEqual(yield* names(client1.client), ["ToolSearch", "call_tool"])
     const found = yield* call(client1.client, "ToolSearch", { query: "send an email message" })
-    assert.match(found.text, /Loaded for this session: send_email/)
+    assert.match(found.text, /Loaded: send_email/)
     const loaded = yield* names(client1.client)
     yield* Scope.close(first, Exit.void) // the gateway (and its database) stop; the client stays
 
@@ -122,7 +122,7 @@ describe("tool-search serve --database", () => {
         const client1 = yield* connect(a.url, alice)
         plug.cut()
         const found = yield* call(client1.client, "ToolSearch", { query: "create an issue in the bug tracker" })
-        assert.match(found.text, /Loaded for this session: create_issue/)
+        assert.match(found.text, /Loaded: create_issue/)
         assert.deepStrictEqual(yield* call(client1.client, "create_issue"), {
           text: "create_issue done",
           isError: false

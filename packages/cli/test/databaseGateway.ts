@@ -12,6 +12,7 @@ import {
   ToolListChangedNotificationSchema
 } from "@modelcontextprotocol/sdk/types.js"
 import { Keyword, ToolCatalog } from "@tool-search/core"
+import { deferAlways } from "@tool-search/core/test-kit"
 import { Gateway, HttpGateway, McpSources, type Upstream } from "@tool-search/mcp"
 import type { Database, WriteBehind } from "@tool-search/store"
 import { Duration, Effect, Layer, Logger, Redacted, Scope } from "effect"
@@ -93,8 +94,9 @@ export const gateway = (
 ) =>
   Effect.gen(function*() {
     const context = yield* Effect.orDie(Layer.build(
-      McpSources.McpSources.layer([{ name: "work", transport: work.transport }]).pipe(
-        Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))),
+      McpSources.layer([{ name: "work", transport: work.transport }]).pipe(
+        Layer.provideMerge(ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))),
+        Layer.provideMerge(deferAlways), // the fake server's few tools: defer anyway
         Layer.provideMerge(GatewayDatabase.layerOn(store, limits, { feedback: true, secret })),
         Layer.provide(db),
         Layer.provide(Logger.layer([]))

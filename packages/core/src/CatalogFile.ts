@@ -9,31 +9,16 @@
  * are left out and listed (`parseAll`). Parsing is linear in the size of the file (one pass finds
  * where each array element starts) and yields between tools, so an interrupt (Ctrl-C) stops it.
  * What an error echoes from the file is made printable: control characters and terminal escapes
- * are shown escaped, and long values are cut.
+ * are shown escaped, and long values are cut; a decoder's message keeps its line breaks.
  *
  * @since 0.1.0
  */
-import { Effect, Predicate, Schema } from "effect"
+import { Effect, Predicate } from "effect"
 import type * as CatalogTool from "./CatalogTool.js"
+import { CatalogFileError } from "./Errors.js"
 import * as Json from "./internal/json.js"
 import { elementLines } from "./internal/jsonElements.js"
 import * as ToolSpec from "./ToolSpec.js"
-
-/**
- * A catalog file that cannot be read; `line` is 1-based (0 when the file itself is missing).
- *
- * @since 0.1.0
- * @category errors
- */
-export class CatalogFileError extends Schema.TaggedError<CatalogFileError>()("CatalogFileError", {
-  file: Schema.String,
-  line: Schema.Number,
-  reason: Schema.String
-}) {
-  override get message(): string {
-    return this.line > 0 ? `${this.file}:${this.line}: ${this.reason}` : `${this.file}: ${this.reason}`
-  }
-}
 
 /**
  * How a file's tools are decoded.
@@ -112,7 +97,11 @@ export const parseAll = (file: string, text: string, options: Options = {}): Eff
       if (decoded._tag === "Failure") {
         const { reason, tool } = decoded.failure
         yield* reject(
-          new CatalogFileError({ file, line, reason: `Invalid tool '${printable(tool, 80)}': ${printable(reason)}` })
+          new CatalogFileError({
+            file,
+            line,
+            reason: `Invalid tool '${printable(tool, 80)}': ${printable(reason, 300, { lineBreaks: true })}`
+          })
         )
         continue
       }
@@ -142,19 +131,32 @@ export const parseAll = (file: string, text: string, options: Options = {}): Eff
 // C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional overrides that
 // can make a terminal show text other than what the file holds.
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+// The same, but a line feed (`\n`) stays a line break; a carriage return, which can overwrite what
+// a terminal shows on its line, is still escaped.
+const UNPRINTABLE_BUT_LF =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
 
 /**
  * Text from a file made safe to print on a terminal: control characters, escapes (ANSI, bidi)
  * shown as `\uXXXX`, and anything over `max` characters cut with a note of how much was left out.
+ * With `lineBreaks`, line feeds are kept as line breaks (a decoder's multi-line message); every
+ * other control character is still escaped.
  *
  * @since 0.2.0
  * @category echoing
  */
-export const printable = (text: string, max = 300): string => {
+export const printable = (
+  text: string,
+  max = 300,
+  options: { readonly lineBreaks?: boolean } = {}
+): string => {
   let cut = text.length > max ? text.slice(0, max) : text
   // never split a surrogate pair
   if (cut.length < text.length && /[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1)
-  const escaped = cut.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+  const escaped = cut.replace(
+    options.lineBreaks === true ? UNPRINTABLE_BUT_LF : UNPRINTABLE,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  )
   return cut.length < text.length ? `${escaped}… (${text.length - cut.length} more characters)` : escaped
 }
 

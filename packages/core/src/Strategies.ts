@@ -42,14 +42,6 @@ export type Name = typeof names[number]
 export const defaultName: Name = "bm25f"
 
 /**
- * Whether `name` is a built-in strategy.
- *
- * @since 0.1.0
- * @category names
- */
-export const isName = (name: string): name is Name => (names as ReadonlyArray<string>).includes(name)
-
-/**
  * Settings of the built-in strategies that embed.
  *
  * @since 0.1.0
@@ -62,6 +54,12 @@ export interface Options {
 
 /**
  * The layer of a built-in strategy.
+ *
+ * **Example**
+ *
+ * ```ts
+ * const Catalog = ToolCatalog.layer.pipe(Layer.provide(Strategies.layer("hybrid")))
+ * ```
  *
  * @since 0.1.0
  * @category layers

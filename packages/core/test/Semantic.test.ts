@@ -114,7 +114,7 @@ describe("Semantic strategy", () => {
   it.effect("a failing model is SearchFailed, never an empty result, and the next search retries", () =>
     Effect.gen(function*() {
       const { fake: f, model } = yield* fake
-      const catalog = yield* ToolCatalog.make(ToolCatalog.defaultOptions).pipe(
+      const catalog = yield* ToolCatalog.make().pipe(
         Effect.provide(Semantic.layer.pipe(Layer.provide(Layer.succeed(EmbeddingModel.EmbeddingModel, model))))
       )
       yield* catalog.register(tools)
@@ -130,7 +130,7 @@ describe("Semantic strategy", () => {
   it.effect("live index: a tool registered after the first search is found by the next", () =>
     Effect.gen(function*() {
       const { model } = yield* fake
-      const catalog = yield* ToolCatalog.make(ToolCatalog.defaultOptions).pipe(
+      const catalog = yield* ToolCatalog.make().pipe(
         Effect.provide(Semantic.layer.pipe(Layer.provide(Layer.succeed(EmbeddingModel.EmbeddingModel, model))))
       )
       yield* catalog.register(tools)
@@ -173,5 +173,28 @@ describe("Hybrid strategy", () => {
         (yield* index.search({ text: "automobile", limit: 3, accept: () => true })).map((h) => h.id),
         "rent_car"
       )
+    }))
+})
+
+describe("Hybrid confidence", () => {
+  it("a clear lexical winner is confident; a close second or no hit is not", () => {
+    assert.isTrue(Hybrid.confident([{ score: 10 }, { score: 5 }], 0.3))
+    assert.isFalse(Hybrid.confident([{ score: 10 }, { score: 8 }], 0.3))
+    assert.isTrue(Hybrid.confident([{ score: 1 }], 0.99))
+    assert.isFalse(Hybrid.confident([], 0))
+    assert.isFalse(Hybrid.confident([{ score: 10 }, { score: 1 }], undefined))
+  })
+
+  it.effect("a confident lexical ranking is answered without embedding the query (a failing model is never asked)", () =>
+    Effect.gen(function*() {
+      const { fake: state, model } = yield* fake
+      const index = yield* Hybrid.makeIndexWith(model, { ...Hybrid.defaults, confidentMargin: 0.2 })
+      index.add(tools.map(SearchDocument.fromTool))
+      yield* Ref.set(state.failing, true)
+      const hits = yield* index.search({ text: "read_file", limit: 3, accept: () => true })
+      assert.strictEqual(hits[0]?.id, "read_file")
+      // an unclear one needs the model, whose failure is the search's
+      const failed = yield* Effect.flip(index.search({ text: "automobile", limit: 3, accept: () => true }))
+      assert.strictEqual(failed._tag, "SearchFailed")
     }))
 })

@@ -40,7 +40,7 @@ export interface Reveal {
   readonly found: ReadonlyArray<string>
   /** Tool names this search loaded for the session. */
   readonly activated: ReadonlyArray<string>
-  /** The named principal whose session it is, when the gateway knows one. */
+  /** The principal whose token opened the session (`Principal`), when the gateway has tokens. */
   readonly principal?: string | null
 }
 
@@ -57,6 +57,8 @@ export interface Call {
   readonly at: number
   readonly sessionId: string
   readonly requestId: string
+  /** The principal whose token opened the session (`Principal`), when the gateway has tokens. */
+  readonly principal?: string | null
   /** The tool as the client named it; for a resource read or prompt request, the MCP method. */
   readonly toolName: string
   /** The catalog id, when the name resolved to a catalog tool. */
@@ -72,8 +74,6 @@ export interface Call {
   readonly arguments?: unknown
   /** Only when `payloads` is on. */
   readonly result?: unknown
-  /** The named principal whose session it is, when the gateway knows one. */
-  readonly principal?: string | null
 }
 
 /**

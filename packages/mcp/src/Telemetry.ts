@@ -12,6 +12,7 @@
 import { type Duration, Layer, Metric } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { OtlpMetrics, OtlpSerialization, OtlpTracer } from "effect/observability"
+import * as PackageVersion from "./PackageVersion.js"
 
 // -----------------------------------------------------------------------------
 // Metrics
@@ -88,7 +89,7 @@ export const layerOtlp = (
   options: { readonly exportInterval?: Duration.Input } = {}
 ): Layer.Layer<never> => {
   const base = endpoint.replace(/\/+$/, "")
-  const resource = { serviceName: "tool-search", serviceVersion: "0.2.0" }
+  const resource = { serviceName: "tool-search", serviceVersion: PackageVersion.mcp }
   const interval = options.exportInterval ?? "5 seconds"
   return Layer.mergeAll(
     OtlpTracer.layer({ url: `${base}/v1/traces`, resource, exportInterval: interval }),

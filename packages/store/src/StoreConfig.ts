@@ -25,7 +25,7 @@ const LocationSchema = Schema.Union([
   Schema.TaggedStruct("Embedded", { path: Schema.String }),
   Schema.TaggedStruct("Memory", {}),
   Schema.TaggedStruct("Postgres", { url: Schema.Redacted(Schema.String) })
-]) as unknown as Schema.Codec<Database.Location>
+])
 
 /**
  * A database location as `TOOL_SEARCH_DATABASE` writes it (see `Database.parse`).
@@ -33,7 +33,7 @@ const LocationSchema = Schema.Union([
  * @since 0.2.0
  * @category schemas
  */
-export const LocationFromString: Schema.Codec<Database.Location, unknown> = Setting.fromString(
+export const LocationFromString: Schema.Codec<Database.Location, string> = Setting.fromString(
   LocationSchema,
   (raw) => {
     const location = Database.parse(raw)
@@ -45,9 +45,9 @@ export const LocationFromString: Schema.Codec<Database.Location, unknown> = Sett
 const decodeDuration = Schema.decodeUnknownOption(Schema.DurationFromString)
 
 /** A positive, finite duration (`5 seconds`), or with `forever` an infinite one. */
-const duration = (options: { readonly forever: boolean }): Schema.Codec<Duration.Duration, unknown> =>
+const duration = (options: { readonly forever: boolean }): Schema.Codec<Duration.Duration, string> =>
   Setting.fromString(
-    Schema.Duration as unknown as Schema.Codec<Duration.Duration>,
+    Schema.Duration,
     (raw) => {
       const text = raw.trim()
       if (options.forever && text.toLowerCase() === "forever") return Result.succeed(Duration.infinity)
@@ -71,7 +71,7 @@ const JournalSchema = Schema.Union([
   Schema.TaggedStruct("Directory", { path: Schema.String }),
   Schema.Literal("off"),
   Schema.Literal("auto")
-]) as unknown as Schema.Codec<Journal>
+])
 
 /**
  * A journal setting as `TOOL_SEARCH_JOURNAL` writes it: `auto`, `off`, or a directory.
@@ -79,7 +79,7 @@ const JournalSchema = Schema.Union([
  * @since 0.2.0
  * @category schemas
  */
-export const JournalFromString: Schema.Codec<Journal, unknown> = Setting.fromString(
+export const JournalFromString: Schema.Codec<Journal, string> = Setting.fromString(
   JournalSchema,
   (raw) => {
     const text = raw.trim()

@@ -8,6 +8,7 @@ import * as Disclosure from "../Disclosure.js"
 import type { Contents, Named, Options, Template } from "../TableOfContents.js"
 import type { Entry } from "../ToolCatalog.js"
 import type * as Visibility from "../Visibility.js"
+import * as Deferral from "./deferral.js"
 import { headingOf, summaryOf } from "./resourceContents.js"
 
 /** The tool table. */
@@ -95,9 +96,27 @@ export const defaultTemplate: Template = ({ searchTools, toc }) =>
     toc,
     "",
     searchTools
-      ? `${Disclosure.SEARCH_TOOLS} lists candidate tools (name, category, summary) without loading them. ` +
-        `${Disclosure.TOOL_SEARCH} loads tools by keywords or by exact names ("select:name1,name2"); ` +
+      ? `${Disclosure.toolNames.searchTools} lists candidate tools (name, category, summary) without loading them. ` +
+        `${Disclosure.toolNames.toolSearch} loads tools by keywords or by exact names ("select:name1,name2"); ` +
         "a loaded tool can be called from the next step."
-      : `${Disclosure.TOOL_SEARCH} finds and loads tools by keywords or by exact names ("select:name1,name2"); ` +
+      : `${Disclosure.toolNames.toolSearch} finds and loads tools by keywords or by exact names ("select:name1,name2"); ` +
         "a loaded tool can be called from the next step."
   ].join("\n")
+
+/**
+ * The system-prompt section of `staged` disclosure: the table of the searchable tools in
+ * `options.template`; empty when it lists nothing.
+ */
+export const section = (
+  tools: ReadonlyArray<Entry>,
+  policy: Visibility.Visibility,
+  disclosure: Disclosure.Options,
+  options: Options
+): string => {
+  const contents = build(tools, policy, options)
+  if (contents.groups.length === 0 && contents.overflow.tools === 0) return ""
+  return options.template({
+    toc: render(contents),
+    searchTools: Deferral.offersSearchTools(disclosure, tools.length)
+  })
+}

@@ -84,8 +84,77 @@ export interface Parameters {
   readonly clauseWeight: number
   /** Weight of query terms that occur only inside quotes (values, not words about the tool); 1 disables. */
   readonly quotedWeight: number
+  /**
+   * A second, plain ranker over the same index (`fusion.weights`, `k1`, `b`; no additions), fused
+   * with the first by max-normalized scores: `(1 − weight) · first / best first + weight · second /
+   * best second`; weight 0 disables.
+   */
+  readonly fusion?: Fusion | undefined
+  /** RM3-style pseudo-relevance feedback from the best hits; weight 0 (or absent) disables. */
+  readonly feedback?: Feedback | undefined
+  /** Expansion of query terms by a term-association model; weight 0 disables. */
+  readonly associations?: { readonly table: Associations; readonly weight: number } | undefined
   /** The analysis steps of documents and queries. */
   readonly analyzer: Analyzer.Options
+}
+
+/**
+ * Pseudo-relevance feedback (RM3-style): the best `terms` terms of the top `docs` hits (each hit's
+ * term distribution weighted by its share of their scores and by idf) join the query with
+ * `weight` relative to the strongest.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Feedback {
+  readonly docs: number
+  readonly terms: number
+  readonly weight: number
+}
+
+/**
+ * A term-association table: for an analyzed query term, the index terms associated with it and
+ * their strengths, best first.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Associations {
+  readonly get: (term: string) => ReadonlyArray<readonly [string, number]> | undefined
+}
+
+/**
+ * The second ranker of a fusion.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Fusion {
+  readonly weight: number
+  readonly k1: number
+  readonly b: number
+  readonly weights: Readonly<Record<Field, number>>
+}
+
+/**
+ * The second ranker of the default fusion: BM25F as it is usually configured by hand (the name
+ * weighted 3, parameter names 2, the rest 1; k1 1.5, b 0.75), with no additions.
+ *
+ * @since 0.3.0
+ * @category settings
+ */
+export const stockRanker: Omit<Fusion, "weight"> = {
+  k1: 1.5,
+  b: 0.75,
+  weights: {
+    name: 3,
+    aliases: 3,
+    parameterNames: 2,
+    category: 1,
+    description: 1,
+    parameterDescriptions: 1,
+    queries: 0.25
+  }
 }
 
 /**
@@ -98,8 +167,8 @@ export const defaults: Parameters = {
   k1: 1.5,
   b: 0.9,
   weights: {
-    name: 1,
-    aliases: 1,
+    name: 2,
+    aliases: 2,
     parameterNames: 0.5,
     category: 1.5,
     description: 1.5,
@@ -108,17 +177,25 @@ export const defaults: Parameters = {
   },
   nameCoverage: 2,
   clauseWeight: 0.5,
-  quotedWeight: 0.1,
+  quotedWeight: 0.3,
+  fusion: { ...stockRanker, weight: 0.25 },
   analyzer: Analyzer.defaults
 }
 
 /**
- * Plain BM25F: the defaults without name coverage, clauses and quote weighting.
+ * Plain BM25F: the defaults without name coverage, clauses, quote weighting, fusion and associations.
  *
  * @since 0.1.0
  * @category settings
  */
-export const plain: Parameters = { ...defaults, nameCoverage: 0, clauseWeight: 0, quotedWeight: 1 }
+export const plain: Parameters = {
+  ...defaults,
+  nameCoverage: 0,
+  clauseWeight: 0,
+  quotedWeight: 1,
+  fusion: undefined,
+  associations: undefined
+}
 
 /**
  * The text of each field of a document, as the index analyzes it.
@@ -161,12 +238,22 @@ export interface Index extends SearchIndex {
  */
 export const makeIndexWith = (parameters: Parameters): Index => {
   const analyzer = Analyzer.make(parameters.analyzer)
-  const store = Store.make(analyzer, FIELDS.length, {
-    k1: parameters.k1,
-    b: parameters.b,
-    weights: Float64Array.from(FIELDS, (f) => parameters.weights[f])
+  const fusion = parameters.fusion !== undefined && parameters.fusion.weight > 0 ? parameters.fusion : undefined
+  const store = Store.make(analyzer, FIELDS.length, [
+    { k1: parameters.k1, b: parameters.b, weights: Float64Array.from(FIELDS, (f) => parameters.weights[f]) },
+    ...(fusion === undefined
+      ? []
+      : [{ k1: fusion.k1, b: fusion.b, weights: Float64Array.from(FIELDS, (f) => fusion.weights[f]) }])
+  ])
+  const scorer = Scorer.make(store, analyzer, {
+    nameCoverage: parameters.nameCoverage,
+    clauseWeight: parameters.clauseWeight,
+    quotedWeight: parameters.quotedWeight,
+    fusionWeight: fusion?.weight ?? 0,
+    feedback: parameters.feedback ?? { docs: 0, terms: 0, weight: 0 },
+    associations: parameters.associations?.table,
+    associationWeight: parameters.associations?.weight ?? 0
   })
-  const scorer = Scorer.make(store, analyzer, parameters)
   return {
     add: (docs) => {
       for (const doc of docs) {

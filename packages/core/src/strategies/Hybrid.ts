@@ -5,8 +5,13 @@
  *
  * For a query, BM25F scores are divided by the best BM25F score; cosine similarities are min-max
  * normalized over the `pool` most similar tools (tools below the pool get 0). The fused score is
- * `w · lexical + (1 − w) · semantic` over the union of both pools. The default `w` was tuned on
- * development queries only (see docs/search.md).
+ * `w · lexical + (1 − w) · semantic` over the union of both pools.
+ *
+ * Per-query confidence: when BM25F's best hit leads the second by at least `confidentMargin` of its
+ * score, the lexical ranking is answered as is and the query is not embedded at all — a clear
+ * lexical winner is where a weak embedding model can only do harm. `w` and the margin were chosen
+ * leave one data set out so that the hybrid stays at or above BM25F on every development set
+ * (`npm run bench -- --hybrid`, docs/search.md).
  *
  * Both indexes are live: `add` and `remove` update both; the semantic side embeds what is queued
  * at the next search. A failing embedding model fails the search with `SearchFailed`.
@@ -32,6 +37,11 @@ export interface Options {
   readonly lexicalWeight: number
   /** How many of the best tools of each side take part in the fusion. */
   readonly pool: number
+  /**
+   * The lexical ranking is kept as is (no embedding) when its best hit leads the second by at least
+   * this share of its score; above 1, never.
+   */
+  readonly confidentMargin?: number | undefined
   readonly bm25f: Bm25f.Parameters
   readonly semantic: Semantic.Options
 }
@@ -48,6 +58,22 @@ export const defaults: Options = {
   pool: 50,
   bm25f: Bm25f.defaults,
   semantic: Semantic.defaults
+}
+
+/**
+ * Whether a lexical ranking is clear enough to answer without embeddings: its best hit leads the
+ * second by at least `margin` of its score (a single hit always does).
+ *
+ * @since 0.3.0
+ * @category ranking
+ */
+export const confident = (
+  lexical: ReadonlyArray<{ readonly score: number }>,
+  margin: number | undefined
+): boolean => {
+  const first = lexical[0]?.score ?? 0
+  if (margin === undefined || !(first > 0)) return false
+  return (first - (lexical[1]?.score ?? 0)) / first >= margin
 }
 
 /**
@@ -106,6 +132,7 @@ export const makeIndexWith = (model: EmbeddingModel.EmbeddingModel, options: Opt
       search: (request) =>
         Effect.gen(function*() {
           const hits = yield* lexical.search({ ...request, limit: Math.max(options.pool, request.limit) })
+          if (confident(hits, options.confidentMargin)) return hits.slice(0, request.limit)
           const similarities = yield* semantic.similarities(request)
           return fuse(hits, similarities, options, request.limit)
         })

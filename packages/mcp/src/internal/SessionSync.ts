@@ -14,9 +14,10 @@
  *
  * @internal
  */
+import { Unit } from "@tool-search/core"
 import { Effect, Option, Semaphore } from "effect"
 import type { Change } from "../SessionState.js"
-import type { BoundedActivation } from "./BoundedActivation.js"
+import type { SessionView } from "./SessionView.js"
 
 /** A session's link to its stored copy. */
 export interface Persisted {
@@ -38,8 +39,11 @@ export interface SessionSync {
   readonly refresh: Effect.Effect<boolean>
 }
 
-/** Keeps `bounded` in step with `persisted`. */
-export const make = (bounded: BoundedActivation, persisted: Persisted | undefined): Effect.Effect<SessionSync> =>
+/** Keeps the session's unit in step with `persisted`. */
+export const make = (
+  view: Pick<SessionView, "inUnit">,
+  persisted: Persisted | undefined
+): Effect.Effect<SessionSync> =>
   Effect.map(Semaphore.make(1), (lock): SessionSync => {
     if (persisted === undefined) return { adopt: Effect.void, store: Effect.void, refresh: Effect.succeed(false) }
     // what the stored copy holds, as last read or written
@@ -48,14 +52,12 @@ export const make = (bounded: BoundedActivation, persisted: Persisted | undefine
     const adopt = lock.withPermits(1)(Effect.gen(function*() {
       const stored = yield* persisted.load
       if (Option.isNone(stored)) return
-      const active = new Set(yield* bounded.activation.ids)
-      const missing = stored.value.filter((id) => !active.has(id))
-      if (missing.length > 0) yield* bounded.activation.activate(missing)
+      yield* view.inUnit(Unit.restore(stored.value))
       known = new Set(stored.value)
     }))
 
     const store = lock.withPermits(1)(Effect.gen(function*() {
-      const ids = yield* bounded.activation.ids
+      const ids = yield* view.inUnit(Unit.snapshot)
       const now = new Set(ids)
       const loaded = ids.filter((id) => !known.has(id))
       const unloaded = [...known].filter((id) => !now.has(id))
@@ -68,7 +70,7 @@ export const make = (bounded: BoundedActivation, persisted: Persisted | undefine
       const stored = yield* persisted.load
       if (Option.isNone(stored)) return false
       const desired = new Set(stored.value)
-      const local = yield* bounded.activation.ids
+      const local = yield* view.inUnit(Unit.snapshot)
       const here = new Set(local)
       // gained elsewhere: in the copy, not here, and not unloaded here since the copy was last read
       const gained = stored.value.filter((id) => !here.has(id) && !known.has(id))
@@ -76,8 +78,8 @@ export const make = (bounded: BoundedActivation, persisted: Persisted | undefine
       const lost = local.filter((id) => known.has(id) && !desired.has(id))
       known = desired
       // unloads first: loading what was gained must not push out what the copy still has
-      if (lost.length > 0) yield* bounded.unload(lost)
-      if (gained.length > 0) yield* bounded.activation.activate(gained)
+      if (lost.length > 0) yield* view.inUnit(Unit.unload(lost))
+      if (gained.length > 0) yield* view.inUnit(Unit.restore(gained))
       return gained.length > 0 || lost.length > 0
     }))
 

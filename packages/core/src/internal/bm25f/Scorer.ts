@@ -1,7 +1,8 @@
 /**
  * Scores one query over a BM25F store: reads only the postings of the query's terms, adds their
  * impacts per document, then applies the ranking additions (name coverage, clause fusion, quoted
- * values) and keeps the best hits with `TopK`.
+ * values, a fused second ranker, expansion terms from a term-association table and from
+ * pseudo-relevance feedback) and keeps the best hits with `TopK`.
  *
  * Scratch arrays are reused across queries: a stamp per slot marks what the current query touched,
  * so nothing is cleared between queries.
@@ -11,6 +12,7 @@
 import type { Analyzer } from "../../Analyzer.js"
 import { clauses } from "../../Analyzer.js"
 import type { Hit } from "../../SearchStrategy.js"
+import type { Associations, Feedback } from "../../strategies/Bm25f.js"
 import { TopK } from "../TopK.js"
 import type { Postings, Store } from "./Store.js"
 
@@ -22,7 +24,20 @@ export interface Additions {
   readonly clauseWeight: number
   /** Weight of query terms that occur only inside quotes; 1 disables. */
   readonly quotedWeight: number
+  /**
+   * Weight of the second ranker (the store's second scoring, plain: no additions) in a fusion of
+   * max-normalized scores; 0 disables (the store then needs only one scoring).
+   */
+  readonly fusionWeight: number
+  /** Pseudo-relevance feedback (RM3-style); `weight` 0 disables. */
+  readonly feedback: Feedback
+  /** Expansion terms of query terms (a term-association model), weighted `associationWeight`; 0 disables. */
+  readonly associations: Associations | undefined
+  readonly associationWeight: number
 }
+
+// At most this many expansion terms are added to a query (associations and feedback each).
+const MAX_EXPANSION = 10
 
 /** Scores queries over one store. */
 export interface Scorer {
@@ -41,8 +56,11 @@ const MAX_CLAUSES = 8
 
 /** A scorer over `store`; the name is field 0. */
 export const make = (store: Store, analyzer: Analyzer, additions: Additions): Scorer => {
-  const { clauseWeight, nameCoverage, quotedWeight } = additions
+  const { associationWeight, associations, clauseWeight, feedback, fusionWeight, nameCoverage, quotedWeight } =
+    additions
   const tfMax = store.tfMax
+  // the second ranker's sums, when fused
+  let second = new Float64Array(0)
 
   let capacity = 0
   let scores = new Float64Array(0)
@@ -68,6 +86,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     if (needed <= capacity) return
     capacity = needed
     scores = new Float64Array(capacity)
+    if (fusionWeight > 0) second = new Float64Array(capacity)
     raw = new Float64Array(capacity)
     nameHits = new Float64Array(capacity)
     stamps = new Uint32Array(capacity)
@@ -92,12 +111,15 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
 
   /**
    * Accumulates a query's terms into the scratch arrays; returns how many slots were touched. Each
-   * term carries its weight and the clauses it occurs in (a bit mask; 0 with one clause).
+   * term carries its weight and the clauses it occurs in (a bit mask; 0 with one clause). Only the
+   * first `counted` terms are the request's own (the rest are expansions): only they make the
+   * ceiling of strengths.
    */
   const accumulate = (
     terms: ReadonlyArray<string>,
     weights: ReadonlyArray<number>,
-    masks: ReadonlyArray<number> | undefined
+    masks: ReadonlyArray<number> | undefined,
+    counted = terms.length
   ): number => {
     fit()
     nextStamp()
@@ -110,22 +132,31 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
       const df = id === undefined ? 0 : store.postings(id).size
       const mask = masks?.[t] ?? 0
       const weight = weights[t] ?? 1
-      // a term no tool has still counts in the ceiling: a request of unknown words is a weak match
-      const most = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5))
-      ceiling += most
-      for (let c = 0, m = mask; m !== 0; c++, m >>>= 1) {
-        if ((m & 1) !== 0) clauseCeilings[c] = (clauseCeilings[c] as number) + most
+      if (t < counted) {
+        // a term no tool has still counts in the ceiling: a request of unknown words is a weak match
+        const most = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5))
+        ceiling += most
+        for (let c = 0, m = mask; m !== 0; c++, m >>>= 1) {
+          if ((m & 1) !== 0) clauseCeilings[c] = (clauseCeilings[c] as number) + most
+        }
       }
       if (id === undefined || df === 0) continue
       const p: Postings = store.postings(id)
       const impacts = store.impactsOf(p)
-      count = mask === 0
+      const before = count
+      // with clauses, every term goes through the clause loop (an expansion term has mask 0) so a
+      // slot it touches first gets its clause mask reset
+      count = masks === undefined
         ? addPostings(p, impacts, weight, tfMax, stamps, stamp, scores, nameHits, touched, count)
         : addClausePostings(p, impacts, weight, tfMax, stamps, stamp, scores, nameHits, touched, count, mask, {
           clauseScores,
           clauseNameHits,
           slotMasks
         })
+      // the second ranker reads the same postings, unweighted (plain BM25F: quotes count in full)
+      if (fusionWeight > 0) {
+        addSecond(p, store.impactsOf(p, 1), t < counted ? 1 : weight, second, touched, before, count)
+      }
     }
     return count
   }
@@ -137,19 +168,29 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     return hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0
   }
 
-  const run = (text: string): number => {
+  /** Scores a request (split in `parts` when it has several clauses) with expansion terms added. */
+  const scoreWith = (
+    text: string,
+    parts: ReadonlyArray<string>,
+    extra: ReadonlyArray<string>,
+    extraWeights: ReadonlyArray<number>
+  ): number => {
     lengths = store.lengths()
-    const parts = clauseWeight > 0 ? clauses(text) : []
     lastClauses = parts.length < 2 ? 0 : Math.min(parts.length, MAX_CLAUSES)
     if (parts.length < 2) {
       const query = analyzer.weightedQueryTerms(text, quotedWeight)
-      const count = accumulate(query.terms, query.weights, undefined)
+      const count = accumulate(
+        extra.length === 0 ? query.terms : [...query.terms, ...extra],
+        extra.length === 0 ? query.weights : [...query.weights, ...extraWeights],
+        undefined,
+        query.terms.length
+      )
       for (let i = 0; i < count; i++) {
         const slot = touched[i] as number
         raw[slot] = scores[slot] as number
         if (nameCoverage !== 0) scores[slot] = (scores[slot] as number) + coverage(slot, nameHits[slot] as number)
       }
-      return count
+      return fuseSecond(count)
     }
     // Several clauses: one pass over the postings of the distinct terms, each term adding to the
     // whole request and to the clauses it occurs in.
@@ -167,12 +208,117 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
       })
     })
     const terms = [...maskOf.keys()]
+    const own = terms.length
     const count = accumulate(
-      terms,
-      terms.map((t) => weightOf.get(t) as number),
-      terms.map((t) => maskOf.get(t) as number)
+      [...terms, ...extra],
+      [...terms.map((t) => weightOf.get(t) as number), ...extraWeights],
+      [...terms.map((t) => maskOf.get(t) as number), ...extra.map(() => 0)],
+      own
     )
-    return fuseClauses(count, clauseCount)
+    return fuseSecond(fuseClauses(count, clauseCount))
+  }
+
+  /** Fuses the second ranker's max-normalized sums into the scores (when fused). */
+  const fuseSecond = (count: number): number => {
+    if (!(fusionWeight > 0)) return count
+    let best = 0
+    let bestSecond = 0
+    for (let i = 0; i < count; i++) {
+      const slot = touched[i] as number
+      if ((scores[slot] as number) > best) best = scores[slot] as number
+      if ((second[slot] as number) > bestSecond) bestSecond = second[slot] as number
+    }
+    const a = best > 0 ? (1 - fusionWeight) / best : 0
+    const b = bestSecond > 0 ? fusionWeight / bestSecond : 0
+    for (let i = 0; i < count; i++) {
+      const slot = touched[i] as number
+      scores[slot] = a * (scores[slot] as number) + b * (second[slot] as number)
+    }
+    return count
+  }
+
+  /** The expansion terms of a request from the association table: the most probable, not already asked. */
+  const associated = (terms: ReadonlyArray<string>): { terms: Array<string>; weights: Array<number> } => {
+    if (associations === undefined || !(associationWeight > 0)) return { terms: [], weights: [] }
+    const asked = new Set(terms)
+    const mass = new Map<string, number>()
+    for (const term of asked) {
+      for (const [other, p] of associations.get(term) ?? []) {
+        if (!asked.has(other)) mass.set(other, (mass.get(other) ?? 0) + p)
+      }
+    }
+    const best = [...mass].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_EXPANSION)
+    return {
+      terms: best.map(([t]) => t),
+      weights: best.map(([, p]) => associationWeight * Math.min(1, p))
+    }
+  }
+
+  /**
+   * RM3-style feedback: the terms of the best `docs` hits (each document's term distribution,
+   * weighted by its share of their scores and by the term's idf), the best `terms` of them not
+   * already in the query, weighted by `weight` relative to the strongest.
+   */
+  const feedbackTerms = (
+    count: number,
+    asked: ReadonlySet<number>
+  ): { terms: Array<string>; weights: Array<number> } => {
+    const top = new TopK(feedback.docs)
+    for (let i = 0; i < count; i++) {
+      const slot = touched[i] as number
+      const score = scores[slot] as number
+      // ties are broken by tool id, as in the results, so the same catalog always feeds back the same
+      if (score > 0 && score >= top.floor()) top.offer(store.idAt(slot), score)
+    }
+    const hits = top.result()
+    const total = hits.reduce((sum, h) => sum + h.score, 0)
+    const mass = new Map<number, number>()
+    const n = store.size()
+    for (const hit of hits) {
+      const slot = store.slotOf(hit.id) as number // a kept hit is a touched slot's document
+      const terms = store.termsAt(slot)
+      const tfs = store.frequenciesAt(slot)
+      if (terms === undefined || tfs === undefined) continue
+      let length = 0
+      for (let f = 0; f < store.fieldCount; f++) length += store.lengthAt(slot, f)
+      if (length === 0) continue
+      const share = hit.score / total
+      for (let i = 0; i < terms.length; i++) {
+        const term = terms[i] as number
+        if (asked.has(term)) continue
+        let packed = tfs[i] as number
+        let tf = 0
+        for (; packed !== 0; packed >>>= store.tfBits) tf += packed & tfMax
+        const df = store.postings(term).size
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5))
+        mass.set(term, (mass.get(term) ?? 0) + share * (tf / length) * idf)
+      }
+    }
+    const best = [...mass].map(([id, m]) => [store.vocabulary.termOf(id), m] as const)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, feedback.terms)
+    const strongest = best[0]?.[1] ?? 0
+    return {
+      terms: best.map(([term]) => term),
+      weights: best.map(([, m]) => (feedback.weight * m) / strongest)
+    }
+  }
+
+  const run = (text: string): number => {
+    const parts = clauseWeight > 0 ? clauses(text) : []
+    const own = associations !== undefined && associationWeight > 0 || feedback.weight > 0
+      ? analyzer.queryTerms(text)
+      : []
+    const expansion = associated(own)
+    const count = scoreWith(text, parts, expansion.terms, expansion.weights)
+    if (!(feedback.weight > 0) || feedback.docs <= 0 || count === 0) return count
+    const asked = new Set<number>()
+    for (const term of [...own, ...expansion.terms]) {
+      const id = store.vocabulary.find(term)
+      if (id !== undefined) asked.add(id)
+    }
+    const fed = feedbackTerms(count, asked)
+    if (fed.terms.length === 0) return count
+    return scoreWith(text, parts, [...expansion.terms, ...fed.terms], [...expansion.weights, ...fed.weights])
   }
 
   /**
@@ -294,6 +440,26 @@ const addPostings = (
     }
   }
   return count
+}
+
+/** Adds one term's postings under the second scoring to `second` (the slots touched are those of the first). */
+const addSecond = (
+  p: Postings,
+  impacts: Float32Array,
+  weight: number,
+  second: Float64Array,
+  touched: Int32Array,
+  newFrom: number,
+  newTo: number
+): void => {
+  // slots touched first by this term start from 0
+  for (let i = newFrom; i < newTo; i++) second[touched[i] as number] = 0
+  const slots = p.slots
+  const df = p.size
+  for (let i = 0; i < df; i++) {
+    const slot = slots[i] as number
+    second[slot] = (second[slot] as number) + (impacts[i] as number) * weight
+  }
 }
 
 /** `addPostings` that also adds to the clauses in `mask`. */

@@ -16,6 +16,8 @@ import * as Fnv from "../fnv.js"
 export interface Vocabulary {
   /** The id of a term, or `undefined` when no document has it. */
   readonly find: (term: string) => number | undefined
+  /** The term of an id. */
+  readonly termOf: (id: number) => string
   /** Calls `f` with the term ids of every word of `text`, in order, creating ids for new terms. */
   readonly forEachWord: (text: string, f: (ids: Int32Array) => void) => void
 }
@@ -26,6 +28,7 @@ export interface Vocabulary {
  */
 export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocabulary => {
   const termIds = new Map<string, number>()
+  const byId: Array<string> = []
   const underscore = !analyzer.options.snakeCase
 
   const idOf = (term: string): number => {
@@ -33,6 +36,7 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
     if (id === undefined) {
       id = termIds.size
       termIds.set(term, id)
+      byId.push(term)
       onNewTerm(id)
     }
     return id
@@ -115,6 +119,7 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
 
   return {
     find: (term) => termIds.get(term),
+    termOf: (id) => byId[id] ?? "",
     forEachWord: (text, f) => {
       if (isAscii(text)) return forEachAsciiWord(text, f)
       analyzer.forEachWord(text, (word) => {
