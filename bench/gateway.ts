@@ -82,7 +82,14 @@ const percentile = (sorted: ReadonlyArray<number>, p: number) =>
 const serve = async (env: Record<string, string>) => {
   const child = spawn(process.execPath, [bin, "serve", "--http", "0", "--upstream", `echo=node ${echo}`], {
     // one tool loaded at a time: each ToolSearch of the other tool is a change of the session
-    env: { ...process.env, TOOL_SEARCH_MAX_SESSIONS: "1000", TOOL_SEARCH_MAX_LOADED_TOOLS: "1", ...env },
+    // (deferred always: the server's two tools are loaded by a search, as many would be)
+    env: {
+      ...process.env,
+      TOOL_SEARCH_MAX_SESSIONS: "1000",
+      TOOL_SEARCH_MAX_LOADED_TOOLS: "1",
+      TOOL_SEARCH_DEFER: "always",
+      ...env
+    },
     stdio: ["ignore", "ignore", "pipe"]
   })
   let err = ""

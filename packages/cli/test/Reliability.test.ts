@@ -317,9 +317,10 @@ describe.skipIf(Cluster.unavailable !== undefined)(
           TOOL_SEARCH_SESSION_SECRET_FILE: Path.join(dir, "secret"),
           TOOL_SEARCH_DATABASE_TIMEOUT: "2 seconds",
           TOOL_SEARCH_AUDIT_PAYLOADS: "true",
-          RAN_FILE: ran
+          TOOL_SEARCH_DEFER: "always" // the server's two tools: loaded by a search, as many would be
         }
-        const args = ["--http", "0", "--upstream", upstreamFlag("echo", [node, counting])]
+        // the file on its command line: a server the gateway starts gets none of the gateway's environment
+        const args = ["--http", "0", "--upstream", upstreamFlag("echo", [node, counting, ran])]
         const first = start(args, env)
         const url = yield* Effect.promise(() => first.url())
         yield* Effect.promise(() => first.ready("echo"))
