@@ -85,7 +85,10 @@ const serve = async (env: Record<string, string>) => {
     // (deferred always: the server's two tools are loaded by a search, as many would be)
     env: {
       ...process.env,
+      // the clients are one principal (no token): its quotas as large as the gateway's
       TOOL_SEARCH_MAX_SESSIONS: "1000",
+      TOOL_SEARCH_MAX_PRINCIPAL_SESSIONS: "1000",
+      TOOL_SEARCH_MAX_PRINCIPAL_CALLS: "1000",
       TOOL_SEARCH_MAX_LOADED_TOOLS: "1",
       TOOL_SEARCH_DEFER: "always",
       ...env
