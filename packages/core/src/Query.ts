@@ -161,14 +161,6 @@ export const parse = (input: string): Result.Result<Query, InvalidQuery> => {
 const dedupe = (xs: ReadonlyArray<string>): ReadonlyArray<string> => [...new Set(xs)]
 
 /**
- * The text a strategy ranks by, or `undefined` for a selection.
- *
- * @since 0.1.0
- * @category accessors
- */
-export const rankingText = (query: Query): string | undefined => query._tag === "Select" ? undefined : query.text
-
-/**
  * A short human rendering of the mode, as the CLI and events print it.
  *
  * @since 0.1.0

@@ -316,12 +316,3 @@ const clampIndex = (text: string, index: number, direction: "forward" | "backwar
   const splits = before >= 0xd800 && before <= 0xdbff && at >= 0xdc00 && at <= 0xdfff
   return splits ? (direction === "forward" ? index + 1 : index - 1) : index
 }
-
-/**
- * Whether the resource is a prompt.
- *
- * @since 0.2.0
- * @category guards
- */
-export const isPrompt = (resource: Resource): resource is Resource & { readonly prompt: Prompt } =>
-  resource.prompt !== undefined

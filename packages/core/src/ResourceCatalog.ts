@@ -227,7 +227,7 @@ export interface Service {
  * @since 0.2.0
  * @category constructors
  */
-export const make = (
+const make = (
   partial: Partial<Options> = {}
 ): Effect.Effect<Service, never, SearchStrategy | Scope.Scope> =>
   Effect.gen(function*() {

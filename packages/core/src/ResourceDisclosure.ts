@@ -39,7 +39,7 @@ export interface Options {
  * @since 0.2.0
  * @category models
  */
-export const defaults: Options = {
+const defaults: Options = {
   defaultMaxResults: 5,
   maxResultsLimit: 20,
   snippetLength: 200,

@@ -25,10 +25,9 @@
  *
  * @since 0.2.0
  */
-import { Effect, FileSystem, Option, Path, Predicate, Schema } from "effect"
+import { Effect, FileSystem, Option, Path, Schema } from "effect"
 import { CatalogFileError, ResourceReadError } from "./Errors.js"
-import * as Json from "./internal/json.js"
-import { elementLines } from "./internal/jsonElements.js"
+import * as JsonFile from "./internal/jsonFile.js"
 import * as Resource from "./Resource.js"
 
 // -----------------------------------------------------------------------------
@@ -275,28 +274,12 @@ const mimeOf = (extension: string): string => MIME_TYPES[extension.toLowerCase()
 // Splitting
 // -----------------------------------------------------------------------------
 
-interface Item {
-  readonly line: number
-  readonly value: unknown
-}
-
-/** Splits a file into raw objects with the line each starts on. */
-const split = (file: string, text: string): Effect.Effect<ReadonlyArray<Item>, CatalogFileError> => {
-  const fail = (line: number, reason: string) => Effect.fail(new CatalogFileError({ file, line, reason }))
-  const trimmed = text.trimStart()
-  if (trimmed.length === 0) return fail(1, "the file is empty")
-  if (trimmed.startsWith("[")) {
-    const parsed = Json.parse(text)
-    if (!parsed.ok) return fail(1, `invalid JSON: ${parsed.error.slice(0, 200)}`)
-    if (!Array.isArray(parsed.value)) return fail(1, "expected a JSON array of resources")
-    const lines = elementLines(text, [])
-    return Effect.succeed(parsed.value.map((value, i) => ({ value, line: lines[i] ?? i + 1 })))
-  }
-  const items: Array<Item> = []
-  for (const parsed of Json.lines(text)) {
-    if (!parsed.ok) return fail(parsed.line, `invalid JSON: ${parsed.error.slice(0, 200)}`)
-    if (!Predicate.isObject(parsed.value)) return fail(parsed.line, "expected a JSON object (one resource per line)")
-    items.push({ line: parsed.line, value: parsed.value })
-  }
-  return Effect.succeed(items)
-}
+/** Splits a file into raw resource objects with the line each starts on; the first broken line fails it. */
+const split = (
+  file: string,
+  text: string
+): Effect.Effect<ReadonlyArray<{ line: number; value: unknown }>, CatalogFileError> =>
+  Effect.flatMap(
+    JsonFile.split(file, text, "resource"),
+    (items) => Effect.forEach(items, (item) => item._tag === "Invalid" ? Effect.fail(item.error) : Effect.succeed(item))
+  )

@@ -9,6 +9,7 @@
  * @since 0.1.0
  */
 import { Layer } from "effect"
+import * as OfflineModel from "./internal/offlineModel.js"
 import * as OfflineEmbeddings from "./OfflineEmbeddings.js"
 import type { SearchStrategy } from "./SearchStrategy.js"
 import * as Bm25f from "./strategies/Bm25f.js"
@@ -87,7 +88,7 @@ const semanticOptions = (options: Options): Semantic.Options => {
   const { cache: _none, ...defaults } = Semantic.defaults
   return {
     ...defaults,
-    model: OfflineEmbeddings.modelName,
+    model: OfflineModel.modelName,
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress })
   }
 }

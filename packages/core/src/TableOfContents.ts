@@ -186,7 +186,7 @@ export const fromText = (text: string): Template => ({ toc }) => text.split("{to
  * @since 0.1.0
  * @category settings
  */
-export const defaults: Options = {
+const defaults: Options = {
   namesPerSource: 10,
   detail: "first-sentence",
   uncategorized: "other",

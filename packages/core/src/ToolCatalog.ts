@@ -194,7 +194,7 @@ export interface Service {
  * @since 0.1.0
  * @category constructors
  */
-export const make = (partial: Partial<Options> = {}): Effect.Effect<Service, never, SearchStrategy | Scope.Scope> =>
+const make = (partial: Partial<Options> = {}): Effect.Effect<Service, never, SearchStrategy | Scope.Scope> =>
   Effect.gen(function*() {
     const options: Options = { ...defaultOptions, ...partial }
     const strategy = yield* SearchStrategy

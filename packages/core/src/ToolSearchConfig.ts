@@ -176,13 +176,13 @@ export const settings = {
   }),
   tocNamesPerSource: Setting.make("tocNamesPerSource", {
     schema: Setting.IntAtLeast(0),
-    default: TableOfContents.defaults.namesPerSource,
+    default: TableOfContents.TableOfContents.defaultValue().namesPerSource,
     values: "integer ≥ 0",
     description: "tool names the table of contents lists per connected source before counting the rest"
   }),
   tocDetail: Setting.make("tocDetail", {
     schema: Setting.Choice(details),
-    default: TableOfContents.defaults.detail,
+    default: TableOfContents.TableOfContents.defaultValue().detail,
     values: choices(details),
     description: "what the table of contents shows of each listed tool"
   }),
@@ -207,13 +207,13 @@ export const settings = {
  * @since 0.1.0
  * @category settings
  */
-export const defaults: Settings = {
+const defaults: Settings = {
   strategy: Strategies.defaultName,
   disclosure: Disclosure.defaults,
   visibility: Visibility.defaults,
   tableOfContents: {
-    namesPerSource: TableOfContents.defaults.namesPerSource,
-    detail: TableOfContents.defaults.detail
+    namesPerSource: TableOfContents.TableOfContents.defaultValue().namesPerSource,
+    detail: TableOfContents.TableOfContents.defaultValue().detail
   },
   discoveryFirst: false,
   feedback: true

@@ -36,7 +36,7 @@ describe("TableOfContents", () => {
         const contents = ToolContents.build(
           yield* Unit.searchable,
           (yield* Unit.policies).visibility,
-          { ...TableOfContents.defaults, namesPerSource: 2 }
+          { ...TableOfContents.TableOfContents.defaultValue(), namesPerSource: 2 }
         )
         const crm = contents.groups[0]
         assert.deepStrictEqual(crm?.named.map((n) => n.name), ["crm_op_00", "crm_op_01", "crm_op_14"])
@@ -59,7 +59,7 @@ describe("TableOfContents", () => {
             ToolContents.build(
               yield* Unit.searchable,
               Visibility.make({ connected: ["c"], explore: true }),
-              TableOfContents.defaults
+              TableOfContents.TableOfContents.defaultValue()
             )
           ),
           [
@@ -80,7 +80,7 @@ describe("TableOfContents", () => {
       modelName: `t${i}`
     }))
     const contents = ToolContents.build(entries, Visibility.make({ explore: true }), {
-      ...TableOfContents.defaults,
+      ...TableOfContents.TableOfContents.defaultValue(),
       maxFoldedCategories: 2
     })
     assert.deepStrictEqual(contents.overflow, { categories: 3, tools: 3 })
@@ -91,7 +91,9 @@ describe("TableOfContents", () => {
     const entries = [{ ...tool("a", "First. Second\nline.", { source: "c" }), modelName: "a" }]
     const policy = Visibility.make({ connected: ["c"] })
     const with_ = (detail: Disclosure.DescriptionDetail) =>
-      ToolContents.render(ToolContents.build(entries, policy, { ...TableOfContents.defaults, detail }))
+      ToolContents.render(
+        ToolContents.build(entries, policy, { ...TableOfContents.TableOfContents.defaultValue(), detail })
+      )
     assert.strictEqual(with_("none"), "[other]\n- a (load first)")
     assert.strictEqual(with_("first-sentence"), "[other]\n- a (load first) — First.")
     assert.strictEqual(with_("full"), "[other]\n- a (load first) — First. Second line.")
@@ -146,7 +148,13 @@ describe("TableOfContents", () => {
   it("a category is one line however it is written", () => {
     const entries = [{ ...tool("a", "A.", { source: "c", category: "  two\nlines " }), modelName: "a" }]
     assert.strictEqual(
-      ToolContents.render(ToolContents.build(entries, Visibility.make({ connected: ["c"] }), TableOfContents.defaults)),
+      ToolContents.render(
+        ToolContents.build(
+          entries,
+          Visibility.make({ connected: ["c"] }),
+          TableOfContents.TableOfContents.defaultValue()
+        )
+      ),
       "[two lines]\n- a (load first) — A."
     )
   })

@@ -20,7 +20,7 @@ describe("ToolSearchConfig.config", () => {
   it.effect("no variable set gives the defaults: search mode, strict, no exploration", () =>
     Effect.gen(function*() {
       const settings = yield* load({})
-      assert.deepStrictEqual(settings, ToolSearchConfig.defaults)
+      assert.deepStrictEqual(settings, ToolSearchConfig.ToolSearchConfig.defaultValue())
       assert.isTrue(settings.visibility.strict)
       assert.isFalse(settings.visibility.explore)
       assert.strictEqual(settings.strategy, Strategies.defaultName)

@@ -118,7 +118,7 @@ describe("strict mode invariant", () => {
       const contents = ToolContents.build(
         yield* Unit.searchable,
         (yield* Unit.policies).visibility,
-        TableOfContents.defaults
+        TableOfContents.TableOfContents.defaultValue()
       )
       const listed = contents.groups.flatMap((g) => g.named.map((n) => n.name))
       assert.deepStrictEqual(outside(listed), [], "table of contents")

@@ -2,10 +2,10 @@
  * What the gateway tells an audit trail: every search through its `ToolSearch` (a reveal: what
  * it found and what it loaded for the session) and every `tools/call` it ran or forwarded (a call:
  * the tool, where it came from, the outcome, the duration; arguments and results only when the
- * audit asks for them, since they can hold secrets). A `resources/read` or `prompts/get` it
- * answered is a call too, its tool the method and its `target` the URI or prompt name; so is a
- * call of a resource level tool (`read_resource`, `get_prompt`, ...), its `target` the URI, prompt
- * name or query it was given.
+ * audit asks for them, since they can hold secrets; a call a program made in code mode says so,
+ * `via: "execute_code"`). A `resources/read` or `prompts/get` it answered is a call too, its tool
+ * the method and its `target` the URI or prompt name; so is a call of a resource level tool
+ * (`read_resource`, `get_prompt`, ...), its `target` the URI, prompt name or query it was given.
  *
  * A call that runs a tool (an upstream call, a handler) is recorded twice: its intent right before
  * the tool runs, and its outcome after, sharing an `id` — so a call whose outcome never comes (the
@@ -67,6 +67,8 @@ export interface Call {
   readonly source: string | null
   /** What a resource read or prompt request acted on: the URI or prompt name as the client gave it. */
   readonly target?: string | null
+  /** The tool whose program made the call (`execute_code`, code mode); absent for a client's own call. */
+  readonly via?: string
   /** `ok`, or `not-active`, `unknown`, `not-found`, `not-permitted`, `invalid`, `timeout`, `failed`. */
   readonly outcome: string
   readonly durationMs: number

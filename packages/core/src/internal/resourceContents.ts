@@ -109,13 +109,7 @@ export const render = (contents: ResourceContents): string => {
     if (group.hidden > 0) lines.push(`- ${moreResources(group.hidden)}`)
   }
   const { groups, resources } = contents.overflow
-  if (resources > 0) {
-    lines.push(
-      `(${resources} more ${resources === 1 ? "resource" : "resources"} in ${groups} other ${
-        groups === 1 ? "group" : "groups"
-      }, hidden)`
-    )
-  }
+  lines.push(...overflowLines(resources, ["more resource", "more resources"], groups, ["group", "groups"]))
   return lines.join("\n")
 }
 
@@ -134,7 +128,24 @@ export const summaryOf = (description: string, detail: Disclosure.DescriptionDet
     ? firstSentence(description)
     : description.replace(/\s+/g, " ").trim()
 
-const moreResources = (n: number): string => `(${n} more ${n === 1 ? "resource" : "resources"}, hidden)`
+const counted = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`
+
+/** `(3 more tools, hidden)`: what a group does not name. Shared by both tables. */
+export const moreHidden = (n: number, one: string, many: string): string =>
+  `(${counted(n, `more ${one}`, `more ${many}`)}, hidden)`
+
+/** The line after the groups for the entries of groups the table does not show; none when there are none. */
+export const overflowLines = (
+  entries: number,
+  entry: readonly [string, string],
+  groups: number,
+  group: readonly [string, string]
+): ReadonlyArray<string> =>
+  entries > 0
+    ? [`(${counted(entries, ...entry)} in ${counted(groups, `other ${group[0]}`, `other ${group[1]}`)}, hidden)`]
+    : []
+
+const moreResources = (n: number): string => moreHidden(n, "resource", "resources")
 
 /**
  * The resource section of the system prompt: the table in `options.resourceTemplate`, naming the

@@ -9,7 +9,7 @@ import type { Contents, Named, Options, Template } from "../TableOfContents.js"
 import type { Entry } from "../ToolCatalog.js"
 import type * as Visibility from "../Visibility.js"
 import * as Deferral from "./deferral.js"
-import { headingOf, summaryOf } from "./resourceContents.js"
+import { headingOf, moreHidden, overflowLines, summaryOf } from "./resourceContents.js"
 
 /** The tool table. */
 export const build = (
@@ -67,13 +67,7 @@ export const render = (contents: Contents): string => {
     if (group.hidden > 0) lines.push(`- ${moreTools(group.hidden)}`)
   }
   const { categories, tools } = contents.overflow
-  if (tools > 0) {
-    lines.push(
-      `(${tools} more ${tools === 1 ? "tool" : "tools"} in ${categories} other ${
-        categories === 1 ? "category" : "categories"
-      }, hidden)`
-    )
-  }
+  lines.push(...overflowLines(tools, ["more tool", "more tools"], categories, ["category", "categories"]))
   return lines.join("\n")
 }
 
@@ -84,7 +78,7 @@ const namedOf = (tool: Entry, kind: Visibility.CatalogKind, options: Options): N
   ...(tool.source === undefined ? {} : { source: tool.source })
 })
 
-const moreTools = (n: number): string => `(${n} more ${n === 1 ? "tool" : "tools"}, hidden)`
+const moreTools = (n: number): string => moreHidden(n, "tool", "tools")
 
 /** The default section: the table, then what the search tools do. Descriptive, never imperative. */
 export const defaultTemplate: Template = ({ searchTools, toc }) =>
