@@ -95,6 +95,8 @@ const serve = async (env: Record<string, string>) => {
     },
     stdio: ["ignore", "ignore", "pipe"]
   })
+  // a bench that fails midway leaves no gateway behind
+  process.once("exit", () => child.kill("SIGTERM"))
   let err = ""
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr.on("data", (chunk: Buffer) => {
