@@ -72,8 +72,13 @@ const gateway = (dir: string, auditPayloads: boolean, scope: Scope.Scope) =>
           {
             database: { _tag: "Embedded", path: dir },
             databaseTimeout: Duration.seconds(10),
+            journal: "auto",
+            journalBytes: 1024 ** 3,
+            heldBytes: 64 * 1024 ** 2,
+            journalSync: Duration.seconds(1),
             auditPayloads,
-            auditRetention: Duration.days(90)
+            auditRetention: Duration.days(90),
+            sessionSecretFile: ""
           },
           { maxSessions: 10, sessionIdleTimeout: 3600 },
           { feedback: false }
@@ -119,11 +124,17 @@ const session = (dir: string, auditPayloads: boolean) =>
     )
     assert.notStrictEqual(slice.isError, true)
     yield* Effect.promise(() => client.close())
-    yield* Scope.close(scope, Exit.void)
+    // read while the gateway holds the embedded database: through the gateway
     const audit = yield* runCli(["audit", "--json", "--session", id], { TOOL_SEARCH_DATABASE: dir }).pipe(
       Effect.provide(TestConsole.layer)
     )
     assert.isTrue(Exit.isSuccess(audit.exit), audit.err)
+    yield* Scope.close(scope, Exit.void)
+    // and once it stopped: from the directory itself, the same entries
+    const again = yield* runCli(["audit", "--json", "--session", id], { TOOL_SEARCH_DATABASE: dir }).pipe(
+      Effect.provide(TestConsole.layer)
+    )
+    assert.strictEqual(again.out, audit.out)
     const text = yield* runCli(["audit", "--session", id], { TOOL_SEARCH_DATABASE: dir }).pipe(
       Effect.provide(TestConsole.layer)
     )

@@ -455,6 +455,16 @@ export const restore = (ids: ReadonlyArray<string>): Effect.Effect<ReadonlyArray
   UnitService.use((u) => u.activation.add(ids))
 
 /**
+ * Deactivates what a stored copy of this unit's session lost — another process or instance serving
+ * the same session unloaded it — the counterpart of `restore`; ids not active are ignored.
+ *
+ * @since 0.3.0
+ * @category accessors
+ */
+export const unload = (ids: ReadonlyArray<string>): Effect.Effect<void, never, Unit> =>
+  UnitService.use((u) => u.activation.remove(ids))
+
+/**
  * The catalog tools the unit may call now: eager and activated tools (every tool below the deferral
  * threshold) that exist for it and that the permission policy allows — what a resolution by name
  * would accept, without the meta tools. In code mode, exactly the tools a program sees.

@@ -136,6 +136,20 @@ describe("Unit.session: one unit shared on purpose", () => {
       }).pipe(Unit.provideWith({ capacity: 2 }))
       assert.deepStrictEqual(ids, ["Grep", "ScheduleTask"])
     }).pipe(Effect.provide(CatalogLive)))
+
+  it.effect("restore and unload follow a stored copy: what it gained is visible, what it lost is not", () =>
+    Effect.gen(function*() {
+      const seen = yield* Effect.gen(function*() {
+        yield* activate("select:Grep")
+        const restored = yield* Unit.restore(["WebFetch", "Grep"])
+        yield* Unit.unload(["Grep", "never-loaded"])
+        return { restored, ids: yield* Unit.snapshot, visible: yield* visibleNames }
+      }).pipe(Unit.provideWith({ capacity: 2 }))
+      assert.deepStrictEqual(seen.restored, ["WebFetch"])
+      assert.deepStrictEqual(seen.ids, ["WebFetch"])
+      assert.notInclude(seen.visible, "Grep")
+      assert.include(seen.visible, "WebFetch")
+    }).pipe(Effect.provide(CatalogLive)))
 })
 
 describe("supervision: a unit's children end with it", () => {

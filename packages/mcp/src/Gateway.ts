@@ -254,8 +254,9 @@ export function optionsFrom(settings: GatewayConfig.Settings): Options {
 export type Tenant = SessionTenant.SessionTenant
 
 /**
- * A session's stored copy (`SessionState`, through `HttpGateway`): what it had loaded, adopted
- * before each request, and where what it loads is written.
+ * A session's stored copy (`SessionState`, through `HttpGateway`): what it had loaded, adopted when
+ * the session opens here; where what it loads and unloads is written; and news of another
+ * instance changing it, which the session follows.
  *
  * @since 0.2.0
  * @category models
@@ -270,7 +271,8 @@ export type Persisted = SessionSync.Persisted
  * Opens one client session on an SDK transport, in the current scope: a fresh bounded activation,
  * an SDK `Server` connected to the transport, and a subscription to catalog changes. Returns an
  * effect that completes when the client closes the session. Closing the scope ends the session.
- * With `persisted`, the session starts with the tools its stored copy holds and keeps it written.
+ * With `persisted`, the session starts with the tools its stored copy holds, keeps it written, and
+ * follows what other instances change in it; its requests are served from its live copy.
  * With `tenant`, the session is its principal's: the principal's policy, feedback and quota apply.
  *
  * Every request that does work (a call, a search, a read, a completion) takes one of the session's
@@ -307,7 +309,9 @@ export const open = (
       },
       observed: SessionCalls.observer(session),
       audit,
-      session
+      session,
+      // the session's stored copy, read again when a call names a tool not loaded here (made below)
+      refresh: Effect.suspend(() => sync.refresh)
     })
     const code = sandbox === undefined ? undefined : CodeMode.make({ sandbox, call: calls.program })
     // The session's execution unit: its activation (and revealed resources) live exactly as long
@@ -316,7 +320,7 @@ export const open = (
     const { resources, sources } = view
     const links: SessionCalls.Links = (server, result) =>
       resources === undefined ? result : resources.links(server, result)
-    const sync = SessionSync.make(view, persisted)
+    const sync = yield* SessionSync.make(view, persisted)
     yield* sync.adopt
     const catalog = yield* ToolCatalog.ToolCatalog
     const run = yield* FiberSet.makeRuntimePromise<never>()
@@ -366,13 +370,11 @@ export const open = (
     const call = (name: string, args: Record<string, unknown>, requestId: string, context: SessionRelay.CallContext) =>
       view.inUnit(calls.handle(name, args, requestId, context, links))
 
+    // Served from the session's live copy (kept in step with the store by `sync`): nothing read or written.
     server.setRequestHandler(ListToolsRequestSchema, () =>
       run(
-        Effect.andThen(
-          sync.adopt,
-          // Plain JSON built by `McpTool.toListed`: names, descriptions and object schemas.
-          Effect.map(toolList.list, (tools) => ({ tools }) as unknown as SdkListToolsResult)
-        )
+        // Plain JSON built by `McpTool.toListed`: names, descriptions and object schemas.
+        Effect.map(toolList.list, (tools) => ({ tools }) as unknown as SdkListToolsResult)
       ))
 
     // `tools/call` and the resource methods are handled from the raw request: the SDK's own schema
@@ -402,17 +404,14 @@ export const open = (
       const answer = typeof checked === "string"
         ? invalidParams(checked)
         : await admitted(
-          Effect.andThen(
-            sync.adopt,
-            Effect.tap(
-              call(checked.name, checked.args, String(extra.requestId), relay.context(request.params, extra)),
-              // A search may have changed this session's list: store it, and tell the client before it gets the result.
-              () =>
-                Effect.andThen(
-                  sync.store,
-                  announce(() => extra.sendNotification({ method: "notifications/tools/list_changed" }))
-                )
-            )
+          Effect.tap(
+            call(checked.name, checked.args, String(extra.requestId), relay.context(request.params, extra)),
+            // A search may have changed this session's list: store it, and tell the client before it gets the result.
+            () =>
+              Effect.andThen(
+                sync.store,
+                announce(() => extra.sendNotification({ method: "notifications/tools/list_changed" }))
+              )
           ),
           extra.signal
         )
@@ -424,6 +423,16 @@ export const open = (
     }
     // Started at once, so every catalog change after the session opened reaches it.
     yield* toolList.follow(catalog, settings.listChangedDelay, () => server.sendToolListChanged())
+    // Another instance changed the stored session: follow it, and tell the client when its list changed.
+    const changed = persisted?.changed
+    if (changed !== undefined) {
+      yield* changed.pipe(
+        Effect.andThen(sync.refresh),
+        Effect.andThen(announce(() => server.sendToolListChanged())),
+        Effect.forever,
+        Effect.forkScoped({ startImmediately: true })
+      )
+    }
     if (resources !== undefined) {
       yield* resources.follow({
         resourcesChanged: () => server.sendResourceListChanged(),

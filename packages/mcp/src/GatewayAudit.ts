@@ -7,6 +7,11 @@
  * the method and its `target` the URI or prompt name; so is a call of a resource level tool
  * (`read_resource`, `get_prompt`, ...), its `target` the URI, prompt name or query it was given.
  *
+ * A call that runs a tool (an upstream call, a handler) is recorded twice: its intent right before
+ * the tool runs, and its outcome after, sharing an `id` — so a call whose outcome never comes (the
+ * process stopped during it) still has a record. Recording never makes an answer wait: an
+ * implementation takes the entry and writes it when it can.
+ *
  * The gateway only states the entries; an implementation keeps them (`@tool-search/store` appends
  * them to its audit trail, and `tool-search serve --database` wires it). Without one in context
  * nothing is recorded.
@@ -46,6 +51,8 @@ export interface Reveal {
  * @category models
  */
 export interface Call {
+  /** The id of its intent, when one was recorded. */
+  readonly id?: string
   /** Epoch milliseconds, when the call started. */
   readonly at: number
   readonly sessionId: string
@@ -72,6 +79,17 @@ export interface Call {
 }
 
 /**
+ * A call about to run a tool, recorded right before it runs: the call without its outcome, and
+ * the `id` its outcome (`Call.id`) will have.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Intent = Omit<Call, "id" | "outcome" | "durationMs" | "arguments" | "result"> & {
+  readonly id: string
+}
+
+/**
  * An audit trail the gateway writes to.
  *
  * @since 0.2.0
@@ -80,7 +98,9 @@ export interface Call {
 export interface Recorder {
   /** Records a search; never fails. */
   readonly reveal: (entry: Reveal) => Effect.Effect<void>
-  /** Records a call; never fails. */
+  /** Records a call about to run; never fails, never waits for storage. */
+  readonly intent: (entry: Intent) => Effect.Effect<void>
+  /** Records a call's outcome; never fails, never waits for storage. */
   readonly call: (entry: Call) => Effect.Effect<void>
   /** Whether calls carry their arguments and results. */
   readonly payloads: boolean

@@ -76,6 +76,7 @@ describe("Gateway: code mode", () => {
       const entries: Array<GatewayAudit.Call> = []
       const recorder: GatewayAudit.Recorder = {
         reveal: () => Effect.void,
+        intent: () => Effect.void,
         call: (e) => Effect.sync(() => void entries.push(e)),
         payloads: false
       }

@@ -18,6 +18,7 @@
 import type { CodeMode } from "@tool-search/code"
 import { Disclosure, Unit } from "@tool-search/core"
 import { Clock, Effect, Metric, Predicate } from "effect"
+import { randomUUID } from "node:crypto"
 import type { Limits } from "../Gateway.js"
 import type { Recorder } from "../GatewayAudit.js"
 import type * as McpSources from "../McpSources.js"
@@ -67,6 +68,11 @@ export interface Dependencies {
   readonly audit: Recorder | undefined
   /** The session's id. */
   readonly session: () => string
+  /**
+   * Reads the session's stored copy again (another instance may have loaded the tool a call names
+   * a moment ago); true when that changed what is loaded.
+   */
+  readonly refresh: Effect.Effect<boolean>
 }
 
 /** An upstream result with its resource links as the session reads them. */
@@ -135,11 +141,20 @@ export const make = (deps: Dependencies): SessionCalls => {
   /**
    * A call of a tool by the name the model sees, in the session's unit. A client's call gets the
    * result as the client receives it (links rewritten, cut); a program's (`via`) gets it whole.
+   * `starting` runs right before the tool does (an upstream call, a handler), with its catalog id
+   * and source.
    */
-  const callNamed = (request: Request): Effect.Effect<Done, never, Unit.Unit> =>
+  const callNamed = (
+    request: Request,
+    starting: (toolId: string | null, source: string | null) => Effect.Effect<void>
+  ): Effect.Effect<Done, never, Unit.Unit> =>
     Effect.gen(function*() {
       const { args, context, links, name, requestId, via } = request
-      const resolved = yield* Effect.result(Unit.resolve(name))
+      const first = yield* Effect.result(Unit.resolve(name))
+      // not loaded here: another instance serving this session may have loaded it a moment ago
+      const resolved = first._tag === "Failure" && first.failure.reason === "not-active" && (yield* deps.refresh)
+        ? yield* Effect.result(Unit.resolve(name))
+        : first
       if (resolved._tag === "Failure") return refusal(resolved.failure.message, resolved.failure.reason)
       const tool = resolved.success
       const toolId = tool.entry?.id ?? null
@@ -149,6 +164,7 @@ export const make = (deps: Dependencies): SessionCalls => {
       }
       const origin = toolId === null ? undefined : sources?.origin(toolId)
       if (origin !== undefined && sources !== undefined) {
+        yield* starting(toolId, origin.server)
         const forwarded = sources.call(
           origin.server,
           origin.tool,
@@ -185,6 +201,7 @@ export const make = (deps: Dependencies): SessionCalls => {
         }
       }
       const source = tool.entry?.source ?? null
+      yield* starting(toolId, source)
       const output = yield* Effect.result(tool.run(args, { toolCallId: requestId }))
       if (output._tag === "Failure") return refusal(output.failure.message, "failed", toolId, source)
       const { isFailure, result: value } = output.success
@@ -202,28 +219,40 @@ export const make = (deps: Dependencies): SessionCalls => {
       }
     })
 
-  /** Runs a call, and records it in the audit trail when there is one. */
+  /**
+   * Runs a call, and records it in the audit trail when there is one: its intent right before the
+   * tool runs (so a call whose outcome never comes still has a record), its outcome after — both
+   * handed to the trail, which never makes the answer wait.
+   */
   const audited = (request: Request): Effect.Effect<Done, never, Unit.Unit> =>
     Effect.gen(function*() {
       const { args, name, requestId, via } = request
       const at = yield* Clock.currentTimeMillis
-      const done = yield* callNamed(request)
+      const id = randomUUID()
+      const fields = (toolId: string | null, source: string | null) => ({
+        id,
+        at,
+        sessionId: deps.session(),
+        requestId,
+        toolName: name,
+        toolId,
+        source,
+        ...(via === undefined ? {} : { via }),
+        ...(Disclosure.isResourceTool(name)
+          ? {
+            target: ResourceAudit.targetOf(args, name === Disclosure.toolNames.getPrompt ? "name" : "uri") ??
+              ResourceAudit.targetOf(args, "query")
+          }
+          : {})
+      })
+      const done = yield* callNamed(
+        request,
+        (toolId, source) => audit === undefined ? Effect.void : audit.intent(fields(toolId, source))
+      )
       if (audit !== undefined) {
         const answer = done.answer
         yield* audit.call({
-          at,
-          sessionId: deps.session(),
-          requestId,
-          toolName: name,
-          toolId: done.toolId,
-          source: done.source,
-          ...(via === undefined ? {} : { via }),
-          ...(Disclosure.isResourceTool(name)
-            ? {
-              target: ResourceAudit.targetOf(args, name === Disclosure.toolNames.getPrompt ? "name" : "uri") ??
-                ResourceAudit.targetOf(args, "query")
-            }
-            : {}),
+          ...fields(done.toolId, done.source),
           outcome: done.outcome,
           durationMs: (yield* Clock.currentTimeMillis) - at,
           ...(audit.payloads
