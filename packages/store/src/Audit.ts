@@ -105,6 +105,8 @@ export interface Intent extends Origin {
   readonly source: string | null
   /** What the call acts on, when it is a resource read or a prompt request. */
   readonly target?: string | null
+  /** What made the call when the model did not call the tool itself: `call_tool`, `execute_code`. */
+  readonly via?: string | null
 }
 
 /**
@@ -123,6 +125,8 @@ export interface Call extends Origin {
   readonly source: string | null
   /** What the call read, when it is a resource read or a prompt request: the URI, the prompt name. */
   readonly target?: string | null
+  /** What made the call when the model did not call the tool itself: `call_tool`, `execute_code`. */
+  readonly via?: string | null
   /**
    * `ok`, or the failure: `not-active`, `unknown`, `not-permitted`, `not-approved`, `failed`,
    * `defect`; read back, `unfinished` for a call whose intent was recorded and whose outcome never was.
@@ -284,7 +288,8 @@ export const held = (entry: Reveal | Call | Intent, payloads: boolean): Held.Rev
     toolName: Bounds.text(entry.toolName),
     toolId: optional(entry.toolId),
     source: optional(entry.source),
-    target: optional(entry.target)
+    target: optional(entry.target),
+    via: optional(entry.via)
   }
   if (entry._tag === "Intent") return { _tag: "Intent", ...call }
   return {

@@ -105,6 +105,7 @@ export const make: Effect.Effect<Recorder, never, Audit | ToolCatalog.ToolCatalo
             toolName: event.name,
             toolId: tool?.id ?? null,
             source: tool?.source ?? null,
+            ...(event.via === undefined ? {} : { via: event.via }),
             outcome: event.failure ?? (event.isFailure ? "failed" : "ok"),
             durationMs: started === undefined ? 0 : now - started.at,
             ...(audit.payloads ? { arguments: started?.params, result: event.result } : {})

@@ -13,7 +13,9 @@
  * - `tool_search_audit_reveals`, `tool_search_audit_calls`: the audit trail, append-only (an
  *   `UPDATE` is refused by a trigger; only retention deletes).
  *   A call's `target` (migration 4) names what it acted on when that is not a tool: the URI of a
- *   `resources/read`, the name of a `prompts/get`.
+ *   `resources/read`, the name of a `prompts/get`. Its `via` (migration 7) names what made the call
+ *   when the model did not call the tool itself: `call_tool` (the dispatcher), `execute_code` (a
+ *   program in code mode).
  * - `tool_search_audit_gaps`: audit entries that could not be written (the database was down for
  *   longer than the buffer holds), so a gap in the trail is visible.
  * - `tool_search_feedback`: search feedback, `(catalog, tool id, query)` with a count, the last
@@ -283,7 +285,12 @@ export const migrations = {
       seen_at timestamptz NOT NULL
     )`
   ),
-  "6_append_only": appendOnly
+  "6_append_only": appendOnly,
+  // what made a call when the model did not call the tool itself (`call_tool`, `execute_code`)
+  "7_audit_call_via": statements(
+    `ALTER TABLE tool_search_audit_calls ADD COLUMN via text`,
+    `ALTER TABLE tool_search_audit_intents ADD COLUMN via text`
+  )
 } satisfies Record<string, Effect.Effect<void, unknown, SqlClient>>
 
 /**

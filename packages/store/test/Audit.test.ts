@@ -77,6 +77,30 @@ describeEngines("Audit", (engine) => {
         assert.strictEqual(new Set(calls.map((c) => c.turnId)).size, 1)
       })))
 
+    it.effect("what made a call (via call_tool, execute_code) is kept, on a call and on an unfinished intent", () =>
+      withAudit()(Effect.gen(function*() {
+        const audit = yield* Audit.Audit
+        const session = newSession()
+        const origin = { turnId: "t", sessionId: session, path: [] }
+        const call = { callId: "1", toolName: "get-sum", toolId: "everything/get-sum", source: "everything" }
+        yield* audit.record({
+          _tag: "Call",
+          ...origin,
+          ...call,
+          at: 1_000,
+          via: "execute_code",
+          outcome: "ok",
+          durationMs: 3
+        })
+        yield* audit.intent({ _tag: "Intent", ...origin, ...call, at: 2_000, id: "unfinished-1", via: "call_tool" })
+        yield* flush
+        const calls = (yield* entriesOf(session)).filter((e) => e._tag === "Call")
+        assert.deepStrictEqual(calls.map((c) => [c.outcome, c.via]).sort(), [
+          ["ok", "execute_code"],
+          ["unfinished", "call_tool"]
+        ])
+      })))
+
     it.effect("payloads only when on; bounded; NUL from a tool or a model is stored, not fatal", () =>
       Effect.gen(function*() {
         const without = newSession()

@@ -185,6 +185,7 @@ export const toJson = (entry: Audit.Entry): Record<string, unknown> => {
       toolId: entry.toolId,
       source: entry.source,
       ...(entry.target === undefined || entry.target === null ? {} : { target: entry.target }),
+      ...(entry.via === undefined || entry.via === null ? {} : { via: entry.via }),
       outcome: entry.outcome,
       durationMs: entry.durationMs,
       ...("arguments" in entry ? { arguments: entry.arguments } : {}),
@@ -267,9 +268,9 @@ export const toLine = (entry: Audit.Entry): string => {
     }${late(entry)}`
     : `${origin}  call    ${short(entry.toolName)}${
       entry.target === undefined || entry.target === null ? "" : ` ${short(entry.target)}`
-    }${entry.source === null ? "" : ` (${short(entry.source)})`}  ${short(entry.outcome)}  ${
-      Math.round(entry.durationMs)
-    } ms${late(entry)}`
+    }${entry.source === null ? "" : ` (${short(entry.source)})`}${
+      entry.via === undefined || entry.via === null ? "" : ` via ${short(entry.via)}`
+    }  ${short(entry.outcome)}  ${Math.round(entry.durationMs)} ms${late(entry)}`
 }
 
 /** Refuses a database that cannot hold a trail yet, instead of creating an empty one. */

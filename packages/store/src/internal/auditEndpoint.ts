@@ -46,6 +46,7 @@ export const Entries = Schema.Array(Schema.Union([
     toolId: Schema.NullOr(Schema.String),
     source: Schema.NullOr(Schema.String),
     target: Schema.optionalKey(Schema.NullOr(Schema.String)),
+    via: Schema.optionalKey(Schema.NullOr(Schema.String)),
     outcome: Schema.String,
     durationMs: Schema.Finite,
     arguments: Schema.optionalKey(Schema.Unknown),

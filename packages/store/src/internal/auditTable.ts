@@ -54,17 +54,18 @@ export const read = (sql: SqlClient, filter: Filter) =>
       tool_id: string | null
       source: string | null
       target: string | null
+      via: string | null
       outcome: string
       duration_ms: number
       arguments: unknown
       result: unknown
     }
     const calls = yield* sql<CallRow>`SELECT ${sql.literal(ORIGIN)}, call_id, tool_name, tool_id, source, target,
-        outcome, duration_ms, arguments, result
+        via, outcome, duration_ms, arguments, result
       FROM tool_search_audit_calls WHERE ${where(true)} ${order} LIMIT ${limit}`
     // calls that started and whose outcome was never recorded
     const unfinished = yield* sql<CallRow>`SELECT ${sql.literal(ORIGIN)}, call_id, tool_name, tool_id, source, target,
-        'unfinished' AS outcome, 0::float8 AS duration_ms, NULL::jsonb AS arguments, NULL::jsonb AS result
+        via, 'unfinished' AS outcome, 0::float8 AS duration_ms, NULL::jsonb AS arguments, NULL::jsonb AS result
       FROM tool_search_audit_intents i WHERE ${where(true)}
         AND NOT EXISTS (SELECT 1 FROM tool_search_audit_calls c WHERE c.entry_id = i.entry_id)
       ${order} LIMIT ${limit}`
@@ -102,6 +103,7 @@ export const read = (sql: SqlClient, filter: Filter) =>
           toolId: c.tool_id,
           source: c.source,
           ...(c.target === null ? {} : { target: c.target }),
+          ...(c.via === null ? {} : { via: c.via }),
           outcome: c.outcome,
           durationMs: c.duration_ms,
           ...(c.arguments === null ? {} : { arguments: c.arguments }),

@@ -127,27 +127,28 @@ const callColumns = (c: Entry.Intent | Entry.Call) => ({
   tool_name: c.toolName,
   tool_id: c.toolId,
   source: c.source,
-  target: c.target
+  target: c.target,
+  via: c.via ?? null
 })
 
 const insertIntents = (sql: SqlClient, rows: ReadonlyArray<Entry.Intent>) =>
   rows.length === 0 ? Effect.void : sql`
     INSERT INTO tool_search_audit_intents
-      (entry_id, at, turn_id, session_id, unit_path, principal, call_id, tool_name, tool_id, source, target)
+      (entry_id, at, turn_id, session_id, unit_path, principal, call_id, tool_name, tool_id, source, target, via)
     SELECT x.id, to_timestamp(x.at / 1000.0), x.turn_id, x.session_id, x.unit_path, x.principal, x.call_id,
-      x.tool_name, x.tool_id, x.source, x.target
+      x.tool_name, x.tool_id, x.source, x.target, x.via
     FROM jsonb_to_recordset(${json(rows.map(callColumns))}::jsonb) AS x(id text, at float8, turn_id text,
       session_id text, unit_path text, principal text, call_id text, tool_name text, tool_id text, source text,
-      target text)
+      target text, via text)
     ON CONFLICT (entry_id) DO NOTHING`.pipe(Effect.asVoid)
 
 const insertCalls = (sql: SqlClient, rows: ReadonlyArray<Entry.Call>) =>
   rows.length === 0 ? Effect.void : sql`
     INSERT INTO tool_search_audit_calls
-      (entry_id, at, turn_id, session_id, unit_path, principal, call_id, tool_name, tool_id, source, target, outcome,
-        duration_ms, arguments, result)
+      (entry_id, at, turn_id, session_id, unit_path, principal, call_id, tool_name, tool_id, source, target, via,
+        outcome, duration_ms, arguments, result)
     SELECT x.id, to_timestamp(x.at / 1000.0), x.turn_id, x.session_id, x.unit_path, x.principal, x.call_id,
-      x.tool_name, x.tool_id, x.source, x.target, x.outcome, x.duration_ms, x.arguments::jsonb, x.result::jsonb
+      x.tool_name, x.tool_id, x.source, x.target, x.via, x.outcome, x.duration_ms, x.arguments::jsonb, x.result::jsonb
     FROM jsonb_to_recordset(${
     json(rows.map((c) => ({
       ...callColumns(c),
@@ -157,7 +158,7 @@ const insertCalls = (sql: SqlClient, rows: ReadonlyArray<Entry.Call>) =>
       result: c.result
     })))
   }::jsonb) AS x(id text, at float8, turn_id text, session_id text, unit_path text, principal text, call_id text,
-      tool_name text, tool_id text, source text, target text, outcome text, duration_ms float8, arguments text,
+      tool_name text, tool_id text, source text, target text, via text, outcome text, duration_ms float8, arguments text,
       result text)
     ON CONFLICT (entry_id) DO NOTHING`.pipe(Effect.asVoid)
 

@@ -43,7 +43,9 @@ const call = {
   toolName: Text,
   toolId: OptionalText,
   source: OptionalText,
-  target: OptionalText
+  target: OptionalText,
+  // journals written before `via` existed have no key
+  via: Schema.optionalKey(OptionalText)
 }
 
 /** A call about to run: its outcome, when it comes, is the `Call` with the same id. */
