@@ -4,15 +4,12 @@
 // attacks are the tests: a hidden tool, a denied tool, unbounded arguments, and two sessions'
 // programs at once, one looping (ordered with Deferreds, its time limit driven by the TestClock).
 import { assert, describe, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Sandbox } from "@tool-search/code"
 import { Disclosure, Permission, type ToolCatalog, Visibility } from "@tool-search/core"
 import { Gateway, GatewayAudit, type McpSources } from "@tool-search/mcp"
 import { type Context, Deferred, Duration, Effect, Fiber, Layer, Logger, Option } from "effect"
 import { TestClock } from "effect/testing"
-import { filesAndMail, text } from "./fixtures/Sessions.js"
+import { connectTo, filesAndMail, text } from "./fixtures/Sessions.js"
 
 const EXECUTE_CODE = Disclosure.toolNames.executeCode
 
@@ -22,30 +19,24 @@ const connect = (
   sandbox: Sandbox.Service,
   policies: Layer.Layer<never> = Layer.empty
 ) =>
-  Effect.gen(function*() {
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    yield* Effect.forkScoped(
-      Gateway.serve(serverSide).pipe(
+  Effect.map(
+    connectTo((transport) =>
+      Gateway.serve(transport).pipe(
         Gateway.withCode,
         Gateway.withSources,
         Effect.provideService(Sandbox.Sandbox, sandbox),
         Effect.provideContext(context),
         Effect.provide(Layer.merge(policies, Logger.layer([])))
       )
-    )
-    const client = new Client({ name: "test", version: "1" })
-    let changes = 0
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      changes++
+    ),
+    (session) => ({
+      ...session,
+      call: (name: string, args: Record<string, unknown>, signal?: AbortSignal) =>
+        Effect.promise(() =>
+          session.client.callTool({ name, arguments: args }, undefined, signal === undefined ? {} : { signal })
+        )
     })
-    yield* Effect.promise(() => client.connect(clientSide))
-    yield* Effect.addFinalizer(() => Effect.promise(() => client.close()))
-    const call = (name: string, args: Record<string, unknown>, signal?: AbortSignal) =>
-      Effect.promise(() =>
-        client.callTool({ name, arguments: args }, undefined, signal === undefined ? {} : { signal })
-      )
-    return { client, call, changes: () => changes }
-  })
+  )
 
 /** What a program run answered: `{ result, logs }`, or `{ error, logs }` with `isError`. */
 const answerOf = (result: unknown): { readonly isError: boolean; readonly value: Record<string, unknown> } => ({

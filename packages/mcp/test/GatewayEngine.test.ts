@@ -3,13 +3,12 @@
 // keeps every kind it offers out (tools, resources, prompts: not listed, found or served); in strict
 // mode a search answer never names a server the session cannot see, nor its error.
 import { assert, describe, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { Keyword, ResourceCatalog, ToolCatalog, Visibility } from "@tool-search/core"
 import { deferAlways } from "@tool-search/core/test-kit"
 import { Gateway, McpSources, type Upstream } from "@tool-search/mcp"
 import { type Context, Effect, Layer, Logger } from "effect"
 import * as Fake from "./fixtures/FakeServer.js"
+import { connectTo } from "./fixtures/Sessions.js"
 
 type Services = ToolCatalog.ToolCatalog | ResourceCatalog.ResourceCatalog | McpSources.McpSources
 
@@ -25,21 +24,17 @@ const upstreams = (servers: ReadonlyArray<Upstream.Input>, options: McpSources.O
   )
 
 const connect = (context: Context.Context<Services>, policies: Layer.Layer<never> = Layer.empty) =>
-  Effect.gen(function*() {
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    yield* Effect.forkScoped(
-      Gateway.serve(serverSide).pipe(
+  Effect.map(
+    connectTo((transport) =>
+      Gateway.serve(transport).pipe(
         Gateway.withResources,
         Gateway.withSources,
         Effect.provideContext(context),
         Effect.provide(Layer.merge(policies, Logger.layer([])))
       )
-    )
-    const client = new Client({ name: "test", version: "1" })
-    yield* Effect.promise(() => client.connect(clientSide))
-    yield* Effect.addFinalizer(() => Effect.promise(() => client.close()))
-    return client
-  })
+    ),
+    (session) => session.client
+  )
 
 const p = <A>(f: () => Promise<A>) => Effect.promise(f)
 const failure = <A>(f: () => Promise<A>) => Effect.flip(Effect.tryPromise({ try: f, catch: (e) => e as Error }))

@@ -87,36 +87,12 @@ export interface Reveal extends Origin {
 }
 
 /**
- * A tool call about to run: recorded before the call, so that a call whose outcome never comes
- * still has a record. Its outcome is the `Call` with the same `id`.
+ * What a call and its intent both say: which call, of which tool, on what, made by what.
  *
- * @since 0.2.0
+ * @since 0.3.0
  * @category models
  */
-export interface Intent extends Origin {
-  readonly _tag: "Intent"
-  /** Shared with the call's outcome. */
-  readonly id: string
-  readonly callId: string
-  /** The tool as the model named it. */
-  readonly toolName: string
-  /** The catalog id, when the name resolved to a catalog tool. */
-  readonly toolId: string | null
-  readonly source: string | null
-  /** What the call acts on, when it is a resource read or a prompt request. */
-  readonly target?: string | null
-  /** What made the call when the model did not call the tool itself: `call_tool`, `execute_code`. */
-  readonly via?: string | null
-}
-
-/**
- * One tool call and its outcome.
- *
- * @since 0.2.0
- * @category models
- */
-export interface Call extends Origin {
-  readonly _tag: "Call"
+export interface CallSubject extends Origin {
   readonly callId: string
   /** The tool as the model named it. */
   readonly toolName: string
@@ -127,6 +103,29 @@ export interface Call extends Origin {
   readonly target?: string | null
   /** What made the call when the model did not call the tool itself: `call_tool`, `execute_code`. */
   readonly via?: string | null
+}
+
+/**
+ * A tool call about to run: recorded before the call, so that a call whose outcome never comes
+ * still has a record. Its outcome is the `Call` with the same `id`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Intent extends CallSubject {
+  readonly _tag: "Intent"
+  /** Shared with the call's outcome. */
+  readonly id: string
+}
+
+/**
+ * One tool call and its outcome.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Call extends CallSubject {
+  readonly _tag: "Call"
   /**
    * `ok`, or the failure: `not-active`, `unknown`, `not-permitted`, `not-approved`, `failed`,
    * `defect`; read back, `unfinished` for a call whose intent was recorded and whose outcome never was.
