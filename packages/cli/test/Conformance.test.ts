@@ -12,9 +12,9 @@
 // the npm registry) the test is skipped, saying why. The full run, pending scenarios included, is
 // `bash ../shared/conformance/run.sh packages/cli/bin/tool-search.js`.
 import { assert, describe, it } from "@effect/vitest"
+import { freePort } from "@tool-search/core/test-kit"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { start } from "./gateway.js"
@@ -70,15 +70,6 @@ const install = (): string | undefined => {
     return `could not install the suite: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`
   }
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 /** Starts the reference server in its own process group; resolves once it listens. */
 const reference = (cwd: string, port: number) => {

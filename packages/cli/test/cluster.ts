@@ -2,9 +2,9 @@
 // loopback, on a free port — for what the shared server (`TOOL_SEARCH_TEST_POSTGRES`) must not
 // suffer: being stopped, restarted, or run out of disk. Debian's PostgreSQL binaries are used (as by
 // `.ci/postgres.sh`); without them, `unavailable` says why and the tests that need a cluster skip.
+import { freePort } from "@tool-search/core/test-kit"
 import { execFile } from "node:child_process"
 import * as Fs from "node:fs"
-import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { promisify } from "node:util"
@@ -40,15 +40,6 @@ export const unavailable: string | undefined = bin === undefined
     })()
   ? "running as root without a postgres user"
   : undefined
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = Net.createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 /** A cluster of the test's own. */
 export interface Cluster {

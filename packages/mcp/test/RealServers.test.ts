@@ -8,12 +8,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Keyword, ResourceCatalog, ToolCatalog } from "@tool-search/core"
+import { freePort as kitFreePort } from "@tool-search/core/test-kit"
 import { CommandLine, Gateway, HttpGateway, McpSources, QualifiedUri, Upstream } from "@tool-search/mcp"
 import { Context, Effect, Fiber, Layer, Logger } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { call, loadsInOneSessionOnly, type Session as InMemorySession, text } from "./fixtures/Sessions.js"
@@ -31,16 +31,7 @@ const filesystem = serverEntry("@modelcontextprotocol/server-filesystem")
 const everything = serverEntry("@modelcontextprotocol/server-everything")
 const tap = new URL("fixtures/tap-server.mjs", import.meta.url).pathname
 
-const freePort = Effect.promise(() =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
-)
+const freePort = Effect.promise(kitFreePort)
 
 /** server-everything over Streamable HTTP, as a child process, until the scope closes. */
 const everythingOverHttp = Effect.gen(function*() {

@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
+import { freePort } from "@tool-search/core/test-kit"
 import { Effect, Exit, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { execFileSync, spawnSync } from "node:child_process"
 import * as Fs from "node:fs"
-import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { Database, Migrations, StoreError } from "../src/index.js"
@@ -27,15 +27,6 @@ const count = (table: string) =>
     const sql = yield* SqlClient
     const rows = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM ${sql(table)}`
     return rows[0]?.n ?? -1
-  })
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = Net.createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
   })
 
 describe("Database locations", () => {

@@ -2,6 +2,7 @@
 // model's answers hold. Other packages' tests import it as `@tool-search/core/test-kit`, an export
 // whose files are not published (`files` holds `dist/src` and `src` only).
 import { Deferred, Effect, Layer, Ref } from "effect"
+import { createServer } from "node:net"
 import { CatalogTool, Disclosure, Keyword, ToolCatalog, Unit } from "../../src/index.js"
 
 /** A tool of `parameters` (one string property) whose handler echoes its name and parameters. */
@@ -86,3 +87,17 @@ export const EmptyCatalog = ToolCatalog.layer.pipe(Layer.provide(Keyword.layer),
 
 /** Names of the tools the unit sends to the model now. */
 export const visibleNames = Effect.map(Unit.tools, (ts) => ts.map((t) => t.name))
+
+/**
+ * A TCP port free on 127.0.0.1 a moment ago (the system picks it), for a server a test starts: never
+ * a fixed port on a machine other tests share.
+ */
+export const freePort = (): Promise<number> =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address()
+      probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
