@@ -1,0 +1,188 @@
+/**
+ * `npm run bench -- --speed`: the cost of BM25F queries in figures that do not depend on the load of
+ * the machine: CPU time of the process (`process.cpuUsage`) per query and for building the index,
+ * on the generated scale catalogs and on the largest real catalog, against wink-bm25 on the same
+ * queries. `--speed --callgrind <size|dataset>` runs only the queries of one catalog once, for an
+ * instruction count under `valgrind --tool=callgrind` (repeatable whatever the load).
+ *
+ * CPU time counts every thread of the process (the garbage collector's helpers too), so it is an
+ * upper bound of the query's own work; wall time is printed beside it for runs on a quiet machine.
+ */
+import { Evaluation } from "@tool-search/cli"
+import { Bm25f, type CatalogTool, SearchDocument } from "@tool-search/core"
+import { Effect } from "effect"
+import * as Datasets from "./Datasets.js"
+import * as Generate from "./Generate.js"
+import * as Peers from "./Peers.js"
+
+const log = (message: string) => process.stderr.write(`speed: ${message}\n`)
+
+const cpuUs = (): number => {
+  const u = process.cpuUsage()
+  return u.user + u.system
+}
+
+/** One catalog and its queries. */
+export interface Workload {
+  readonly name: string
+  readonly tools: ReadonlyArray<CatalogTool.CatalogTool>
+  readonly queries: ReadonlyArray<string>
+}
+
+/** A generated catalog of `size` tools with 1,000 queries (the scale run's). */
+export const generated = (size: number): Workload => {
+  const tools = Generate.catalog(size)
+  return { name: `generated ${size}`, tools, queries: Generate.queries(tools, 1_000).map((q) => q.query) }
+}
+
+/** A real data set's catalog and queries. */
+export const dataset = (name: string): Effect.Effect<Workload> =>
+  Effect.map(Datasets.load(name), (d) => ({ name, tools: d.tools, queries: d.queries.map((q) => q.query) }))
+
+/** What one engine cost on a workload. */
+export interface Cost {
+  readonly buildCpuMs: number
+  readonly buildWallMs: number
+  readonly cpuP50Us: number
+  readonly cpuP99Us: number
+  readonly wallP50Us: number
+  readonly wallP99Us: number
+  /** Mean CPU time per query over the timed passes. */
+  readonly cpuMeanUs: number
+}
+
+/** Builds `engine` on the workload, runs every query once to warm up, then `passes` timed passes. */
+export const cost = <E>(engine: Evaluation.Engine<E>, work: Workload, passes = 3): Effect.Effect<Cost, E> =>
+  Effect.gen(function*() {
+    Evaluation.collectGarbage()
+    const c0 = cpuUs()
+    const w0 = performance.now()
+    yield* engine.build(work.tools)
+    const buildCpuMs = (cpuUs() - c0) / 1000
+    const buildWallMs = performance.now() - w0
+    for (const q of work.queries) yield* engine.search(q, 10)
+    const cpu: Array<number> = []
+    const wall: Array<number> = []
+    const total0 = cpuUs()
+    for (let pass = 0; pass < passes; pass++) {
+      for (const q of work.queries) {
+        const c = cpuUs()
+        const w = performance.now()
+        yield* engine.search(q, 10)
+        wall.push((performance.now() - w) * 1000)
+        cpu.push(cpuUs() - c)
+      }
+    }
+    return {
+      buildCpuMs,
+      buildWallMs,
+      cpuP50Us: Evaluation.percentile(cpu, 50),
+      cpuP99Us: Evaluation.percentile(cpu, 99),
+      wallP50Us: Evaluation.percentile(wall, 50),
+      wallP99Us: Evaluation.percentile(wall, 99),
+      cpuMeanUs: (cpuUs() - total0) / cpu.length
+    }
+  })
+
+const row = (work: string, engine: string, c: Cost): string =>
+  `| ${work} | ${engine} | ${c.buildCpuMs.toFixed(0)} | ${c.buildWallMs.toFixed(0)} | ${c.cpuMeanUs.toFixed(1)} | ${
+    c.cpuP50Us.toFixed(0)
+  } | ${c.cpuP99Us.toFixed(0)} | ${c.wallP50Us.toFixed(1)} | ${c.wallP99Us.toFixed(1)} |`
+
+/** BM25F ranking every query exhaustively (a limit above the catalog's size prunes nothing), cut to `limit`. */
+const exhaustive = (): Evaluation.Engine => {
+  const pruned = Peers.bm25f()
+  let size = 0
+  return {
+    ...pruned,
+    name: "bm25f exhaustive",
+    build: (tools) => {
+      size = tools.length
+      return pruned.build(tools)
+    },
+    search: (query, limit) => Effect.map(pruned.search(query, size + 1), (ids) => ids?.slice(0, limit))
+  }
+}
+
+/**
+ * The table: BM25F (pruned, and exhaustive for comparison) on the scale catalogs and on the
+ * largest real catalog, wink-bm25 (stock) beside it there with both engines' nDCG@10; then, on
+ * every catalog, how many queries pruning ranked differently from the exhaustive ranking.
+ */
+export const report = (sizes: ReadonlyArray<number> = [10_000, 100_000], real = "seal-tools") =>
+  Effect.gen(function*() {
+    const out = [
+      "| catalog | engine | build CPU ms | build wall ms | query CPU mean µs | CPU p50 µs | CPU p99 µs | wall p50 µs | wall p99 µs |",
+      "|---|---|---|---|---|---|---|---|---|"
+    ]
+    const works: Array<Workload> = []
+    for (const size of sizes) {
+      log(`generated ${size}`)
+      const work = generated(size)
+      works.push(work)
+      out.push(row(work.name, "bm25f", yield* cost(Peers.bm25f(), work)))
+      out.push(row(work.name, "bm25f exhaustive", yield* cost(exhaustive(), work)))
+    }
+    const largest = yield* Datasets.load(real)
+    const work: Workload = { name: real, tools: largest.tools, queries: largest.queries.map((q) => q.query) }
+    log(real)
+    out.push(row(real, "bm25f", yield* cost(Peers.bm25f(), work)))
+    out.push(row(real, "bm25f exhaustive", yield* cost(exhaustive(), work)))
+    out.push(row(real, "wink-bm25 (stock)", yield* cost(Peers.winkBm25("stock"), work)))
+    const quality = (engine: Evaluation.Engine) => Effect.map(Datasets.score(engine, largest), (s) => s.mean.ndcg)
+    out.push(
+      "",
+      `${real} nDCG@10: bm25f ${(yield* quality(Peers.bm25f())).toFixed(3)}, wink-bm25 (stock) ${
+        (yield* quality(Peers.winkBm25("stock"))).toFixed(3)
+      }`
+    )
+    for (const name of Datasets.names()) {
+      const d = name === real ? largest : yield* Datasets.load(name)
+      works.push({ name, tools: d.tools, queries: d.queries.map((q) => q.query) })
+    }
+    const exact: Array<string> = []
+    for (const w of works) {
+      log(`pruned against exhaustive: ${w.name}`)
+      exact.push(`${w.name} ${yield* differences(w)}/${w.queries.length}`)
+    }
+    out.push("", `queries whose best 10 differ between pruned and exhaustive ranking: ${exact.join(", ")}`)
+    return out.join("\n")
+  })
+
+/**
+ * Whether pruning changed a ranking: every query's best 10 (ids, scores, strengths) with pruning,
+ * against the same query ranked exhaustively (a limit above the catalog's size prunes nothing);
+ * returns the number of queries whose rankings differ (0 is the only right answer).
+ */
+export const differences = (work: Workload): Effect.Effect<number> =>
+  Effect.gen(function*() {
+    const index = Bm25f.makeIndexWith(Bm25f.defaults)
+    index.add(work.tools.map(SearchDocument.fromTool))
+    const all = work.tools.length + 1
+    let differ = 0
+    for (const q of work.queries) {
+      const pruned = yield* index.search({ text: q, limit: 10, accept: () => true }).pipe(Effect.orDie)
+      const exhaustive = yield* index.search({ text: q, limit: all, accept: () => true }).pipe(Effect.orDie)
+      if (JSON.stringify(pruned) !== JSON.stringify(exhaustive.slice(0, 10))) differ++
+    }
+    return differ
+  })
+
+/**
+ * One pass of a workload's queries with BM25F (after building and one warm-up pass), for
+ * `valgrind --tool=callgrind`: the instruction count of the whole process is then the build plus
+ * two passes; run it with a second pass count to take the queries' share.
+ */
+export const once = (target: string, passes: number) =>
+  Effect.gen(function*() {
+    const work = /^\d+$/.test(target) ? generated(Number(target)) : yield* dataset(target)
+    const index = Bm25f.makeIndexWith(Bm25f.defaults)
+    index.add(work.tools.map(SearchDocument.fromTool))
+    let hits = 0
+    for (let pass = 0; pass < passes; pass++) {
+      for (const q of work.queries) {
+        hits += (yield* index.search({ text: q, limit: 10, accept: () => true }).pipe(Effect.orDie)).length
+      }
+    }
+    return `${work.name}: ${work.queries.length} queries × ${passes} passes, ${hits} hits`
+  })
