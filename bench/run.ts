@@ -11,7 +11,7 @@
  * `--protocol` (the leave-one-data-set-out tuning protocol), `--feedback` (learning from use),
  * `--min-score` (the "no good match" thresholds, `minScore` then `minScoreRatio`), `--speed` (CPU time of
  * BM25F queries, pruned and exhaustive, against wink-bm25; `--speed --callgrind <size|dataset>
- * [--passes n]` for instruction counts); see `Protocol.ts`, `Feedback.ts`, `MinScore.ts`, `Speed.ts`.
+ * [--passes n] [--engine bm25f|wink]` for instruction counts); see `Protocol.ts`, `Feedback.ts`, `MinScore.ts`, `Speed.ts`.
  */
 import { NodeServices } from "@effect/platform-node"
 import { Evaluation } from "@tool-search/cli"
@@ -253,7 +253,8 @@ const main = scaleFlag >= 0
     args.includes("--callgrind")
       ? Speed.once(
         args[args.indexOf("--callgrind") + 1] ?? "10000",
-        args.includes("--passes") ? Number(args[args.indexOf("--passes") + 1]) : 1
+        args.includes("--passes") ? Number(args[args.indexOf("--passes") + 1]) : 1,
+        args.includes("--engine") ? args[args.indexOf("--engine") + 1] : "bm25f"
       )
       : Speed.report()
   )
