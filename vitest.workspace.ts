@@ -2,6 +2,7 @@
 export default [
   "packages/core",
   "packages/embeddings-offline",
+  "packages/code",
   "packages/agent",
   "packages/store",
   "packages/providers",

@@ -21,6 +21,7 @@ import {
   type CatalogTool,
   OfflineEmbeddings,
   SearchDocument,
+  type SearchFailed,
   SearchStrategy,
   Strategies,
   VectorCache
@@ -138,7 +139,7 @@ const measureOne = (dataset: string, name: string) =>
     const tools = yield* loadTools(join(benchRoot, dataset, "tools.jsonl"))
     const queries = yield* loadQueries(join(benchRoot, dataset, "queries.jsonl"))
     const peer = Peers.peers[name]
-    const make: Effect.Effect<Evaluation.Engine<SearchStrategy.SearchFailed>> = peer !== undefined
+    const make: Effect.Effect<Evaluation.Engine<SearchFailed>> = peer !== undefined
       ? Effect.sync(peer)
       : name === "bm25f"
       ? Effect.map(heldOutDefaults(dataset), (p) => Peers.bm25f(p))

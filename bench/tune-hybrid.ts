@@ -11,7 +11,8 @@
  * data set.
  */
 import { Evaluation } from "@tool-search/cli"
-import { Bm25f, Hybrid, OfflineEmbeddings, SearchDocument, Semantic } from "@tool-search/core"
+import { Bm25f, Hybrid, SearchDocument, Semantic } from "@tool-search/core"
+import { OfflineEmbeddings } from "@tool-search/embeddings-offline"
 import { Effect } from "effect"
 import { EmbeddingModel } from "effect/ai"
 import { appendFileSync, existsSync, readFileSync } from "node:fs"

@@ -38,6 +38,53 @@ const manifests = directories.map((dir) => ({
 const names = new Set(manifests.map((m) => m.manifest.name))
 const license = readFileSync(join(root, "LICENSE"), "utf8")
 
+/** The Node version a range such as `>=22.19` or `>=22.19.0` starts at, as [major, minor, patch]; else undefined. */
+const floor = (range: string | undefined): ReadonlyArray<number> | undefined => {
+  const match = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range?.trim() ?? "")
+  return match === null ? undefined : [Number(match[1]), Number(match[2] ?? 0), Number(match[3] ?? 0)]
+}
+const atLeast = (a: ReadonlyArray<number>, b: ReadonlyArray<number>): boolean => {
+  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0)
+  return true
+}
+
+/** Every `.ts` file under a folder. */
+const sources = (folder: string): ReadonlyArray<string> =>
+  readdirSync(folder, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts")).map((f) =>
+    join(folder, f)
+  )
+
+describe("one version, one Node range", () => {
+  it("every package has the same version (changesets' fixed group)", () => {
+    assert.deepStrictEqual([...new Set(manifests.map((m) => m.manifest.version))], [manifests[0]?.manifest.version])
+  })
+
+  it("no source states a version literally: each reads it from its package.json (PackageVersion)", () => {
+    const literal = /\b(version|serviceVersion)\s*:\s*"\d+\.\d+\.\d+"/
+    const offenders = manifests.flatMap(({ dir }) =>
+      sources(join(root, "packages", dir, "src")).filter((file) => literal.test(readFileSync(file, "utf8")))
+    )
+    assert.deepStrictEqual(offenders, [])
+  })
+
+  it("the engines range starts no lower than what the packages' dependencies declare", () => {
+    const ours = floor(rootManifest.engines.node)
+    assert.isDefined(ours, rootManifest.engines.node)
+    for (const { manifest } of manifests) {
+      for (const dependency of Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })) {
+        const installed = join(root, "node_modules", dependency, "package.json")
+        if (names.has(dependency) || !existsSync(installed)) continue
+        const theirs = floor((JSON.parse(readFileSync(installed, "utf8")) as Manifest).engines?.node)
+        if (theirs === undefined || ours === undefined) continue
+        assert.isTrue(
+          atLeast(ours, theirs),
+          `${dependency} needs Node ${theirs.join(".")}, engines says ${rootManifest.engines.node}`
+        )
+      }
+    }
+  })
+})
+
 describe("package manifests", () => {
   it("the workspaces are the packages/ folders", () => {
     assert.deepStrictEqual(rootManifest.workspaces, ["packages/*"])

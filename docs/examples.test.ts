@@ -11,7 +11,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as AgentExample from "./examples/agent.js"
+import * as CodeMode from "./examples/code-mode.js"
 import * as DeliveryExample from "./examples/delivery.js"
+import * as ForkExample from "./examples/fork.js"
 import * as McpGateway from "./examples/mcp-gateway.js"
 import * as McpImport from "./examples/mcp-import.js"
 import * as OwnLoop from "./examples/own-loop.js"
@@ -21,6 +23,7 @@ import * as Quickstart from "./examples/quickstart.js"
 import * as Readme from "./examples/readme.js"
 import * as Resources from "./examples/resources.js"
 import * as Search from "./examples/search.js"
+import * as SwapStrategy from "./examples/swap-strategy.js"
 import * as VisibilityExample from "./examples/visibility.js"
 import * as Settings from "./settings.js"
 
@@ -28,7 +31,11 @@ describe("docs examples", () => {
   it.effect("quickstart: a search activates the tool for this turn", () =>
     Effect.map(
       Quickstart.program,
-      (visible) => assert.deepStrictEqual(visible, ["read_file", "ToolSearch", "slack_send"])
+      (visible) =>
+        assert.deepStrictEqual(visible, {
+          before: ["read_file", "ToolSearch"],
+          after: ["read_file", "ToolSearch", "slack_send"]
+        })
     ))
 
   it.effect("readme: one annotation per deferred tool, one layer; the found tool joins the next request", () =>
@@ -65,12 +72,41 @@ describe("docs examples", () => {
       })
     }))
 
+  it.live("code-mode: one program lists 200 users, messages three, and only its answer comes back", () =>
+    Effect.map(CodeMode.program, ({ forTheModel, outcome, sent }) => {
+      assert.deepStrictEqual(outcome.result, ["User 68", "User 188", "User 16"])
+      assert.strictEqual(outcome.toolCalls, 4)
+      assert.deepStrictEqual(sent.map((m) => m.to), ["u68", "u188", "u16"])
+      assert.deepStrictEqual(forTheModel, {
+        isFailure: false,
+        result: { result: ["User 68", "User 188", "User 16"], logs: ["messaged 3 of 200"] }
+      })
+      assert.include(CodeMode.declarations, "send_message(args: {")
+    }))
+
   it.effect("own-loop: a call to a deferred tool is corrected, then loaded and run, without any AiError", () =>
     Effect.map(OwnLoop.program, (r) =>
       assert.deepStrictEqual(r, {
         steps: ["jira_create: not-active", "ToolSearch: ok", "jira_create: ok"],
         answer: `Done: jira_create returned "OPS-1: outage"`
       })))
+
+  it.effect("fork: sub-agents from the app, one inheriting nothing, one a snapshot of the turn", () =>
+    Effect.map(ForkExample.program, (r) =>
+      assert.deepStrictEqual(r, {
+        turn: ["tickets_open"],
+        fresh: ["weather_get"],
+        seeded: ["tickets_open", "weather_get"]
+      })))
+
+  it.effect("swap-strategy: the same program over another strategy layer", () =>
+    Effect.map(
+      SwapStrategy.program,
+      (r) => {
+        assert.deepStrictEqual(r.bm25f, ["jira_create"])
+        assert.sameMembers(r.regex, ["slack_send", "slack_list"])
+      }
+    ))
 
   it.effect("own-loop: the same model with a plain toolkit fails the request with an AiError", () =>
     Effect.gen(function*() {
@@ -101,7 +137,7 @@ describe("docs examples", () => {
       assert.notInclude(systemPrompt, "db_load_rows")
       assert.deepStrictEqual(visible, ["search_tools", "ToolSearch"])
       assert.notInclude(found, "db_load_rows")
-      assert.strictEqual(unknown, "UnknownTool")
+      assert.strictEqual(unknown, "unknown")
     }))
 
   it.live(

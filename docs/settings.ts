@@ -4,6 +4,7 @@
  * `npm run docs:settings` rewrites it.
  */
 import { AgentConfig } from "@tool-search/agent"
+import { CodeConfig } from "@tool-search/code"
 import { ResourceConfig, Setting, ToolSearchConfig, VectorCache } from "@tool-search/core"
 import { GatewayConfig } from "@tool-search/mcp"
 import { ProviderConfig } from "@tool-search/providers"
@@ -16,6 +17,7 @@ export const tables: ReadonlyArray<Setting.Table> = [
   VectorCache.settings,
   ResourceConfig.settings,
   AgentConfig.settings,
+  CodeConfig.settings,
   ProviderConfig.settings,
   GatewayConfig.settings,
   StoreConfig.settings

@@ -1,13 +1,13 @@
 // An app with an existing effect/ai Toolkit and its own generateText loop adds tool search: the
 // weather and e-mail tools are annotated as deferred, one layer builds the catalog from the
-// toolkit, and `UnitToolkit` gives the loop the Toolkit of the tools visible now. The model calls
+// toolkit, and `UnitToolkit.generateText` sends the tools the unit shows now. The model calls
 // a deferred tool before searching; it gets the corrective message as a tool result, loads the
 // tool, and calls it. The consumer test compiles and runs this file in an empty project where the
 // packages come from their npm tarballs.
-import { ScriptedModel, TokenCounter, UnitToolkit } from "@tool-search/agent"
-import { CatalogTool, SearchToolkit, ToolView } from "@tool-search/core"
+import { ScriptedModel, UnitToolkit } from "@tool-search/agent"
+import { CatalogTool, Disclosure, SearchToolkit, Unit } from "@tool-search/core"
 import { Effect, Layer, Schema } from "effect"
-import { LanguageModel, Prompt, Tool, Toolkit } from "effect/ai"
+import { Prompt, Tool, Toolkit } from "effect/ai"
 
 // The app's toolkit, as it was before tool search, plus one annotation per deferred tool.
 const ReadFile = Tool.make("read_file", {
@@ -43,22 +43,19 @@ const turn = (user: string) =>
     const tools = yield* UnitToolkit.make()
     let prompt = Prompt.make(user)
     for (let i = 0; i < 6; i++) {
-      const toolkit = yield* tools.toolkit
-      console.log(`request: ${Object.keys(toolkit.tools).join(", ")}`)
-      const response = yield* LanguageModel.generateText({ prompt, toolkit, ...UnitToolkit.requestOptions })
-      prompt = Prompt.concat(prompt, Prompt.fromResponseParts(response.content))
-      if (response.toolCalls.length === 0) return console.log(`answer: ${response.text}`)
-      const outcomes = yield* tools.run(response.toolCalls)
-      for (const o of outcomes) console.log(`call: ${o.call.name} ${o.failure ?? "ok"}`)
-      prompt = Prompt.concat(prompt, UnitToolkit.toPrompt(outcomes))
+      console.log(`request: ${(yield* tools.tools).map((t) => t.name).join(", ")}`)
+      const step = yield* tools.generateText({ prompt })
+      prompt = step.prompt
+      for (const o of step.outcomes) console.log(`call: ${o.call.name} ${o.failure ?? "ok"}`)
+      if (step.response.toolCalls.length === 0) return console.log(`answer: ${step.response.text}`)
     }
-  }).pipe(ToolView.withUnit)
+  }).pipe(Unit.provide)
 
 const program = turn("What is the weather in Paris?").pipe(
   Effect.provide(Layer.mergeAll(
     Model,
     SearchToolkit.layerFromToolkit(AppToolkit).pipe(Layer.provide(Handlers)),
-    TokenCounter.TokenCounter.approximate
+    Disclosure.layer({ defer: "always" }) // two deferred tools: below the default threshold
   ))
 )
 

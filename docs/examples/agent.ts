@@ -1,7 +1,7 @@
 // An agent turn with the scripted model: the executor re-reads the visible tools every iteration.
 // Runs in docs/examples.test.ts (npm test).
 import { Executor, ScriptedModel, TokenCounter } from "@tool-search/agent"
-import { CatalogTool, Keyword, ToolCatalog } from "@tool-search/core"
+import { CatalogTool, Disclosure, Keyword, ToolCatalog } from "@tool-search/core"
 import { Effect, Layer, Stream } from "effect"
 
 const echo = (name: string) => CatalogTool.handler(name, (params) => Effect.succeed({ ok: true, name, params }))
@@ -11,7 +11,11 @@ const tools = [
   CatalogTool.make({ name: "tickets_open", description: "Open a ticket in the tracker", handler: echo("tickets_open") })
 ]
 
-const Catalog = ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer), Layer.orDie)
+const Catalog = ToolCatalog.layerWithTools(tools).pipe(
+  Layer.provide(Keyword.layer),
+  Layer.orDie,
+  Layer.merge(Disclosure.layer({ defer: "always" })) // two deferred tools: below the default threshold
+)
 
 // A real app provides an effect/ai LanguageModel (OpenAI, Anthropic, ...) instead of the script.
 const Model = ScriptedModel.layer({
@@ -19,10 +23,10 @@ const Model = ScriptedModel.layer({
   plan: () => ({ search: "send chat message", tool: "chat_send", params: { text: "v2.3 is live" } })
 })
 
-const Agent = Executor.Executor.layerMemory({ maxIterations: 8 }).pipe(
+const Agent = Executor.layerMemory({ maxIterations: 8 }).pipe(
   Layer.provideMerge(Model),
   Layer.provideMerge(Catalog),
-  Layer.provide(TokenCounter.TokenCounter.o200k)
+  Layer.provide(TokenCounter.o200k)
 )
 
 export const program = Effect.gen(function*() {

@@ -3,8 +3,8 @@
 // model calls what it found through `call_tool`), with the tokens of each request that repeat the
 // start of an earlier one — what a provider's prompt cache could serve.
 // Runs in docs/examples.test.ts (npm test).
-import { Executor, ScriptedModel, TokenCounter, TurnEvent } from "@tool-search/agent"
-import { CatalogTool, Keyword, ToolCatalog } from "@tool-search/core"
+import { Executor, ScriptedModel, TurnEvent } from "@tool-search/agent"
+import { CatalogTool, Disclosure, Keyword, ToolCatalog } from "@tool-search/core"
 import { Effect, Layer, Stream } from "effect"
 
 const tools = [
@@ -18,13 +18,13 @@ const tools = [
 ]
 
 const agent = (delivery: Executor.Delivery) =>
-  Executor.Executor.layerMemory({ delivery, systemPrompt: "You are the release assistant." }).pipe(
+  Executor.layerMemory({ delivery, systemPrompt: "You are the release assistant." }).pipe(
     Layer.provideMerge(ScriptedModel.layer({
       policy: "capable",
       plan: () => ({ search: "send a slack message", tool: "slack_send", params: { channel: "#rel", text: "v2" } })
     })),
-    Layer.provide(ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer), Layer.orDie)),
-    Layer.provide(TokenCounter.TokenCounter.approximate)
+    Layer.provide(ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer), Layer.orDie)),
+    Layer.provide(Disclosure.layer({ defer: "always" })) // one deferred tool: below the default threshold
   )
 
 /** One turn: the tools of each request, the calls made, and each request's cacheable prefix. */

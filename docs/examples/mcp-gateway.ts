@@ -3,7 +3,7 @@
 // command line. Runs in docs/examples.test.ts (npm test).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { Keyword, ToolCatalog } from "@tool-search/core"
+import { Disclosure, Keyword, ToolCatalog } from "@tool-search/core"
 import { Gateway, HttpGateway, McpSources, Upstream } from "@tool-search/mcp"
 import { Effect, Layer, Logger } from "effect"
 import { readFileSync, rmSync } from "node:fs"
@@ -18,12 +18,16 @@ const memoryServer = join(
   (JSON.parse(readFileSync(manifest, "utf8")) as { bin: Record<string, string> }).bin["mcp-server-memory"] ?? ""
 )
 
-const Upstreams = McpSources.McpSources.layer([{
+const Upstreams = McpSources.layer([{
   name: "memory",
   transport: Upstream.stdio(process.execPath, [memoryServer], {
     env: { MEMORY_FILE_PATH: memoryFile }
   })
-}]).pipe(Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))))
+}]).pipe(
+  Layer.provideMerge(ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))),
+  // the memory server has 9 tools, below the default threshold (auto:10) under which all are sent
+  Layer.provideMerge(Disclosure.layer({ defer: "always" }))
+)
 
 export const program = Effect.gen(function*() {
   // http://127.0.0.1:<port>/mcp until the scope closes; `withSources`: calls go to their server unchanged

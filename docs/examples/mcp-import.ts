@@ -1,6 +1,6 @@
 // Import the tools of an MCP server (the reference memory server, started over stdio) into a
 // catalog, find one with a search, and run it. Runs in docs/examples.test.ts (npm test).
-import { Keyword, ToolCatalog, ToolView } from "@tool-search/core"
+import { Keyword, ToolCatalog, Unit } from "@tool-search/core"
 import { McpSources, Upstream } from "@tool-search/mcp"
 import { Effect, Layer, Logger } from "effect"
 import { readFileSync, rmSync } from "node:fs"
@@ -28,21 +28,20 @@ export const program = Effect.gen(function*() {
   const catalog = yield* ToolCatalog.ToolCatalog
   const imported = (yield* catalog.all).map((t) => t.modelName) // create_entities, read_graph, ...
   // One turn: search, then call what the search loaded.
-  const result = yield* ToolView.withUnit(Effect.gen(function*() {
-    const view = yield* ToolView.ToolView
-    yield* view.searchAndActivate("create entities in the knowledge graph", 1)
-    const create = yield* view.resolve("create_entities")
+  const result = yield* Effect.gen(function*() {
+    yield* Unit.search("create entities in the knowledge graph", { maxResults: 1 })
+    const create = yield* Unit.resolve("create_entities")
     const output = yield* create.run({
       entities: [{ name: "tool-search", entityType: "library", observations: ["imports MCP servers"] }]
     }, { toolCallId: "example" })
     return output.result // the MCP CallToolResult, as the server sent it
-  }))
+  }).pipe(Unit.provide)
   const status = yield* (yield* McpSources.McpSources).status
   return { imported, result, status: status.map((s) => `${s.name}: ${s.state}, ${s.tools} tools`) }
 }).pipe(
   Effect.provide(
-    McpSources.McpSources.layer(servers).pipe(
-      Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer)))
+    McpSources.layer(servers).pipe(
+      Layer.provideMerge(ToolCatalog.layer.pipe(Layer.provide(Keyword.layer)))
     )
   ),
   Effect.provide(Logger.layer([])), // the supervisors log to the console; silent here

@@ -1,12 +1,12 @@
-// Your own generateText loop, with tool search: `UnitToolkit` gives the Toolkit of the tools visible
-// now before each request, and resolves every call the way the executor does. The scripted model
-// calls a deferred tool before loading it; it gets the corrective message as a tool result (never
-// an AiError), loads the tool with the call the message names, and calls it again.
+// Use 4 — your own generateText loop, with tool search: `UnitToolkit.generateText` sends the tools
+// the unit shows now and resolves every call the way the executor does. The scripted model calls a
+// deferred tool before loading it; it gets the corrective message as a tool result (never an
+// AiError), loads the tool with the call the message names, and calls it again.
 // Runs in docs/examples.test.ts (npm test).
-import { ScriptedModel, TokenCounter, UnitToolkit } from "@tool-search/agent"
-import { CatalogTool, SearchToolkit, ToolView } from "@tool-search/core"
+import { ScriptedModel, UnitToolkit } from "@tool-search/agent"
+import { CatalogTool, Disclosure, SearchToolkit, Unit } from "@tool-search/core"
 import { Effect, Layer, Schema } from "effect"
-import { LanguageModel, Prompt, Tool, Toolkit } from "effect/ai"
+import { Prompt, Tool, Toolkit } from "effect/ai"
 
 const ReadFile = Tool.make("read_file", {
   description: "Read a file",
@@ -37,24 +37,18 @@ const turn = (user: string) =>
     let prompt = Prompt.make(user)
     const steps: Array<string> = []
     for (let i = 0; i < 8; i++) {
-      const response = yield* LanguageModel.generateText({
-        prompt,
-        toolkit: yield* tools.toolkit, // re-read: what the last call loaded is in this request
-        ...UnitToolkit.requestOptions // calls outside the toolkit come back to us, not as an AiError
-      })
-      prompt = Prompt.concat(prompt, Prompt.fromResponseParts(response.content))
-      if (response.toolCalls.length === 0) return { answer: response.text, steps }
-      const outcomes = yield* tools.run(response.toolCalls)
-      steps.push(...outcomes.map((o) => `${o.call.name}: ${o.failure ?? "ok"}`))
-      prompt = Prompt.concat(prompt, UnitToolkit.toPrompt(outcomes))
+      const step = yield* tools.generateText({ prompt }) // the tools the unit shows now, calls resolved
+      prompt = step.prompt
+      steps.push(...step.outcomes.map((o) => `${o.call.name}: ${o.failure ?? "ok"}`))
+      if (step.response.toolCalls.length === 0) return { answer: step.response.text, steps }
     }
     return { answer: "(out of steps)", steps }
-  }).pipe(ToolView.withUnit)
+  }).pipe(Unit.provide)
 
 export const program = turn("open a ticket for the outage").pipe(
   Effect.provide(Layer.mergeAll(
     Model,
     SearchToolkit.layerFromToolkit(MyToolkit).pipe(Layer.provide(Handlers)),
-    TokenCounter.TokenCounter.approximate
+    Disclosure.layer({ defer: "always" }) // one deferred tool: below the default threshold
   ))
 )

@@ -7,8 +7,8 @@
 //
 // TOOL_SEARCH_DATABASE may also be postgres://user:password@host:5432/db. Runs in
 // docs/examples.test.ts (npm test), as two real processes.
-import { Executor, ScriptedModel, TokenCounter, type TurnEvent } from "@tool-search/agent"
-import { CatalogTool, Keyword, ToolCatalog } from "@tool-search/core"
+import { Executor, ScriptedModel, type TurnEvent } from "@tool-search/agent"
+import { CatalogTool, Disclosure, Keyword, ToolCatalog, type UnknownTools } from "@tool-search/core"
 import { AuditRecorder, type Database, StoreConfig } from "@tool-search/store"
 import { type Config, Effect, Layer, Logger, Stream } from "effect"
 import type { AiError } from "effect/ai"
@@ -19,7 +19,11 @@ const tools = [
   CatalogTool.make({ name: "chat_send", description: "Send a chat message to a channel", handler: echo("chat_send") }),
   CatalogTool.make({ name: "tickets_open", description: "Open a ticket in the tracker", handler: echo("tickets_open") })
 ]
-const Catalog = ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer), Layer.orDie)
+const Catalog = ToolCatalog.layerWithTools(tools).pipe(
+  Layer.provide(Keyword.layer),
+  Layer.orDie,
+  Layer.merge(Disclosure.layer({ defer: "always" })) // two deferred tools: below the default threshold
+)
 
 // A real app provides an effect/ai LanguageModel; this one searches for what it needs, and calls a
 // tool directly when the request already offers it.
@@ -30,10 +34,9 @@ const Model = ScriptedModel.layer({
 
 // The store from the settings (TOOL_SEARCH_DATABASE, TOOL_SEARCH_EVICTION, ...): the executor picks
 // up its session store; the audit records every turn.
-const Agent = Executor.Executor.layer({ activationPolicy: "session" }).pipe(
+const Agent = Executor.layer({ activationPolicy: "session" }).pipe(
   Layer.provideMerge(Model),
   Layer.provideMerge(Catalog),
-  Layer.provide(TokenCounter.TokenCounter.approximate),
   Layer.provideMerge(StoreConfig.layerConfig())
 )
 
@@ -51,7 +54,7 @@ export interface Summary {
 export const turn = (
   sessionId: string,
   message: string
-): Effect.Effect<Summary, AiError.AiError | Database.DatabaseUnavailable | Config.ConfigError> =>
+): Effect.Effect<Summary, AiError.AiError | UnknownTools | Database.DatabaseUnavailable | Config.ConfigError> =>
   Effect.gen(function*() {
     const executor = yield* Executor.Executor
     const events: ReadonlyArray<TurnEvent.TurnEvent> = yield* Stream.runCollect(

@@ -4,7 +4,7 @@
 // a real server) to run it against a real provider.
 import { NodeFileSystem } from "@effect/platform-node"
 import { Executor, TokenCounter } from "@tool-search/agent"
-import { CatalogTool, Keyword, ToolCatalog, ToolView, VectorCache } from "@tool-search/core"
+import { CatalogTool, Disclosure, Keyword, ToolCatalog, Unit, VectorCache } from "@tool-search/core"
 import { Providers } from "@tool-search/providers"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
@@ -29,11 +29,13 @@ export const agent = (task: string, env?: Record<string, string>) =>
     return { answer: result.text, activated: result.activated, requests: result.requests }
   }).pipe(
     Effect.provide(
-      Executor.Executor.layerMemory({ maxIterations: 8 }).pipe(
+      Executor.layerMemory({ maxIterations: 8 }).pipe(
         Layer.provide(Providers.languageModel), // fails with ModelNotConfigured when TOOL_SEARCH_MODEL is unset
-        Layer.provide(ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer))),
-        Layer.provide(TokenCounter.TokenCounter.o200k),
-        Layer.provide(FetchHttpClient.layer) // Node 20: fetch, not undici
+        Layer.provide(ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer))),
+        Layer.provide(TokenCounter.o200k),
+        Layer.provide(FetchHttpClient.layer), // Node 20: fetch, not undici
+        // two deferred tools are below the default threshold (auto:10): defer them anyway, to show search
+        Layer.provide(Disclosure.layer({ defer: "always" }))
       )
     ),
     Effect.provide(env === undefined ? Layer.empty : ConfigProvider.layer(ConfigProvider.fromEnv({ env })))
@@ -48,11 +50,11 @@ export const semanticSearch = (query: string, cacheDirectory: string, env?: Reco
   Effect.gen(function*() {
     const catalog = yield* ToolCatalog.ToolCatalog
     yield* catalog.register(tools)
-    const found = yield* ToolView.withUnit(Effect.flatMap(ToolView.ToolView, (view) => view.browse(query)))
+    const found = yield* Unit.provide(Unit.browse(query))
     return found.map((m) => m.tool.modelName)
   }).pipe(
     Effect.provide(
-      ToolCatalog.ToolCatalog.layer.pipe(
+      ToolCatalog.layer.pipe(
         Layer.provide(Providers.searchStrategy("semantic")),
         Layer.provide(FetchHttpClient.layer)
       )

@@ -1,7 +1,8 @@
-// The long form: a catalog composed by hand (one eager and two deferred tools), one turn that searches.
+// Use 1 — compose layers: a catalog composed by hand (one eager and two deferred tools), one turn
+// that searches. The turn is a unit (`Unit.provide`): what it activates is gone when it ends.
 // Runs in docs/examples.test.ts (npm test).
-import { Bm25f, CatalogTool, ToolCatalog, ToolView } from "@tool-search/core"
-import { Console, Effect, Layer } from "effect"
+import { Bm25f, CatalogTool, Disclosure, ToolCatalog, Unit } from "@tool-search/core"
+import { Effect, Layer } from "effect"
 
 const echo = (name: string) => CatalogTool.handler(name, (params) => Effect.succeed({ name, params }))
 
@@ -13,12 +14,14 @@ export const program = Effect.gen(function*() {
     CatalogTool.make({ name: "jira_create", description: "Create a Jira ticket", handler: echo("jira_create") })
   ])
   // One turn: a fresh activation, gone when the turn ends.
-  return yield* ToolView.withUnit(Effect.gen(function*() {
-    const view = yield* ToolView.ToolView
-    const before = (yield* view.visible).map((t) => t.name) // read_file, ToolSearch
-    yield* view.searchAndActivate("slack message")
-    const after = (yield* view.visible).map((t) => t.name) // + slack_send
-    yield* Console.log(before, after)
-    return after
-  }))
-}).pipe(Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Bm25f.layer))))
+  return yield* Effect.gen(function*() {
+    const before = (yield* Unit.tools).map((t) => t.name) // read_file, ToolSearch
+    yield* Unit.search("slack message")
+    const after = (yield* Unit.tools).map((t) => t.name) // + slack_send
+    return { before, after }
+  }).pipe(Unit.provide)
+}).pipe(
+  Effect.provide(ToolCatalog.layer.pipe(Layer.provide(Bm25f.layer))),
+  // two deferred tools are below the default threshold (auto:10), under which every tool is sent
+  Effect.provide(Disclosure.layer({ defer: "always" }))
+)

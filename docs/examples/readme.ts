@@ -1,7 +1,7 @@
 // The README example: tool search on an existing effect/ai Toolkit in one step — one annotation per
 // deferred tool, one layer — and a turn of the executor. Runs in docs/examples.test.ts (npm test).
-import { Executor, ScriptedModel, TokenCounter } from "@tool-search/agent"
-import { CatalogTool, SearchToolkit } from "@tool-search/core"
+import { Executor, ScriptedModel } from "@tool-search/agent"
+import { CatalogTool, Disclosure, SearchToolkit } from "@tool-search/core"
 import { Effect, Layer, Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"
 
@@ -30,10 +30,11 @@ const Model = ScriptedModel.layer({
   policy: "capable",
   plan: () => ({ search: "slack message", tool: "slack_send", params: { text: "v2.3 is live" } })
 })
-const Agent = Executor.Executor.layerMemory().pipe(
+const Agent = Executor.layerMemory().pipe(
   Layer.provideMerge(Model),
   Layer.provide(Search),
-  Layer.provide(TokenCounter.TokenCounter.approximate)
+  // one deferred tool is below the default threshold (auto:10), under which every tool is sent
+  Layer.provide(Disclosure.layer({ defer: "always" }))
 )
 
 export const program = Effect.gen(function*() {

@@ -4,17 +4,7 @@
 // demo's (`npm start` runs the same turn through the executor and the scripted model).
 import { TokenCounter } from "@tool-search/agent"
 import { DemoPolicies } from "@tool-search/cli"
-import {
-  Bm25f,
-  Disclosure,
-  ResourceCatalog,
-  type ResourceTools,
-  ResourceView,
-  TableOfContents,
-  ToolCatalog,
-  ToolView,
-  Visibility
-} from "@tool-search/core"
+import { Bm25f, Disclosure, ResourceCatalog, ToolCatalog, Unit, Visibility } from "@tool-search/core"
 import { Console, Effect, Layer } from "effect"
 
 const { handbookText, resources } = DemoPolicies
@@ -50,30 +40,28 @@ export const laptopReturn: Question = DemoPolicies.laptopReturn
 /**
  * One turn of a scripted reader — what a capable model does with the resource tools: sample the
  * policies, search inside the one found, read the best passage, answer from it. Every call goes
- * through the unit's tool view, as the executor would make it.
+ * through the unit's tools, as the executor would make it.
  */
 export const findAndRead = (question: Question) =>
   Effect.gen(function*() {
     const counter = yield* TokenCounter.TokenCounter
-    const resourceView = yield* ResourceView.ResourceView
-    const view = ResourceView.withResources(yield* ToolView.ToolView, resourceView)
     const steps: Array<Step> = []
     const call = <A>(tool: string, params: Readonly<Record<string, unknown>>) =>
       Effect.gen(function*() {
-        const resolved = yield* Effect.orDie(view.resolve(tool))
+        const resolved = yield* Effect.orDie(Unit.resolve(tool))
         const output = yield* Effect.orDie(resolved.run(params, { toolCallId: `call-${steps.length}` }))
         steps.push({ tool, params, result: output.result, tokens: counter.count(JSON.stringify(output.result)) })
         return output.result as A
       })
 
     // L1: the system prompt names the attached policy and folds the rest
-    const tableOfContents = yield* TableOfContents.resourcePromptOf(resourceView)
+    const tableOfContents = yield* Unit.contents
     // L2: which policy covers returns?
-    const sampled = yield* call<ResourceTools.SampleAnswer>("sample_resources", { query: question.topic, max: 3 })
+    const sampled = yield* call<Unit.SampleAnswer>("sample_resources", { query: question.topic, max: 3 })
     const policy = sampled.resources.find((r) => r.kind === "policy")
     if (policy === undefined) return yield* Effect.die(new Error("no policy found"))
     // L3: where in it?
-    const found = yield* call<ResourceTools.SearchAnswer>("search_resources", {
+    const found = yield* call<Unit.PassagesAnswer>("search_resources", {
       query: question.keywords,
       uri: policy.uri,
       max: 3
@@ -81,7 +69,7 @@ export const findAndRead = (question: Question) =>
     const best = found.passages[0]
     if (best === undefined) return yield* Effect.die(new Error("no passage found"))
     // L4: read that passage only
-    const slice = yield* call<ResourceTools.ReadAnswer>("read_resource", {
+    const slice = yield* call<Unit.ReadAnswer>("read_resource", {
       uri: best.uri,
       offset: best.offset,
       length: best.length
@@ -91,7 +79,7 @@ export const findAndRead = (question: Question) =>
       question.answerWords.some((w) => sentence.toLowerCase().includes(w))
     ).join(" ").trim()
 
-    const resourceTools = (yield* view.visible).filter((t) => Disclosure.RESOURCE_TOOL_NAMES.includes(t.name))
+    const resourceTools = (yield* Unit.tools).filter((t) => Disclosure.isResourceTool(t.name))
     return {
       answer,
       steps,
@@ -105,18 +93,17 @@ export const findAndRead = (question: Question) =>
 
 /** The layers of the example: a BM25F catalog of the handbook, the wiki and a prompt; the attached policies. */
 export const layer = Layer.mergeAll(
-  ToolCatalog.ToolCatalog.layer,
-  ResourceCatalog.ResourceCatalog.layerWithResources(resources)
+  ToolCatalog.layer,
+  ResourceCatalog.layerWithResources(resources)
 ).pipe(
   Layer.provide(Bm25f.layer),
   Layer.orDie,
   Layer.merge(Visibility.layer({ strict: false, resources: ["policies"] })),
-  Layer.merge(TokenCounter.TokenCounter.o200k)
+  Layer.merge(TokenCounter.o200k)
 )
 
 export const program = findAndRead(laptopReturn).pipe(
-  ToolView.withUnit,
-  ResourceView.withUnit,
+  Unit.provideWith({ resources: true }),
   Effect.provide(layer)
 )
 

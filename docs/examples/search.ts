@@ -9,7 +9,7 @@ import {
   SearchFeedback,
   Semantic,
   ToolCatalog,
-  ToolView
+  Unit
 } from "@tool-search/core"
 import { Effect, Layer } from "effect"
 import { EmbeddingModel } from "effect/ai"
@@ -36,7 +36,7 @@ export const bm25f = Effect.gen(function*() {
   yield* catalog.register(CatalogTool.make({ name: "jira_create_ticket", description: "Open a Jira ticket" }))
   const jira = yield* catalog.search(Query.keywords("open a ticket"), { limit: 3 })
   return { nurses: names(nurses), korean: names(korean), jira: names(jira) }
-}).pipe(Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Bm25f.layer))))
+}).pipe(Effect.provide(ToolCatalog.layer.pipe(Layer.provide(Bm25f.layer))))
 
 // Regex over names: hostile patterns cannot hang (RE2), bad ones explain themselves.
 export const regex = Effect.gen(function*() {
@@ -45,7 +45,7 @@ export const regex = Effect.gen(function*() {
   const found = yield* catalog.search(Query.keywords("^(slack|github)_"), { limit: 5 })
   const error = yield* Effect.flip(catalog.search(Query.keywords("slack_(send"), { limit: 5 }))
   return { found: names(found), error: error.message }
-}).pipe(Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Regex.layer))))
+}).pipe(Effect.provide(ToolCatalog.layer.pipe(Layer.provide(Regex.layer))))
 
 // Semantic search over any EmbeddingModel: here a toy one that counts a few concepts; in an app,
 // a provider's layer (or OfflineEmbeddings.layer, the default that needs no network).
@@ -69,7 +69,7 @@ export const semantic = Effect.gen(function*() {
   const catalog = yield* ToolCatalog.ToolCatalog
   yield* catalog.register(tools)
   return names(yield* catalog.search(Query.keywords("report a bug"), { limit: 1 }))
-}).pipe(Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Semantic.layer), Layer.provide(Toy))))
+}).pipe(Effect.provide(ToolCatalog.layer.pipe(Layer.provide(Semantic.layer), Layer.provide(Toy))))
 
 // Learning from use: a search whose hit is then called successfully in the same unit teaches the
 // catalog that query (SearchFeedback; ToolSearchConfig.layerConfig provides the in-memory store unless
@@ -86,10 +86,9 @@ const weather = [
 
 /** One execution unit: search, then call what the model chose. */
 const turn = (query: string, call?: string) =>
-  ToolView.withUnit(Effect.gen(function*() {
-    const view = yield* ToolView.ToolView
-    const found = yield* view.searchAndActivate(query)
-    if (call !== undefined) yield* Effect.flatMap(view.resolve(call), (tool) => tool.run({}, { toolCallId: "1" }))
+  Unit.provide(Effect.gen(function*() {
+    const found = yield* Unit.search(query)
+    if (call !== undefined) yield* Effect.flatMap(Unit.resolve(call), (tool) => tool.run({}, { toolCallId: "1" }))
     return names(found.matches)
   }))
 
@@ -101,25 +100,23 @@ export const feedback = Effect.gen(function*() {
   const after = yield* turn("weather in Porto")
   return { before, after }
 }).pipe(
-  Effect.provide(ToolCatalog.ToolCatalog.layerWithTools(weather).pipe(Layer.provide(Bm25f.layer))),
+  Effect.provide(ToolCatalog.layerWithTools(weather).pipe(Layer.provide(Bm25f.layer))),
   Effect.provide(SearchFeedback.layerMemory())
 )
 
 // "No good match": ToolSearch does not load hits that match the request weakly, and says so.
-export const noGoodMatch = ToolView.withUnit(Effect.gen(function*() {
-  const view = yield* ToolView.ToolView
-  const toolSearch = yield* view.resolve("ToolSearch")
-  const answer = yield* toolSearch.run({
+export const noGoodMatch = Unit.provide(Effect.gen(function*() {
+  const answer = yield* Unit.answer("ToolSearch", {
     query: "forward the quarterly budget email to my manager and send a copy to finance"
-  }, { toolCallId: "1" })
+  })
   return answer.result
 })).pipe(
   Effect.provide(
     Layer.mergeAll(
-      ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Bm25f.layer)),
+      ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Bm25f.layer)),
       // stricter than the default (TOOL_SEARCH_MIN_SCORE 0.07): in a three-tool catalog every word
       // is rare, so one shared word ("send") already weighs a good share of the request
-      Disclosure.layer({ minScore: 0.2 })
+      Disclosure.layer({ minScore: 0.2, defer: "always" })
     )
   )
 )

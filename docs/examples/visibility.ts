@@ -1,6 +1,6 @@
 // docs/visibility.md: an agent with attached documents, one connected MCP server and a large
 // platform catalog, configured from environment variables. Runs in docs/examples.test.ts.
-import { CatalogTool, TableOfContents, ToolCatalog, ToolSearchConfig, ToolView } from "@tool-search/core"
+import { CatalogTool, ToolCatalog, ToolSearchConfig, Unit } from "@tool-search/core"
 import { ConfigProvider, Effect, Layer } from "effect"
 
 const echo = (name: string) => CatalogTool.handler(name, (params) => Effect.succeed({ name, params }))
@@ -27,16 +27,15 @@ const env = ConfigProvider.fromEnv({
 export const program = Effect.gen(function*() {
   const catalog = yield* ToolCatalog.ToolCatalog
   yield* catalog.register(tools)
-  return yield* ToolView.withUnit(Effect.gen(function*() {
-    const view = yield* ToolView.ToolView
-    const systemPrompt = yield* TableOfContents.systemPrompt // append to the agent's system prompt
-    const visible = (yield* view.visible).map((t) => t.name) // the tools of the first request
+  return yield* Effect.gen(function*() {
+    const systemPrompt = yield* Unit.contents // append to the agent's system prompt
+    const visible = (yield* Unit.tools).map((t) => t.name) // the tools of the first request
     // db_load_rows comes from a platform source the agent may not explore: it does not exist
-    const found = yield* view.searchAndActivate("load rows into a database")
-    const unknown = yield* Effect.flip(view.resolve("db_load_rows"))
-    return { systemPrompt, visible, found: found.matches.map((m) => m.tool.name), unknown: unknown._tag }
-  }))
+    const found = yield* Unit.search("load rows into a database")
+    const unknown = yield* Effect.flip(Unit.resolve("db_load_rows"))
+    return { systemPrompt, visible, found: found.matches.map((m) => m.tool.name), unknown: unknown.reason }
+  }).pipe(Unit.provide)
 }).pipe(
-  Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provideMerge(ToolSearchConfig.layerConfig))),
+  Effect.provide(ToolCatalog.layer.pipe(Layer.provideMerge(ToolSearchConfig.layerConfig))),
   Effect.provideService(ConfigProvider.ConfigProvider, env)
 )

@@ -13,7 +13,6 @@
 import { Disclosure, type ToolCatalog } from "@tool-search/core"
 import { Effect, Option, Predicate, Schema } from "effect"
 import type { Prompt } from "effect/ai"
-import { CALL_TOOL } from "./internal/dispatcher.js"
 import type { Service as SessionStoreService, State } from "./SessionStore.js"
 
 /**
@@ -125,7 +124,7 @@ export const fromHistory = (
   for (const message of prompt.content) {
     if (message.role !== "assistant") continue
     for (const part of message.content) {
-      if (part.type !== "tool-call" || part.name !== CALL_TOOL) continue
+      if (part.type !== "tool-call" || part.name !== Disclosure.toolNames.callTool) continue
       const params: unknown = part.params
       if (Predicate.isObject(params) && typeof params["name"] === "string") dispatched.set(part.id, params["name"])
     }
@@ -135,7 +134,10 @@ export const fromHistory = (
     if (message.role !== "tool") continue
     for (const part of message.content) {
       if (part.type !== "tool-result" || part.isFailure) continue
-      const names = namesIn(part.name === CALL_TOOL ? dispatched.get(part.id) ?? part.name : part.name, part.result)
+      const names = namesIn(
+        part.name === Disclosure.toolNames.callTool ? dispatched.get(part.id) ?? part.name : part.name,
+        part.result
+      )
       for (const name of names) {
         const tool = catalog.findByNameUnsafe(name)
         if (tool !== undefined && tool.loading === "deferred") ids.push(tool.id)
@@ -147,10 +149,10 @@ export const fromHistory = (
 
 const namesIn = (tool: string, result: unknown): ReadonlyArray<string> => {
   const value = typeof result === "string" ? parseJson(result) : result
-  if (tool === Disclosure.TOOL_SEARCH) {
+  if (tool === Disclosure.toolNames.toolSearch) {
     return Option.match(decodeFunctions(value), { onNone: () => [], onSome: (a) => a.functions.map((f) => f.name) })
   }
-  if (tool === Disclosure.DISCOVER_TOOLS) {
+  if (tool === Disclosure.toolNames.discoverTools) {
     return Option.match(decodeDiscovery(value), { onNone: () => [], onSome: (a) => a.tools.map((t) => t.name) })
   }
   return []

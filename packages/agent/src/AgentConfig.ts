@@ -8,23 +8,11 @@
  * @since 0.2.0
  */
 import { Setting } from "@tool-search/core"
-import { type Config, Duration, Option, Result, Schema } from "effect"
+import { type Config, Duration } from "effect"
 import * as ActivationPolicy from "./ActivationPolicy.js"
 import * as Eviction from "./Eviction.js"
 import * as Delivery from "./internal/delivery.js"
 import * as UnitToolkit from "./UnitToolkit.js"
-
-/** A positive, finite duration written as `Duration` reads it (`30 seconds`, `5 minutes`). */
-const PositiveDuration: Schema.Codec<Duration.Duration, unknown> = Setting.fromString<Duration.Duration>(
-  Schema.Duration,
-  (raw) => {
-    const d = Schema.decodeUnknownOption(Schema.DurationFromString)(raw.trim())
-    return Option.isSome(d) && Duration.isFinite(d.value) && Duration.toMillis(d.value) > 0
-      ? Result.succeed(d.value)
-      : Result.fail("Expected a positive duration, e.g. 30 seconds or 5 minutes")
-  },
-  (d) => `${Duration.toMillis(d)} millis`
-)
 
 /**
  * Every agent setting: its variable, flag, values, default and description.
@@ -40,7 +28,7 @@ export const settings = {
     description: "how activation carries over between turns (the executor applies it)"
   }),
   eviction: Setting.make("eviction", {
-    schema: Eviction.FromString as unknown as Schema.Codec<Eviction.Strategy, unknown>,
+    schema: Eviction.FromString,
     default: Eviction.defaultStrategy,
     values: "`never` | `always` | `lru:<sessions>` | `ttl:<duration>` | several joined by `,`",
     defaultText: "lru:1000",
@@ -54,7 +42,7 @@ export const settings = {
       "(`result`, keeps the prompt cache), or the provider's deferred tools (`native`, Anthropic)"
   }),
   toolTimeout: Setting.make("toolTimeout", {
-    schema: PositiveDuration,
+    schema: Setting.PositiveDuration,
     default: Duration.fromInputUnsafe(UnitToolkit.defaults.toolTimeout),
     values: "a duration, e.g. `30 seconds`, `5 minutes`",
     defaultText: "5 minutes",

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import type { ToolView } from "@tool-search/core"
+import type { Unit } from "@tool-search/core"
 import { Context, Effect, Layer } from "effect"
 
 /**
@@ -15,7 +15,7 @@ import { Context, Effect, Layer } from "effect"
  * @category models
  */
 export interface Request {
-  readonly tool: ToolView.ModelTool
+  readonly tool: Unit.ModelTool
   readonly params: unknown
   readonly toolCallId: string
 }
@@ -47,7 +47,7 @@ export const approveAll: Policy = { decide: () => Effect.succeed(true) }
  */
 export const whenNeeded = (ask: (request: Request) => Effect.Effect<boolean>): Policy => ({
   decide: (request) => {
-    const rule = request.tool.tool?.needsApproval
+    const rule = request.tool.entry?.needsApproval
     if (rule === undefined) return Effect.succeed(true)
     return Effect.flatMap(
       rule(request.params, { toolCallId: request.toolCallId }),
@@ -63,7 +63,7 @@ export const whenNeeded = (ask: (request: Request) => Effect.Effect<boolean>): P
  * @category policies
  */
 export const denyDestructive: Policy = {
-  decide: ({ tool }) => Effect.succeed(tool.tool?.annotations.destructive !== true)
+  decide: ({ tool }) => Effect.succeed(tool.entry?.annotations.destructive !== true)
 }
 
 /**

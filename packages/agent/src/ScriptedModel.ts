@@ -24,7 +24,7 @@
  * @since 0.1.0
  */
 import { Disclosure, NativeDeferral } from "@tool-search/core"
-import { Context, Effect, Layer, Ref, Stream } from "effect"
+import { Context, Effect, Layer, Stream } from "effect"
 import { LanguageModel, type Prompt, type Response } from "effect/ai"
 import { DELEGATE_TASK } from "./Executor.js"
 import {
@@ -38,7 +38,6 @@ import {
   searchParams,
   summarize
 } from "./internal/scripted.js"
-import { CALL_TOOL } from "./UnitToolkit.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -140,7 +139,8 @@ export class ModelLog extends Context.Service<ModelLog, {
  */
 export const layer = (script: Script): Layer.Layer<LanguageModel.LanguageModel | ModelLog> =>
   Layer.effectContext(Effect.gen(function*() {
-    const log = yield* Ref.make<ReadonlyArray<Request>>([])
+    // appended once per request (a copy per request would make a long run quadratic); read as a copy
+    const log: Array<Request> = []
     const model = yield* LanguageModel.make({
       generateText: (options) =>
         Effect.gen(function*() {
@@ -149,10 +149,7 @@ export const layer = (script: Script): Layer.Layer<LanguageModel.LanguageModel |
           const toolChoice = typeof options.toolChoice === "object" && "tool" in options.toolChoice
             ? String(options.toolChoice.tool)
             : String(options.toolChoice)
-          yield* Ref.update(log, (rs) => [
-            ...rs,
-            { tools, deferred: deferred.size, toolChoice, messages: options.prompt.content.length }
-          ])
+          log.push({ tools, deferred: deferred.size, toolChoice, messages: options.prompt.content.length })
           // a deferred tool is loaded where a tool result references it
           const loaded = referenced(options.prompt).filter((name) => deferred.has(name))
           return respond(script, options.prompt, [...tools, ...loaded], toolChoice)
@@ -160,7 +157,7 @@ export const layer = (script: Script): Layer.Layer<LanguageModel.LanguageModel |
       streamText: () => Stream.empty
     })
     return Context.make(LanguageModel.LanguageModel, model).pipe(
-      Context.add(ModelLog, ModelLog.of({ requests: Ref.get(log) })),
+      Context.add(ModelLog, ModelLog.of({ requests: Effect.sync(() => [...log]) })),
       Context.add(NativeDeferral.Support, { provider: "the scripted model", deferredTools: true })
     )
   }))
@@ -192,28 +189,30 @@ export const respond = (
 
   // the dispatcher reaches what searches loaded; `browse` (search_tools) loads nothing
   const loadedBySearch = steps.flatMap((s) =>
-    s.call !== undefined && isSearch(s.call.name) && s.call.name !== Disclosure.SEARCH_TOOLS
+    s.call !== undefined && isSearch(s.call.name) && s.call.name !== Disclosure.toolNames.searchTools
       ? foundNames(s.call.result?.value)
       : []
   )
   const reachable = (name: string) =>
-    offered.includes(name) || (offered.includes(CALL_TOOL) && loadedBySearch.includes(name))
+    offered.includes(name) || (offered.includes(Disclosure.toolNames.callTool) && loadedBySearch.includes(name))
   const use = (name: string, params: unknown): Array<Response.PartEncoded> =>
-    offered.includes(name) || !offered.includes(CALL_TOOL)
+    offered.includes(name) || !offered.includes(Disclosure.toolNames.callTool)
       ? call(name, params)
-      : call(CALL_TOOL, { name, arguments: params })
+      : call(Disclosure.toolNames.callTool, { name, arguments: params })
 
   const called = (name: string) => steps.some((s) => s.call?.name === name)
   const lastOf = (name: string) => [...steps].reverse().find((s) => s.call?.name === name)?.call
-  const searchTool = [Disclosure.SEARCH_TOOLS, Disclosure.TOOL_SEARCH, Disclosure.DISCOVER_TOOLS].find((n) =>
-    offered.includes(n)
-  )
+  const searchTool = [
+    Disclosure.toolNames.searchTools,
+    Disclosure.toolNames.toolSearch,
+    Disclosure.toolNames.discoverTools
+  ].find((n) => offered.includes(n))
   const forced = toolChoice !== "auto" && toolChoice !== "none" && toolChoice !== "required" ? toolChoice : undefined
 
   // A forced call is obeyed whatever the policy (that is what discovery-first relies on).
   if (forced !== undefined && !called(forced)) return call(forced, searchParams(forced, plan))
 
-  if (plan.read !== undefined && offered.includes(Disclosure.SAMPLE_RESOURCES)) {
+  if (plan.read !== undefined && offered.includes(Disclosure.toolNames.sampleResources)) {
     const next = reading(plan.read, lastOf)
     return typeof next === "string" ? answer(next) : call(next.name, next.params)
   }
@@ -273,8 +272,11 @@ export const respond = (
   // staged: browsing with search_tools loads nothing; promote the candidate with ToolSearch
   const last = searches[searches.length - 1]?.call
   const pick = target !== undefined && found.includes(target) ? target : found[0]
-  if (last?.name === Disclosure.SEARCH_TOOLS && pick !== undefined && offered.includes(Disclosure.TOOL_SEARCH)) {
-    return call(Disclosure.TOOL_SEARCH, { query: `select:${pick}` })
+  if (
+    last?.name === Disclosure.toolNames.searchTools && pick !== undefined &&
+    offered.includes(Disclosure.toolNames.toolSearch)
+  ) {
+    return call(Disclosure.toolNames.toolSearch, { query: `select:${pick}` })
   }
   if (pick !== undefined && reachable(pick) && lastOf(pick) === undefined) return use(pick, plan.params ?? {})
   const done = pick === undefined ? undefined : lastOf(pick)

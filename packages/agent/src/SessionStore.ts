@@ -57,21 +57,7 @@ export interface Service {
  * @since 0.1.0
  * @category services
  */
-export class SessionStore extends Context.Service<SessionStore, Service>()("@tool-search/agent/SessionStore") {
-  /** An in-memory store with the given eviction strategy (default: LRU of 1,000 sessions). */
-  static readonly layerMemory = (strategy: Eviction.Strategy = Eviction.defaultStrategy): Layer.Layer<SessionStore> =>
-    Layer.effect(SessionStore, makeMemory(strategy))
-
-  /**
-   * An in-memory store with the eviction `AgentConfig` reads (`TOOL_SEARCH_EVICTION` by default).
-   *
-   * @since 0.2.0
-   */
-  static readonly layerConfig: Layer.Layer<SessionStore, Config.ConfigError> = Layer.effect(
-    SessionStore,
-    Effect.flatMap(AgentConfig.config, (settings) => makeMemory(settings.eviction))
-  )
-}
+export class SessionStore extends Context.Service<SessionStore, Service>()("@tool-search/agent/SessionStore") {}
 
 interface Held {
   readonly state: State
@@ -131,3 +117,23 @@ export const makeMemory = (strategy: Eviction.Strategy): Effect.Effect<Service> 
       eviction: strategy
     })
   })
+
+/**
+ * An in-memory store with the given eviction strategy (default: LRU of 1,000 sessions).
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const layerMemory = (strategy: Eviction.Strategy = Eviction.defaultStrategy): Layer.Layer<SessionStore> =>
+  Layer.effect(SessionStore, makeMemory(strategy))
+
+/**
+ * An in-memory store with the eviction `AgentConfig` reads (`TOOL_SEARCH_EVICTION` by default).
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const layerConfig: Layer.Layer<SessionStore, Config.ConfigError> = Layer.effect(
+  SessionStore,
+  Effect.flatMap(AgentConfig.config, (settings) => makeMemory(settings.eviction))
+)

@@ -63,57 +63,6 @@ export interface Service {
   readonly truncate: (text: string, maxTokens: number) => string
 }
 
-/**
- * A token counter.
- *
- * @since 0.1.0
- * @category services
- */
-export class TokenCounter extends Context.Service<TokenCounter, Service>()("@tool-search/agent/TokenCounter") {
-  /** `o200k_base` through `js-tiktoken`; the ranks (a few MB, ~0.5 s) load when the layer is built. */
-  static readonly o200k: Layer.Layer<TokenCounter> = Layer.effect(
-    TokenCounter,
-    Effect.sync(() => {
-      let encoder: Encoder | undefined
-      const load = async () => {
-        const [{ Tiktoken }, ranks] = await Promise.all([
-          import("js-tiktoken/lite"),
-          import("js-tiktoken/ranks/o200k_base")
-        ])
-        encoder = new Tiktoken(ranks.default)
-      }
-      let loading: Promise<void> | undefined
-      // the layer awaits `ready` before anyone can get the service
-      const loaded = (): Encoder => {
-        if (encoder === undefined) throw new Error("TokenCounter.o200k: ranks not loaded")
-        return encoder
-      }
-      // Special-token text (`<|endoftext|>`) in a tool result or description is ordinary text here:
-      // js-tiktoken throws on it by default.
-      const encode = (text: string) => loaded().encode(text, [], [])
-      return make("o200k_base", (text) => encode(text).length, (text, maxTokens) => {
-        const window = text.slice(0, maxTokens * WINDOW)
-        const tokens = encode(window)
-        if (tokens.length <= maxTokens && window.length === text.length) return text
-        // the last token of a window that cuts the text may be a piece of a longer one: drop it
-        const keep = Math.min(maxTokens, window.length === text.length ? tokens.length : tokens.length - 1)
-        return loaded().decode(tokens.slice(0, Math.max(0, keep))).replace(/\uFFFD+$/, "")
-      }, () => (loading ??= load()))
-    }).pipe(Effect.tap((counter) => counter.ready))
-  )
-
-  /** About four characters per token: for tests and when exact counts do not matter. */
-  static readonly approximate: Layer.Layer<TokenCounter> = Layer.succeed(
-    TokenCounter,
-    make(
-      "chars/4",
-      (text) => Math.ceil(text.length / 4),
-      (text, maxTokens) => text.slice(0, maxTokens * 4),
-      () => Promise.resolve()
-    )
-  )
-}
-
 interface Encoder {
   readonly encode: (text: string, allowedSpecial: Array<string>, disallowedSpecial: Array<string>) => Array<number>
   readonly decode: (tokens: Array<number>) => string
@@ -141,3 +90,73 @@ function make(
   )
   return { encoding, count, definition: cache, truncate, ready: Effect.promise(load) }
 }
+
+/**
+ * About four characters per token: the default, for tests and when exact counts do not matter.
+ *
+ * @since 0.3.0
+ * @category counters
+ */
+export const approximate: Service = make(
+  "chars/4",
+  (text) => Math.ceil(text.length / 4),
+  (text, maxTokens) => text.slice(0, maxTokens * 4),
+  () => Promise.resolve()
+)
+
+/**
+ * The token counter in context: `approximate` unless a layer provides another (`o200k`), so running a
+ * turn needs no counter layer.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export const TokenCounter = Context.Reference<Service>("@tool-search/agent/TokenCounter", {
+  defaultValue: () => approximate
+})
+
+/**
+ * `o200k_base` through `js-tiktoken`: exact counts for OpenAI's current models; the ranks (a few
+ * MB, ~0.5 s) load when the layer is built.
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const o200k: Layer.Layer<never> = Layer.effect(
+  TokenCounter,
+  Effect.sync(() => {
+    let encoder: Encoder | undefined
+    const load = async () => {
+      const [{ Tiktoken }, ranks] = await Promise.all([
+        import("js-tiktoken/lite"),
+        import("js-tiktoken/ranks/o200k_base")
+      ])
+      encoder = new Tiktoken(ranks.default)
+    }
+    let loading: Promise<void> | undefined
+    // the layer awaits `ready` before anyone can get the service
+    const loaded = (): Encoder => {
+      if (encoder === undefined) throw new Error("TokenCounter.o200k: ranks not loaded")
+      return encoder
+    }
+    // Special-token text (`<|endoftext|>`) in a tool result or description is ordinary text here:
+    // js-tiktoken throws on it by default.
+    const encode = (text: string) => loaded().encode(text, [], [])
+    return make("o200k_base", (text) => encode(text).length, (text, maxTokens) => {
+      const window = text.slice(0, maxTokens * WINDOW)
+      const tokens = encode(window)
+      if (tokens.length <= maxTokens && window.length === text.length) return text
+      // the last token of a window that cuts the text may be a piece of a longer one: drop it
+      const keep = Math.min(maxTokens, window.length === text.length ? tokens.length : tokens.length - 1)
+      return loaded().decode(tokens.slice(0, Math.max(0, keep))).replace(/\uFFFD+$/, "")
+    }, () => (loading ??= load()))
+  }).pipe(Effect.tap((counter) => counter.ready))
+)
+
+/**
+ * Provides `approximate` explicitly (it is also the default).
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const layerApproximate: Layer.Layer<never> = Layer.succeed(TokenCounter, approximate)

@@ -22,7 +22,8 @@ interface Base {
 /**
  * Any event of a turn.
  *
- * - `TurnStarted`: a turn (or fork) began, with the tool names the activation policy carried over.
+ * - `TurnStarted`: a turn (or fork) began, with the tool names the activation policy carried over,
+ *   and whether tools are deferred at all (below the deferral threshold every tool is sent).
  * - `IterationStarted`: an iteration of the loop began.
  * - `ModelRequest`: the model was called with these tools (names in order), the tokens of their
  *   definitions, what sending every tool would have cost, and `auto` or the forced tool; the
@@ -37,7 +38,9 @@ interface Base {
  *   the tool through it.
  * - `ToolResult`: a call's result as the model receives it; `failure` says why it failed when it
  *   did, and `truncated` (when the result was cut to the cap) carries the full result.
- * - `TurnFinished`: the turn ended.
+ * - `ToolInterrupted`: a call was still running when its unit ended; it was interrupted.
+ * - `TurnFinished`: the turn ended; `activated` holds the ids of the tools active at its end, the
+ *   ids a next turn accepts as its `activation`.
  *
  * @since 0.2.0
  * @category models
@@ -46,6 +49,8 @@ export type TurnEvent = Data.TaggedEnum<{
   TurnStarted: Base & {
     readonly sessionId: string | null
     readonly carried: ReadonlyArray<string>
+    /** Whether tools are deferred: below the deferral threshold every tool is sent (`Disclosure.Options.defer`). */
+    readonly deferring: boolean
   }
   IterationStarted: Base & { readonly iteration: number }
   ModelRequest: Base & {
@@ -87,8 +92,13 @@ export type TurnEvent = Data.TaggedEnum<{
     readonly truncated: UnitToolkit.Truncation | null
     readonly via?: string
   }
+  ToolInterrupted: Base & {
+    readonly id: string
+    readonly name: string
+    readonly via?: string
+  }
   TurnFinished: Base & {
-    readonly stopReason: "answered" | "max-iterations"
+    readonly stopReason: "answered" | "max-iterations" | "timeout"
     readonly iterations: number
     readonly text: string
     readonly activated: ReadonlyArray<string>
@@ -163,6 +173,15 @@ export type ToolResult = Data.TaggedEnum.Value<TurnEvent, "ToolResult">
  */
 export type TurnFinished = Data.TaggedEnum.Value<TurnEvent, "TurnFinished">
 
+/**
+ * A tool call still running when its unit ended (a turn that ran out of time, an interrupted turn):
+ * it was interrupted and its finalizers ran.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type ToolInterrupted = Data.TaggedEnum.Value<TurnEvent, "ToolInterrupted">
+
 // -----------------------------------------------------------------------------
 // Constructors and guards
 // -----------------------------------------------------------------------------
@@ -225,6 +244,14 @@ export const ToolCall = TurnEvent.ToolCall
  * @category constructors
  */
 export const ToolResult = TurnEvent.ToolResult
+/**
+ * Builds a `ToolInterrupted` event.
+ *
+ * @since 0.3.0
+ * @category constructors
+ */
+export const ToolInterrupted = TurnEvent.ToolInterrupted
+
 /**
  * Builds a `TurnFinished` event.
  *

@@ -3,68 +3,46 @@
  * apps that write their own `generateText` loop, and for the executor, which runs every call
  * through it.
  *
- * `make` (inside a unit: a `ToolView` in context) gives, before each request, the `Toolkit` of the
- * tools visible now — with handlers — and resolves the calls of each response the way the executor
- * does: a deferred tool that is not loaded, an unknown name, a forbidden tool, a denied approval,
- * arguments that do not fit the schema, a timeout, a failing or crashing tool all become tool
- * results whose message tells the model what to do. Nothing here fails with an `AiError`: send the
- * request with `requestOptions` (`disableToolCallResolution`, `toolCallValidation: "deferred"`),
- * so `effect/ai` hands back calls to names outside the toolkit instead of failing the request.
+ * `make` gives a toolkit whose operations require the unit (`Unit` in `R`): `generateText` sends
+ * one request with the tools the unit shows now and resolves the calls of the response the way the
+ * executor does — a deferred tool that is not loaded, an unknown name, a forbidden tool, a denied
+ * approval, arguments that do not fit the schema, a timeout, a failing or crashing tool all become
+ * tool results whose message tells the model what to do. Nothing fails with an `AiError` but the
+ * model call itself: the request options under which `effect/ai` hands calls back are applied for
+ * you, so an own loop cannot forget them. Each call runs as a child fiber of the unit.
  *
  * ```ts
  * const loop = Effect.gen(function*() {
  *   const tools = yield* UnitToolkit.make()
  *   let prompt = Prompt.make("announce the release")
  *   for (let i = 0; i < 8; i++) {
- *     const response = yield* LanguageModel.generateText({
- *       prompt, toolkit: yield* tools.toolkit, ...UnitToolkit.requestOptions
- *     })
- *     prompt = Prompt.concat(prompt, Prompt.fromResponseParts(response.content))
- *     if (response.toolCalls.length === 0) return response.text
- *     prompt = Prompt.concat(prompt, yield* tools.resolve(response.toolCalls))
+ *     const step = yield* tools.generateText({ prompt })
+ *     prompt = step.prompt
+ *     if (step.response.toolCalls.length === 0) return step.response.text
  *   }
- * }).pipe(ToolView.withUnit)
+ * }).pipe(Unit.provide)
  * ```
  *
  * @since 0.2.0
  */
-import { Permission, type ToolArguments, ToolView } from "@tool-search/core"
+import { Disclosure, type Refused, type ToolArguments, Unit } from "@tool-search/core"
 import { Duration, Effect } from "effect"
-import { Prompt, type Toolkit } from "effect/ai"
+import { type AiError, LanguageModel, Prompt } from "effect/ai"
 import { Approval } from "./Approval.js"
 import * as Calls from "./internal/calls.js"
-import * as Dispatcher from "./internal/dispatcher.js"
-import { type Definition, TokenCounter } from "./TokenCounter.js"
+import { TokenCounter } from "./TokenCounter.js"
 
 // -----------------------------------------------------------------------------
 // Models
 // -----------------------------------------------------------------------------
 
 /**
- * One call as the model made it.
+ * One call as the model made it; `via` names the dispatcher (`call_tool`) it came through.
  *
  * @since 0.2.0
  * @category models
  */
-export interface Call {
-  readonly id: string
-  readonly name: string
-  readonly params: unknown
-  /**
-   * The dispatcher the model called this tool through (`call_tool`), when it did not call it by
-   * name: its tool result answers the dispatcher's call.
-   */
-  readonly via?: string
-}
-
-/**
- * The dispatcher tool of `result` delivery: `call_tool {name, arguments}` runs a tool that was
- * found but is not in the tool list.
- *
- * @since 0.2.0
- * @category constants
- */
-export const CALL_TOOL: string = Dispatcher.CALL_TOOL
+export type Call = Unit.Call
 
 /**
  * Why a call failed: refused before running (`not-active`, `unknown`, `not-permitted`,
@@ -109,7 +87,7 @@ export interface Truncation {
 export interface Outcome {
   readonly call: Call
   /** The tool that ran; absent when the call was refused before resolving. */
-  readonly tool?: ToolView.ModelTool
+  readonly tool?: Unit.ModelTool
   readonly isFailure: boolean
   readonly failure: Failure | null
   /** The result as the model receives it (cut to the cap when `truncated` is set). */
@@ -157,7 +135,7 @@ export const defaults: Settings = {
 
 /**
  * Hooks that see each call start and end, in the order they happen (the executor turns them into
- * `TurnEvent`s).
+ * `TurnEvent`s): its start, its outcome, or its interruption (the unit ended while it ran).
  *
  * @since 0.2.0
  * @category models
@@ -165,6 +143,7 @@ export const defaults: Settings = {
 export interface Observer {
   readonly onCall?: (call: Call) => Effect.Effect<void>
   readonly onOutcome?: (outcome: Outcome) => Effect.Effect<void>
+  readonly onInterrupted?: (call: Call) => Effect.Effect<void>
 }
 
 /**
@@ -176,75 +155,70 @@ export interface Observer {
  */
 export interface Options extends Partial<Settings> {
   /** Sent after the visible tools; permission-checked by name; exempt from the per-call timeout. */
-  readonly extraTools?: ReadonlyArray<ToolView.ModelTool>
+  readonly extraTools?: ReadonlyArray<Unit.ModelTool>
   readonly observer?: Observer
-  /**
-   * Offer `call_tool {name, arguments}` (sent last) and run each call to it as a call of the named
-   * tool: the same resolution, permission, approval, argument check and corrective messages as a
-   * direct call. With it, a loop can keep one tool list for a whole turn — found tools are called
-   * through the dispatcher — so the provider's prompt cache holds (the executor's `result` delivery).
-   */
-  readonly dispatcher?: boolean
 }
 
 /**
- * The tools of one unit.
+ * One request of an own loop and what came of it: the response, and the conversation with the
+ * response and the results of its calls appended, ready for the next request.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Step {
+  readonly response: LanguageModel.GenerateTextResponse<Record<string, Calls.AiTool>, "deferred">
+  readonly outcomes: ReadonlyArray<Outcome>
+  readonly prompt: Prompt.Prompt
+}
+
+/**
+ * The tools of a unit. Every operation requires the unit: the toolkit holds settings, never a unit.
  *
  * @since 0.2.0
  * @category models
  */
 export interface UnitToolkit {
   /** The tools for the next request: the visible ones (re-read on each use), then the extra tools. */
-  readonly tools: Effect.Effect<ReadonlyArray<ToolView.ModelTool>>
-  /** `tools` as an `effect/ai` `Toolkit` whose handlers run through `handle`. */
-  readonly toolkit: Effect.Effect<Toolkit.WithHandler<Record<string, Calls.AiTool>>>
+  readonly tools: Effect.Effect<ReadonlyArray<Unit.ModelTool>, never, Unit.Unit>
   /**
-   * Any list of tools as an `effect/ai` `Toolkit` whose handlers run through `handle`; `deferred`
-   * tools join it annotated `NativeDeferral.DeferLoading`, for a provider that sends them deferred.
+   * One request with the unit's tools, and its calls resolved: what an own loop repeats. The request
+   * is sent so that a call to a tool the toolkit does not hold comes back as a call (answered with
+   * the corrective message), never as an `AiError`.
    */
-  readonly toolkitOf: (
-    tools: ReadonlyArray<ToolView.ModelTool>,
-    deferred?: ReadonlyArray<Definition>
-  ) => Toolkit.WithHandler<Record<string, Calls.AiTool>>
+  readonly generateText: (options: {
+    readonly prompt: Prompt.RawInput
+    readonly toolChoice?: LanguageModel.ToolChoice<string>
+  }) => Effect.Effect<Step, AiError.AiError, Unit.Unit | LanguageModel.LanguageModel>
   /**
-   * Runs one call, whatever its name: always an outcome, never an error. With the dispatcher, a
-   * call to `call_tool` runs the tool it names (the outcome's call has `via: "call_tool"`).
+   * Runs one call, whatever its name: always an outcome, never an error. A call to the unit's
+   * dispatcher (`call_tool`) runs the tool it names (the outcome's call has `via: "call_tool"`).
+   * The call runs as a child fiber of the unit.
    */
-  readonly handle: (call: Call) => Effect.Effect<Outcome>
+  readonly handle: (call: Call) => Effect.Effect<Outcome, never, Unit.Unit>
   /**
    * Runs the calls of one response: search tools first, one at a time, in the model's order (so
    * activation order is deterministic), then the rest concurrently, bounded. Outcomes in call order.
    */
-  readonly run: (calls: ReadonlyArray<Call>) => Effect.Effect<ReadonlyArray<Outcome>>
+  readonly run: (calls: ReadonlyArray<Call>) => Effect.Effect<ReadonlyArray<Outcome>, never, Unit.Unit>
   /** `run`, as the tool message to append to the prompt. */
-  readonly resolve: (calls: ReadonlyArray<Call>) => Effect.Effect<Prompt.Prompt>
+  readonly resolve: (calls: ReadonlyArray<Call>) => Effect.Effect<Prompt.Prompt, never, Unit.Unit>
 }
-
-/**
- * The `generateText` options under which `effect/ai` hands every call back instead of failing the
- * request on a name outside the toolkit: spread them into each request.
- *
- * @since 0.2.0
- * @category constructors
- */
-export const requestOptions = { disableToolCallResolution: true, toolCallValidation: "deferred" } as const
 
 // -----------------------------------------------------------------------------
 // Constructors
 // -----------------------------------------------------------------------------
 
 /**
- * The tools of the unit in context. The permission and approval policies in context apply to every
- * call; results are cut with the `TokenCounter` in context.
+ * A toolkit with these settings. The approval policy and token counter in context when it is made
+ * apply to every call; the unit's own policies (permission, visibility) to every resolution.
  *
  * @since 0.2.0
  * @category constructors
  */
-export const make = (options: Options = {}): Effect.Effect<UnitToolkit, never, ToolView.ToolView | TokenCounter> =>
+export const make = (options: Options = {}): Effect.Effect<UnitToolkit> =>
   Effect.gen(function*() {
-    const view = yield* ToolView.ToolView
     const counter = yield* TokenCounter
-    const permission = yield* Permission.Permission
     const approval = yield* Approval
     const settings = { ...defaults, ...options }
     const extraTools = options.extraTools ?? []
@@ -253,13 +227,8 @@ export const make = (options: Options = {}): Effect.Effect<UnitToolkit, never, T
       maxSize: settings.toolArgumentsMaxSize,
       maxDepth: settings.toolArgumentsMaxDepth
     }
-    const dispatcher = options.dispatcher === true
-    const unwrap = (call: Call): Dispatcher.Unwrapped =>
-      dispatcher ? Dispatcher.unwrap(call, limits) : { _tag: "Call", call }
     const execute = Calls.executor({
-      view,
       extraTools,
-      permission,
       approval,
       counter,
       limits,
@@ -267,18 +236,23 @@ export const make = (options: Options = {}): Effect.Effect<UnitToolkit, never, T
       maxTokens: settings.toolResultMaxTokens
     })
 
-    const handle = (raw: Call): Effect.Effect<Outcome> => {
-      const unwrapped = unwrap(raw)
-      const call = unwrapped._tag === "Call" ? unwrapped.call : raw
-      return Effect.gen(function*() {
+    /** The call a dispatcher call stands for, or why it cannot be made. */
+    const unwrap = (call: Call): Effect.Effect<Call, Refused, Unit.Unit> =>
+      call.name === Disclosure.toolNames.callTool
+        ? Effect.flatMap(Unit.dispatches, (on) => on ? Unit.unwrap(call, limits) : Effect.succeed(call))
+        : Effect.succeed(call)
+
+    const handle = (raw: Call): Effect.Effect<Outcome, never, Unit.Unit> =>
+      Effect.gen(function*() {
+        const unwrapped = yield* Effect.result(unwrap(raw))
+        const call = unwrapped._tag === "Success" ? unwrapped.success : raw
         if (observer.onCall !== undefined) yield* observer.onCall(call)
-        const outcome: Outcome = unwrapped._tag === "Call" ? yield* execute(call) : {
-          call,
-          isFailure: true,
-          failure: "invalid-arguments",
-          result: unwrapped.message,
-          truncated: null
-        }
+        const outcome: Outcome = unwrapped._tag === "Success"
+          ? yield* execute(call).pipe(
+            Unit.supervise(`${call.name}#${call.id}`),
+            Effect.onInterrupt(() => observer.onInterrupted === undefined ? Effect.void : observer.onInterrupted(call))
+          )
+          : { call, isFailure: true, failure: "invalid-arguments", result: unwrapped.failure.message, truncated: null }
         // the span says how the call ended; a cut result's size is on it, the whole result in the outcome
         yield* Effect.annotateCurrentSpan({
           failure: outcome.failure ?? "none",
@@ -289,33 +263,37 @@ export const make = (options: Options = {}): Effect.Effect<UnitToolkit, never, T
         })
         if (observer.onOutcome !== undefined) yield* observer.onOutcome(outcome)
         return outcome
-      }).pipe(Effect.withSpan("tool-search.tool-call", { attributes: { tool: call.name } }, Calls.noStackTrace))
-    }
+      }).pipe(Effect.withSpan("tool-search.tool-call", { attributes: { tool: raw.name } }, Calls.noStackTrace))
 
     // unwrapped first, so a search run through the dispatcher still runs first, in order
     const run = (calls: ReadonlyArray<Call>) =>
-      Calls.inOrder(
-        calls.map((c) => {
-          const unwrapped = unwrap(c)
-          return unwrapped._tag === "Call" ? unwrapped.call : c
-        }),
-        handle,
-        Math.max(1, settings.toolConcurrency)
+      Effect.flatMap(
+        Effect.forEach(calls, (c) => Effect.map(Effect.result(unwrap(c)), (u) => u._tag === "Success" ? u.success : c)),
+        (unwrapped) => Calls.inOrder(unwrapped, (call) => handle(call), Math.max(1, settings.toolConcurrency))
       )
 
-    const own = dispatcher ? [...extraTools, Dispatcher.tool] : extraTools
-    const tools = Effect.map(view.visible, (visible) => [...visible, ...own])
-    const toolkitOf = (list: ReadonlyArray<ToolView.ModelTool>, deferred: ReadonlyArray<Definition> = []) =>
-      Calls.toolkitOf(list, handle, deferred)
+    const tools = Effect.map(Unit.tools, (visible) => [...visible, ...extraTools])
 
-    return {
-      tools,
-      toolkit: Effect.map(tools, toolkitOf),
-      toolkitOf,
-      handle,
-      run,
-      resolve: (calls) => Effect.map(run(calls), toPrompt)
-    }
+    const generateText = (request: {
+      readonly prompt: Prompt.RawInput
+      readonly toolChoice?: LanguageModel.ToolChoice<string>
+    }) =>
+      Effect.gen(function*() {
+        const prompt = Prompt.make(request.prompt)
+        const toolkit = Calls.toolkitOf(yield* tools, handle)
+        const response = yield* LanguageModel.generateText({
+          prompt,
+          toolkit,
+          ...(request.toolChoice === undefined ? {} : { toolChoice: request.toolChoice }),
+          ...Calls.requestOptions
+        })
+        const answered = Prompt.concat(prompt, Prompt.fromResponseParts(response.content))
+        if (response.toolCalls.length === 0) return { response, outcomes: [], prompt: answered } satisfies Step
+        const outcomes = yield* run(response.toolCalls)
+        return { response, outcomes, prompt: Prompt.concat(answered, toPrompt(outcomes)) } satisfies Step
+      })
+
+    return { tools, generateText, handle, run, resolve: (calls) => Effect.map(run(calls), toPrompt) }
   })
 
 /**

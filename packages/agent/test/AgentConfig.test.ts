@@ -61,9 +61,9 @@ describe("AgentConfig: the bounds on tool calls", () => {
       assert.strictEqual(executor.options.toolResultMaxTokens, 2_000)
       assert.strictEqual(executor.options.toolArgumentsMaxDepth, 8)
     }).pipe(Effect.provide(
-      Executor.Executor.layerConfig().pipe(
-        Layer.provide(SessionStore.SessionStore.layerConfig),
-        Layer.provide([CatalogLive, ScriptedModel.layer({ policy: "capable" }), TokenCounter.TokenCounter.approximate]),
+      Executor.layerConfig().pipe(
+        Layer.provide(SessionStore.layerConfig),
+        Layer.provide([CatalogLive, ScriptedModel.layer({ policy: "capable" }), TokenCounter.layerApproximate]),
         Layer.provide(ToolSearchConfig.layerConfig),
         Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({
           env: {

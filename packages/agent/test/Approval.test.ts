@@ -23,13 +23,13 @@ const catalog = Layer.effectDiscard(Effect.gen(function*() {
 })).pipe(Layer.provideMerge(CatalogLive), Layer.provide(Handlers), Layer.orDie)
 
 const agent = (amount: number) =>
-  Executor.Executor.layerMemory().pipe(
+  Executor.layerMemory().pipe(
     Layer.provideMerge(ScriptedModel.layer({
       policy: "capable",
       plan: () => ({ search: "refund", tool: "billing_refund", params: { amount } })
     })),
     Layer.provideMerge(catalog),
-    Layer.provide(TokenCounter.TokenCounter.approximate),
+    Layer.provide(TokenCounter.layerApproximate),
     Layer.provide(Approval.layer(Approval.whenNeeded((request) =>
       Effect.as(Ref.update(asked, (xs) => [...xs, request.params]), false)
     )))

@@ -1,8 +1,16 @@
 import { assert, describe, it } from "@effect/vitest"
-import { CatalogTool, NativeDeferral, Permission, Setting, ToolCatalog, ToolSearchConfig } from "@tool-search/core"
+import {
+  CatalogTool,
+  Disclosure,
+  NativeDeferral,
+  Permission,
+  Setting,
+  ToolCatalog,
+  ToolSearchConfig
+} from "@tool-search/core"
 import { ConfigProvider, Effect, Exit, Layer, Stream } from "effect"
 import { LanguageModel, type Prompt, type Response } from "effect/ai"
-import { Approval, Executor, ScriptedModel, SessionStore, TokenCounter, TurnEvent, UnitToolkit } from "../src/index.js"
+import { Approval, Executor, ScriptedModel, SessionStore, TokenCounter, TurnEvent } from "../src/index.js"
 import { agent, CatalogLive, plans, tool, typedTool, user } from "./fixtures.js"
 
 // -----------------------------------------------------------------------------
@@ -15,7 +23,8 @@ const call = (id: string, name: string, params: unknown): Response.PartEncoded =
   name,
   params
 })
-const via = (id: string, name: string, args: unknown) => call(id, UnitToolkit.CALL_TOOL, { name, arguments: args })
+const via = (id: string, name: string, args: unknown) =>
+  call(id, Disclosure.toolNames.callTool, { name, arguments: args })
 const answer: ReadonlyArray<Response.PartEncoded> = [{ type: "text", text: "done" }]
 
 const recording = (responses: ReadonlyArray<ReadonlyArray<Response.PartEncoded>>, deferredTools: boolean) => {
@@ -51,10 +60,10 @@ const agentOf = (
   const catalog = Layer.effectDiscard(
     Effect.flatMap(ToolCatalog.ToolCatalog, (c) => c.register([typed, guarded, failing, forbidden]))
   ).pipe(Layer.provideMerge(CatalogLive), Layer.orDie)
-  const layer = Executor.Executor.layerMemory({ ...options, delivery }).pipe(
+  const layer = Executor.layerMemory({ ...options, delivery }).pipe(
     Layer.provideMerge(model.layer),
     Layer.provideMerge(catalog),
-    Layer.provide(TokenCounter.TokenCounter.approximate),
+    Layer.provide(TokenCounter.layerApproximate),
     Layer.provide(Permission.layer({ allows: (t) => t.name !== "wire_money" })),
     Layer.provide(Approval.layer({ decide: (r) => Effect.succeed(r.tool.name !== "delete_repo") }))
   )
@@ -90,17 +99,17 @@ describe("result delivery: one tool list per unit, found tools called through ca
       assert.strictEqual(requests.length, 3)
       const sent = seen.map((o) => o.tools.map((t) => t.name))
       assert.deepStrictEqual(new Set(sent.map((names) => names.join(","))).size, 1, "one tool list for the turn")
-      assert.include(sent[0] ?? [], UnitToolkit.CALL_TOOL)
+      assert.include(sent[0] ?? [], Disclosure.toolNames.callTool)
       assert.notInclude(sent[2] ?? [], "weather_forecast")
 
       const ran = resultsOf(events).find((r) => r.name === "weather_forecast")
-      assert.strictEqual(ran?.via, UnitToolkit.CALL_TOOL)
+      assert.strictEqual(ran?.via, Disclosure.toolNames.callTool)
       assert.deepStrictEqual(ran?.result, { tool: "weather_forecast", params: { text: "Oslo" } })
       const started = events.filter(TurnEvent.$is("ToolCall")).find((c) => c.name === "weather_forecast")
-      assert.strictEqual(started?.via, UnitToolkit.CALL_TOOL)
+      assert.strictEqual(started?.via, Disclosure.toolNames.callTool)
       // the result answers the call the model made: call_tool, by its id
       const answered = toolResultParts(seen[2]).find((p) => p.id === "2")
-      assert.strictEqual(answered?.name, UnitToolkit.CALL_TOOL)
+      assert.strictEqual(answered?.name, Disclosure.toolNames.callTool)
 
       // every request starts with the whole previous one: the prompt cache holds
       assert.strictEqual(requests[0]?.prefixTokens, 0)
@@ -140,17 +149,21 @@ describe("result delivery: one tool list per unit, found tools called through ca
         String(resultsOf(dispatched)[0]?.result),
         `Call ToolSearch with {"query": "select:weather_forecast"}`
       )
-      assert.isTrue(resultsOf(dispatched).every((r) => r.via === UnitToolkit.CALL_TOOL))
+      assert.isTrue(resultsOf(dispatched).every((r) => r.via === Disclosure.toolNames.callTool))
     }))
 
   it.effect("a malformed call_tool is answered with what it needs; it cannot call itself", () =>
     Effect.gen(function*() {
       const events = yield* turn().pipe(Effect.provide(
         agentOf("result", [
-          [call("1", UnitToolkit.CALL_TOOL, { arguments: {} })],
-          [call("2", UnitToolkit.CALL_TOOL, "not json")],
-          [via("3", UnitToolkit.CALL_TOOL, {})],
-          [call("4", UnitToolkit.CALL_TOOL, JSON.stringify({ name: "create_ticket", arguments: { title: "x" } }))],
+          [call("1", Disclosure.toolNames.callTool, { arguments: {} })],
+          [call("2", Disclosure.toolNames.callTool, "not json")],
+          [via("3", Disclosure.toolNames.callTool, {})],
+          [call(
+            "4",
+            Disclosure.toolNames.callTool,
+            JSON.stringify({ name: "create_ticket", arguments: { title: "x" } })
+          )],
           answer
         ]).layer
       ))
@@ -174,7 +187,7 @@ describe("result delivery: one tool list per unit, found tools called through ca
         agentOf(
           "result",
           [
-            [call("1", UnitToolkit.CALL_TOOL, "x".repeat(10_000))],
+            [call("1", Disclosure.toolNames.callTool, "x".repeat(10_000))],
             [via("2", "create_ticket", { title: "y".repeat(10_000) })],
             [via("3", "create_ticket", deep)],
             [via("4", "n".repeat(1_000), {})],
@@ -226,13 +239,13 @@ describe("result delivery: one tool list per unit, found tools called through ca
       const tools = (yield* Effect.flatMap(ScriptedModel.ModelLog, (l) => l.requests)).map((r) => r.tools.join(","))
       assert.strictEqual(new Set(tools).size, 1)
     }).pipe(Effect.provide(
-      Executor.Executor.layerMemory({ delivery: "result" }).pipe(
+      Executor.layerMemory({ delivery: "result" }).pipe(
         Layer.provideMerge(ScriptedModel.layer({
           policy: "capable",
           plan: (text) => text.startsWith("open") ? { ...plans[text]!, policy: "guesser" } : plans[text]
         })),
         Layer.provideMerge(CatalogLive),
-        Layer.provide(TokenCounter.TokenCounter.approximate)
+        Layer.provide(TokenCounter.layerApproximate)
       )
     )))
 })
@@ -316,9 +329,9 @@ describe("native delivery: deferred tools the provider's way", () => {
 
   it.effect("TOOL_SEARCH_DELIVERY=native on such a model is a ConfigError naming the variable and the provider", () =>
     Effect.gen(function*() {
-      const layer = Executor.Executor.layerConfig().pipe(
-        Layer.provide(SessionStore.SessionStore.layerConfig),
-        Layer.provide([CatalogLive, recording([answer], false).layer, TokenCounter.TokenCounter.approximate]),
+      const layer = Executor.layerConfig().pipe(
+        Layer.provide(SessionStore.layerConfig),
+        Layer.provide([CatalogLive, recording([answer], false).layer, TokenCounter.layerApproximate]),
         Layer.provide(ToolSearchConfig.layerConfig),
         Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { TOOL_SEARCH_DELIVERY: "native" } })))
       )

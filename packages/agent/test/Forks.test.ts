@@ -45,10 +45,10 @@ const model = Layer.effect(
 )
 
 const forkAgent = (inheritActivation: boolean) =>
-  Executor.Executor.layerMemory({ forks: { maxIterations: 6, inheritActivation } }).pipe(
+  Executor.layerMemory({ forks: { maxIterations: 6, inheritActivation } }).pipe(
     Layer.provideMerge(model),
     Layer.provideMerge(CatalogLive),
-    Layer.provide(TokenCounter.TokenCounter.approximate)
+    Layer.provide(TokenCounter.layerApproximate)
   )
 
 const run = Effect.flatMap(

@@ -11,7 +11,7 @@ import { CatalogLive } from "./fixtures.js"
 const URI = "policy://acme/returns"
 const POLICY = "# Returns\n\nOpened laptops can be returned within 14 days, with a 15% restocking fee."
 
-const Resources = ResourceCatalog.ResourceCatalog.layerWithResources([
+const Resources = ResourceCatalog.layerWithResources([
   Resource.text({ uri: URI, name: "Returns policy", kind: "policy", source: "policies", text: POLICY })
 ]).pipe(Layer.provide(Keyword.layer), Layer.orDie)
 
@@ -85,12 +85,12 @@ const model = Layer.effect(
   })
 )
 
-const agent = Executor.Executor.layerMemory({ forks: { maxIterations: 4, inheritActivation: false } }).pipe(
-  Executor.Executor.withResources,
+const agent = Executor.layerMemory({ forks: { maxIterations: 4, inheritActivation: false } }).pipe(
+  Executor.withResources,
   Layer.provideMerge(model),
   Layer.provideMerge(CatalogLive),
   Layer.provide(Resources),
-  Layer.provide(TokenCounter.TokenCounter.approximate),
+  Layer.provide(TokenCounter.layerApproximate),
   // the policies are attached to this agent: the table of contents names them
   Layer.provide(Visibility.layer({ strict: false, resources: ["policies"] }))
 )
@@ -146,10 +146,10 @@ describe("Executor with resources", () => {
       assert.strictEqual(refused?.failure, "unknown")
     }).pipe(
       Effect.provide(
-        Executor.Executor.layerMemory().pipe(
+        Executor.layerMemory().pipe(
           Layer.provideMerge(model),
           Layer.provideMerge(CatalogLive),
-          Layer.provide(TokenCounter.TokenCounter.approximate)
+          Layer.provide(TokenCounter.layerApproximate)
         )
       )
     ))

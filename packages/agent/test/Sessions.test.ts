@@ -115,7 +115,7 @@ describe("activation policies", () => {
 describe("SessionStore eviction (lazy, on access)", () => {
   const state = (id: string): SessionStore.State => ({ accumulated: [id], latest: [id] })
   const store = Effect.service(SessionStore.SessionStore)
-  const withStore = (strategy: Eviction.Strategy) => Effect.provide(SessionStore.SessionStore.layerMemory(strategy))
+  const withStore = (strategy: Eviction.Strategy) => Effect.provide(SessionStore.layerMemory(strategy))
 
   it.effect("lru: keeps the most recently used sessions (default 1,000)", () =>
     Effect.gen(function*() {
@@ -179,7 +179,7 @@ describe("SessionStore eviction (lazy, on access)", () => {
     }).pipe(
       Effect.provide(
         agentWithoutStore("capable", { activationPolicy: "session" }).pipe(
-          Layer.provide(SessionStore.SessionStore.layerMemory(Eviction.always))
+          Layer.provide(SessionStore.layerMemory(Eviction.always))
         )
       )
     ))

@@ -9,12 +9,12 @@ const configured = (env: Record<string, string>, policy: ScriptedModel.Policy) =
   const settings = Layer.unwrap(
     Effect.map(ToolSearchConfig.config.parse(ConfigProvider.fromEnv({ env })), ToolSearchConfig.layer)
   )
-  return Executor.Executor.layerConfig({ maxIterations: 8 }).pipe(
-    Layer.provide(SessionStore.SessionStore.layerConfig),
+  return Executor.layerConfig({ maxIterations: 8 }).pipe(
+    Layer.provide(SessionStore.layerConfig),
     Layer.orDie,
     Layer.provideMerge(ScriptedModel.layer({ policy, plan: (text) => plans[text] })),
     Layer.provideMerge(CatalogLive),
-    Layer.provide(TokenCounter.TokenCounter.approximate),
+    Layer.provide(TokenCounter.layerApproximate),
     Layer.provide(Layer.orDie(settings)),
     Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env })))
   )

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { CatalogTool, ToolView } from "@tool-search/core"
+import { CatalogTool, Unit } from "@tool-search/core"
 import { Deferred, Effect, Fiber, Layer, Ref, Stream } from "effect"
 import { LanguageModel, Prompt } from "effect/ai"
 import { TestClock } from "effect/testing"
@@ -137,7 +137,7 @@ describe("every tool call is bounded, and a bad one never ends the turn", () => 
       assert.isAtMost(counter.count(kept), 100)
       assert.isAbove(counter.count(kept), 90)
       assert.strictEqual(counter.truncate("short", 100), "short")
-    }).pipe(Effect.provide(TokenCounter.TokenCounter.o200k)))
+    }).pipe(Effect.provide(TokenCounter.o200k)))
 })
 
 describe("UnitToolkit in your own generateText loop", () => {
@@ -147,15 +147,19 @@ describe("UnitToolkit in your own generateText loop", () => {
     [["ToolSearch", { query: "select:tickets_create" }, "3"]],
     [["tickets_create", { text: "outage" }, "4"]]
   ]
+  const sent: Array<ReadonlyArray<string>> = []
   const Model = Layer.effect(
     LanguageModel.LanguageModel,
     Effect.gen(function*() {
       const step = yield* Ref.make(0)
       return yield* LanguageModel.make({
-        generateText: () =>
+        generateText: (options) =>
           Effect.map(
             Ref.getAndUpdate(step, (n) => n + 1),
-            (n) => n < script.length ? (script[n] ?? []).map((c) => call(...c)) : [{ type: "text", text: "filed" }]
+            (n) => {
+              sent.push(options.tools.map((t) => t.name))
+              return n < script.length ? (script[n] ?? []).map((c) => call(...c)) : [{ type: "text", text: "filed" }]
+            }
           ),
         streamText: () => Stream.empty
       })
@@ -166,17 +170,12 @@ describe("UnitToolkit in your own generateText loop", () => {
     Effect.gen(function*() {
       const tools = yield* UnitToolkit.make()
       let prompt = Prompt.make("file a ticket")
-      const sent: Array<ReadonlyArray<string>> = []
       const failures: Array<string | null> = []
       for (let i = 0; i < 6; i++) {
-        const toolkit = yield* tools.toolkit
-        sent.push(Object.keys(toolkit.tools))
-        const response = yield* LanguageModel.generateText({ prompt, toolkit, ...UnitToolkit.requestOptions })
-        prompt = Prompt.concat(prompt, Prompt.fromResponseParts(response.content))
-        if (response.toolCalls.length === 0) break
-        const outcomes = yield* tools.run(response.toolCalls)
-        failures.push(...outcomes.map((o) => o.failure))
-        prompt = Prompt.concat(prompt, UnitToolkit.toPrompt(outcomes))
+        const step = yield* tools.generateText({ prompt })
+        prompt = step.prompt
+        failures.push(...step.outcomes.map((o) => o.failure))
+        if (step.response.toolCalls.length === 0) break
       }
       assert.deepStrictEqual(failures, ["not-active", "unknown", null, null])
       assert.deepStrictEqual(sent, [
@@ -188,20 +187,18 @@ describe("UnitToolkit in your own generateText loop", () => {
       const messages = prompt.content.filter((m) => m.role === "tool")
       assert.strictEqual(messages.length, 3)
     }).pipe(
-      ToolView.withUnit,
-      Effect.provide(Layer.mergeAll(Model, CatalogLive, TokenCounter.TokenCounter.approximate))
+      Unit.provide,
+      Effect.provide(Layer.mergeAll(Model, CatalogLive))
     ))
 
-  it.effect("the toolkit's handlers run through the same path (effect/ai's own resolution)", () =>
+  it.effect("a call by name runs the same path: arguments are checked against the tool's schema", () =>
     Effect.gen(function*() {
       const tools = yield* UnitToolkit.make()
-      const toolkit = yield* tools.toolkit
-      const stream = yield* toolkit.handle("read_file", { text: 42 })
-      const result = yield* Stream.runLast(stream)
-      assert.isTrue(result._tag === "Some" && result.value.isFailure)
-      assert.include(JSON.stringify(result._tag === "Some" ? result.value.result : ""), "Expected string, got 42")
+      const outcome = yield* tools.handle({ id: "1", name: "read_file", params: { text: 42 } })
+      assert.strictEqual(outcome.failure, "invalid-arguments")
+      assert.include(String(outcome.result), "Expected string, got 42")
     }).pipe(
-      ToolView.withUnit,
-      Effect.provide(Layer.mergeAll(CatalogLive, TokenCounter.TokenCounter.approximate))
+      Unit.provide,
+      Effect.provide(CatalogLive)
     ))
 })

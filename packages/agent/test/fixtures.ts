@@ -1,5 +1,5 @@
-import { CatalogTool, Keyword, ToolCatalog } from "@tool-search/core"
-import { textTool } from "@tool-search/core/test-kit"
+import { CatalogTool, ToolCatalog } from "@tool-search/core"
+import { catalogOf, textTool } from "@tool-search/core/test-kit"
 import { Effect, Layer, Stream } from "effect"
 import { LanguageModel, type Response } from "effect/ai"
 import { Executor, ScriptedModel, SessionStore, TokenCounter } from "../src/index.js"
@@ -35,8 +35,8 @@ export const typedTool = (extra: Partial<CatalogTool.Input> = {}) =>
     ...extra
   })
 
-/** A catalog with `tools`, keyword strategy. */
-export const CatalogLive = ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer))
+/** A catalog with `tools`, keyword strategy, deferring whatever its size (the kit's `catalogOf`). */
+export const CatalogLive = catalogOf(tools)
 
 /** Plans by user message. */
 export const plans: Record<string, ScriptedModel.Plan> = {
@@ -61,16 +61,16 @@ export const withScriptedModel = <E, R, E2, R2>(
   executor.pipe(
     Layer.provideMerge(ScriptedModel.layer({ policy, plan: (text) => script[text] })),
     Layer.provideMerge(catalog),
-    Layer.provide(TokenCounter.TokenCounter.approximate)
+    Layer.provide(TokenCounter.layerApproximate)
   )
 
 /** Executor + scripted model + catalog, with the session store left to the caller. */
 export const agentWithoutStore = (policy: ScriptedModel.Policy, options: Partial<Executor.Options> = {}) =>
-  withScriptedModel(Executor.Executor.layer(options), policy, plans, CatalogLive)
+  withScriptedModel(Executor.layer(options), policy, plans, CatalogLive)
 
 /** Executor + scripted model + catalog + an in-memory session store. */
 export const agent = (policy: ScriptedModel.Policy, options: Partial<Executor.Options> = {}) =>
-  agentWithoutStore(policy, options).pipe(Layer.provide(SessionStore.SessionStore.layerMemory()))
+  agentWithoutStore(policy, options).pipe(Layer.provide(SessionStore.layerMemory()))
 
 /** A user message. */
 export const user = (text: string) => [{ role: "user" as const, content: text }]
@@ -92,9 +92,9 @@ export const scripted = (
   const catalog = Layer.effectDiscard(Effect.flatMap(ToolCatalog.ToolCatalog, (c) => c.register(extra))).pipe(
     Layer.provideMerge(CatalogLive)
   )
-  return Executor.Executor.layerMemory(options).pipe(
+  return Executor.layerMemory(options).pipe(
     Layer.provideMerge(model),
     Layer.provideMerge(Layer.orDie(catalog)),
-    Layer.provide(TokenCounter.TokenCounter.approximate)
+    Layer.provide(TokenCounter.layerApproximate)
   )
 }

@@ -22,11 +22,13 @@ import {
   TableOfContents,
   ToolCatalog,
   ToolSearchConfig,
+  Unit,
+  type UnknownTools,
   Visibility
 } from "@tool-search/core"
 import { McpSources } from "@tool-search/mcp"
 import { ProviderConfig, Providers } from "@tool-search/providers"
-import { Database, Feedback, StoreConfig } from "@tool-search/store"
+import { Database, Feedback } from "@tool-search/store"
 import {
   Console,
   Context,
@@ -45,8 +47,8 @@ import type { AiError, Prompt } from "effect/ai"
 import { Flag } from "effect/cli"
 import { FetchHttpClient } from "effect/http"
 import * as Catalogs from "./Catalogs.js"
-import { UsageError } from "./CliError.js"
-import { databaseFlag } from "./commands/Audit.js"
+import { print, type Subject, UsageError } from "./CliError.js"
+import * as AuditCommand from "./commands/Audit.js"
 import * as Demo from "./commands/Demo.js"
 import { upstreams as parseUpstreams } from "./commands/Serve.js"
 import * as SharedFlags from "./Flags.js"
@@ -63,12 +65,15 @@ import * as SharedFlags from "./Flags.js"
  */
 export const flags = {
   catalog: Flag.String("catalog").pipe(
-    Flag.withDescription("catalog file: JSONL, JSON array or MCP tools/list (its tools have no handlers)"),
+    Flag.withDescription(
+      "catalog file: JSONL, JSON array or MCP tools/list (its tools have no handlers) (optional; the agent needs --catalog and/or --upstream)"
+    ),
     Flag.optional
   ),
-  upstreams: Flag.String("upstream").pipe(
-    Flag.withDescription("an MCP server whose tools the agent uses, \"<name>=<command line>\" or \"<name>=<url>\""),
-    Flag.atLeast(0)
+  upstreams: SharedFlags.repeatable(
+    "upstream",
+    "an MCP server whose tools the agent uses, \"<name>=<command line>\" or \"<name>=<url>\"",
+    "the agent needs --catalog and/or --upstream"
   ),
   strategy: Flag.Literals("strategy", Strategies.names).pipe(
     Flag.withDescription("search strategy (default: TOOL_SEARCH_STRATEGY, else bm25f)"),
@@ -85,7 +90,7 @@ export const flags = {
   maxIterations: Flag.Int("max-iterations").pipe(SharedFlags.withDefault(10, "model calls per turn")),
   json: SharedFlags.toggle("json", "print the event stream, one JSON object per line"),
   sanitizeNames: SharedFlags.sanitizeNames,
-  database: databaseFlag.pipe(
+  database: AuditCommand.databaseFlag.pipe(
     Flag.withDescription("keep search feedback in this database (default: TOOL_SEARCH_DATABASE, else none)")
   )
 }
@@ -128,26 +133,45 @@ export class TurnFailed extends Schema.TaggedError<TurnFailed>()("TurnFailed", {
 }
 
 /**
- * A failed model call as a `TurnFailed`, printed on stderr.
+ * A failed model call of `command` as a `TurnFailed`, printed as `CliError.print` prints failures
+ * (one line on stderr, or with `json` one JSON object on stdout).
  *
  * @since 0.2.0
  * @category errors
  */
-export const turnFailed = (error: AiError.AiError): Effect.Effect<never, TurnFailed> => {
-  const failure = new TurnFailed({ reason: `the model call failed: ${error.message}` })
-  return Effect.andThen(Console.error(`tool-search: ${failure.reason}`), Effect.fail(failure))
+export const turnFailed = (
+  error: AiError.AiError | UnknownTools,
+  options: { readonly command: string; readonly json: boolean }
+): Effect.Effect<never, TurnFailed> => {
+  const failure = new TurnFailed({
+    reason: error._tag === "UnknownTools" ? error.message : `the model call failed: ${error.message}`
+  })
+  return Effect.andThen(
+    print(options.command, options.json)({
+      message: failure.reason,
+      subject: error._tag === "UnknownTools" ? "catalog" : "model",
+      exitCode: 1
+    }),
+    Effect.fail(failure)
+  )
 }
 
 /**
- * Prints a usage error as one line on stderr (a failed turn has printed its own).
+ * Prints a usage error of `command` as `CliError.print` does (a failed turn has printed its own).
  *
  * @since 0.2.0
  * @category errors
  */
-export const report = <A, E extends { readonly _tag: string; readonly message: string }, R>(
-  effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, E, R> =>
-  Effect.tapError(effect, (e) => e._tag === "UsageError" ? Console.error(`tool-search: ${e.message}`) : Effect.void)
+export const report =
+  (command: string, options: { readonly json: boolean }) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.tapError(
+      effect,
+      (e) =>
+        e instanceof UsageError
+          ? print(command, options.json)({ message: e.message, subject: e.subject, exitCode: 2 })
+          : Effect.void
+    )
 
 // -----------------------------------------------------------------------------
 // The agent
@@ -166,9 +190,11 @@ export interface Info {
   /** Tools in the catalog (file and MCP servers), and how many of them are deferred. */
   readonly tools: number
   readonly deferred: number
+  /** Whether they are deferred at all: below the deferral threshold every tool is sent. */
+  readonly deferring: boolean
 }
 
-const usage = (reason: string) => new UsageError({ reason })
+const usage = (reason: string, subject: Subject) => new UsageError({ reason, subject })
 
 /** The language model the flags and settings name, or a usage error saying what is missing. */
 const modelChoice = (flags: Flags) =>
@@ -177,25 +203,31 @@ const modelChoice = (flags: Flags) =>
     const tables = [ProviderConfig.settings]
     yield* Setting.check(tables, given, (s) => `--${s.flag}`)
     const choice = yield* Setting.read(Providers.languageModelChoice, tables, { flags: given })
-    if (Option.isNone(choice)) return yield* usage(Providers.howToConfigure)
+    if (Option.isNone(choice)) return yield* usage(Providers.howToConfigure, "model")
     return choice.value
-  }).pipe(Effect.mapError((e) => e._tag === "ConfigError" ? usage(Setting.explain(e)) : e))
+  }).pipe(Effect.mapError((e) => e._tag === "ConfigError" ? usage(Setting.explain(e), "settings") : e))
 
 /**
  * Search feedback in the database `--database` or `TOOL_SEARCH_DATABASE` names, when one does and
  * feedback is on; otherwise none (as without a database).
  */
-const feedbackStore = (database: Option.Option<string>, feedback: boolean) =>
-  Effect.gen(function*() {
-    if (!feedback) return Layer.empty
-    const flags = Option.match(database, { onNone: () => ({}), onSome: (value) => ({ database: value }) })
-    const tables = [StoreConfig.settings]
-    yield* Setting.check(tables, flags, (s) => `--${s.flag}`)
-    const given = yield* Setting.read(Setting.options(StoreConfig.settings), tables, { flags })
-    if (Option.isNone(given.database)) return Layer.empty
-    const timeout = Option.getOrElse(given.databaseTimeout, () => StoreConfig.settings.databaseTimeout.default)
-    return Feedback.layer().pipe(Layer.provide(Database.layer(given.database.value, { timeout })))
-  }).pipe(Effect.mapError((e) => usage(Setting.explain(e))))
+const feedbackStore = (command: string, database: Option.Option<string>, feedback: boolean) =>
+  feedback
+    ? Effect.map(AuditCommand.named(command, database), (store) =>
+      Option.match(store, {
+        onNone: () => Layer.empty,
+        onSome: (s) => Feedback.layer().pipe(Layer.provide(Database.layer(s.database, { timeout: s.databaseTimeout })))
+      }))
+    : Effect.succeed(Layer.empty)
+
+/** What a failure to build the agent is about. */
+const buildFailure = {
+  ConfigError: "settings",
+  DatabaseUnavailable: "database",
+  DuplicateTool: "catalog",
+  InvalidTool: "catalog",
+  InvalidUpstream: "upstream"
+} as const satisfies Record<string, Subject>
 
 /**
  * Runs `body` with the agent the flags describe: an `Executor` over the configured model, a
@@ -206,6 +238,7 @@ const feedbackStore = (database: Option.Option<string>, feedback: boolean) =>
  * @category constructors
  */
 export const withAgent = <A, E, R>(
+  command: "chat" | "run",
   flags: Flags,
   body: (info: Info) => Effect.Effect<A, E, R>
 ): Effect.Effect<
@@ -218,29 +251,32 @@ export const withAgent = <A, E, R>(
   Effect.gen(function*() {
     const choice = yield* modelChoice(flags)
     if (Option.isNone(flags.catalog) && flags.upstreams.length === 0) {
-      return yield* usage("give the agent tools: --catalog <file> and/or --upstream <name>=<command line or URL>")
+      return yield* usage(
+        "give the agent tools: --catalog <file> and/or --upstream <name>=<command line or URL>",
+        "arguments"
+      )
     }
     const strategy = Option.getOrUndefined(flags.strategy)
     const settings = yield* Setting.read(ToolSearchConfig.config, [ToolSearchConfig.settings], {
       flags: { strategy }
-    }).pipe(Effect.mapError((e) => usage(Setting.explain(e))))
+    }).pipe(Effect.mapError((e) => usage(Setting.explain(e), "settings")))
     const tools: ReadonlyArray<CatalogTool.CatalogTool> = Option.isSome(flags.catalog)
       ? yield* Catalogs.load(flags.catalog.value, { names: flags.sanitizeNames ? "sanitize" : "strict" })
       : []
     const servers = yield* parseUpstreams(flags.upstreams, { callTimeout: 60, connectTimeout: 30 })
 
-    const Catalog = ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(
+    const Catalog = ToolCatalog.layerWithTools(tools).pipe(
       Layer.provide(Providers.searchStrategy(settings.strategy))
     )
-    const Feedback_ = yield* feedbackStore(flags.database, settings.feedback)
-    const Tools = servers.length === 0 ? Catalog : McpSources.McpSources.layer(servers).pipe(
+    const Feedback_ = yield* feedbackStore(command, flags.database, settings.feedback)
+    const Tools = servers.length === 0 ? Catalog : McpSources.layer(servers).pipe(
       Layer.provideMerge(Catalog)
     )
     // The user handed the agent these tools: they all exist unless TOOL_SEARCH_STRICT says otherwise,
     // and the MCP servers are sources the user attached (listed by name in a table of contents).
     const strictSet = Option.isSome(
       yield* ToolSearchConfig.settings.strict.option.pipe(
-        Effect.mapError((e) => usage(Setting.explain(e)))
+        Effect.mapError((e) => usage(Setting.explain(e), "settings"))
       )
     )
     const visibility: Visibility.Options = {
@@ -254,11 +290,11 @@ export const withAgent = <A, E, R>(
       TableOfContents.layer(settings.tableOfContents),
       Layer.succeed(ToolSearchConfig.ToolSearchConfig, { ...settings, visibility })
     )
-    const Agent = Executor.Executor.layerConfig({ maxIterations: Math.max(1, flags.maxIterations) }).pipe(
-      Layer.provide(SessionStore.SessionStore.layerConfig),
+    const Agent = Executor.layerConfig({ maxIterations: Math.max(1, flags.maxIterations) }).pipe(
+      Layer.provide(SessionStore.layerConfig),
       Layer.provide(Providers.languageModelOf(choice)),
       Layer.provideMerge(Tools),
-      Layer.provide(TokenCounter.TokenCounter.o200k),
+      Layer.provide(TokenCounter.o200k),
       Layer.provide(Policies),
       Layer.provide(FetchHttpClient.layer),
       // the catalog ranks with it, the executor's views record into it
@@ -267,7 +303,7 @@ export const withAgent = <A, E, R>(
 
     // building the agent starts the MCP servers; a bad one, or a bad setting, is a usage error
     const context = yield* Layer.build(Agent).pipe(
-      Effect.mapError((e) => usage(e._tag === "ConfigError" ? Setting.explain(e) : e.message))
+      Effect.mapError((e) => usage(e._tag === "ConfigError" ? Setting.explain(e) : e.message, buildFailure[e._tag]))
     )
     const catalog = Context.get(context, ToolCatalog.ToolCatalog)
     const all = yield* catalog.all
@@ -276,7 +312,8 @@ export const withAgent = <A, E, R>(
       model: Providers.describe(choice),
       strategy: catalog.strategy,
       tools: all.length,
-      deferred: all.length - eager.length
+      deferred: all.length - eager.length,
+      deferring: yield* Unit.provide(Unit.deferring).pipe(Effect.provide(context), Effect.provide(Policies))
     }).pipe(Effect.provide(context))
   }).pipe(
     Effect.scoped,
@@ -297,7 +334,7 @@ export const withAgent = <A, E, R>(
  */
 export const turn = (
   prompt: ReadonlyArray<Prompt.MessageEncoded>,
-  options: { readonly json: boolean; readonly sessionId: string }
+  options: { readonly command: string; readonly json: boolean; readonly sessionId: string }
 ): Effect.Effect<ReadonlyArray<TurnEvent.TurnEvent>, TurnFailed, Executor.Executor> =>
   Effect.gen(function*() {
     const executor = yield* Executor.Executor
@@ -310,7 +347,7 @@ export const turn = (
           ? Console.log(JSON.stringify(TurnEvent.toJson(event)))
           : Effect.forEach(Demo.render(event, seen), (line) => Console.log(line), { discard: true })
       }),
-      Effect.catch(turnFailed)
+      Effect.catch((e) => turnFailed(e, options))
     )
     if (!options.json) yield* Console.log(`  ${turnSummary(events)}`)
     return events
@@ -338,7 +375,11 @@ export const answerOf = (events: ReadonlyArray<TurnEvent.TurnEvent>): string => 
  * @category output
  */
 export const banner = (info: Info): string =>
-  `${info.model} · ${info.tools} tools (${info.deferred} deferred, found through search) · strategy ${info.strategy}`
+  `${info.model} · ${info.tools} tools (${
+    info.deferring
+      ? `${info.deferred} deferred, found through search`
+      : `all sent directly: fewer deferrable tools than TOOL_SEARCH_DEFER's threshold`
+  }) · strategy ${info.strategy}`
 
 /**
  * A turn's figures, for the line after its answer: requests, tool-definition tokens against the

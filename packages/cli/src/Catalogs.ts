@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { CatalogFile, type CatalogTool } from "@tool-search/core"
+import { CatalogFile, type CatalogFileError, type CatalogTool } from "@tool-search/core"
 import { Console, Effect, FileSystem, Stdio, Stream } from "effect"
 import { UsageError } from "./CliError.js"
 import * as Progress from "./Progress.js"
@@ -36,12 +36,15 @@ const read = (file: string): Effect.Effect<string, UsageError, FileSystem.FileSy
       }
       return yield* stdio.stdin.pipe(Stream.decodeText(), Stream.mkString)
     }).pipe(
-      Effect.mapError((e) => new UsageError({ reason: `<stdin>: cannot read the catalog (${e.message})` }))
+      Effect.mapError((e) =>
+        new UsageError({ reason: `<stdin>: cannot read the catalog (${e.message})`, subject: "catalog" })
+      )
     )
     : Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(file)).pipe(
       Effect.mapError((e) =>
         new UsageError({
-          reason: `${file}: cannot read the catalog file (${e.reason._tag === "NotFound" ? "not found" : e.message})`
+          reason: `${file}: cannot read the catalog file (${e.reason._tag === "NotFound" ? "not found" : e.message})`,
+          subject: "catalog"
         })
       )
     )
@@ -62,7 +65,7 @@ export const load = (
       const { skipped, tools } = yield* CatalogFile.parseAll(label(file), text, {
         ...options,
         onProgress: progress.update
-      }).pipe(Effect.mapError((e) => new UsageError({ reason: `${e.message}${hint(e, options)}` })))
+      }).pipe(Effect.mapError((e) => new UsageError({ reason: `${e.message}${hint(e, options)}`, subject: "catalog" })))
       for (const error of skipped) yield* Console.error(`tool-search: skipped ${error.message}`)
       if (skipped.length > 0) {
         yield* Console.error(
@@ -75,7 +78,7 @@ export const load = (
     }))
 
 /** What to try when a tool of the file is bad. */
-const hint = (error: CatalogFile.CatalogFileError, options: Options): string => {
+const hint = (error: CatalogFileError, options: Options): string => {
   if (options.names !== "sanitize" && error.reason.includes("name must match")) {
     return " (--sanitize-names rewrites such names; --skip-invalid leaves bad tools out)"
   }

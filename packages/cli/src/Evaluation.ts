@@ -14,7 +14,8 @@
  *
  * @since 0.1.0
  */
-import { type CatalogTool, SearchDocument, type SearchFailed, type SearchStrategy } from "@tool-search/core"
+import type { SearchStrategy } from "@tool-search/core"
+import { type CatalogTool, SearchDocument, type SearchFailed } from "@tool-search/core"
 import { Effect, Schema } from "effect"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"

@@ -29,6 +29,16 @@ export const toggle = (name: string, description: string): Flag.Flag<boolean> =>
   Flag.Boolean(name).pipe(withDefault(false, description))
 
 /**
+ * A text flag given any number of times, none included, whose help line says when one is needed
+ * (`needed`: `at least one server from --upstream or --config`) instead of `(required)`.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const repeatable = (name: string, description: string, needed: string): Flag.Flag<ReadonlyArray<string>> =>
+  Flag.String(name).pipe(Flag.withDescription(`${description} (optional; ${needed}; repeat for more)`), Flag.atLeast(0))
+
+/**
  * `--catalog <file>`: a catalog file, or `-` for standard input.
  *
  * @since 0.2.0

@@ -23,10 +23,8 @@ import type { SqlClient } from "effect/sql/SqlClient"
 // -----------------------------------------------------------------------------
 
 /** `off`, or a location as the store's own `database` setting reads it (one parser for both). */
-const DatabaseOrOff: Schema.Codec<Database.Location | "off", unknown> = Setting.fromString(
-  Schema.Union([Schema.Literal("off"), Schema.toType(StoreConfig.LocationFromString)]) as unknown as Schema.Codec<
-    Database.Location | "off"
-  >,
+const DatabaseOrOff: Schema.Codec<Database.Location | "off", string> = Setting.fromString(
+  Schema.Union([Schema.Literal("off"), Schema.toType(StoreConfig.LocationFromString)]),
   (raw) => {
     if (raw.trim().toLowerCase() === "off") return Result.succeed("off")
     const location = Database.parse(raw.trim())

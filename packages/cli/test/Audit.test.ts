@@ -1,52 +1,56 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Exit } from "effect"
+import { ConfigProvider, Effect, Exit, Option } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { parseSince } from "../src/commands/Audit.js"
+import { named, parseSince } from "../src/commands/Audit.js"
 import { runCli } from "./runCli.js"
 
 const tempDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "tool-search-audit-"))
 
 describe("tool-search audit", () => {
-  it.effect("shows the demo's reveals and calls when the demo ran with a database", () =>
-    Effect.gen(function*() {
-      const database = Path.join(tempDir(), "db")
-      const demo = yield* runCli(["demo", "--json", "--database", database])
-      assert.isTrue(Exit.isSuccess(demo.exit), demo.err)
-      const events = demo.out.split("\n").map((l) => JSON.parse(l))
-      const searches = events.filter((e) => e.type === "search")
-      const calls = events.filter((e) => e.type === "tool-result")
+  it.effect(
+    "shows the demo's reveals and calls when the demo ran with a database (TOOL_SEARCH_DATABASE)",
+    () =>
+      Effect.gen(function*() {
+        const database = Path.join(tempDir(), "db")
+        const demo = yield* runCli(["demo", "--json"], { TOOL_SEARCH_DATABASE: database })
+        assert.isTrue(Exit.isSuccess(demo.exit), demo.err)
+        const events = demo.out.split("\n").map((l) => JSON.parse(l))
+        const searches = events.filter((e) => e.type === "search")
+        const calls = events.filter((e) => e.type === "tool-result")
 
-      const json = yield* runCli(["audit", "--json", "--session", "demo"], { TOOL_SEARCH_DATABASE: database })
-      assert.isTrue(Exit.isSuccess(json.exit), json.err)
-      const entries = json.out.split("\n").map((l) => JSON.parse(l))
-      const reveals = entries.filter((e) => e.type === "reveal")
-      const recorded = entries.filter((e) => e.type === "call")
-      // every search and every call of the demo, nothing else
-      assert.deepStrictEqual(
-        reveals.map((r) => r.query).sort(),
-        searches.map((s) => s.query).sort()
-      )
-      assert.strictEqual(recorded.length, calls.length)
-      assert.deepStrictEqual(
-        recorded.map((c) => `${c.tool}:${c.outcome}`).sort(),
-        calls.map((c) => `${c.name}:${c.failure ?? "ok"}`).sort()
-      )
-      assert.isTrue(recorded.some((c) => c.outcome === "not-active"))
-      assert.isTrue(recorded.some((c) => c.path.length > 0)) // the forks' calls
-      for (const c of recorded) assert.notProperty(c, "arguments") // payloads are off by default
-      const summary = events[events.length - 1]
-      assert.strictEqual(summary.type, "summary")
-      assert.strictEqual(new Set(entries.map((e) => e.turn)).size, summary.turns.length) // a turn id per turn
+        const json = yield* runCli(["audit", "--json", "--session", "demo"], { TOOL_SEARCH_DATABASE: database })
+        assert.isTrue(Exit.isSuccess(json.exit), json.err)
+        const entries = json.out.split("\n").map((l) => JSON.parse(l))
+        const reveals = entries.filter((e) => e.type === "reveal")
+        const recorded = entries.filter((e) => e.type === "call")
+        // every search and every call of the demo, nothing else
+        assert.deepStrictEqual(
+          reveals.map((r) => r.query).sort(),
+          searches.map((s) => s.query).sort()
+        )
+        assert.strictEqual(recorded.length, calls.length)
+        assert.deepStrictEqual(
+          recorded.map((c) => `${c.tool}:${c.outcome}`).sort(),
+          calls.map((c) => `${c.name}:${c.failure ?? "ok"}`).sort()
+        )
+        assert.isTrue(recorded.some((c) => c.outcome === "not-active"))
+        assert.isTrue(recorded.some((c) => c.path.length > 0)) // the forks' calls
+        for (const c of recorded) assert.notProperty(c, "arguments") // payloads are off by default
+        const summary = events[events.length - 1]
+        assert.strictEqual(summary.type, "summary")
+        assert.strictEqual(new Set(entries.map((e) => e.turn)).size, summary.turns.length) // a turn id per turn
 
-      const human = yield* runCli(["audit", "--database", database, "--since", "1 hour", "--limit", "5"])
-      assert.isTrue(Exit.isSuccess(human.exit), human.err)
-      const lines = human.out.split("\n")
-      assert.strictEqual(lines.length, 5)
-      assert.match(lines[0]!, /^\d{4}-\d{2}-\d{2} [\d:.]+ {2}session demo · turn [0-9a-f]{8}/)
-      assert.isTrue(lines.some((l) => / reveal {2}ToolSearch "/.test(l)))
-    }), 120_000)
+        const human = yield* runCli(["audit", "--database", database, "--since", "1 hour", "--limit", "5"])
+        assert.isTrue(Exit.isSuccess(human.exit), human.err)
+        const lines = human.out.split("\n")
+        assert.strictEqual(lines.length, 5)
+        assert.match(lines[0]!, /^\d{4}-\d{2}-\d{2} [\d:.]+ {2}session demo · turn [0-9a-f]{8}/)
+        assert.isTrue(lines.some((l) => / reveal {2}ToolSearch "/.test(l)))
+      }),
+    120_000
+  )
 
   it.effect("refuses what it cannot read, in one line", () =>
     Effect.gen(function*() {
@@ -62,6 +66,27 @@ describe("tool-search audit", () => {
       assert.include(scheme.err, "only postgres:// URLs are supported")
       const since = yield* runCli(["audit", "--database", tempDir(), "--since", "yesterday-ish"])
       assert.include(since.err, "--since: expected a time")
+    }))
+
+  it.effect("demo, chat and run read their database in one place: --database, else TOOL_SEARCH_DATABASE, else none", () =>
+    Effect.gen(function*() {
+      const read = (flag: Option.Option<string>, env: Record<string, string>) =>
+        named("demo", flag).pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env })))
+      const where = (settings: Option.Option<{ readonly database: { readonly _tag: string } }>) =>
+        Option.map(settings, (s) => s.database._tag)
+      assert.deepStrictEqual(yield* read(Option.none(), {}), Option.none())
+      assert.deepStrictEqual(
+        where(yield* read(Option.none(), { TOOL_SEARCH_DATABASE: "memory" })),
+        Option.some("Memory")
+      )
+      const dir = tempDir()
+      assert.deepStrictEqual(
+        where(yield* read(Option.some(dir), { TOOL_SEARCH_DATABASE: "memory" })),
+        Option.some("Embedded")
+      )
+      const bad = yield* Effect.flip(read(Option.none(), { TOOL_SEARCH_DATABASE: "mysql://db/x" }))
+      assert.include(bad.message, "TOOL_SEARCH_DATABASE")
+      assert.strictEqual(bad.subject, "settings")
     }))
 
   it("--since reads times and durations back from now", () => {

@@ -104,7 +104,12 @@ const memory = (() => {
   return `memory=${CommandLine.join([process.execPath, join(dirname(manifest), Object.values(bin)[0] ?? "")])}`
 })()
 
-const modelEnv = (url: string) => ({ TOOL_SEARCH_MODEL: "openai-compatible:test-model", TOOL_SEARCH_MODEL_URL: url })
+// the three-tool catalog is below the default deferral threshold: these tests of the search flow defer anyway
+const modelEnv = (url: string) => ({
+  TOOL_SEARCH_MODEL: "openai-compatible:test-model",
+  TOOL_SEARCH_MODEL_URL: url,
+  TOOL_SEARCH_DEFER: "always"
+})
 
 // -----------------------------------------------------------------------------
 // Tests
@@ -185,6 +190,24 @@ describe("tool-search run and chat through the binary (checks the wire, not a mo
     }
   })
 
+  it("a catalog below the deferral threshold: chat sends its tools directly, no search tool, and says so", {
+    timeout: 30_000
+  }, async () => {
+    const server = await wire(["Hello!"])
+    try {
+      const { TOOL_SEARCH_DEFER: _, ...env } = modelEnv(server.url)
+      const { code, err, out } = await tool(["chat", "--catalog", catalog], env, "hi\n/exit\n")
+      assert.strictEqual(code, 0, err)
+      assert.include(out, "3 tools (all sent directly")
+      assert.include(out, "few tools: all sent directly, no search")
+      assert.deepStrictEqual(server.requests.map((r) => (r.tools ?? []).map((t) => t.function.name)), [
+        ["read_file", "weather_forecast", "chat_send"]
+      ])
+    } finally {
+      await server.close()
+    }
+  })
+
   it("chat: a turn per line, the conversation carried over, /exit ends it", { timeout: 30_000 }, async () => {
     const server = await wire(["Hello!", "You said hi.", "never asked"])
     try {
@@ -205,9 +228,9 @@ describe("tool-search run and chat through the binary (checks the wire, not a mo
   })
 
   it("a failed model call: run exits 1 naming the provider's message; chat says so and goes on", {
-    timeout: 30_000
+    timeout: 60_000
   }, async () => {
-    const server = await wire([{ status: 401 }, { status: 401 }, "Still here."])
+    const server = await wire([{ status: 401 }, { status: 401 }, "Still here.", { status: 401 }])
     try {
       const run = await tool(["run", "hi", "--catalog", catalog], modelEnv(server.url))
       assert.strictEqual(run.code, 1)
@@ -222,6 +245,14 @@ describe("tool-search run and chat through the binary (checks the wire, not a mo
         server.requests[2]?.messages.filter((m) => m.role !== "system").map((m) => m.content),
         ["second"]
       )
+      // with --json the failure is the last JSON line on stdout, with the same exit code
+      const json = await tool(["run", "hi", "--catalog", catalog, "--json"], modelEnv(server.url))
+      assert.strictEqual(json.code, 1)
+      const last = JSON.parse(json.out.trim().split("\n").at(-1) ?? "{}")
+      assert.deepStrictEqual(Object.keys(last.error), ["command", "subject", "message", "exitCode"])
+      assert.deepInclude(last.error, { command: "tool-search run", subject: "model", exitCode: 1 })
+      assert.include(last.error.message, "Invalid API key")
+      assert.notInclude(json.err, "Invalid API key")
     } finally {
       await server.close()
     }

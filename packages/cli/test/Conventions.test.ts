@@ -7,6 +7,7 @@ import { Effect } from "effect"
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import * as Services from "../src/demo/Services.js"
 import { Cli } from "../src/index.js"
 import { runBinary } from "./binary.js"
 import { runCli } from "./runCli.js"
@@ -109,8 +110,16 @@ describe("tool-search conventions, through the binary", () => {
       const section = /\nFLAGS\n([\s\S]*?)\n\n/.exec(run.stdout)?.[1] ?? ""
       const flagLines = section.split("\n").filter((l) => /^\s+--/.test(l))
       assert.isNotEmpty(flagLines, `${commands[i]} lists its flags`)
-      for (const line of flagLines) assert.match(line, /\((default: [^)]*|required|optional)\)/, line)
+      for (const line of flagLines) assert.match(line, /\((default: [^)]*|required|optional(; [^)]*)?)\)/, line)
     })
+    const help = (command: string) => runs[commands.indexOf(command)]?.stdout ?? ""
+    // --config alone is enough for serve, --catalog or --upstream for chat and run: none is "(required)"
+    for (const command of ["serve", "chat", "run"]) {
+      assert.notMatch(help(command), /--(upstream|catalog) .*\(required\)/, command)
+    }
+    assert.match(help("serve"), /--upstream .*\(optional; serve needs at least one server, from --upstream or --config/)
+    // the demo's description states its catalog's size, derived from the catalog
+    assert.include(help("demo"), `an offline agent with ${Services.tools.length} tools`)
   }, 120_000)
 
   it("flags get defaults only through Flags.withDefault, which writes the default into the help", () => {
@@ -121,6 +130,47 @@ describe("tool-search conventions, through the binary", () => {
     )
     assert.deepStrictEqual(offenders, [])
   })
+
+  it(
+    "with --json, every failure is one JSON object on stdout and exit code 2, for every command that takes --json",
+    async () => {
+      const database = join(dir, "never-written")
+      /** Per command with --json: a failure found while running, and a bad value (a parse error). */
+      const failures: Readonly<Record<string, { readonly args: ReadonlyArray<string>; readonly subject: string }>> = {
+        search: { args: ["search", "x", "--catalog", join(dir, "missing.jsonl")], subject: "catalog" },
+        toc: { args: ["toc", "--catalog", join(dir, "missing.jsonl")], subject: "catalog" },
+        demo: { args: ["demo", "--database", "mysql://db/x"], subject: "settings" },
+        chat: { args: ["chat", "--catalog", catalog], subject: "model" },
+        run: { args: ["run", "a task", "--catalog", catalog], subject: "model" },
+        bench: { args: ["bench", "--tools", catalog, "--queries", join(dir, "missing.jsonl")], subject: "queries" },
+        "bench-executor": { args: ["bench-executor", "--tools", "many"], subject: "arguments" },
+        "bench-disclosure": { args: ["bench-disclosure", "--system-prompt-tokens", "many"], subject: "arguments" },
+        audit: { args: ["audit", "--database", database], subject: "database" }
+      }
+      const withJson = commands.filter((c) => failures[c] !== undefined)
+      assert.sameMembers(withJson, commands.filter((c) => c !== "serve"), "every command but serve takes --json")
+      const runs = await Promise.all([
+        ...withJson.map((c) => runBinary([...(failures[c]?.args ?? []), "--json"])),
+        runBinary(["search", "x", "--catalog", catalog, "--json", "--max", "many"]) // a parse error, before the command runs
+      ])
+      runs.forEach((run, i) => {
+        const command = withJson[i] ?? "search"
+        const expected = failures[command]?.subject ?? ""
+        assert.strictEqual(run.status, 2, `${command}: ${run.stdout}${run.stderr}`)
+        assert.strictEqual(run.stderr, "", `${command}: nothing on stderr`)
+        const lines = run.stdout.trimEnd().split("\n")
+        assert.lengthOf(lines, 1, `${command}: one line on stdout, got ${run.stdout}`)
+        const error = JSON.parse(lines[0] ?? "").error
+        assert.deepStrictEqual(Object.keys(error), ["command", "subject", "message", "exitCode"])
+        assert.strictEqual(error.command, `tool-search ${command}`)
+        assert.strictEqual(error.subject, i === withJson.length ? "arguments" : expected, command)
+        assert.strictEqual(error.exitCode, 2)
+        assert.isNotEmpty(error.message)
+      })
+      assert.include(JSON.parse(runs[withJson.length]?.stdout ?? "").error.message, "invalid value for --max: 'many'")
+    },
+    240_000 // a hang guard for ten process starts on a shared machine
+  )
 
   it("--catalog - reads the catalog from standard input", async () => {
     const run = await runBinary(["search", "send a slack message", "--catalog", "-", "--json"], { input: lines(tools) })

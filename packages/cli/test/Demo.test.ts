@@ -113,12 +113,22 @@ describe("tool-search demo", () => {
     120_000
   )
 
-  it.effect("an unknown delivery is a usage error naming the variable", () =>
-    Effect.gen(function*() {
-      const { err, exit } = yield* runCli(["demo", "--json"], { TOOL_SEARCH_DELIVERY: "telepathy" })
-      assert.isTrue(Exit.isFailure(exit))
-      assert.include(err, "TOOL_SEARCH_DELIVERY")
-    }), 60_000)
+  it.effect(
+    "an unknown delivery is a usage error naming the variable (with --json, as one JSON object)",
+    () =>
+      Effect.gen(function*() {
+        const { err, exit } = yield* runCli(["demo"], { TOOL_SEARCH_DELIVERY: "telepathy" })
+        assert.isTrue(Exit.isFailure(exit))
+        assert.include(err, "TOOL_SEARCH_DELIVERY")
+        const json = yield* runCli(["demo", "--json"], { TOOL_SEARCH_DELIVERY: "telepathy" })
+        assert.isTrue(Exit.isFailure(json.exit))
+        assert.strictEqual(json.err, "")
+        const error = JSON.parse(json.out).error
+        assert.strictEqual(error.subject, "settings")
+        assert.include(error.message, "TOOL_SEARCH_DELIVERY")
+      }),
+    60_000
+  )
 })
 
 describe("tool-search bench-disclosure", () => {

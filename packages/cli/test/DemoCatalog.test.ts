@@ -233,7 +233,7 @@ describe("the demo catalog", () => {
 })
 
 /** The demo's catalog, ranked by the keyword strategy. */
-const DemoCatalog = ToolCatalog.ToolCatalog.layerWithTools(Demo.tools).pipe(Layer.provide(Keyword.layer))
+const DemoCatalog = ToolCatalog.layerWithTools(Demo.tools).pipe(Layer.provide(Keyword.layer))
 
 /** Requests the demo conversation uses, with the tool each must surface. */
 const requests: ReadonlyArray<readonly [string, string]> = [

@@ -46,6 +46,20 @@ describe("tool-search search", () => {
       assert.match(err, /^tool-search: .*nope\.jsonl: cannot read the catalog file \(not found\)$/)
     }))
 
+  it.effect("a tool that does not decode: the decoder's line break is a line break, not \\u000a", () =>
+    Effect.gen(function*() {
+      const unnamed = join(dir, "unnamed.jsonl")
+      writeFileSync(unnamed, `{"description":"no name, \\u001b[31mred"}\n`)
+      const { err } = yield* run(["search", "x", "--catalog", unnamed])
+      assert.strictEqual(
+        err,
+        `tool-search: ${unnamed}:1: Invalid tool '<unnamed>': Missing key\n  at ["name"] (--skip-invalid leaves bad tools out)`
+      )
+      // --json carries the same message in one JSON string
+      const json = yield* run(["search", "x", "--catalog", unnamed, "--json"])
+      assert.strictEqual(JSON.parse(json.out).error.message, err.replace("tool-search: ", ""))
+    }))
+
   it.effect("a malformed file names the file and line", () =>
     Effect.gen(function*() {
       const { err } = yield* run(["search", "x", "--catalog", broken])

@@ -3,7 +3,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll } from "vitest"
@@ -32,6 +32,10 @@ describe("tool-search serve", () => {
       try {
         // initialize is answered at once: the upstreams start in the background
         assert.deepStrictEqual(await gateway.names(), ["ToolSearch", "call_tool"])
+        // the gateway announces the packages' one version, the one `tool-search --version` prints
+        const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
+        assert.deepStrictEqual(gateway.client.getServerVersion(), { name: "tool-search", version })
+        assert.strictEqual((await runBinary(["--version"])).stdout, `tool-search v${version}\n`)
         await gateway.ready("memory", "fs")
         const found = await gateway.call("ToolSearch", { query: "+text read file", max_results: 1 })
         assert.match(text(found), /"name":"read_text_file"/)

@@ -4,8 +4,11 @@
 // telemetry an operator configures, received by a stand-in OTLP collector.
 import { assert, describe, it } from "@effect/vitest"
 import { spawnSync } from "node:child_process"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { bin, connect, hostile, node, serverEntry, start, text, upstream } from "./gateway.js"
 
 const initialize = (id: number) =>
@@ -193,7 +196,7 @@ describe("tool-search serve under attack", () => {
         assert.strictEqual((await post({ authorization: "Bearer wrong" })).status, 401)
         const ok = await post({ authorization: "Bearer s3cret-token" })
         assert.strictEqual(ok.status, 200)
-        assert.match(gateway.stderr.text(), /auth="1 bearer token\(s\)"/)
+        assert.match(gateway.stderr.text(), /auth="1 bearer token\(s\) of 1 principal\(s\)"/)
         assert.notMatch(gateway.stderr.text(), /s3cret-token/)
       } finally {
         await gateway.stop()
@@ -210,6 +213,58 @@ describe("tool-search serve under attack", () => {
         assert.notInclude(env, "s3cret-token")
       } finally {
         await stdio.client.close()
+      }
+    }
+  )
+
+  it(
+    "no variable of the gateway reaches a server, only the base ones and its own env; no credential is in a log line",
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "tool-search-secrets-"))
+      try {
+        const config = join(dir, "gateway.json")
+        writeFileSync(
+          config,
+          JSON.stringify({
+            mcpServers: {
+              everything: {
+                command: node,
+                args: [serverEntry("@modelcontextprotocol/server-everything")],
+                env: { GIVEN_TO_THE_SERVER: "yes" }
+              },
+              // unreachable: its failures are logged, with its URL
+              remote: { url: "http://bob:remote-pass@127.0.0.1:9/mcp?token=query-secret&x=1" }
+            },
+            strict: false,
+            otlpEndpoint: "http://otlp-user:otlp-pass@127.0.0.1:9"
+          })
+        )
+        const gateway = await connect(["--config", config], {
+          TOOL_SEARCH_AUTH_TOKEN: "s3cret-token",
+          TOOL_SEARCH_OPENAI_KEY: "sk-from-the-gateway",
+          AWS_SECRET_ACCESS_KEY: "aws-from-the-gateway"
+        })
+        try {
+          await gateway.ready("everything")
+          await gateway.call("ToolSearch", { query: "select:get-env" })
+          const env = text(await gateway.call("get-env"))
+          assert.include(env, "PATH")
+          assert.include(env, "GIVEN_TO_THE_SERVER")
+          for (const secret of ["TOOL_SEARCH", "sk-from-the-gateway", "aws-from-the-gateway", "s3cret-token"]) {
+            assert.notInclude(env, secret)
+          }
+          await gateway.logged(/MCP server 'remote'.*127\.0\.0\.1:9/)
+          const log = gateway.stderr()
+          assert.match(log, /otlp=http:\/\/otlp-user:\*\*\*@127\.0\.0\.1:9/)
+          for (const secret of ["otlp-pass", "remote-pass", "query-secret", "s3cret-token"]) {
+            assert.notInclude(log, secret)
+          }
+        } finally {
+          await gateway.client.close()
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
       }
     }
   )

@@ -3,7 +3,7 @@
 // and the environment.
 import { assert, describe, it } from "@effect/vitest"
 import { spawnSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll } from "vitest"
@@ -149,6 +149,51 @@ describe("tool-search serve --config", () => {
       assert.strictEqual(strict.found[0], "delete_entities")
       assert.isBelow(strict.found.length, loose.found.length)
       assert.match(strict.answer, /weaker matches were not loaded: /)
+    }
+  )
+
+  it(
+    "--check checks the file, the flags and the environment, logs the policy, and starts nothing",
+    { timeout: 60_000 },
+    () => {
+      // a server that leaves a file behind if it is ever started
+      const marker = join(dir, "started")
+      const file = configFile("check.json", {
+        mcpServers: {
+          marker: { command: node, args: ["-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`] }
+        },
+        maxResults: 3
+      })
+      const database = join(dir, "check-db")
+      const checked = spawnSync(node, [
+        bin,
+        "serve",
+        "--config",
+        file,
+        "--http",
+        "0",
+        "--database",
+        database,
+        "--check"
+      ], {
+        encoding: "utf8",
+        input: "",
+        timeout: 60_000 // a hang guard: --check returns at once
+      })
+      assert.strictEqual(checked.status, 0, checked.stderr)
+      assert.strictEqual(
+        checked.stdout,
+        "tool-search serve: the configuration is valid (1 server: marker); --check starts nothing\n"
+      )
+      assert.match(checked.stderr, /message="gateway policy" transport="http 127\.0\.0\.1:0" .*maxResults=3\//)
+      assert.isFalse(existsSync(marker), "no server was started")
+      assert.isFalse(existsSync(database), "no database was opened")
+      // what is wrong is found as it would be without --check
+      const bad = spawnSync(node, [bin, "serve", "--config", file, "--max-results", "0", "--check"], {
+        encoding: "utf8"
+      })
+      assert.strictEqual(bad.status, 2)
+      assert.match(bad.stderr, /invalid value for --max-results: '0'/)
     }
   )
 

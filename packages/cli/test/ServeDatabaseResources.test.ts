@@ -65,9 +65,9 @@ const docs: Upstream.Custom = {
 const gateway = (dir: string, auditPayloads: boolean, scope: Scope.Scope) =>
   Effect.gen(function*() {
     const context = yield* Effect.orDie(Layer.build(
-      McpSources.McpSources.layerWithResources([{ name: "docs", transport: docs }]).pipe(
-        Layer.provideMerge(ToolCatalog.ToolCatalog.layer),
-        Layer.provideMerge(ResourceCatalog.ResourceCatalog.layer),
+      McpSources.layerWithResources([{ name: "docs", transport: docs }]).pipe(
+        Layer.provideMerge(ToolCatalog.layer),
+        Layer.provideMerge(ResourceCatalog.layer),
         Layer.provide(Keyword.layer),
         Layer.provideMerge(GatewayDatabase.layer(
           { _tag: "Embedded", path: dir },

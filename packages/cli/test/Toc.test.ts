@@ -29,7 +29,9 @@ writeFileSync(
   ].map((t) => JSON.stringify(t)).join("\n")
 )
 
-const run = runCli
+// the catalog is small: below the default deferral threshold every tool would be sent and no table shown
+const run = (argv: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  runCli(argv, { TOOL_SEARCH_DEFER: "always", ...env })
 
 interface Json {
   readonly toc: string
@@ -60,16 +62,43 @@ describe("tool-search toc", () => {
       assert.deepStrictEqual(out, { toc: "", visible: ["ToolSearch"], searchable: [] })
     }))
 
-  it.effect("when strict mode hides every tool, stderr says so and how to change it", () =>
+  it.effect("when strict mode hides every tool, the output says so in place of the table, and what to pass", () =>
     Effect.gen(function*() {
       const hidden = yield* run(["toc", "--catalog", catalog])
       assert.strictEqual(hidden.exit._tag, "Success")
       assert.match(
-        hidden.err,
-        /^tool-search: strict mode hides all 71 tools of the catalog: .*--connected.*--allow.*--select.*--no-strict/
+        hidden.out,
+        /^\(no table of contents: strict mode hides all 71 tools of the catalog: .*--connected; this catalog's sources: docs, news-mcp, nodes, mcp-session\).*--allow.*--select.*--no-strict\)\n/
       )
+      assert.strictEqual(hidden.err, "")
+      // with --json stdout is the object, so the note goes to stderr
+      const json = yield* run(["toc", "--catalog", catalog, "--json"])
+      assert.deepStrictEqual(JSON.parse(json.out).searchable, [])
+      assert.match(json.err, /^tool-search: strict mode hides all 71 tools of the catalog: .*--no-strict/)
       const shown = yield* run(["toc", "--catalog", catalog, "--connected", "news-mcp"])
       assert.strictEqual(shown.err, "")
+    }))
+
+  it.effect("a plain catalog, whose tools name no source: why there is no table, and --no-strict or --select", () =>
+    Effect.gen(function*() {
+      const plain = join(dir, "plain.jsonl")
+      writeFileSync(
+        plain,
+        [{ name: "send_mail", description: "Send an e-mail." }, { name: "read_file" }].map((t) => JSON.stringify(t))
+          .join("\n")
+      )
+      const hidden = yield* run(["toc", "--catalog", plain])
+      assert.strictEqual(
+        hidden.out.split("\n")[0],
+        "(no table of contents: strict mode hides all 2 tools of the catalog, and they name no source (no \"source\" " +
+          "field) that --connected or --allow could name: pass --no-strict to make the whole catalog searchable, or " +
+          "--select <name,...> for single tools)"
+      )
+      // what it says to pass works
+      const open = yield* run(["toc", "--catalog", plain, "--no-strict"])
+      assert.match(open.out, /^## Tools to load/)
+      const one = yield* run(["toc", "--catalog", plain, "--select", "send_mail", "--json"])
+      assert.deepStrictEqual(JSON.parse(one.out).searchable, ["send_mail"])
     }))
 
   it.effect("--allow turns exploration on for the named platform sources, folded into counts", () =>

@@ -16,6 +16,8 @@ export interface Options {
   /** Written to standard input, which is then closed. */
   readonly input?: string
   readonly env?: Readonly<Record<string, string>>
+  /** The working directory (default: the test's). */
+  readonly cwd?: string
   /** Called with stderr as it grows, and a function that sends the process a signal. */
   readonly onStderr?: (stderr: string, kill: (signal: NodeJS.Signals) => void) => void
 }
@@ -28,6 +30,7 @@ export const runBinary = (args: ReadonlyArray<string>, options: Options = {}): P
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], {
       env: { PATH: process.env["PATH"] ?? "", ...options.env },
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       stdio: ["pipe", "pipe", "pipe"]
     })
     let stdout = ""

@@ -24,6 +24,12 @@ export const node = process.execPath
 /** An MCP server that misbehaves on request (see the file). */
 export const hostile = new URL("../../mcp/test/fixtures/hostile-server.mjs", import.meta.url).pathname
 
+/**
+ * Deferral whatever the size: the npm servers offer a handful of tools each, below the default
+ * threshold under which a gateway sends every tool (a test of the threshold sets it itself).
+ */
+export const deferAlways = { TOOL_SEARCH_DEFER: "always" }
+
 /** An `--upstream` value. */
 export const upstream = (name: string, words: ReadonlyArray<string>) => `${name}=${CommandLine.join(words)}`
 
@@ -66,9 +72,16 @@ const readyWith = (logged: (p: RegExp) => Promise<unknown>) => (...servers: Read
 /** Starts the gateway over stdio as an MCP client does, and connects the SDK client to it. */
 export const connect = async (
   args: ReadonlyArray<string>,
-  env: Record<string, string> = {}
+  env: Record<string, string> = {},
+  options: { readonly cwd?: string } = {}
 ) => {
-  const transport = new StdioClientTransport({ command: node, args: [bin, "serve", ...args], env, stderr: "pipe" })
+  const transport = new StdioClientTransport({
+    command: node,
+    args: [bin, "serve", ...args],
+    env: { ...deferAlways, ...env },
+    stderr: "pipe",
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd })
+  })
   const stderr = watch(transport.stderr)
   const client = new Client({ name: "serve-test", version: "1.0.0" })
   let changes = 0
@@ -90,7 +103,7 @@ export const connect = async (
 /** Starts the gateway as a child process (HTTP, or raw stdio) and watches its output. */
 export const start = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
   const child: ChildProcessWithoutNullStreams = spawn(node, [bin, "serve", ...args], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...deferAlways, ...env },
     stdio: ["pipe", "pipe", "pipe"]
   })
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve))

@@ -9,31 +9,16 @@
  * are left out and listed (`parseAll`). Parsing is linear in the size of the file (one pass finds
  * where each array element starts) and yields between tools, so an interrupt (Ctrl-C) stops it.
  * What an error echoes from the file is made printable: control characters and terminal escapes
- * are shown escaped, and long values are cut.
+ * are shown escaped, and long values are cut; a decoder's message keeps its line breaks.
  *
  * @since 0.1.0
  */
-import { Effect, Predicate, Schema } from "effect"
+import { Effect, Predicate } from "effect"
 import type * as CatalogTool from "./CatalogTool.js"
-import * as Json from "./internal/json.js"
-import { elementLines } from "./internal/jsonElements.js"
+import { CatalogFileError } from "./Errors.js"
+import * as JsonFile from "./internal/jsonFile.js"
+import * as Printable from "./internal/printable.js"
 import * as ToolSpec from "./ToolSpec.js"
-
-/**
- * A catalog file that cannot be read; `line` is 1-based (0 when the file itself is missing).
- *
- * @since 0.1.0
- * @category errors
- */
-export class CatalogFileError extends Schema.TaggedError<CatalogFileError>()("CatalogFileError", {
-  file: Schema.String,
-  line: Schema.Number,
-  reason: Schema.String
-}) {
-  override get message(): string {
-    return this.line > 0 ? `${this.file}:${this.line}: ${this.reason}` : `${this.file}: ${this.reason}`
-  }
-}
 
 /**
  * How a file's tools are decoded.
@@ -112,7 +97,11 @@ export const parseAll = (file: string, text: string, options: Options = {}): Eff
       if (decoded._tag === "Failure") {
         const { reason, tool } = decoded.failure
         yield* reject(
-          new CatalogFileError({ file, line, reason: `Invalid tool '${printable(tool, 80)}': ${printable(reason)}` })
+          new CatalogFileError({
+            file,
+            line,
+            reason: `Invalid tool '${printable(tool, 80)}': ${printable(reason, 300, { lineBreaks: true })}`
+          })
         )
         continue
       }
@@ -139,60 +128,39 @@ export const parseAll = (file: string, text: string, options: Options = {}): Eff
 // Echoing file content
 // -----------------------------------------------------------------------------
 
-// C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional overrides that
-// can make a terminal show text other than what the file holds.
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
-
 /**
  * Text from a file made safe to print on a terminal: control characters, escapes (ANSI, bidi)
  * shown as `\uXXXX`, and anything over `max` characters cut with a note of how much was left out.
+ * With `lineBreaks`, line feeds are kept as line breaks (a decoder's multi-line message); every
+ * other control character is still escaped.
  *
  * @since 0.2.0
  * @category echoing
  */
-export const printable = (text: string, max = 300): string => {
-  let cut = text.length > max ? text.slice(0, max) : text
-  // never split a surrogate pair
-  if (cut.length < text.length && /[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1)
-  const escaped = cut.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
-  return cut.length < text.length ? `${escaped}… (${text.length - cut.length} more characters)` : escaped
-}
+export const printable: (text: string, max?: number, options?: { readonly lineBreaks?: boolean }) => string =
+  Printable.printable
 
 // -----------------------------------------------------------------------------
 // Splitting a file into tools
 // -----------------------------------------------------------------------------
 
-type Item =
-  | { readonly _tag: "Tool"; readonly line: number; readonly value: unknown }
-  | { readonly _tag: "Invalid"; readonly error: CatalogFileError }
-
-/** Splits a file into raw tool objects with the line each starts on. */
-const split = (file: string, text: string): Effect.Effect<ReadonlyArray<Item>, CatalogFileError> => {
-  const fail = (line: number, reason: string) => Effect.fail(new CatalogFileError({ file, line, reason }))
-  const trimmed = text.trimStart()
-  if (trimmed.length === 0) return fail(1, "the file is empty")
-  if (trimmed.startsWith("[")) {
-    const whole = Json.parse(text)
-    if (!whole.ok) return fail(errorLine(text, whole.error), `invalid JSON: ${printable(whole.error)}`)
-    return Array.isArray(whole.value)
-      ? Effect.succeed(elements(text, whole.value, []))
-      : fail(1, "expected a JSON array of tools")
-  }
-  // A single JSON document holding `tools` is an MCP tools/list result (or its JSON-RPC reply);
-  // anything else is JSON Lines.
-  const whole = trimmed.startsWith("{") ? Json.parse(text) : undefined
-  if (whole?.ok === true && Predicate.isObject(whole.value)) {
-    const document = whole.value
+/**
+ * Splits a file into raw tool objects with the line each starts on. A single JSON document
+ * holding `tools` is an MCP tools/list result (or its JSON-RPC reply); anything else is a JSON
+ * array or JSON Lines.
+ */
+const split = (file: string, text: string): Effect.Effect<ReadonlyArray<JsonFile.Item>, CatalogFileError> =>
+  JsonFile.split(file, text, "tool", (document, fail) => {
     const result = document["result"]
     if ("tools" in document) {
       return Array.isArray(document["tools"])
-        ? Effect.succeed(elements(text, document["tools"], ["tools"]))
+        ? Effect.succeed(JsonFile.elements(text, document["tools"], ["tools"]))
         : fail(1, "'tools' must be an array")
     }
     if ("jsonrpc" in document && Predicate.isObject(result) && "tools" in result) {
       const tools = result["tools"]
       return Array.isArray(tools)
-        ? Effect.succeed(elements(text, tools, ["result", "tools"]))
+        ? Effect.succeed(JsonFile.elements(text, tools, ["result", "tools"]))
         : fail(1, "'result.tools' must be an array")
     }
     if ("jsonrpc" in document && "error" in document) {
@@ -201,42 +169,5 @@ const split = (file: string, text: string): Effect.Effect<ReadonlyArray<Item>, C
         `the file is a JSON-RPC error reply, not a tool list: ${printable(JSON.stringify(document["error"]))}`
       )
     }
-  }
-  return Effect.succeed(jsonLines(file, text))
-}
-
-/** The elements of the array at `path`, each with the line it starts on. */
-const elements = (text: string, values: ReadonlyArray<unknown>, path: ReadonlyArray<string>): Array<Item> => {
-  const lines = elementLines(text, path)
-  return values.map((value, i) => ({ _tag: "Tool", line: lines[i] ?? i + 1, value }))
-}
-
-const jsonLines = (file: string, text: string): Array<Item> =>
-  Json.lines(text).map((parsed): Item => {
-    const { line } = parsed
-    if (!parsed.ok) {
-      return {
-        _tag: "Invalid",
-        error: new CatalogFileError({ file, line, reason: `invalid JSON: ${printable(parsed.error)}` })
-      }
-    }
-    if (!Predicate.isObject(parsed.value)) {
-      return {
-        _tag: "Invalid",
-        error: new CatalogFileError({ file, line, reason: "expected a JSON object (one tool per line)" })
-      }
-    }
-    return { _tag: "Tool", line, value: parsed.value }
+    return undefined
   })
-
-/** The line of a `JSON.parse` error, from the position V8 reports. */
-const errorLine = (text: string, error: string): number => {
-  const line = /\(line (\d+) column \d+\)/.exec(error)
-  if (line !== null) return Number(line[1])
-  const position = /position (\d+)/.exec(error)
-  if (position === null) return 1
-  let count = 1
-  const end = Math.min(text.length, Number(position[1]))
-  for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) count++
-  return count
-}

@@ -13,6 +13,7 @@
 import { Context, Effect, Predicate, Schema } from "effect"
 import type { JsonSchema } from "effect"
 import { Tool, type Toolkit } from "effect/ai"
+import { InvalidTool, ToolExecutionError } from "./Errors.js"
 import { annotationsOf, approvalOf, guard, type LooseHandle, toolkitHandler } from "./internal/handlers.js"
 import { messageOf } from "./internal/messages.js"
 import * as Names from "./internal/names.js"
@@ -52,7 +53,7 @@ export const Deferred = Context.Reference<boolean | undefined>("@tool-search/cor
  * @since 0.2.0
  * @category annotations
  */
-export const loadingOf = (tool: Tool.Any): Loading | undefined => {
+const loadingOf = (tool: Tool.Any): Loading | undefined => {
   const deferred = Context.get(tool.annotations, Deferred)
   return deferred === undefined ? undefined : deferred ? "deferred" : "eager"
 }
@@ -164,36 +165,6 @@ export interface Input extends Partial<Omit<CatalogTool, "name">> {
 // -----------------------------------------------------------------------------
 // Errors
 // -----------------------------------------------------------------------------
-
-/**
- * A tool handler failed in a way it could not turn into a result; the executor reports it to the model.
- *
- * @since 0.1.0
- * @category errors
- */
-export class ToolExecutionError extends Schema.TaggedError<ToolExecutionError>()("ToolExecutionError", {
-  tool: Schema.String,
-  reason: Schema.String
-}) {
-  override get message(): string {
-    return `Tool '${this.tool}' failed: ${this.reason}`
-  }
-}
-
-/**
- * A tool definition that the catalog or a model provider would reject. Names the tool and the reason.
- *
- * @since 0.1.0
- * @category errors
- */
-export class InvalidTool extends Schema.TaggedError<InvalidTool>()("InvalidTool", {
-  tool: Schema.String,
-  reason: Schema.String
-}) {
-  override get message(): string {
-    return `Invalid tool '${this.tool}': ${this.reason}`
-  }
-}
 
 // -----------------------------------------------------------------------------
 // Names
@@ -346,7 +317,10 @@ export type SelfContained<Tools extends Record<string, Tool.Any>> =
  * @category constructors
  */
 export interface FromToolkitOptions {
-  /** The loading of tools without a `Deferred` annotation (default: `deferred`). */
+  /**
+   * The loading of tools without a `Deferred` annotation (default: `eager`, as Anthropic's
+   * `defer_loading` and TanStack's lazy flag default to off: the annotation marks what is deferred).
+   */
   readonly loading?: Loading | ((name: string) => Loading)
   readonly category?: string
   readonly source?: string
@@ -379,7 +353,7 @@ export const fromToolkit = <Tools extends Record<string, Tool.Any>>(
       handler: toolkitHandler(toolkit.handle as unknown as LooseHandle, name, (reason) =>
         new ToolExecutionError({ tool: name, reason })),
       ...(needsApproval === undefined ? {} : { needsApproval }),
-      ...(loading === undefined ? {} : { loading }),
+      loading: loading ?? "eager",
       ...(options.category === undefined ? {} : { category: options.category }),
       ...(options.source === undefined ? {} : { source: options.source })
     })

@@ -10,8 +10,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Layer } from "effect"
-import * as Clamp from "./internal/clamp.js"
+import { Context, Effect, Layer } from "effect"
 
 /**
  * The three ways of showing deferred tools.
@@ -30,78 +29,53 @@ export type Mode = "search" | "catalog" | "staged"
 export type DescriptionDetail = "none" | "first-sentence" | "full"
 
 /**
- * Names of the meta tools. A catalog tool may not take one of them.
+ * The meta tools' names. A catalog tool may not take one of them (`isMetaTool`).
  *
- * @since 0.1.0
+ * - `toolSearch` — `ToolSearch`, the search tool of `search` mode (and of gateway sessions)
+ * - `discoverTools` — the discovery tool of `catalog` mode
+ * - `searchTools` — the browsing tool of `staged` mode
+ * - `callTool` — the dispatcher of `result` delivery and of gateway sessions
+ * - `sampleResources`, `searchResources`, `readResource`, `getPrompt` — the resource tools, levels
+ *   2 to 4 of resource disclosure and prompts, in the order they are offered
+ *
+ * @since 0.3.0
  * @category names
  */
-export const TOOL_SEARCH = "ToolSearch"
-/**
- * The discovery tool of `catalog` mode.
- *
- * @since 0.1.0
- * @category names
- */
-export const DISCOVER_TOOLS = "discover_tools"
-/**
- * The browsing tool of `staged` mode.
- *
- * @since 0.1.0
- * @category names
- */
-export const SEARCH_TOOLS = "search_tools"
-/**
- * Level 2 of resource disclosure: resources (metadata and a short snippet) for a query or a URI.
- *
- * @since 0.2.0
- * @category names
- */
-export const SAMPLE_RESOURCES = "sample_resources"
-/**
- * Level 3: passages inside resources, ranked.
- *
- * @since 0.2.0
- * @category names
- */
-export const SEARCH_RESOURCES = "search_resources"
-/**
- * Level 4: a slice of a resource's body.
- *
- * @since 0.2.0
- * @category names
- */
-export const READ_RESOURCE = "read_resource"
-/**
- * A prompt resource rendered with its arguments.
- *
- * @since 0.2.0
- * @category names
- */
-export const GET_PROMPT = "get_prompt"
-/**
- * The resource tools (`ResourceView`), in the order they are offered.
- *
- * @since 0.2.0
- * @category names
- */
-export const RESOURCE_TOOL_NAMES: ReadonlyArray<string> = [
-  SAMPLE_RESOURCES,
-  SEARCH_RESOURCES,
-  READ_RESOURCE,
-  GET_PROMPT
-]
-/**
- * All meta tool names: the search tools and the resource tools.
- *
- * @since 0.1.0
- * @category names
- */
-export const META_TOOL_NAMES: ReadonlySet<string> = new Set([
-  TOOL_SEARCH,
-  DISCOVER_TOOLS,
-  SEARCH_TOOLS,
-  ...RESOURCE_TOOL_NAMES
+export const toolNames = {
+  toolSearch: "ToolSearch",
+  discoverTools: "discover_tools",
+  searchTools: "search_tools",
+  callTool: "call_tool",
+  sampleResources: "sample_resources",
+  searchResources: "search_resources",
+  readResource: "read_resource",
+  getPrompt: "get_prompt"
+} as const
+
+const resourceTools: ReadonlySet<string> = new Set([
+  toolNames.sampleResources,
+  toolNames.searchResources,
+  toolNames.readResource,
+  toolNames.getPrompt
 ])
+const metaTools: ReadonlySet<string> = new Set(Object.values(toolNames))
+
+/**
+ * Whether `name` is a meta tool's (search, resource or dispatcher tool): no catalog tool may take it.
+ *
+ * @since 0.3.0
+ * @category names
+ */
+export const isMetaTool = (name: string): boolean => metaTools.has(name)
+
+/**
+ * Whether `name` is one of the resource tools (`sample_resources`, `search_resources`,
+ * `read_resource`, `get_prompt`).
+ *
+ * @since 0.3.0
+ * @category names
+ */
+export const isResourceTool = (name: string): boolean => resourceTools.has(name)
 
 /**
  * The disclosure settings of one agent.
@@ -131,6 +105,13 @@ export interface Options {
    */
   readonly minScore: number
   readonly minScoreRatio: number
+  /**
+   * When tools are deferred at all: `"always"`, `"never"` (every tool is sent, no search tool), or a
+   * number N — defer only when at least N tools could be deferred; below it, sending them all costs
+   * less than the search tool and the search round trip (`auto:N`, Claude Code's
+   * `ENABLE_TOOL_SEARCH=auto:N`). Default 10.
+   */
+  readonly defer: "always" | "never" | number
 }
 
 /**
@@ -147,7 +128,8 @@ export const defaults: Options = {
   searchTools: "auto",
   searchToolsThreshold: 12,
   minScore: 0.07,
-  minScoreRatio: 0.3
+  minScoreRatio: 0.3,
+  defer: 10
 }
 
 /**
@@ -161,25 +143,20 @@ export const Disclosure = Context.Reference<Options>("@tool-search/core/Disclosu
 })
 
 /**
- * Provides settings, each field defaulting as in `defaults`.
+ * Provides settings: the fields given replace those of the settings in context (the defaults
+ * unless a layer provided others), so layers of settings compose.
+ *
+ * **Example**
+ *
+ * ```ts
+ * const staged = Disclosure.layer({ mode: "staged", defer: "always" })
+ * ```
  *
  * @since 0.1.0
  * @category layers
  */
 export const layer = (options: Partial<Options>): Layer.Layer<never> =>
-  Layer.succeed(Disclosure, { ...defaults, ...options })
-
-/**
- * Whether `staged` mode offers `search_tools` over `searchableCount` searchable tools. An explicit
- * `true` or `false` always wins; only `"auto"` consults the size threshold, so an agent that opted
- * in (for example to force discovery first) gets the tool even in a seven-tool catalog.
- *
- * @since 0.1.0
- * @category policy
- */
-export const offersSearchTools = (options: Options, searchableCount: number): boolean =>
-  options.mode === "staged" &&
-  (options.searchTools === true || (options.searchTools === "auto" && searchableCount >= options.searchToolsThreshold))
+  Layer.effect(Disclosure, Effect.map(Disclosure, (current) => ({ ...current, ...options })))
 
 /**
  * The meta tool a discovery-first executor forces on the first model call of a turn, among the
@@ -191,7 +168,7 @@ export const offersSearchTools = (options: Options, searchableCount: number): bo
  */
 export const discoveryTool = (visibleNames: Iterable<string>): string | undefined => {
   const names = new Set(visibleNames)
-  return [SEARCH_TOOLS, DISCOVER_TOOLS, TOOL_SEARCH].find((n) => names.has(n))
+  return [toolNames.searchTools, toolNames.discoverTools, toolNames.toolSearch].find((n) => names.has(n))
 }
 
 /**
@@ -213,12 +190,3 @@ export const weakHits = <M extends { readonly score: number; readonly strength?:
   const relative = options.minScoreRatio * best
   return hits.filter((m) => m.strength !== undefined && (m.strength < options.minScore || m.score < relative))
 }
-
-/**
- * Clamps a requested `max_results` into [1, limit]; non-numbers give the default.
- *
- * @since 0.1.0
- * @category policy
- */
-export const clampMaxResults = (requested: unknown, options: Options): number =>
-  Clamp.count(requested, options.defaultMaxResults, options.maxResultsLimit)

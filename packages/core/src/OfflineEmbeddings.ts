@@ -15,30 +15,6 @@ import { EmbeddingModel } from "effect/ai"
 import * as OfflineModel from "./internal/offlineModel.js"
 
 /**
- * The npm package that holds the model.
- *
- * @since 0.2.0
- * @category constants
- */
-export const packageName = "@tool-search/embeddings-offline"
-
-/**
- * The model's name in vector cache keys.
- *
- * @since 0.1.0
- * @category constants
- */
-export const modelName = "use-lite-512@energetic-ai-0.2.0"
-
-/**
- * Vector size.
- *
- * @since 0.1.0
- * @category constants
- */
-export const dimensions = 512
-
-/**
  * The offline model as an `EmbeddingModel` layer. The package is imported at the first embedding
  * and kept for the life of the layer once it loaded; a failed import is tried again by the next
  * embedding.
@@ -54,7 +30,11 @@ export const layer: Layer.Layer<EmbeddingModel.EmbeddingModel> = Layer.effect(
       loaded,
       Option.match({
         onSome: (m) => Effect.succeed([m, Option.some(m)] as const),
-        onNone: () => Effect.map(OfflineModel.load(packageName, modelName), (m) => [m, Option.some(m)] as const)
+        onNone: () =>
+          Effect.map(
+            OfflineModel.load(OfflineModel.packageName, OfflineModel.modelName),
+            (m) => [m, Option.some(m)] as const
+          )
       })
     )
     return yield* EmbeddingModel.make({

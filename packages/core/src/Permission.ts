@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Layer, Schema } from "effect"
+import { Context, Layer } from "effect"
 
 /**
  * The facts a permission decides on.
@@ -36,26 +36,12 @@ export interface Permission {
 }
 
 /**
- * Running the tool is not allowed for this agent.
- *
- * @since 0.1.0
- * @category errors
- */
-export class ToolNotPermitted extends Schema.TaggedError<ToolNotPermitted>()("ToolNotPermitted", {
-  name: Schema.String
-}) {
-  override get message(): string {
-    return `Tool '${this.name}' is not permitted for this agent.`
-  }
-}
-
-/**
  * Allows every tool.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const allowAll: Permission = { allows: () => true }
+const allowAll: Permission = { allows: () => true }
 
 /**
  * Allows only the listed tools, matched by model name, declared name or id.
@@ -63,7 +49,7 @@ export const allowAll: Permission = { allows: () => true }
  * @since 0.1.0
  * @category constructors
  */
-export const only = (names: Iterable<string>): Permission => {
+const only = (names: Iterable<string>): Permission => {
   const allowed = new Set(names)
   return {
     allows: (t) =>
@@ -83,6 +69,12 @@ export const Permission = Context.Reference<Permission>("@tool-search/core/Permi
 
 /**
  * Provides an allowed-tools list.
+ *
+ * **Example**
+ *
+ * ```ts
+ * const readOnly = myTurn.pipe(Effect.provide(Permission.allowOnly(["read_file", "search_docs"])))
+ * ```
  *
  * @since 0.1.0
  * @category layers

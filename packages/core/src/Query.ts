@@ -10,7 +10,9 @@
  *
  * @since 0.1.0
  */
-import { Result, Schema } from "effect"
+import { Result } from "effect"
+
+import { InvalidQuery } from "./Errors.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -64,21 +66,6 @@ export interface Required {
 export type Query = Keywords | Select | Required
 
 /**
- * A query that cannot be run; the message tells the model how to fix it.
- *
- * @since 0.1.0
- * @category errors
- */
-export class InvalidQuery extends Schema.TaggedError<InvalidQuery>()("InvalidQuery", {
-  query: Schema.String,
-  reason: Schema.String
-}) {
-  override get message(): string {
-    return this.reason
-  }
-}
-
-/**
  * Longest query accepted, in characters.
  *
  * @since 0.1.0
@@ -112,7 +99,7 @@ export const select = (names: ReadonlyArray<string>): Query => ({ _tag: "Select"
  * @since 0.1.0
  * @category constructors
  */
-export const required = (terms: ReadonlyArray<string>, text: string): Query => ({
+const required = (terms: ReadonlyArray<string>, text: string): Query => ({
   _tag: "Required",
   required: terms,
   text
@@ -172,14 +159,6 @@ export const parse = (input: string): Result.Result<Query, InvalidQuery> => {
 }
 
 const dedupe = (xs: ReadonlyArray<string>): ReadonlyArray<string> => [...new Set(xs)]
-
-/**
- * The text a strategy ranks by, or `undefined` for a selection.
- *
- * @since 0.1.0
- * @category accessors
- */
-export const rankingText = (query: Query): string | undefined => query._tag === "Select" ? undefined : query.text
 
 /**
  * A short human rendering of the mode, as the CLI and events print it.

@@ -20,7 +20,9 @@
  *
  * @since 0.2.0
  */
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
+import type { ResourceReadError } from "./Errors.js"
+import { InvalidResource } from "./Errors.js"
 import * as Validation from "./internal/resourceValidation.js"
 
 // -----------------------------------------------------------------------------
@@ -165,36 +167,6 @@ export interface Input {
 // -----------------------------------------------------------------------------
 // Errors
 // -----------------------------------------------------------------------------
-
-/**
- * A resource definition the catalog rejects; names the resource and the reason.
- *
- * @since 0.2.0
- * @category errors
- */
-export class InvalidResource extends Schema.TaggedError<InvalidResource>()("InvalidResource", {
-  uri: Schema.String,
-  reason: Schema.String
-}) {
-  override get message(): string {
-    return `Invalid resource '${this.uri}': ${this.reason}`
-  }
-}
-
-/**
- * Reading a body or rendering a prompt failed (a missing file, a server that is down, a timeout).
- *
- * @since 0.2.0
- * @category errors
- */
-export class ResourceReadError extends Schema.TaggedError<ResourceReadError>()("ResourceReadError", {
-  uri: Schema.String,
-  reason: Schema.String
-}) {
-  override get message(): string {
-    return `Reading resource '${this.uri}' failed: ${this.reason}`
-  }
-}
 
 // -----------------------------------------------------------------------------
 // Validation
@@ -344,12 +316,3 @@ const clampIndex = (text: string, index: number, direction: "forward" | "backwar
   const splits = before >= 0xd800 && before <= 0xdbff && at >= 0xdc00 && at <= 0xdfff
   return splits ? (direction === "forward" ? index + 1 : index - 1) : index
 }
-
-/**
- * Whether the resource is a prompt.
- *
- * @since 0.2.0
- * @category guards
- */
-export const isPrompt = (resource: Resource): resource is Resource & { readonly prompt: Prompt } =>
-  resource.prompt !== undefined

@@ -17,15 +17,17 @@
  *
  * @since 0.2.0
  */
-import { Context, type Duration, Effect, Layer, Option, PubSub, Schema, Semaphore, Stream } from "effect"
+import { Context, type Duration, Effect, Layer, Option, PubSub, Semaphore, Stream } from "effect"
 import type { Scope } from "effect"
+import type { InvalidQuery, InvalidResource, SearchFailed } from "./Errors.js"
+import { DuplicateResource } from "./Errors.js"
 import * as Passages from "./internal/passages.js"
 import * as Index from "./internal/resourceIndex.js"
 import * as ResourceSearch from "./internal/resourceSearch.js"
 import * as ResourceTable from "./internal/resourceTable.js"
-import type { InvalidQuery } from "./Query.js"
+import * as Versioned from "./internal/versioned.js"
 import * as Resource from "./Resource.js"
-import { type SearchFailed, type SearchIndex, SearchStrategy } from "./SearchStrategy.js"
+import { type SearchIndex, SearchStrategy } from "./SearchStrategy.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -147,27 +149,13 @@ export interface Options {
  * @since 0.2.0
  * @category models
  */
-export const defaultOptions: Options = {
+const defaultOptions: Options = {
   maxIndexedChars: 2_000_000,
   passageTarget: Passages.defaultSizes.target,
   passageMax: Passages.defaultSizes.max,
   indexTimeout: "30 seconds",
   indexConcurrency: 4,
   indexBodies: true
-}
-
-/**
- * Another resource already has this URI.
- *
- * @since 0.2.0
- * @category errors
- */
-export class DuplicateResource extends Schema.TaggedError<DuplicateResource>()("DuplicateResource", {
-  uri: Schema.String
-}) {
-  override get message(): string {
-    return `Duplicate resource URI '${this.uri}': URIs must be unique in a catalog`
-  }
 }
 
 /**
@@ -181,14 +169,14 @@ export interface Service {
   readonly register: (
     resources: Resource.Resource | Iterable<Resource.Resource>,
     options?: { readonly replace?: boolean }
-  ) => Effect.Effect<void, Resource.InvalidResource | DuplicateResource>
+  ) => Effect.Effect<void, InvalidResource | DuplicateResource>
   /** Removes resources by URI; unknown URIs are ignored. */
   readonly unregister: (uris: string | Iterable<string>) => Effect.Effect<void>
   /** Makes a source hold exactly `resources`, in one atomic step (what a `list_changed` needs). */
   readonly replaceSource: (
     source: string,
     resources: Iterable<Resource.Resource>
-  ) => Effect.Effect<void, Resource.InvalidResource | DuplicateResource>
+  ) => Effect.Effect<void, InvalidResource | DuplicateResource>
   /** Every resource, in registration order. */
   readonly all: Effect.Effect<ReadonlyArray<Entry>>
   readonly get: (uri: string) => Effect.Effect<Option.Option<Entry>>
@@ -214,6 +202,13 @@ export interface Service {
   readonly passagesUnsafe: (uri: string) => ReadonlyArray<Passage>
   /** `version`, synchronously. */
   readonly versionUnsafe: () => number
+  /**
+   * The resources a policy lets exist (`Visibility.includes`), in registration order: computed once
+   * per policy object and catalog version, shared by every unit (and gateway listing) that reads it.
+   */
+  readonly visibleTo: (
+    policy: { readonly includes: (resource: Entry) => boolean }
+  ) => Effect.Effect<ReadonlyArray<Entry>>
   /** Increases with every write. */
   readonly version: Effect.Effect<number>
   /** Every write, as it happens (subscribe before writing to see it). */
@@ -232,7 +227,7 @@ export interface Service {
  * @since 0.2.0
  * @category constructors
  */
-export const make = (
+const make = (
   partial: Partial<Options> = {}
 ): Effect.Effect<Service, never, SearchStrategy | Scope.Scope> =>
   Effect.gen(function*() {
@@ -263,7 +258,7 @@ export const make = (
     const write = <E>(
       resources: ReadonlyArray<Resource.Resource>,
       plan: (valid: ReadonlyArray<Resource.Resource>) => Effect.Effect<ReadonlyArray<string>, E>
-    ): Effect.Effect<void, E | Resource.InvalidResource | DuplicateResource> =>
+    ): Effect.Effect<void, E | InvalidResource | DuplicateResource> =>
       Effect.gen(function*() {
         const valid = yield* validate(resources)
         const prepared = yield* Effect.forEach(valid, prepare, { concurrency: Math.max(1, options.indexConcurrency) })
@@ -309,6 +304,11 @@ export const make = (
 
     const { sample, searchPassages } = ResourceSearch.make(table, metadata, bodies, strategy.name)
 
+    const visibleTo = Versioned.perPolicy(
+      table.version,
+      (policy: { readonly includes: (resource: Entry) => boolean }) => table.all().filter(policy.includes)
+    )
+
     return {
       register,
       unregister: (uris) =>
@@ -329,6 +329,7 @@ export const make = (
       resolveUnsafe: table.resolve,
       passagesUnsafe: table.passages,
       versionUnsafe: table.version,
+      visibleTo: (policy) => Effect.sync(() => visibleTo(policy)),
       version: Effect.sync(table.version),
       changes: Stream.fromPubSub(pubsub),
       strategy: strategy.name
@@ -348,16 +349,41 @@ const isResource = (u: Resource.Resource | Iterable<Resource.Resource>): u is Re
  * @since 0.2.0
  * @category services
  */
-export class ResourceCatalog extends Context.Service<ResourceCatalog, Service>()("@tool-search/core/ResourceCatalog") {
-  /** A catalog ranking with the `SearchStrategy` in context. */
-  static readonly layer: Layer.Layer<ResourceCatalog, never, SearchStrategy> = Layer.effect(ResourceCatalog, make())
-  /** A catalog with explicit settings. */
-  static readonly layerWith = (options: Partial<Options>): Layer.Layer<ResourceCatalog, never, SearchStrategy> =>
-    Layer.effect(ResourceCatalog, make(options))
-  /** A catalog that starts with `resources` registered (one atomic batch: a bad one fails the layer). */
-  static readonly layerWithResources = (
-    resources: Iterable<Resource.Resource>,
-    options: Partial<Options> = {}
-  ): Layer.Layer<ResourceCatalog, Resource.InvalidResource | DuplicateResource, SearchStrategy> =>
-    Layer.effect(ResourceCatalog, Effect.tap(make(options), (catalog) => catalog.register(resources)))
-}
+export class ResourceCatalog extends Context.Service<ResourceCatalog, Service>()("@tool-search/core/ResourceCatalog") {}
+
+/**
+ * A catalog ranking with the `SearchStrategy` in context, with the default settings.
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const layer: Layer.Layer<ResourceCatalog, never, SearchStrategy> = Layer.effect(ResourceCatalog, make())
+
+/**
+ * A catalog with explicit settings.
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const layerWith = (options: Partial<Options>): Layer.Layer<ResourceCatalog, never, SearchStrategy> =>
+  Layer.effect(ResourceCatalog, make(options))
+
+/**
+ * A catalog that starts with `resources` registered (one atomic batch: a bad resource fails the layer).
+ *
+ * **Example**
+ *
+ * ```ts
+ * const Resources = ResourceCatalog.layerWithResources([
+ *   Resource.text({ uri: "policy://handbook", name: "Handbook", description: "Returns and refunds", text })
+ * ]).pipe(Layer.provide(Bm25f.layer))
+ * ```
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const layerWithResources = (
+  resources: Iterable<Resource.Resource>,
+  options: Partial<Options> = {}
+): Layer.Layer<ResourceCatalog, InvalidResource | DuplicateResource, SearchStrategy> =>
+  Layer.effect(ResourceCatalog, Effect.tap(make(options), (catalog) => catalog.register(resources)))

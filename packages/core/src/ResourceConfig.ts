@@ -9,7 +9,7 @@ import { Config, Effect, Layer, Option } from "effect"
 import * as ResourceDisclosure from "./ResourceDisclosure.js"
 import * as Setting from "./Setting.js"
 
-const d = ResourceDisclosure.defaults
+const d = ResourceDisclosure.ResourceDisclosure.defaultValue()
 
 /**
  * Every resource setting: its variable, flag, values, default and description.

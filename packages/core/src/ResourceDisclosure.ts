@@ -8,7 +8,6 @@
  * @since 0.2.0
  */
 import { Context, type Duration, Layer } from "effect"
-import * as Clamp from "./internal/clamp.js"
 
 /**
  * The resource disclosure settings of one agent.
@@ -40,7 +39,7 @@ export interface Options {
  * @since 0.2.0
  * @category models
  */
-export const defaults: Options = {
+const defaults: Options = {
   defaultMaxResults: 5,
   maxResultsLimit: 20,
   snippetLength: 200,
@@ -68,12 +67,3 @@ export const ResourceDisclosure = Context.Reference<Options>("@tool-search/core/
  */
 export const layer = (options: Partial<Options>): Layer.Layer<never> =>
   Layer.succeed(ResourceDisclosure, { ...defaults, ...options })
-
-/**
- * Clamps a requested `max` into [1, limit]; non-numbers give the default.
- *
- * @since 0.2.0
- * @category settings
- */
-export const clampMax = (requested: unknown, options: Options): number =>
-  Clamp.count(requested, options.defaultMaxResults, options.maxResultsLimit)

@@ -20,35 +20,19 @@
  * A resource file is untrusted input: every object is decoded with `Schema`; the file, each inline
  * body and each body file are bounded; a `path` may not leave the catalog's folder — not by `..`,
  * not as an absolute path, not through a symbolic link (checked when the file is loaded and again
- * at every read). Parsing is all-or-nothing: the first bad line is a `ResourceFileError` naming the
+ * at every read). Parsing is all-or-nothing: the first bad line is a `CatalogFileError` naming the
  * file, the line and what was wrong, and no resource of the file is returned.
  *
  * @since 0.2.0
  */
-import { Effect, FileSystem, Option, Path, Predicate, Schema } from "effect"
-import * as Json from "./internal/json.js"
-import { elementLines } from "./internal/jsonElements.js"
+import { Effect, FileSystem, Option, Path, Schema } from "effect"
+import { CatalogFileError, ResourceReadError } from "./Errors.js"
+import * as JsonFile from "./internal/jsonFile.js"
 import * as Resource from "./Resource.js"
 
 // -----------------------------------------------------------------------------
 // Models
 // -----------------------------------------------------------------------------
-
-/**
- * A resource file that cannot be used; `line` is 1-based (0 for the file as a whole).
- *
- * @since 0.2.0
- * @category errors
- */
-export class ResourceFileError extends Schema.TaggedError<ResourceFileError>()("ResourceFileError", {
-  file: Schema.String,
-  line: Schema.Number,
-  reason: Schema.String
-}) {
-  override get message(): string {
-    return this.line > 0 ? `${this.file}:${this.line}: ${this.reason}` : `${this.file}: ${this.reason}`
-  }
-}
 
 /**
  * How a resource file is read.
@@ -75,7 +59,7 @@ export interface Options {
  * @since 0.2.0
  * @category models
  */
-export const defaults: Options = {
+const defaults: Options = {
   maxFileBytes: 10_000_000,
   maxResources: 10_000,
   maxInlineChars: 1_000_000,
@@ -88,7 +72,7 @@ export const defaults: Options = {
  * @since 0.2.0
  * @category schemas
  */
-export const Entry = Schema.Struct({
+const Entry = Schema.Struct({
   uri: Schema.String,
   name: Schema.String,
   kind: Schema.optionalKey(Schema.String),
@@ -112,7 +96,7 @@ export const Entry = Schema.Struct({
  * @since 0.2.0
  * @category schemas
  */
-export type Entry = typeof Entry.Type
+type Entry = typeof Entry.Type
 
 // -----------------------------------------------------------------------------
 // Loading
@@ -128,12 +112,12 @@ export type Entry = typeof Entry.Type
 export const load = (
   file: string,
   options: Partial<Options> = {}
-): Effect.Effect<ReadonlyArray<Resource.Resource>, ResourceFileError, FileSystem.FileSystem | Path.Path> =>
+): Effect.Effect<ReadonlyArray<Resource.Resource>, CatalogFileError, FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function*() {
     const o = { ...defaults, ...options }
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
-    const fail = (reason: string) => new ResourceFileError({ file, line: 0, reason })
+    const fail = (reason: string) => new CatalogFileError({ file, line: 0, reason })
     const info = yield* fs.stat(file).pipe(Effect.mapError((e) => fail(`cannot be read (${e.message})`)))
     if (info.type !== "File") return yield* fail("is not a file")
     if (Number(info.size) > o.maxFileBytes) return yield* fail(`is larger than ${o.maxFileBytes} bytes`)
@@ -164,17 +148,17 @@ export const parse = (
   file: string,
   text: string,
   options: Partial<Options> & { readonly folder?: Folder } = {}
-): Effect.Effect<ReadonlyArray<Resource.Resource>, ResourceFileError> =>
+): Effect.Effect<ReadonlyArray<Resource.Resource>, CatalogFileError> =>
   Effect.gen(function*() {
     const o = { ...defaults, ...options }
     const items = yield* split(file, text)
     if (items.length > o.maxResources) {
-      return yield* new ResourceFileError({ file, line: 0, reason: `holds more than ${o.maxResources} resources` })
+      return yield* new CatalogFileError({ file, line: 0, reason: `holds more than ${o.maxResources} resources` })
     }
     const resources: Array<Resource.Resource> = []
     const lineOf = new Map<string, number>()
     for (const { line, value } of items) {
-      const fail = (reason: string) => new ResourceFileError({ file, line, reason })
+      const fail = (reason: string) => new CatalogFileError({ file, line, reason })
       const entry = yield* Schema.decodeUnknownEffect(Entry)(value).pipe(
         Effect.mapError((e) => fail(e.message.split("\n").slice(0, 3).join(" ")))
       )
@@ -250,7 +234,7 @@ const toResource = (
         }
         const body = yield* fs.readFileString(current).pipe(Effect.mapError((e) => e.message))
         return Resource.sliceText(body, request.offset, request.length)
-      }).pipe(Effect.mapError((reason) => new Resource.ResourceReadError({ uri: request.uri, reason })))
+      }).pipe(Effect.mapError((reason) => new ResourceReadError({ uri: request.uri, reason })))
     return Resource.make({ ...input, mimeType, size: Number(info.size), read: readBody })
   })
 
@@ -290,28 +274,12 @@ const mimeOf = (extension: string): string => MIME_TYPES[extension.toLowerCase()
 // Splitting
 // -----------------------------------------------------------------------------
 
-interface Item {
-  readonly line: number
-  readonly value: unknown
-}
-
-/** Splits a file into raw objects with the line each starts on. */
-const split = (file: string, text: string): Effect.Effect<ReadonlyArray<Item>, ResourceFileError> => {
-  const fail = (line: number, reason: string) => Effect.fail(new ResourceFileError({ file, line, reason }))
-  const trimmed = text.trimStart()
-  if (trimmed.length === 0) return fail(1, "the file is empty")
-  if (trimmed.startsWith("[")) {
-    const parsed = Json.parse(text)
-    if (!parsed.ok) return fail(1, `invalid JSON: ${parsed.error.slice(0, 200)}`)
-    if (!Array.isArray(parsed.value)) return fail(1, "expected a JSON array of resources")
-    const lines = elementLines(text, [])
-    return Effect.succeed(parsed.value.map((value, i) => ({ value, line: lines[i] ?? i + 1 })))
-  }
-  const items: Array<Item> = []
-  for (const parsed of Json.lines(text)) {
-    if (!parsed.ok) return fail(parsed.line, `invalid JSON: ${parsed.error.slice(0, 200)}`)
-    if (!Predicate.isObject(parsed.value)) return fail(parsed.line, "expected a JSON object (one resource per line)")
-    items.push({ line: parsed.line, value: parsed.value })
-  }
-  return Effect.succeed(items)
-}
+/** Splits a file into raw resource objects with the line each starts on; the first broken line fails it. */
+const split = (
+  file: string,
+  text: string
+): Effect.Effect<ReadonlyArray<{ line: number; value: unknown }>, CatalogFileError> =>
+  Effect.flatMap(
+    JsonFile.split(file, text, "resource"),
+    (items) => Effect.forEach(items, (item) => item._tag === "Invalid" ? Effect.fail(item.error) : Effect.succeed(item))
+  )

@@ -9,9 +9,11 @@
  *
  * @since 0.1.0
  */
-import { Context, type Effect, Schema } from "effect"
-import type { InvalidQuery } from "./Query.js"
+import { Context, type Effect } from "effect"
+
 import type { SearchDocument } from "./SearchDocument.js"
+
+import type { InvalidQuery, SearchFailed } from "./Errors.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -65,21 +67,6 @@ export interface SearchIndex {
   readonly remove: (ids: ReadonlyArray<string>) => void
   /** Hits with score > 0, best first, ties by id. */
   readonly search: (request: SearchRequest) => Effect.Effect<ReadonlyArray<Hit>, SearchFailed | InvalidQuery>
-}
-
-/**
- * The search backend failed (a model that cannot load, a service that is down): never "0 results".
- *
- * @since 0.1.0
- * @category errors
- */
-export class SearchFailed extends Schema.TaggedError<SearchFailed>()("SearchFailed", {
-  strategy: Schema.String,
-  reason: Schema.String
-}) {
-  override get message(): string {
-    return `Search backend '${this.strategy}' failed: ${this.reason}`
-  }
 }
 
 // -----------------------------------------------------------------------------

@@ -15,9 +15,9 @@
  * ```
  *
  * `ToolSearch`, `toolkit` and `layer` are the search tool alone as an `effect/ai` tool, for a loop
- * that sends a fixed toolkit: merge `toolkit` into yours, provide `layer`, and run each turn with a
- * `ToolView` in context. The handler finds the view of the calling unit in the context of the call;
- * without one it answers with a clear error instead of searching some other unit's state.
+ * that sends a fixed toolkit: merge `toolkit` into yours, provide `layer`, and run each turn with
+ * `Unit.provide`. The handler finds the unit in the context of the call; without one it answers
+ * with a clear error instead of searching some other unit's state.
  *
  * @since 0.1.0
  */
@@ -25,11 +25,14 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"
 import * as CatalogTool from "./CatalogTool.js"
 import * as Disclosure from "./Disclosure.js"
-import * as MetaTools from "./MetaTools.js"
+import type { DuplicateTool, InvalidTool } from "./Errors.js"
+import * as Messages from "./internal/unit/messages.js"
+import * as MetaTools from "./internal/unit/metaTools.js"
+import { UnitService } from "./internal/unit/service.js"
 import type { SearchStrategy } from "./SearchStrategy.js"
 import * as Strategies from "./Strategies.js"
-import { type DuplicateTool, ToolCatalog } from "./ToolCatalog.js"
-import { ToolView } from "./ToolView.js"
+import * as ToolCatalogModule from "./ToolCatalog.js"
+import type { ToolCatalog } from "./ToolCatalog.js"
 
 // -----------------------------------------------------------------------------
 // Deferral on an existing Toolkit
@@ -63,6 +66,14 @@ export type SelfContainedToolkit<Tools extends Record<string, Tool.Any>> =
  * A `ToolCatalog` (and its `SearchStrategy`) holding the tools of `toolkit`, with the handlers its
  * handler layer provides. Tools annotated `CatalogTool.Deferred` are deferred, the rest eager.
  *
+ * **Example**
+ *
+ * ```ts
+ * const Catalog = SearchToolkit.layerFromToolkit(MyToolkit).pipe(
+ *   Layer.provide(MyToolkit.toLayer({ read_file: readFile, slack_send: sendMessage }))
+ * )
+ * ```
+ *
  * @since 0.2.0
  * @category layers
  */
@@ -71,19 +82,14 @@ export const layerFromToolkit = <Tools extends Record<string, Tool.Any>>(
   options: LayerOptions = {}
 ): Layer.Layer<
   ToolCatalog | SearchStrategy,
-  CatalogTool.InvalidTool | DuplicateTool,
+  InvalidTool | DuplicateTool,
   Tool.HandlersFor<Tools>
 > => {
   const { strategy = Strategies.layer(Strategies.defaultName), ...rest } = options
   const toolkitEffect: Effect.Effect<Toolkit.WithHandler<Tools>, never, Tool.HandlersFor<Tools>> = toolkit
   const catalog = Layer.unwrap(Effect.map(toolkitEffect, (withHandlers) =>
     // `SelfContainedToolkit` proved that the handlers need no request-level services.
-    ToolCatalog.layerWithTools(
-      CatalogTool.fromToolkit(withHandlers as CatalogTool.SelfContained<Tools>, {
-        ...rest,
-        loading: rest.loading ?? "eager"
-      })
-    )))
+    ToolCatalogModule.layerWithTools(CatalogTool.fromToolkit(withHandlers as CatalogTool.SelfContained<Tools>, rest))))
   return catalog.pipe(Layer.provideMerge(strategy))
 }
 
@@ -92,25 +98,17 @@ export const layerFromToolkit = <Tools extends Record<string, Tool.Any>>(
 // -----------------------------------------------------------------------------
 
 /**
- * The message when a search tool runs outside any execution unit.
- *
- * @since 0.1.0
- * @category messages
- */
-export const NO_VIEW = "ToolView not available in tool context: run the turn with ToolView.withUnit"
-
-/**
  * `ToolSearch`, with the same schema the executor sends (`additionalProperties: false`).
  *
  * @since 0.1.0
  * @category tools
  */
-export const ToolSearch = Tool.dynamic(Disclosure.TOOL_SEARCH, {
-  description: MetaTools.toolSearchDescription(
+const ToolSearch = Tool.dynamic(Disclosure.toolNames.toolSearch, {
+  description: Messages.toolSearchDescription(
     Disclosure.defaults.maxResultsLimit,
     Disclosure.defaults.defaultMaxResults
   ),
-  parameters: MetaTools.toolSearchParameters(
+  parameters: Messages.toolSearchParameters(
     Disclosure.defaults.maxResultsLimit,
     Disclosure.defaults.defaultMaxResults
   ),
@@ -127,21 +125,26 @@ export const ToolSearch = Tool.dynamic(Disclosure.TOOL_SEARCH, {
  */
 export const toolkit = Toolkit.make(ToolSearch)
 
+/** The answer when `ToolSearch` runs outside any execution unit. */
+const NO_UNIT = "ToolSearch ran outside an execution unit: run each turn with Unit.provide"
+
 /**
- * The handler of `ToolSearch`: searches and activates in the calling unit's view.
+ * The handler of `ToolSearch`: searches and activates in the unit of the call. `effect/ai` handlers
+ * cannot require services per call, so the unit is looked up in the call's context — a run-time
+ * check: outside a unit it answers with an error naming `Unit.provide`, never another unit's state.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layer = toolkit.toLayer({
   ToolSearch: (params: unknown) =>
-    Effect.serviceOption(ToolView).pipe(
+    Effect.serviceOption(UnitService).pipe(
       Effect.flatMap(Option.match({
-        onNone: () => Effect.fail(NO_VIEW),
-        onSome: (view) =>
-          Effect.flatMap(view.resolve(Disclosure.TOOL_SEARCH), (tool) => tool.run(params, { toolCallId: "" })).pipe(
-            Effect.mapError((e) => e.message),
-            Effect.flatMap((out) => out.isFailure ? Effect.fail(String(out.result)) : Effect.succeed(out.result))
+        onNone: () => Effect.fail(NO_UNIT),
+        onSome: (unit) =>
+          Effect.flatMap(
+            MetaTools.toolSearch(unit, params),
+            (out) => out.isFailure ? Effect.fail(String(out.result)) : Effect.succeed(out.result)
           )
       }))
     )

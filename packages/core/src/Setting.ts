@@ -15,7 +15,7 @@
  *
  * @since 0.2.0
  */
-import { Config, ConfigProvider, Effect, Option, type Result, Schema, SchemaIssue } from "effect"
+import { Config, ConfigProvider, type Duration, Effect, Option, type Result, Schema, SchemaIssue } from "effect"
 import * as Schemas from "./internal/settingSchemas.js"
 import { suggest } from "./internal/suggest.js"
 
@@ -37,7 +37,7 @@ export interface Any {
   /** The command-line flag, without dashes (`max-results`). */
   readonly flag: string
   /** How a value decodes from its written form (environment, flag, config file). */
-  readonly schema: Schema.Top
+  readonly schema: Schema.ConstraintCodec<unknown, unknown>
   /** The value when no source sets it. */
   readonly default: unknown
   /** The accepted values, for people. */
@@ -59,7 +59,7 @@ export interface Any {
  * @category models
  */
 export interface Setting<A> extends Any {
-  readonly schema: Schema.Codec<A, unknown>
+  readonly schema: Schema.ConstraintCodec<A, unknown>
   readonly default: A
   readonly option: Config.Config<Option.Option<A>>
   readonly config: Config.Config<A>
@@ -112,7 +112,7 @@ const PREFIX = "TOOL_SEARCH_"
  * @category constructors
  */
 export const make = <A>(key: string, options: {
-  readonly schema: Schema.Codec<A, unknown>
+  readonly schema: Schema.ConstraintCodec<A, unknown>
   readonly default: NoInfer<A>
   readonly values: string
   readonly defaultText?: string
@@ -146,17 +146,7 @@ const words = (key: string): Array<string> => key.split(/(?=[A-Z])/).map((w) => 
  * @since 0.2.0
  * @category schemas
  */
-export const Boolean: Schema.Codec<boolean, unknown> = Schemas.booleanOr([])
-
-/**
- * A boolean, or one of `words` (e.g. `auto`).
- *
- * @since 0.2.0
- * @category schemas
- */
-export const booleanOr: <const W extends ReadonlyArray<string>>(
-  words: W
-) => Schema.Codec<boolean | W[number], unknown> = Schemas.booleanOr
+export const Boolean: Schema.ConstraintCodec<boolean, unknown> = Schemas.booleanOr([])
 
 /**
  * An integer of at least `min`.
@@ -164,17 +154,17 @@ export const booleanOr: <const W extends ReadonlyArray<string>>(
  * @since 0.2.0
  * @category schemas
  */
-export const IntAtLeast = (min: number): Schema.Codec<number, unknown> =>
-  Schema.Int.check(Schema.isGreaterThanOrEqualTo(min)) as unknown as Schema.Codec<number, unknown>
+export const IntAtLeast = (min: number): Schema.ConstraintCodec<number, unknown> =>
+  Schema.Int.check(Schema.isGreaterThanOrEqualTo(min))
 
 /**
- * A finite number from `minimum` to `maximum`.
+ * An integer from `minimum` to `maximum`.
  *
  * @since 0.2.0
  * @category schemas
  */
-export const NumberBetween = (minimum: number, maximum: number): Schema.Codec<number, unknown> =>
-  Schema.Finite.check(Schema.isBetween({ minimum, maximum })) as unknown as Schema.Codec<number, unknown>
+export const IntBetween = (minimum: number, maximum: number): Schema.ConstraintCodec<number, unknown> =>
+  Schema.Int.check(Schema.isBetween({ minimum, maximum }))
 
 /**
  * One of `choices`.
@@ -182,8 +172,8 @@ export const NumberBetween = (minimum: number, maximum: number): Schema.Codec<nu
  * @since 0.2.0
  * @category schemas
  */
-export const Choice = <const L extends ReadonlyArray<string>>(choices: L): Schema.Codec<L[number], unknown> =>
-  Schema.Literals(choices) as unknown as Schema.Codec<L[number], unknown>
+export const Choice = <const L extends ReadonlyArray<string>>(choices: L): Schema.ConstraintCodec<L[number], unknown> =>
+  Schema.Literals(choices)
 
 /**
  * A list: comma-separated, items trimmed, empty items dropped. `*` is refused: list the names.
@@ -192,15 +182,15 @@ export const Choice = <const L extends ReadonlyArray<string>>(choices: L): Schem
  * @since 0.2.0
  * @category schemas
  */
-export const List: Schema.Codec<ReadonlyArray<string>, unknown> = Schemas.List
+export const List: Schema.ConstraintCodec<ReadonlyArray<string>, unknown> = Schemas.List
 
 /**
- * `*` alone (everything), or a list as `List` reads it.
+ * A positive, finite duration, written as `Duration` reads it (`30 seconds`, `5 minutes`).
  *
  * @since 0.2.0
  * @category schemas
  */
-export const ListOrAll: Schema.Codec<ReadonlyArray<string> | "*", unknown> = Schemas.ListOrAll
+export const PositiveDuration: Schema.ConstraintCodec<Duration.Duration, unknown> = Schemas.PositiveDuration
 
 /**
  * A value read from its written form by `parse` (the value, or the reason it was refused) and
@@ -213,7 +203,7 @@ export const fromString: <A>(
   to: Schema.Codec<A>,
   parse: (raw: string) => Result.Result<A, string>,
   format: (value: A) => string
-) => Schema.Codec<A, unknown> = Schemas.fromString
+) => Schema.Codec<A, string> = Schemas.fromString
 
 // -----------------------------------------------------------------------------
 // Reading
@@ -313,23 +303,12 @@ export const check = (
       if (raw === undefined) return Effect.void
       const value = Array.isArray(raw) ? raw.join(",") : raw
       const shown = `${label(setting)}=${JSON.stringify(value)}`
-      return Config.schema(setting.schema as Schema.Codec<unknown, unknown>, shown).parse(
+      return Config.schema(setting.schema as Schema.ConstraintCodec<unknown, unknown>, shown).parse(
         ConfigProvider.fromUnknown({ [shown]: value }, { preserveEmptyStrings: true })
       ).pipe(Effect.asVoid)
     },
     { discard: true }
   )
-
-/**
- * Keys of `values` that no table declares (a config file's typos).
- *
- * @since 0.2.0
- * @category reading
- */
-export const unknownKeys = (tables: ReadonlyArray<Table>, values: Readonly<Record<string, unknown>>) => {
-  const known = new Set(tables.flatMap((t) => Object.values(t).map((s) => s.key)))
-  return Object.keys(values).filter((k) => !known.has(k))
-}
 
 // -----------------------------------------------------------------------------
 // Errors

@@ -9,6 +9,7 @@
  * @since 0.1.0
  */
 import { Layer } from "effect"
+import * as OfflineModel from "./internal/offlineModel.js"
 import * as OfflineEmbeddings from "./OfflineEmbeddings.js"
 import type { SearchStrategy } from "./SearchStrategy.js"
 import * as Bm25f from "./strategies/Bm25f.js"
@@ -42,14 +43,6 @@ export type Name = typeof names[number]
 export const defaultName: Name = "bm25f"
 
 /**
- * Whether `name` is a built-in strategy.
- *
- * @since 0.1.0
- * @category names
- */
-export const isName = (name: string): name is Name => (names as ReadonlyArray<string>).includes(name)
-
-/**
  * Settings of the built-in strategies that embed.
  *
  * @since 0.1.0
@@ -62,6 +55,12 @@ export interface Options {
 
 /**
  * The layer of a built-in strategy.
+ *
+ * **Example**
+ *
+ * ```ts
+ * const Catalog = ToolCatalog.layer.pipe(Layer.provide(Strategies.layer("hybrid")))
+ * ```
  *
  * @since 0.1.0
  * @category layers
@@ -89,7 +88,7 @@ const semanticOptions = (options: Options): Semantic.Options => {
   const { cache: _none, ...defaults } = Semantic.defaults
   return {
     ...defaults,
-    model: OfflineEmbeddings.modelName,
+    model: OfflineModel.modelName,
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress })
   }
 }

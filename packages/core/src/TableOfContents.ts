@@ -21,14 +21,10 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer } from "effect"
-import * as Disclosure from "./Disclosure.js"
+import { Context, Layer } from "effect"
+import type * as Disclosure from "./Disclosure.js"
 import * as Internal from "./internal/resourceContents.js"
 import * as ToolContents from "./internal/toolContents.js"
-import type * as ResourceCatalog from "./ResourceCatalog.js"
-import * as ResourceView from "./ResourceView.js"
-import type { Entry } from "./ToolCatalog.js"
-import * as ToolView from "./ToolView.js"
 import type * as Visibility from "./Visibility.js"
 
 // -----------------------------------------------------------------------------
@@ -177,22 +173,6 @@ export interface Options {
 // -----------------------------------------------------------------------------
 
 /**
- * The default section: the table, then what the search tools do. Descriptive, never imperative.
- *
- * @since 0.1.0
- * @category templates
- */
-export const defaultTemplate: Template = ToolContents.defaultTemplate
-
-/**
- * The default resource section: the table, then what each offered resource tool does.
- *
- * @since 0.2.0
- * @category templates
- */
-export const defaultResourceTemplate: ResourceTemplate = Internal.defaultTemplate
-
-/**
  * A template from text: `{toc}` is replaced by the table.
  *
  * @since 0.1.0
@@ -206,13 +186,13 @@ export const fromText = (text: string): Template => ({ toc }) => text.split("{to
  * @since 0.1.0
  * @category settings
  */
-export const defaults: Options = {
+const defaults: Options = {
   namesPerSource: 10,
   detail: "first-sentence",
   uncategorized: "other",
   maxFoldedCategories: 20,
-  template: defaultTemplate,
-  resourceTemplate: defaultResourceTemplate
+  template: ToolContents.defaultTemplate,
+  resourceTemplate: Internal.defaultTemplate
 }
 
 /**
@@ -233,160 +213,3 @@ export const TableOfContents = Context.Reference<Options>("@tool-search/core/Tab
  */
 export const layer = (options: Partial<Options>): Layer.Layer<never> =>
   Layer.succeed(TableOfContents, { ...defaults, ...options })
-
-// -----------------------------------------------------------------------------
-// Building
-// -----------------------------------------------------------------------------
-
-/**
- * The table of `tools` — the deferred tools that exist for the agent, in registration order — as
- * `policy` classifies them.
- *
- * @since 0.1.0
- * @category building
- */
-export const build = (
-  tools: ReadonlyArray<Entry>,
-  policy: Visibility.Visibility,
-  options: Options = defaults
-): Contents => ToolContents.build(tools, policy, options)
-
-/** Whether the table lists nothing at all. */
-const isEmpty = (contents: Contents): boolean => contents.groups.length === 0 && contents.overflow.tools === 0
-
-/**
- * The table as text, one line per category or tool:
- *
- * ```text
- * [retrieval]
- * - rag_search (load first) — Search the attached documents.
- * [catalog] (66 more tools, hidden)
- * ```
- *
- * @since 0.1.0
- * @category building
- */
-export const render: (contents: Contents) => string = ToolContents.render
-
-// -----------------------------------------------------------------------------
-// From a view
-// -----------------------------------------------------------------------------
-
-/**
- * The table of a view: its searchable tools, classified by its visibility policy.
- *
- * @since 0.1.0
- * @category views
- */
-export const ofView = (view: ToolView.Service, options: Options = defaults): Effect.Effect<Contents> =>
-  Effect.map(view.searchable, (tools) => build(tools, view.visibility, options))
-
-/**
- * The system-prompt section for a view: the rendered table in `options.template`. Empty unless
- * the view's mode is `staged` and some tool is deferred — the other modes explain themselves in
- * their tools' descriptions.
- *
- * @since 0.1.0
- * @category views
- */
-export const promptOf = (view: ToolView.Service, options: Options = defaults): Effect.Effect<string> =>
-  Effect.gen(function*() {
-    if (view.disclosure.mode !== "staged") return ""
-    const tools = yield* view.searchable
-    const contents = build(tools, view.visibility, options)
-    if (isEmpty(contents)) return ""
-    return options.template({
-      toc: render(contents),
-      searchTools: Disclosure.offersSearchTools(view.disclosure, tools.length)
-    })
-  })
-
-/**
- * The system-prompt section for the unit's view, with the settings in context: what an executor
- * appends to its system prompt before each model call (`systemPromptWithResources` adds the
- * resource section).
- *
- * @since 0.1.0
- * @category views
- */
-export const systemPrompt: Effect.Effect<string, never, ToolView.ToolView> = Effect.gen(function*() {
-  return yield* promptOf(yield* ToolView.ToolView, yield* TableOfContents)
-})
-
-/**
- * `systemPrompt` followed by the resource section of the unit's `ResourceView`.
- *
- * @since 0.2.0
- * @category views
- */
-export const systemPromptWithResources: Effect.Effect<string, never, ToolView.ToolView | ResourceView.ResourceView> =
-  Effect.gen(function*() {
-    const options = yield* TableOfContents
-    const tools = yield* promptOf(yield* ToolView.ToolView, options)
-    const section = yield* resourcePromptOf(yield* ResourceView.ResourceView, options)
-    return [tools, section].filter((s) => s !== "").join("\n\n")
-  })
-
-// -----------------------------------------------------------------------------
-// Resources
-// -----------------------------------------------------------------------------
-
-/**
- * The resource table of `resources` — the resources that exist for the agent, in registration
- * order — as `policy` classifies them: grouped by kind and source, resources of connected or
- * resource sources listed by name (at most `namesPerSource` per source), resources the selection
- * names always listed, the platform folded into counts.
- *
- * @since 0.2.0
- * @category resources
- */
-export const buildResources: (
-  resources: ReadonlyArray<ResourceCatalog.Entry>,
-  policy: Visibility.Visibility,
-  options?: Options
-) => ResourceContents = (resources, policy, options = defaults) => Internal.build(resources, policy, options)
-
-/**
- * The resource table as text, one line per group or resource:
- *
- * ```text
- * [policy · handbook]
- * - Customer handbook <policy://acme/handbook> (load first) — Returns, refunds and warranty.
- * [document · wiki] (40 more resources, hidden)
- * ```
- *
- * @since 0.2.0
- * @category resources
- */
-export const renderResources: (contents: ResourceContents) => string = Internal.render
-
-/**
- * The resource table of a resource view: the resources that exist for its agent.
- *
- * @since 0.2.0
- * @category resources
- */
-export const resourcesOf = (
-  view: ResourceView.Service,
-  options: Options = defaults
-): Effect.Effect<ResourceContents> =>
-  Effect.map(view.available, (resources) => buildResources(resources, view.visibility, options))
-
-/**
- * The resource section of the system prompt: the rendered table in `options.resourceTemplate`;
- * empty when no resource exists for the agent. Unlike the tool section it is the same in every
- * disclosure mode: resources have one grammar.
- *
- * @since 0.2.0
- * @category resources
- */
-export const resourcePromptOf = (
-  view: ResourceView.Service,
-  options: Options = defaults
-): Effect.Effect<string> =>
-  Effect.gen(function*() {
-    const contents = yield* resourcesOf(view, options)
-    if (contents.groups.length === 0 && contents.overflow.resources === 0) return ""
-    const tools = (yield* view.tools).map((t) => t.name)
-    return options.resourceTemplate({ toc: renderResources(contents), tools })
-  })

@@ -19,6 +19,8 @@
  */
 import { JsonSchema, Predicate, Result, Schema, SchemaIssue, SchemaRepresentation } from "effect"
 
+import { InvalidArguments } from "./Errors.js"
+
 // -----------------------------------------------------------------------------
 // Models
 // -----------------------------------------------------------------------------
@@ -54,25 +56,6 @@ export const defaultLimits: Limits = { maxSize: 1_000_000, maxDepth: 32 }
 export interface Issue {
   readonly path: string
   readonly message: string
-}
-
-/**
- * The arguments of a call do not fit the tool's parameters. The message lists each problem with its
- * path and tells the model to fix the call.
- *
- * @since 0.2.0
- * @category errors
- */
-export class InvalidArguments extends Schema.TaggedError<InvalidArguments>()("InvalidArguments", {
-  tool: Schema.String,
-  issues: Schema.Array(Schema.Struct({ path: Schema.String, message: Schema.String }))
-}) {
-  override get message(): string {
-    const lines = this.issues.map((i) => `- ${i.path === "" ? "arguments" : i.path}: ${i.message}`)
-    return `Invalid arguments for '${this.tool}':\n${
-      lines.join("\n")
-    }\nFix the arguments to match the tool's parameters and call it again.`
-  }
 }
 
 // -----------------------------------------------------------------------------

@@ -11,17 +11,19 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Option, PubSub, Schema, Semaphore, Stream } from "effect"
+import { Context, Effect, Layer, Option, PubSub, Semaphore, Stream } from "effect"
 import type { Scope } from "effect"
 import * as CatalogTool from "./CatalogTool.js"
-import { META_TOOL_NAMES } from "./Disclosure.js"
+import { isMetaTool } from "./Disclosure.js"
+import type { InvalidQuery, SearchFailed } from "./Errors.js"
+import { DuplicateTool, InvalidTool } from "./Errors.js"
 import * as Evidence from "./internal/evidence.js"
 import * as ToolRanking from "./internal/toolRanking.js"
 import * as ToolTable from "./internal/toolTable.js"
 import * as Versioned from "./internal/versioned.js"
 import type * as Query from "./Query.js"
 import * as SearchFeedback from "./SearchFeedback.js"
-import { type SearchFailed, SearchStrategy } from "./SearchStrategy.js"
+import { SearchStrategy } from "./SearchStrategy.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -83,18 +85,24 @@ export interface SearchOptions {
 }
 
 /**
- * Another tool already has this id.
+ * What decides whether a tool exists for an agent: a visibility policy.
  *
- * @since 0.1.0
- * @category errors
+ * @since 0.3.0
+ * @category models
  */
-export class DuplicateTool extends Schema.TaggedError<DuplicateTool>()("DuplicateTool", {
-  id: Schema.String,
-  name: Schema.String
-}) {
-  override get message(): string {
-    return `Duplicate tool id '${this.id}' (tool '${this.name}'): ids must be unique in a catalog; give one an explicit id`
-  }
+export interface Policy {
+  readonly includes: (tool: Entry) => boolean
+}
+
+/**
+ * The tools a policy lets exist, eager and deferred, in registration order.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Visible {
+  readonly eager: ReadonlyArray<Entry>
+  readonly deferred: ReadonlyArray<Entry>
 }
 
 /**
@@ -120,7 +128,7 @@ export interface Options {
  * @since 0.1.0
  * @category models
  */
-export const defaultOptions: Options = { stripFunctionsPrefix: true, name: "default" }
+const defaultOptions: Options = { stripFunctionsPrefix: true, name: "default" }
 
 /**
  * The operations of a tool catalog.
@@ -133,14 +141,14 @@ export interface Service {
   readonly register: (
     tools: CatalogTool.CatalogTool | Iterable<CatalogTool.CatalogTool>,
     options?: { readonly replace?: boolean }
-  ) => Effect.Effect<void, CatalogTool.InvalidTool | DuplicateTool>
+  ) => Effect.Effect<void, InvalidTool | DuplicateTool>
   /** Removes tools by id; unknown ids are ignored. */
   readonly unregister: (ids: string | Iterable<string>) => Effect.Effect<void>
   /** Makes a source hold exactly `tools`, in one atomic step (what a `tools/list_changed` needs). */
   readonly replaceSource: (
     source: string,
     tools: Iterable<CatalogTool.CatalogTool>
-  ) => Effect.Effect<void, CatalogTool.InvalidTool | DuplicateTool>
+  ) => Effect.Effect<void, InvalidTool | DuplicateTool>
   /** Eager tools, in registration order. */
   readonly eager: Effect.Effect<ReadonlyArray<Entry>>
   /** Deferred tools, in registration order. */
@@ -156,11 +164,16 @@ export interface Service {
   readonly findByNameUnsafe: (name: string) => Entry | undefined
   /** `version`, synchronously. */
   readonly versionUnsafe: () => number
+  /**
+   * The eager and deferred tools a policy lets exist (`Visibility.includes`), in registration
+   * order: computed once per policy object and catalog version, shared by every unit that reads it.
+   */
+  readonly visibleTo: (policy: Policy) => Effect.Effect<Visible>
   /** Ranks tools for a query. Pure: activates nothing. */
   readonly search: (
     query: Query.Query,
     options: SearchOptions
-  ) => Effect.Effect<ReadonlyArray<Match>, SearchFailed | Query.InvalidQuery>
+  ) => Effect.Effect<ReadonlyArray<Match>, SearchFailed | InvalidQuery>
   /** Increases with every write. */
   readonly version: Effect.Effect<number>
   /** Every write, as it happens (subscribe before writing to see it). */
@@ -181,7 +194,7 @@ export interface Service {
  * @since 0.1.0
  * @category constructors
  */
-export const make = (partial: Partial<Options> = {}): Effect.Effect<Service, never, SearchStrategy | Scope.Scope> =>
+const make = (partial: Partial<Options> = {}): Effect.Effect<Service, never, SearchStrategy | Scope.Scope> =>
   Effect.gen(function*() {
     const options: Options = { ...defaultOptions, ...partial }
     const strategy = yield* SearchStrategy
@@ -202,14 +215,14 @@ export const make = (partial: Partial<Options> = {}): Effect.Effect<Service, nev
     const prepare = (
       tools: ReadonlyArray<CatalogTool.CatalogTool>,
       replaceable: (id: string) => boolean
-    ): Effect.Effect<ReadonlyArray<CatalogTool.CatalogTool>, CatalogTool.InvalidTool | DuplicateTool> =>
+    ): Effect.Effect<ReadonlyArray<CatalogTool.CatalogTool>, InvalidTool | DuplicateTool> =>
       Effect.gen(function*() {
         const seen = new Set<string>()
         const valid: Array<CatalogTool.CatalogTool> = []
         for (const tool of tools) {
           const checked = yield* CatalogTool.validate(tool)
-          if (META_TOOL_NAMES.has(checked.name)) {
-            return yield* new CatalogTool.InvalidTool({
+          if (isMetaTool(checked.name)) {
+            return yield* new InvalidTool({
               tool: checked.name,
               reason: "the name is reserved for the search tools"
             })
@@ -245,13 +258,18 @@ export const make = (partial: Partial<Options> = {}): Effect.Effect<Service, nev
 
     const rank = ToolRanking.make(table, index, strategy.name)
 
+    const visibleTo = Versioned.perPolicy(table.version, (policy: Policy): Visible => {
+      const all = table.all().filter(policy.includes)
+      return { eager: all.filter((e) => e.loading === "eager"), deferred: all.filter((e) => e.loading === "deferred") }
+    })
+
     const toArray = (tools: CatalogTool.CatalogTool | Iterable<CatalogTool.CatalogTool>) =>
       isTool(tools) ? [tools] : [...tools]
 
     const search = (
       query: Query.Query,
       opts: SearchOptions
-    ): Effect.Effect<ReadonlyArray<Match>, SearchFailed | Query.InvalidQuery> =>
+    ): Effect.Effect<ReadonlyArray<Match>, SearchFailed | InvalidQuery> =>
       Effect.gen(function*() {
         evidence.apply(yield* feedback.read(options.name), (id) => table.get(id))
         const candidates = opts.candidates ?? ((e: Entry) => e.loading === "deferred")
@@ -296,6 +314,7 @@ export const make = (partial: Partial<Options> = {}): Effect.Effect<Service, nev
       getUnsafe: table.get,
       findByNameUnsafe: table.findByName,
       versionUnsafe: table.version,
+      visibleTo: (policy) => Effect.sync(() => visibleTo(policy)),
       search,
       version: Effect.sync(table.version),
       changes: Stream.fromPubSub(pubsub),
@@ -317,27 +336,42 @@ const isTool = (u: CatalogTool.CatalogTool | Iterable<CatalogTool.CatalogTool>):
  * @since 0.1.0
  * @category services
  */
-export class ToolCatalog extends Context.Service<ToolCatalog, Service>()("@tool-search/core/ToolCatalog") {
-  /** A catalog ranking with the `SearchStrategy` in context. */
-  static readonly layer: Layer.Layer<ToolCatalog, never, SearchStrategy> = Layer.effect(ToolCatalog, make())
-  /** A catalog with explicit settings. */
-  static readonly layerWith = (options: Partial<Options>): Layer.Layer<ToolCatalog, never, SearchStrategy> =>
-    Layer.effect(ToolCatalog, make(options))
-  /** A catalog that starts with `tools` registered (one atomic batch: a bad tool fails the layer). */
-  static readonly layerWithTools = (
-    tools: Iterable<CatalogTool.CatalogTool>,
-    options: Partial<Options> = {}
-  ): Layer.Layer<ToolCatalog, CatalogTool.InvalidTool | DuplicateTool, SearchStrategy> =>
-    Layer.effect(ToolCatalog, Effect.tap(make(options), (catalog) => catalog.register(tools)))
-}
+export class ToolCatalog extends Context.Service<ToolCatalog, Service>()("@tool-search/core/ToolCatalog") {}
 
 /**
- * `compute`, run again only when `version()` (a catalog's `versionUnsafe`, tools or resources)
- * differs from the version of the last value: for what is derived from a catalog and read far more
- * often than the catalog changes. A write racing the computation makes the next read compute again.
+ * A catalog ranking with the `SearchStrategy` in context, with the default settings.
  *
- * @since 0.2.0
- * @category combinators
+ * @since 0.3.0
+ * @category layers
  */
-export const cachedByVersion: <A>(version: () => number, compute: Effect.Effect<A>) => Effect.Effect<A> =
-  Versioned.cachedByVersion
+export const layer: Layer.Layer<ToolCatalog, never, SearchStrategy> = Layer.effect(ToolCatalog, make())
+
+/**
+ * A catalog with explicit settings.
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const layerWith = (options: Partial<Options>): Layer.Layer<ToolCatalog, never, SearchStrategy> =>
+  Layer.effect(ToolCatalog, make(options))
+
+/**
+ * A catalog that starts with `tools` registered (one atomic batch: a bad tool fails the layer).
+ *
+ * **Example**
+ *
+ * ```ts
+ * const Catalog = ToolCatalog.layerWithTools([
+ *   CatalogTool.make({ name: "read_file", description: "Read a file", loading: "eager" }),
+ *   CatalogTool.make({ name: "slack_send", description: "Send a Slack message" })
+ * ]).pipe(Layer.provide(Bm25f.layer))
+ * ```
+ *
+ * @since 0.3.0
+ * @category layers
+ */
+export const layerWithTools = (
+  tools: Iterable<CatalogTool.CatalogTool>,
+  options: Partial<Options> = {}
+): Layer.Layer<ToolCatalog, InvalidTool | DuplicateTool, SearchStrategy> =>
+  Layer.effect(ToolCatalog, Effect.tap(make(options), (catalog) => catalog.register(tools)))

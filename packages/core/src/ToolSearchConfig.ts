@@ -14,6 +14,7 @@
  */
 import { Config, Context, Effect, Layer, Option } from "effect"
 import * as Disclosure from "./Disclosure.js"
+import * as Schemas from "./internal/settingSchemas.js"
 import * as SearchFeedback from "./SearchFeedback.js"
 import type { SearchStrategy } from "./SearchStrategy.js"
 import * as Setting from "./Setting.js"
@@ -99,7 +100,7 @@ export const settings = {
     description: "what `discover_tools` (catalog mode) lists of each deferred tool"
   }),
   searchTools: Setting.make<boolean | "auto">("searchTools", {
-    schema: Setting.booleanOr(["auto"]),
+    schema: Schemas.booleanOr(["auto"]),
     default: Disclosure.defaults.searchTools,
     values: choices(["auto", "true", "false"]),
     defaultText: "auto (true with discovery first)",
@@ -112,17 +113,25 @@ export const settings = {
     description: "with `auto`, `search_tools` needs at least this many searchable tools"
   }),
   minScore: Setting.make("minScore", {
-    schema: Setting.NumberBetween(0, 1),
+    schema: Schemas.NumberBetween(0, 1),
     default: Disclosure.defaults.minScore,
     values: "number, 0 to 1",
     description:
       "\"no good match\": ToolSearch (an agent's, or `serve`'s for every session) does not load hits whose strength (share of the query's term weight matched) is below it; 0 turns it off"
   }),
   minScoreRatio: Setting.make("minScoreRatio", {
-    schema: Setting.NumberBetween(0, 1),
+    schema: Schemas.NumberBetween(0, 1),
     default: Disclosure.defaults.minScoreRatio,
     values: "number, 0 to 1",
     description: "nor hits whose score is below this share of the best hit's score (in the same search); 0 turns it off"
+  }),
+  defer: Setting.make<"always" | "never" | number>("defer", {
+    schema: Schemas.Defer(Disclosure.defaults.defer as number),
+    default: Disclosure.defaults.defer,
+    values: "`auto`, `auto:N`, `always`, `never`",
+    defaultText: `auto:${Disclosure.defaults.defer}`,
+    description:
+      "when tools are deferred: `auto:N` sends every tool directly while fewer than N could be deferred (a few tools cost less than the search tool and its round trip); `always`; `never`"
   }),
   strict: Setting.make("strict", {
     schema: Setting.Boolean,
@@ -159,7 +168,7 @@ export const settings = {
     description: "whether platform sources join the selection"
   }),
   platformSources: Setting.make("platformSources", {
-    schema: Setting.ListOrAll,
+    schema: Schemas.ListOrAll,
     default: Visibility.defaults.allow,
     values: "`*` or comma-separated source ids",
     defaultText: "*",
@@ -167,13 +176,13 @@ export const settings = {
   }),
   tocNamesPerSource: Setting.make("tocNamesPerSource", {
     schema: Setting.IntAtLeast(0),
-    default: TableOfContents.defaults.namesPerSource,
+    default: TableOfContents.TableOfContents.defaultValue().namesPerSource,
     values: "integer ≥ 0",
     description: "tool names the table of contents lists per connected source before counting the rest"
   }),
   tocDetail: Setting.make("tocDetail", {
     schema: Setting.Choice(details),
-    default: TableOfContents.defaults.detail,
+    default: TableOfContents.TableOfContents.defaultValue().detail,
     values: choices(details),
     description: "what the table of contents shows of each listed tool"
   }),
@@ -198,13 +207,13 @@ export const settings = {
  * @since 0.1.0
  * @category settings
  */
-export const defaults: Settings = {
+const defaults: Settings = {
   strategy: Strategies.defaultName,
   disclosure: Disclosure.defaults,
   visibility: Visibility.defaults,
   tableOfContents: {
-    namesPerSource: TableOfContents.defaults.namesPerSource,
-    detail: TableOfContents.defaults.detail
+    namesPerSource: TableOfContents.TableOfContents.defaultValue().namesPerSource,
+    detail: TableOfContents.TableOfContents.defaultValue().detail
   },
   discoveryFirst: false,
   feedback: true
@@ -240,7 +249,8 @@ export const config: Config.Config<Settings> = Setting.options(settings).pipe(
         searchTools: or(v.searchTools, discoveryFirst ? true : Disclosure.defaults.searchTools),
         searchToolsThreshold: or(v.searchToolsThreshold, Disclosure.defaults.searchToolsThreshold),
         minScore: or(v.minScore, Disclosure.defaults.minScore),
-        minScoreRatio: or(v.minScoreRatio, Disclosure.defaults.minScoreRatio)
+        minScoreRatio: or(v.minScoreRatio, Disclosure.defaults.minScoreRatio),
+        defer: or(v.defer, Disclosure.defaults.defer)
       },
       visibility: {
         strict: or(v.strict, Visibility.defaults.strict),

@@ -12,6 +12,7 @@
 import type { JsonSchema } from "effect"
 import { Effect, Predicate, Schema, SchemaGetter } from "effect"
 import * as CatalogTool from "./CatalogTool.js"
+import { InvalidTool } from "./Errors.js"
 import * as Names from "./internal/names.js"
 
 // -----------------------------------------------------------------------------
@@ -82,7 +83,7 @@ export const AnnotationsFromMcp: Schema.Codec<CatalogTool.Annotations, McpAnnota
  * @since 0.1.0
  * @category schemas
  */
-export const Spec = Schema.Struct({
+const Spec = Schema.Struct({
   id: Schema.optionalKey(Schema.String),
   name: Schema.String,
   description: Schema.optionalKey(Schema.NullOr(Schema.String)),
@@ -101,7 +102,7 @@ export const Spec = Schema.Struct({
  * @since 0.1.0
  * @category schemas
  */
-export type Spec = typeof Spec.Type
+type Spec = typeof Spec.Type
 
 /**
  * How `decode` treats names a provider would reject, and the handler of what it decodes.
@@ -126,10 +127,10 @@ export interface DecodeOptions {
 export const decode = (
   input: unknown,
   options: DecodeOptions = {}
-): Effect.Effect<CatalogTool.CatalogTool, CatalogTool.InvalidTool> =>
+): Effect.Effect<CatalogTool.CatalogTool, InvalidTool> =>
   Schema.decodeUnknownEffect(Spec)(input).pipe(
     Effect.mapError((error) =>
-      new CatalogTool.InvalidTool({
+      new InvalidTool({
         tool: Predicate.isObject(input) && typeof input["name"] === "string" ? input["name"] : "<unnamed>",
         reason: error.message
       })

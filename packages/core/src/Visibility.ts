@@ -106,6 +106,12 @@ export interface Visibility {
   readonly selects: (tool: Subject) => boolean
   /** Whether the agent named the tool explicitly (tables of contents show it by name). */
   readonly names: (tool: Subject) => boolean
+  /**
+   * Whether the agent may know of a source at all — not strict, or connected, resource-bound, or
+   * explored: answers name only such sources (a server that is still starting, say), never one the
+   * agent cannot see.
+   */
+  readonly exposes: (source: string) => boolean
   /** The settings the policy was built from. */
   readonly options: Options
 }
@@ -154,12 +160,17 @@ export const make = (options: Partial<Options> = {}): Visibility => {
   const explored = (tool: Subject): boolean =>
     o.explore && (allowed === undefined || (tool.source !== undefined && allowed.has(tool.source)))
   const selects = (tool: Subject): boolean => kindOf(tool) !== "platform" || names(tool) || explored(tool)
+  const sourceKind = (source: string): CatalogKind =>
+    resources.has(source) ? "resource" : connected.has(source) ? "connected" : "platform"
+  const exposes = (source: string): boolean =>
+    !o.strict || sourceKind(source) !== "platform" || (o.explore && (allowed === undefined || allowed.has(source)))
 
   return {
     includes: o.strict ? selects : () => true,
     kindOf,
     selects,
     names,
+    exposes,
     options: o
   }
 }
@@ -188,6 +199,13 @@ export const Visibility = Context.Reference<Visibility>("@tool-search/core/Visib
 
 /**
  * Provides a policy, or builds one from settings (each defaulting as in `defaults`: strict).
+ *
+ * **Example**
+ *
+ * ```ts
+ * // tools of the connected server, and any tool of the platform's "docs" source once searched
+ * const program = myTurn.pipe(Effect.provide(Visibility.layer({ connected: ["crm"], explore: true, allow: ["docs"] })))
+ * ```
  *
  * @since 0.1.0
  * @category layers

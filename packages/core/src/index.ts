@@ -8,14 +8,13 @@
  * - **tools** — `CatalogTool`, `ToolSpec`, `CatalogFile`, `ToolArguments`
  * - **search** — `Query`, `SearchDocument`, `SearchStrategy`, `Strategies`, `Analyzer`, `Keyword`,
  *   `Bm25f`, `Regex`, `Semantic`, `Hybrid`, `OfflineEmbeddings`, `VectorCache`, `SearchFeedback`
- * - **units** (the catalog and what one turn or fork sees) — `ToolCatalog`, `Activation`, `ToolView`
+ * - **units** (the catalog and what one turn or fork sees) — `ToolCatalog`, `Unit`
  * - **policies** — `Disclosure`, `Visibility`, `Permission`
- * - **model-facing** — `MetaTools`, `TableOfContents`, `SearchToolkit`, `NativeDeferral`
- * - **resources** — `Resource`, `ResourceFile`, `ResourceCatalog`, `RevealedResources`,
- *   `ResourceView`, `ResourceDisclosure`, `ResourceTools`, `ResourceError`
+ * - **model-facing** — `TableOfContents`, `SearchToolkit`, `NativeDeferral`
+ * - **resources** — `Resource`, `ResourceFile`, `ResourceCatalog`, `ResourceDisclosure`
  * - **settings** — `Setting`, `ToolSearchConfig`, `ResourceConfig`
- * - **errors** — every error class, also at the top level so that declaration files of dependent
- *   code can name them
+ * - **errors** — every error class, at the top level only (`InvalidTool`, `Refused`, …), so that
+ *   declaration files of dependent code can name them
  *
  * Everything else is in `internal/` and is not part of the API.
  *
@@ -179,20 +178,13 @@ export * as SearchFeedback from "./SearchFeedback.js"
 export * as ToolCatalog from "./ToolCatalog.js"
 
 /**
- * The activated tools of one unit (a turn or a fork), gone with its scope.
+ * One execution unit — a turn or a fork: what it activated and revealed, what the model sees now,
+ * the search and resource tools, the children it supervises. Reached only with `Unit` in `R`.
  *
- * @since 0.1.0
+ * @since 0.3.0
  * @category units
  */
-export * as Activation from "./Activation.js"
-
-/**
- * The per-unit read-only view: visible tools, search-and-activate, resolve.
- *
- * @since 0.1.0
- * @category units
- */
-export * as ToolView from "./ToolView.js"
+export * as Unit from "./Unit.js"
 
 // -----------------------------------------------------------------------------
 // Policies
@@ -225,14 +217,6 @@ export * as Permission from "./Permission.js"
 // -----------------------------------------------------------------------------
 // What the model sees
 // -----------------------------------------------------------------------------
-
-/**
- * The search and discovery tools' descriptions, schemas, inputs and answers.
- *
- * @since 0.1.0
- * @category model-facing
- */
-export * as MetaTools from "./MetaTools.js"
 
 /**
  * The table of contents of staged disclosure and the system-prompt section around it.
@@ -287,44 +271,12 @@ export * as ResourceFile from "./ResourceFile.js"
 export * as ResourceCatalog from "./ResourceCatalog.js"
 
 /**
- * The resources revealed in one unit, gone with its scope.
- *
- * @since 0.2.0
- * @category resources
- */
-export * as RevealedResources from "./RevealedResources.js"
-
-/**
- * The per-unit resource view: sample, search, read, get_prompt, and the resource tools.
- *
- * @since 0.2.0
- * @category resources
- */
-export * as ResourceView from "./ResourceView.js"
-
-/**
  * What the resource tools show and read: result counts, snippet and read lengths.
  *
  * @since 0.2.0
  * @category resources
  */
 export * as ResourceDisclosure from "./ResourceDisclosure.js"
-
-/**
- * The resource tools' descriptions, schemas, inputs, answers and corrective messages.
- *
- * @since 0.2.0
- * @category resources
- */
-export * as ResourceTools from "./ResourceTools.js"
-
-/**
- * What can go wrong reading resources, each error naming the call that fixes it.
- *
- * @since 0.2.0
- * @category resources
- */
-export * as ResourceError from "./ResourceError.js"
 
 // -----------------------------------------------------------------------------
 // Settings
@@ -358,184 +310,32 @@ export * as ResourceConfig from "./ResourceConfig.js"
 // Errors
 // -----------------------------------------------------------------------------
 
-export {
-  /**
-   * An activation used after its unit's scope closed (a defect).
-   *
-   * @since 0.1.0
-   * @category errors
-   */
-  ActivationClosed
-} from "./Activation.js"
+export * from "./Errors.js"
 
-export {
-  /**
-   * A catalog file that cannot be read, with its file and line.
-   *
-   * @since 0.1.0
-   * @category errors
-   */
-  CatalogFileError
-} from "./CatalogFile.js"
+// -----------------------------------------------------------------------------
+// Types named for declaration files
+// -----------------------------------------------------------------------------
 
-export {
+export type {
   /**
-   * A tool the catalog or a provider would reject.
+   * The tool a unit sends and how it runs (`Unit.ModelTool`), a meta tool's output (`Unit.Output`),
+   * a call (`Unit.Call`): named here so that declaration files of dependent code can name them.
    *
-   * @since 0.1.0
-   * @category errors
+   * @since 0.3.0
+   * @category units
    */
-  InvalidTool,
-  /**
-   * A handler that failed without a result.
-   *
-   * @since 0.1.0
-   * @category errors
-   */
-  ToolExecutionError
-} from "./CatalogTool.js"
+  Call,
+  ModelTool,
+  Output
+} from "./internal/unit/model.js"
 
-export {
+export type {
   /**
-   * A tool this agent may not run.
+   * The identifier of the unit capability in `R` (`Unit.Unit`). A type only: there is no value to
+   * yield, keep or provide.
    *
-   * @since 0.1.0
-   * @category errors
+   * @since 0.3.0
+   * @category units
    */
-  ToolNotPermitted
-} from "./Permission.js"
-
-export {
-  /**
-   * A query that cannot run; the message tells the model how to fix it.
-   *
-   * @since 0.1.0
-   * @category errors
-   */
-  InvalidQuery
-} from "./Query.js"
-
-export {
-  /**
-   * A resource the catalog rejects.
-   *
-   * @since 0.2.0
-   * @category errors
-   */
-  InvalidResource,
-  /**
-   * Reading a body or rendering a prompt failed.
-   *
-   * @since 0.2.0
-   * @category errors
-   */
-  ResourceReadError
-} from "./Resource.js"
-
-export {
-  /**
-   * Another resource already has this URI.
-   *
-   * @since 0.2.0
-   * @category errors
-   */
-  DuplicateResource
-} from "./ResourceCatalog.js"
-
-export {
-  /**
-   * A resource request that cannot be served as asked.
-   *
-   * @since 0.2.0
-   * @category errors
-   */
-  InvalidResourceRequest,
-  /**
-   * A resource this agent may not read.
-   *
-   * @since 0.2.0
-   * @category errors
-   */
-  ResourceNotPermitted,
-  /**
-   * A resource not revealed in this unit yet.
-   *
-   * @since 0.2.0
-   * @category errors
-   */
-  ResourceNotRevealed,
-  /**
-   * No resource of that URI or name exists for this agent.
-   *
-   * @since 0.2.0
-   * @category errors
-   */
-  UnknownResource
-} from "./ResourceError.js"
-
-export {
-  /**
-   * A resource file that cannot be used, with its file and line.
-   *
-   * @since 0.2.0
-   * @category errors
-   */
-  ResourceFileError
-} from "./ResourceFile.js"
-
-export {
-  /**
-   * A revealed set used after its unit's scope closed (a defect).
-   *
-   * @since 0.2.0
-   * @category errors
-   */
-  RevealedResourcesClosed
-} from "./RevealedResources.js"
-
-export {
-  /**
-   * The search backend failed: never reported as no results.
-   *
-   * @since 0.1.0
-   * @category errors
-   */
-  SearchFailed
-} from "./SearchStrategy.js"
-
-export {
-  /**
-   * A call's arguments that do not fit the tool's parameters.
-   *
-   * @since 0.2.0
-   * @category errors
-   */
-  InvalidArguments
-} from "./ToolArguments.js"
-
-export {
-  /**
-   * Another tool already has this id.
-   *
-   * @since 0.1.0
-   * @category errors
-   */
-  DuplicateTool
-} from "./ToolCatalog.js"
-
-export {
-  /**
-   * A deferred tool called before it was activated.
-   *
-   * @since 0.1.0
-   * @category errors
-   */
-  ToolNotActive,
-  /**
-   * No tool of that name exists for this agent.
-   *
-   * @since 0.1.0
-   * @category errors
-   */
-  UnknownTool
-} from "./ToolView.js"
+  UnitService
+} from "./internal/unit/service.js"

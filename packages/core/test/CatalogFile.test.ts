@@ -196,6 +196,31 @@ describe("CatalogFile: what errors echo", () => {
     )
   })
 
+  it("printable with lineBreaks: line feeds stay, every other control character is escaped, text is still cut", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 400 }), fc.integer({ min: 1, max: 200 }), (text, max) => {
+        const shown = CatalogFile.printable(text, max, { lineBreaks: true })
+        assert.notMatch(
+          shown,
+          /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/
+        )
+        if (text.length > max) assert.match(shown, /… \(\d+ more characters\)$/)
+        // the same text as without lineBreaks, but for the line feeds
+        assert.strictEqual(shown.replaceAll("\n", "\\u000a"), CatalogFile.printable(text, max))
+      })
+    )
+  })
+
+  it.effect("a tool that fails to decode: the decoder's message keeps its line break, not \\u000a", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(CatalogFile.parse("t.jsonl", JSON.stringify({ description: "no name" })))
+      assert.strictEqual(error.message, "t.jsonl:1: Invalid tool '<unnamed>': Missing key\n  at [\"name\"]")
+      const carriage = yield* Effect.flip(
+        CatalogFile.parse("t.jsonl", JSON.stringify({ name: "a\r\u001b[2Kforged", description: 5 }))
+      )
+      assert.notMatch(carriage.message, /[\r\u001b]/)
+    }))
+
   it.effect("a name with terminal escapes is escaped, a huge name is cut", () =>
     Effect.gen(function*() {
       const ansi = yield* Effect.flip(

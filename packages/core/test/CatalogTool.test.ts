@@ -51,17 +51,17 @@ describe("CatalogTool.Deferred", () => {
     grep: () => Effect.succeed(null)
   })
 
-  it.effect("the annotation decides; the loading option applies to tools without one", () =>
+  it.effect("the annotation decides; the loading option applies to tools without one (default eager)", () =>
     Effect.gen(function*() {
       const toolkit = yield* Tools
       const loading = (options: CatalogTool.FromToolkitOptions) =>
         Object.fromEntries(CatalogTool.fromToolkit(toolkit, options).map((t) => [t.name, t.loading]))
-      assert.deepStrictEqual(loading({}), { read_file: "deferred", slack_send: "deferred", grep: "eager" })
-      assert.deepStrictEqual(loading({ loading: "eager" }), {
-        read_file: "eager",
+      // as Anthropic's defer_loading and TanStack's lazy flag: off unless the annotation says so
+      assert.deepStrictEqual(loading({}), { read_file: "eager", slack_send: "deferred", grep: "eager" })
+      assert.deepStrictEqual(loading({ loading: "deferred" }), {
+        read_file: "deferred",
         slack_send: "deferred",
         grep: "eager"
       })
-      assert.strictEqual(CatalogTool.loadingOf(Read), undefined)
     }).pipe(Effect.provide(Handlers)))
 })

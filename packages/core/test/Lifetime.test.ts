@@ -1,15 +1,15 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Deferred, Effect, Exit, Fiber, Layer, Scope } from "effect"
-import { Activation, ToolCatalog, ToolView } from "../src/index.js"
-import { CatalogLive, tool, visibleNames } from "./kit/tools.js"
+import { Cause, Deferred, Effect, Exit, Fiber, Layer, Ref } from "effect"
+import { ToolCatalog, Unit } from "../src/index.js"
+import { CatalogLive, catalogOf, tool, visibleNames } from "./kit/tools.js"
 
-const activate = (query: string) => Effect.flatMap(ToolView.ToolView, (view) => view.searchAndActivate(query))
+const activate = (query: string) => Unit.search(query)
 
 describe("activation lifetime", () => {
   it.effect("a tool activated in one turn is not visible in the next turn", () =>
     Effect.gen(function*() {
-      const turnA = yield* ToolView.withUnit(Effect.andThen(activate("select:Grep"), visibleNames))
-      const turnB = yield* ToolView.withUnit(visibleNames)
+      const turnA = yield* Unit.provide(Effect.andThen(activate("select:Grep"), visibleNames))
+      const turnB = yield* Unit.provide(visibleNames)
       assert.include(turnA, "Grep")
       assert.notInclude(turnB, "Grep")
       assert.deepStrictEqual(turnB, ["Read", "Write", "ToolSearch"])
@@ -20,8 +20,8 @@ describe("activation lifetime", () => {
       const forkSaw = yield* Effect.gen(function*() {
         // the parent activates Grep, then starts a fork and waits for it while still inside its unit
         yield* activate("select:Grep")
-        return yield* ToolView.withUnit(Effect.andThen(activate("select:WebFetch"), visibleNames))
-      }).pipe(ToolView.withUnit)
+        return yield* Unit.provide(Effect.andThen(activate("select:WebFetch"), visibleNames))
+      }).pipe(Unit.provide)
       assert.include(forkSaw, "WebFetch")
       assert.notInclude(forkSaw, "Grep")
     }).pipe(Effect.provide(CatalogLive)))
@@ -32,7 +32,7 @@ describe("activation lifetime", () => {
       const seen = yield* Effect.forEach(
         names,
         (name) =>
-          ToolView.withUnit(Effect.gen(function*() {
+          Unit.provide(Effect.gen(function*() {
             yield* activate(`select:${name}`)
             yield* Effect.yieldNow
             return yield* visibleNames
@@ -50,68 +50,152 @@ describe("activation lifetime", () => {
       const results = yield* Effect.forEach(
         Array.from({ length: 1_000 }, (_, i) => i),
         (i) =>
-          ToolView.withUnit(Effect.gen(function*() {
+          Unit.provide(Effect.gen(function*() {
             const mine = [`svc_${i % 50}`, `svc_${(i * 7) % 50}`]
             yield* activate(`select:${mine.join(",")}`)
             yield* Effect.yieldNow
-            const view = yield* ToolView.ToolView
-            const activated = (yield* view.activated).map((t) => t.id)
-            return { mine: [...new Set(mine)], activated }
+            return { mine: [...new Set(mine)], activated: yield* Unit.snapshot }
           })),
         { concurrency: "unbounded" }
       )
       const leaks = results.filter((r) => JSON.stringify(r.mine) !== JSON.stringify(r.activated))
       assert.strictEqual(leaks.length, 0)
-      assert.deepStrictEqual(yield* ToolView.withUnit(visibleNames), ["Read", "Write", "ToolSearch"])
+      assert.deepStrictEqual(yield* Unit.provide(visibleNames), ["Read", "Write", "ToolSearch"])
     }).pipe(Effect.provide(CatalogLive)))
 
-  it.effect("an activation cannot be read after its scope closed", () =>
+  it.effect("what the types cannot see is checked at run time: a unit's context used after it ended is a defect", () =>
     Effect.gen(function*() {
-      const scope = yield* Scope.make()
-      const activation = yield* Activation.make([]).pipe(Scope.provide(scope))
-      yield* activation.activate(["Grep"])
-      assert.deepStrictEqual(yield* activation.ids, ["Grep"])
-      yield* Scope.close(scope, Exit.void)
-      const exit = yield* Effect.exit(activation.ids)
-      assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause))
-      const write = yield* Effect.exit(activation.activate(["WebFetch"]))
+      // `Effect.context` is the one way to hold a unit outside `Unit.provide`; using it later dies
+      const kept = yield* Unit.provide(Effect.andThen(activate("select:Grep"), Effect.context<Unit.Unit>()))
+      const read = yield* Effect.exit(Unit.snapshot.pipe(Effect.provideContext(kept)))
+      assert.isTrue(Exit.isFailure(read) && Cause.hasDies(read.cause))
+      assert.include(String(Cause.squash((read as Exit.Failure<unknown, unknown>).cause)), "has ended")
+      const write = yield* Effect.exit(activate("select:WebFetch").pipe(Effect.provideContext(kept)))
       assert.isTrue(Exit.isFailure(write) && Cause.hasDies(write.cause))
-    }))
+    }).pipe(Effect.provide(CatalogLive)))
+})
 
-  it.effect("interrupting a unit closes its scope and ends its activation", () =>
+describe("carry-over: what a unit reports is what the next accepts", () => {
+  const mail = [
+    tool("send_email", "Send an email message", { id: "mail/send_email", source: "mail" }),
+    tool("list_inbox", "List the messages of the inbox", { id: "mail/list_inbox", source: "mail" })
+  ]
+
+  it.effect("a snapshot with MCP-shaped ids seeds the next unit, which sees the same tools", () =>
     Effect.gen(function*() {
-      const started = yield* Deferred.make<Activation.Service>()
-      const fiber = yield* Effect.gen(function*() {
-        yield* activate("select:Grep")
-        yield* Deferred.succeed(started, yield* Activation.Activation)
-        return yield* Effect.never
-      }).pipe(
-        Effect.provide(ToolView.ToolView.layer.pipe(Layer.provideMerge(Activation.Activation.layer))),
-        Effect.forkChild
+      const snapshot = yield* Unit.provide(Effect.andThen(activate("select:send_email"), Unit.snapshot))
+      assert.deepStrictEqual(snapshot, ["mail/send_email"])
+      const next = yield* Unit.provideWith({ seed: snapshot })(visibleNames)
+      assert.include(next, "send_email")
+      assert.deepStrictEqual(yield* Unit.provideWith({ seed: snapshot })(Unit.snapshot), ["mail/send_email"])
+    }).pipe(Effect.provide(catalogOf(mail))))
+
+  it.effect("an unknown id is an error that names it, never a silent drop", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(
+        Unit.provideWith({ seed: ["mail/send_email", "send_email", "nope"] })(Unit.tools)
       )
-      // the unit has activated a tool and leaked its activation; then it is interrupted
-      const leaked = yield* Deferred.await(started)
-      assert.deepStrictEqual(yield* leaked.ids, ["Grep"])
-      yield* Fiber.interrupt(fiber)
-      const exit = yield* Effect.exit(leaked.ids)
-      assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause))
+      assert.strictEqual(error._tag, "UnknownTools")
+      assert.deepStrictEqual(error.ids, ["send_email", "nope"])
+      assert.include(error.message, "send_email, nope")
+    }).pipe(Effect.provide(catalogOf(mail))))
+
+  it.effect("a seed is a copy: the seeded unit's activations do not reach the unit it came from", () =>
+    Effect.gen(function*() {
+      const parent = yield* Unit.provide(Effect.gen(function*() {
+        yield* activate("select:Grep")
+        const seed = yield* Unit.snapshot
+        yield* Unit.provideWith({ seed })(activate("select:WebFetch"))
+        return yield* Unit.snapshot
+      }))
+      assert.deepStrictEqual(parent, ["Grep"])
+    }).pipe(Effect.provide(CatalogLive)))
+})
+
+describe("Unit.session: one unit shared on purpose", () => {
+  it.effect("every effect the session layer is provided to shares one unit; each build is a new one", () =>
+    Effect.gen(function*() {
+      const session = Unit.session()
+      const shared = yield* Effect.gen(function*() {
+        yield* activate("select:Grep")
+        yield* activate("select:WebFetch")
+        return yield* Unit.snapshot
+      }).pipe(Effect.provide(session))
+      assert.deepStrictEqual(shared, ["Grep", "WebFetch"])
+      assert.deepStrictEqual(yield* Unit.snapshot.pipe(Effect.provide(session)), [], "a new build, a new unit")
     }).pipe(Effect.provide(CatalogLive)))
 
-  it.effect("activation is idempotent and keeps first-activation order", () =>
+  it.effect("a capacity unloads the least recently used tool, and a call counts as a use", () =>
     Effect.gen(function*() {
-      const activation = yield* Activation.make(["a"])
-      assert.deepStrictEqual(yield* activation.activate(["b", "a", "c", "b"]), ["b", "c"])
-      assert.deepStrictEqual(yield* activation.activate(["c"]), [])
-      assert.deepStrictEqual(yield* activation.ids, ["a", "b", "c"])
-    }))
+      const ids = yield* Effect.gen(function*() {
+        yield* activate("select:Grep")
+        yield* activate("select:WebFetch")
+        yield* Unit.resolve("Grep") // a call touches it
+        yield* activate("select:ScheduleTask") // unloads WebFetch, the least recently used
+        return yield* Unit.snapshot
+      }).pipe(Unit.provideWith({ capacity: 2 }))
+      assert.deepStrictEqual(ids, ["Grep", "ScheduleTask"])
+    }).pipe(Effect.provide(CatalogLive)))
+})
 
-  it.effect("a seeded activation is a copy, independent of its origin", () =>
+describe("supervision: a unit's children end with it", () => {
+  it.effect("the end of a unit interrupts a background child and runs its finalizer", () =>
     Effect.gen(function*() {
-      const parent = yield* Activation.make([])
-      yield* parent.activate(["Grep"])
-      const child = yield* Activation.make(yield* parent.ids)
-      yield* child.activate(["WebFetch"])
-      assert.deepStrictEqual(yield* parent.ids, ["Grep"])
-      assert.deepStrictEqual(yield* child.ids, ["Grep", "WebFetch"])
+      const started = yield* Deferred.make<void>()
+      const finalized = yield* Ref.make(false)
+      const child = Effect.acquireRelease(Deferred.succeed(started, undefined), () => Ref.set(finalized, true)).pipe(
+        Effect.andThen(Effect.never),
+        Effect.scoped
+      )
+      const seen = yield* Unit.provide(Effect.gen(function*() {
+        const fiber = yield* Unit.start("slow_tool#1", child)
+        yield* Deferred.await(started)
+        const running = yield* Unit.running
+        return { fiber, running }
+      }))
+      assert.deepStrictEqual(seen.running, ["slow_tool#1"])
+      const exit = yield* Fiber.await(seen.fiber)
+      assert.isTrue(Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause), "interrupted by the unit's end")
+      assert.isTrue(yield* Ref.get(finalized), "its finalizer ran")
+    }).pipe(Effect.provide(CatalogLive)))
+
+  it.effect("a supervised child is interrupted with its caller, and leaves `running`", () =>
+    Effect.gen(function*() {
+      const started = yield* Deferred.make<void>()
+      const finalized = yield* Ref.make(false)
+      const running = yield* Unit.provide(Effect.gen(function*() {
+        const caller = yield* Effect.forkChild(
+          Unit.supervise(
+            Effect.andThen(Deferred.succeed(started, undefined), Effect.never).pipe(
+              Effect.onInterrupt(() => Ref.set(finalized, true))
+            ),
+            "call-1"
+          )
+        )
+        yield* Deferred.await(started)
+        const during = yield* Unit.running
+        yield* Fiber.interrupt(caller)
+        return { during, after: yield* Unit.running }
+      }))
+      assert.deepStrictEqual(running, { during: ["call-1"], after: [] })
+      assert.isTrue(yield* Ref.get(finalized))
+    }).pipe(Effect.provide(CatalogLive)))
+
+  it.effect("a failing child's error reaches its caller as a value, the unit goes on", () =>
+    Effect.gen(function*() {
+      const outcome = yield* Unit.provide(Effect.gen(function*() {
+        const failed = yield* Effect.result(Unit.supervise(Effect.fail("boom" as const), "call-2"))
+        const ok = yield* Unit.supervise(Effect.succeed(1), "call-3")
+        return { failed: failed._tag, ok }
+      }))
+      assert.deepStrictEqual(outcome, { failed: "Failure", ok: 1 })
+    }).pipe(Effect.provide(CatalogLive)))
+})
+
+describe("units over layers", () => {
+  it.effect("a unit needs only the catalog: providing a catalog layer is enough", () =>
+    Effect.gen(function*() {
+      const names = yield* Unit.provide(visibleNames).pipe(Effect.provide(Layer.fresh(CatalogLive)))
+      assert.deepStrictEqual(names, ["Read", "Write", "ToolSearch"])
     }))
 })

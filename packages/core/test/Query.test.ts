@@ -62,7 +62,7 @@ describe("Query.parse", () => {
         const parsed = ok(text)
         assert.strictEqual(parsed._tag, req.length > 0 ? "Required" : "Keywords")
         assert.strictEqual(ok(`select:${text}`)._tag, "Select")
-        assert.strictEqual(Query.rankingText(parsed), words.join(" "))
+        assert.strictEqual(parsed._tag === "Select" ? undefined : parsed.text, words.join(" "))
       })
     )
   })

@@ -121,5 +121,5 @@ describe("Regex strategy", () => {
         "slack_list_channels",
         "slack_send_message"
       ])
-    }).pipe(Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Regex.layer)))))
+    }).pipe(Effect.provide(ToolCatalog.layer.pipe(Layer.provide(Regex.layer)))))
 })

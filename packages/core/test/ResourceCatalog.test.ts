@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Option, Ref, Stream } from "effect"
 import { TestClock } from "effect/testing"
-import { Resource, ResourceCatalog, SearchStrategy } from "../src/index.js"
+import { Resource, ResourceCatalog, ResourceReadError, SearchStrategy } from "../src/index.js"
 import {
   EmptyResources,
   handbook,
@@ -80,7 +80,7 @@ describe("ResourceCatalog", () => {
       Resource.make({
         uri: "broken://a",
         name: "broken",
-        read: (r) => Effect.fail(new Resource.ResourceReadError({ uri: r.uri, reason: "down" }))
+        read: (r) => Effect.fail(new ResourceReadError({ uri: r.uri, reason: "down" }))
       }),
       Resource.make({ uri: "crash://a", name: "crash", read: () => Effect.die(new Error("boom")) })
     ]))))
@@ -243,7 +243,7 @@ describe("ResourceCatalog", () => {
       assert.strictEqual(error._tag, "SearchFailed")
       assert.include(error.message, "index exploded")
     }).pipe(Effect.provide(
-      Catalog.layerWithResources([handbook]).pipe(
+      ResourceCatalog.layerWithResources([handbook]).pipe(
         Layer.provide(Layer.succeed(SearchStrategy.SearchStrategy, {
           name: "broken",
           makeIndex: Effect.succeed({

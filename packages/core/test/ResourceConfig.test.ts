@@ -6,7 +6,10 @@ const load = (env: Record<string, string>) => ResourceConfig.config.parse(Config
 
 describe("ResourceConfig", () => {
   it.effect("no variable set gives the defaults", () =>
-    Effect.map(load({}), (options) => assert.deepStrictEqual(options, ResourceDisclosure.defaults)))
+    Effect.map(
+      load({}),
+      (options) => assert.deepStrictEqual(options, ResourceDisclosure.ResourceDisclosure.defaultValue())
+    ))
 
   it.effect("every variable is read", () =>
     Effect.map(

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import type { CatalogFileError } from "../src/index.js"
 import { type Resource, ResourceFile } from "../src/index.js"
 import * as MemoryFs from "./kit/MemoryFileSystem.js"
 
@@ -98,7 +99,7 @@ describe("ResourceFile", () => {
 
   it.effect("bounds the file, the number of resources, inline bodies and body files", () =>
     Effect.gen(function*() {
-      const message = <A>(effect: Effect.Effect<A, ResourceFile.ResourceFileError>) =>
+      const message = <A>(effect: Effect.Effect<A, CatalogFileError>) =>
         Effect.map(Effect.flip(effect), (e) => e.message)
       const one = jsonl({ uri: "docs://a", name: "a", text: "abc" })
       assert.include(yield* message(loadWith(one, { maxFileBytes: 10 })), "is larger than 10 bytes")

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { CatalogTool, type ToolCatalog } from "../src/index.js"
-import * as SearchAnswer from "../src/internal/searchAnswer.js"
+import * as SearchAnswer from "../src/internal/unit/messages.js"
 
 const entry = (name: string): ToolCatalog.Entry => ({ ...CatalogTool.make({ name }), modelName: name })
 

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as fc from "fast-check"
-import { Bm25f, CatalogTool, SearchFeedback, ToolCatalog, ToolView } from "../src/index.js"
+import { Bm25f, CatalogTool, SearchFeedback, ToolCatalog, Unit } from "../src/index.js"
 import { tool } from "./kit/tools.js"
 
 const record = (service: SearchFeedback.Service, query: string, toolId: string, catalog = "c") =>
@@ -70,15 +70,14 @@ const weather = [
 
 const Feedback = SearchFeedback.layerMemory()
 const catalogLayer = (tools: ReadonlyArray<CatalogTool.CatalogTool>) =>
-  ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Bm25f.layer))
+  ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Bm25f.layer))
 
 /** One unit: search, then call the `nth` hit (or nothing). */
 const searchThenCall = (query: string, call?: string) =>
-  ToolView.withUnit(Effect.gen(function*() {
-    const view = yield* ToolView.ToolView
-    const found = yield* view.searchAndActivate(query, 5)
+  Unit.provide(Effect.gen(function*() {
+    const found = yield* Unit.search(query, { maxResults: 5 })
     if (call !== undefined) {
-      const resolved = yield* Effect.orDie(view.resolve(call))
+      const resolved = yield* Effect.orDie(Unit.resolve(call))
       yield* Effect.orDie(resolved.run({}, { toolCallId: "c" }))
     }
     return found.matches.map((m) => m.tool.name)
@@ -109,10 +108,9 @@ describe("learning from use", () => {
         Effect.gen(function*() {
           yield* searchThenCall("weather alerts", "weather_alerts")
           yield* searchThenCall("select:weather_now", "weather_now")
-          yield* ToolView.withUnit(Effect.gen(function*() {
-            const view = yield* ToolView.ToolView
-            yield* view.searchAndActivate("select:weather_week")
-            yield* view.recordSuccessfulCall("weather_week")
+          yield* Unit.provide(Effect.gen(function*() {
+            yield* Unit.search("select:weather_week")
+            yield* Unit.recordSuccessfulCall("weather_week")
           }))
         }),
         catalogLayer([...weather, failing])
@@ -142,7 +140,7 @@ describe("learning from use", () => {
       assert.strictEqual(exact[0], "ping", "a query that is a tool's name finds that tool first")
     }).pipe(
       Effect.provide(
-        ToolCatalog.ToolCatalog.layerWithTools([
+        ToolCatalog.layerWithTools([
           tool("ping", "Send an ICMP echo request"),
           tool("network_check", "Check connectivity"),
           ...weather

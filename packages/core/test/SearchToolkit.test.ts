@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option, Schema, Stream } from "effect"
 import { Tool, Toolkit } from "effect/ai"
-import { CatalogTool, Keyword, SearchToolkit, ToolCatalog, ToolView } from "../src/index.js"
-import { CatalogLive } from "./kit/tools.js"
+import { CatalogTool, Keyword, SearchToolkit, ToolCatalog, Unit } from "../src/index.js"
+import { CatalogLive, deferAlways } from "./kit/tools.js"
 
 const callToolSearch = (params: unknown) =>
   Effect.gen(function*() {
@@ -16,16 +16,15 @@ describe("SearchToolkit (ToolSearch as an effect/ai tool)", () => {
     Effect.gen(function*() {
       const result = yield* callToolSearch({ query: "grep" })
       assert.isTrue(result.isFailure)
-      assert.strictEqual(result.result, SearchToolkit.NO_VIEW)
+      assert.include(String(result.result), "outside an execution unit: run each turn with Unit.provide")
     }))
 
   it.effect("inside a unit it searches and activates in that unit's view", () =>
     Effect.gen(function*() {
-      const visible = yield* ToolView.withUnit(Effect.gen(function*() {
+      const visible = yield* Unit.provide(Effect.gen(function*() {
         const result = yield* callToolSearch({ query: "select:Grep" })
         assert.isFalse(result.isFailure)
-        const view = yield* ToolView.ToolView
-        return (yield* view.visible).map((t) => t.name)
+        return (yield* Unit.tools).map((t) => t.name)
       }))
       assert.include(visible, "Grep")
     }).pipe(Effect.provide(CatalogLive)))
@@ -47,17 +46,20 @@ describe("CatalogTool.fromToolkit", () => {
   it.effect("turns typed effect/ai tools with handlers into catalog tools", () =>
     Effect.gen(function*() {
       const toolkit = yield* Weather
-      const [weather] = CatalogTool.fromToolkit(toolkit, { source: "weather", category: "weather" })
+      const [weather] = CatalogTool.fromToolkit(toolkit, {
+        source: "weather",
+        category: "weather",
+        loading: "deferred"
+      })
       assert.strictEqual(weather?.name, "get_weather")
       assert.strictEqual(weather?.loading, "deferred")
       assert.deepStrictEqual((weather!.parameters as { required?: unknown }).required, ["city"])
       const catalog = yield* ToolCatalog.ToolCatalog
       yield* catalog.register(weather!) // defined: the toolkit has one tool
       const run = (params: unknown) =>
-        ToolView.withUnit(Effect.gen(function*() {
-          const view = yield* ToolView.ToolView
-          yield* view.searchAndActivate("select:get_weather")
-          const tool = yield* view.resolve("get_weather")
+        Unit.provide(Effect.gen(function*() {
+          yield* Unit.search("select:get_weather")
+          const tool = yield* Unit.resolve("get_weather")
           return yield* tool.run(params, { toolCallId: "1" })
         }))
       assert.deepStrictEqual(yield* run({ city: "Paris" }), { isFailure: false, result: { celsius: 21 } })
@@ -96,17 +98,25 @@ describe("SearchToolkit.layerFromToolkit: deferral on an existing Toolkit in one
     Effect.gen(function*() {
       const catalog = yield* ToolCatalog.ToolCatalog
       assert.strictEqual(catalog.strategy, "bm25f")
-      const { after, before, result } = yield* ToolView.withUnit(Effect.gen(function*() {
-        const view = yield* ToolView.ToolView
-        const before = (yield* view.visible).map((t) => t.name)
-        yield* view.searchAndActivate("send a slack message")
-        const after = (yield* view.visible).map((t) => t.name)
-        const tool = yield* view.resolve("slack_send")
+      const { after, before, result } = yield* Unit.provide(Effect.gen(function*() {
+        const before = (yield* Unit.tools).map((t) => t.name)
+        yield* Unit.search("send a slack message")
+        const after = (yield* Unit.tools).map((t) => t.name)
+        const tool = yield* Unit.resolve("slack_send")
         return { before, after, result: yield* tool.run({ channel: "#ops", text: "hi" }, { toolCallId: "1" }) }
       }))
       assert.deepStrictEqual(before, ["read_file", "ToolSearch"])
       assert.deepStrictEqual(after.slice(0, 3), ["read_file", "ToolSearch", "slack_send"])
       assert.deepStrictEqual(result, { isFailure: false, result: { ok: true } })
+    }).pipe(Effect.provide(Search), Effect.provide(deferAlways)))
+
+  it.effect("below the deferral threshold every tool is sent and no search tool is offered", () =>
+    Effect.gen(function*() {
+      const names = yield* Unit.provide(Effect.map(Unit.tools, (ts) => ts.map((t) => t.name)))
+      assert.deepStrictEqual(names, ["read_file", "slack_send", "jira_create"])
+      assert.isFalse(yield* Unit.provide(Unit.deferring))
+      // a deferred tool is callable directly, without a search
+      assert.strictEqual((yield* Unit.provide(Unit.resolve("slack_send"))).kind, "eager")
     }).pipe(Effect.provide(Search)))
 
   it.effect("the strategy and the default loading are options", () =>

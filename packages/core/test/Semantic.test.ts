@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Ref } from "effect"
+import { Context, Effect, Layer, Ref } from "effect"
 import { AiError, EmbeddingModel } from "effect/ai"
 import {
   Analyzer,
@@ -58,6 +58,19 @@ const tools = [
   CatalogTool.make({ name: "read_file", description: "Read a file from disk" })
 ]
 
+/** A catalog over the semantic strategy with `model`, holding `tools`, alive for the test's scope. */
+const semanticCatalog = (model: EmbeddingModel.EmbeddingModel) =>
+  Effect.gen(function*() {
+    const built = yield* Layer.build(
+      ToolCatalog.layer.pipe(
+        Layer.provide(Semantic.layer.pipe(Layer.provide(Layer.succeed(EmbeddingModel.EmbeddingModel, model))))
+      )
+    )
+    const catalog = Context.get(built, ToolCatalog.ToolCatalog)
+    yield* catalog.register(tools)
+    return catalog
+  })
+
 describe("Semantic strategy", () => {
   it.effect("ranks by cosine similarity, finding tools described in other words", () =>
     Effect.gen(function*() {
@@ -114,10 +127,7 @@ describe("Semantic strategy", () => {
   it.effect("a failing model is SearchFailed, never an empty result, and the next search retries", () =>
     Effect.gen(function*() {
       const { fake: f, model } = yield* fake
-      const catalog = yield* ToolCatalog.make(ToolCatalog.defaultOptions).pipe(
-        Effect.provide(Semantic.layer.pipe(Layer.provide(Layer.succeed(EmbeddingModel.EmbeddingModel, model))))
-      )
-      yield* catalog.register(tools)
+      const catalog = yield* semanticCatalog(model)
       yield* Ref.set(f.failing, true)
       const error = yield* Effect.flip(catalog.search(Query.keywords("automobile"), { limit: 3 }))
       assert.strictEqual(error._tag, "SearchFailed")
@@ -130,10 +140,7 @@ describe("Semantic strategy", () => {
   it.effect("live index: a tool registered after the first search is found by the next", () =>
     Effect.gen(function*() {
       const { model } = yield* fake
-      const catalog = yield* ToolCatalog.make(ToolCatalog.defaultOptions).pipe(
-        Effect.provide(Semantic.layer.pipe(Layer.provide(Layer.succeed(EmbeddingModel.EmbeddingModel, model))))
-      )
-      yield* catalog.register(tools)
+      const catalog = yield* semanticCatalog(model)
       const before = yield* catalog.search(Query.keywords("dispatch a message on slack"), { limit: 1 })
       assert.strictEqual(before[0]?.tool.name, "send_mail")
       yield* catalog.register(CatalogTool.make({ name: "slack_dispatch", description: "Dispatch a message to Slack" }))

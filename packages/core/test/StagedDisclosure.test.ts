@@ -2,21 +2,13 @@
 // the agent harness, in either direction.
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect } from "effect"
-import {
-  Disclosure,
-  Permission,
-  TableOfContents,
-  ToolCatalog,
-  ToolSearchConfig,
-  ToolView,
-  Visibility
-} from "../src/index.js"
+import { Disclosure, Permission, ToolCatalog, ToolSearchConfig, Unit, Visibility } from "../src/index.js"
 import { dbLoad, harnessTools, newsTools, platformTools, ragSearch } from "./kit/harness.js"
 import { call, candidatesOf, functionsOf, tool, unitOver } from "./kit/tools.js"
 
-const staged = Disclosure.layer({ mode: "staged" })
-const names = Effect.flatMap(ToolView.ToolView, (v) => v.visible).pipe(Effect.map((ts) => ts.map((t) => t.name)))
-const searchable = Effect.flatMap(ToolView.ToolView, (v) => v.searchable).pipe(
+const staged = Disclosure.layer({ defer: "always", mode: "staged" })
+const names = Unit.tools.pipe(Effect.map((ts) => ts.map((t) => t.name)))
+const searchable = Unit.searchable.pipe(
   Effect.map((ts) => ts.map((t) => t.modelName))
 )
 
@@ -49,13 +41,13 @@ describe("seed 003: an unapproved tool found and called", () => {
         const byKeyword = yield* call("ToolSearch", { query: "database table rows" })
         assert.notInclude(functionsOf(byKeyword.result), "db_load_rows")
         const error = yield* Effect.flip(call("db_load_rows", {}))
-        assert.strictEqual(error._tag, "UnknownTool")
+        assert.strictEqual(error.reason, "unknown")
         // not even a "did you mean" gives its name away
         const typo = yield* Effect.flip(call("db_load_row", {}))
         assert.notInclude(typo.message, "db_load_rows")
         assert.notInclude(yield* names, "db_load_rows")
         assert.notInclude(yield* names, "platform_status") // an eager platform tool is outside the selection too
-        assert.notInclude(yield* TableOfContents.systemPrompt, "db_load_rows")
+        assert.notInclude(yield* Unit.contents, "db_load_rows")
         // what the workflow declared is untouched
         assert.deepStrictEqual(yield* searchable, ["rag_search"])
         const rag = yield* call("ToolSearch", { query: "select:rag_search" })
@@ -73,7 +65,10 @@ describe("seed 003: an unapproved tool found and called", () => {
         assert.deepStrictEqual(answer.tools.map((t) => t.name), ["rag_search"])
         assert.deepStrictEqual(answer.errors.map((e) => e.name), ["db_load_rows"])
       })
-    ).pipe(Effect.provide(Disclosure.layer({ mode: "catalog" })), Effect.provide(Visibility.layer(declaredDocsOnly))))
+    ).pipe(
+      Effect.provide(Disclosure.layer({ defer: "always", mode: "catalog" })),
+      Effect.provide(Visibility.layer(declaredDocsOnly))
+    ))
 })
 
 describe("seed 003: an empty allow-list hid the connected tools", () => {
@@ -86,7 +81,7 @@ describe("seed 003: an empty allow-list hid the connected tools", () => {
       harnessTools,
       Effect.gen(function*() {
         assert.sameMembers([...(yield* searchable)], ["rag_search", "news_search", "news_headlines"])
-        const prompt = yield* TableOfContents.systemPrompt
+        const prompt = yield* Unit.contents
         assert.include(prompt, "- news_search (load first)")
         const found = yield* call("ToolSearch", { query: "news articles" })
         assert.include(functionsOf(found.result), "news_search")
@@ -126,7 +121,7 @@ describe("seed 003: a hard-coded category hid the connected names", () => {
     unitOver(
       harnessTools,
       Effect.gen(function*() {
-        const prompt = yield* TableOfContents.systemPrompt
+        const prompt = yield* Unit.contents
         assert.include(prompt, "[retrieval]\n- rag_search (load first) — Search the attached documents.")
         assert.include(
           prompt,
@@ -144,7 +139,7 @@ describe("seed 003: a hard-coded category hid the connected names", () => {
     unitOver(
       [tool("naver_news", "네이버 뉴스를 검색합니다.", { category: "뉴스 검색", source: "naver" })],
       Effect.gen(function*() {
-        const prompt = yield* TableOfContents.systemPrompt
+        const prompt = yield* Unit.contents
         assert.include(prompt, "[뉴스 검색]\n- naver_news (load first) — 네이버 뉴스를 검색합니다.")
       })
     ).pipe(Effect.provide(staged), Effect.provide(Visibility.layer({ connected: ["naver"] }))))
@@ -158,11 +153,11 @@ describe("seed 003: the search tool missing below a size threshold despite expli
   it.effect("'auto' leaves it out of a small catalog; an explicit true always offers it", () =>
     Effect.gen(function*() {
       const auto = yield* unitOver(demo, names).pipe(
-        Effect.provide(Disclosure.layer({ mode: "staged", searchTools: "auto" }))
+        Effect.provide(Disclosure.layer({ defer: "always", mode: "staged", searchTools: "auto" }))
       )
       assert.notInclude(auto, "search_tools")
       const explicit = yield* unitOver(demo, names).pipe(
-        Effect.provide(Disclosure.layer({ mode: "staged", searchTools: true }))
+        Effect.provide(Disclosure.layer({ defer: "always", mode: "staged", searchTools: true }))
       )
       assert.include(explicit, "search_tools")
       assert.strictEqual(Disclosure.discoveryTool(explicit), "search_tools")
@@ -171,7 +166,7 @@ describe("seed 003: the search tool missing below a size threshold despite expli
   it.effect("an explicit false wins over a large catalog as well", () =>
     Effect.gen(function*() {
       const visible = yield* unitOver(harnessTools, names).pipe(
-        Effect.provide(Disclosure.layer({ mode: "staged", searchTools: false }))
+        Effect.provide(Disclosure.layer({ defer: "always", mode: "staged", searchTools: false }))
       )
       assert.notInclude(visible, "search_tools")
       assert.strictEqual(Disclosure.discoveryTool(visible), "ToolSearch")
@@ -187,7 +182,7 @@ describe("seed 003: the search tool missing below a size threshold despite expli
         Effect.provideService(ConfigProvider.ConfigProvider, env)
       )
       assert.include(visible, "search_tools")
-      const prompt = yield* unitOver(demo, TableOfContents.systemPrompt).pipe(
+      const prompt = yield* unitOver(demo, Unit.contents).pipe(
         Effect.provide(ToolSearchConfig.layerConfig),
         Effect.provideService(ConfigProvider.ConfigProvider, env)
       )
@@ -202,8 +197,7 @@ describe("seed 003: a search tool holding a schema snapshot", () => {
     unitOver(
       platformTools,
       Effect.gen(function*() {
-        const view = yield* ToolView.ToolView
-        const held = yield* view.visible
+        const held = yield* Unit.tools
         const toolSearch = held.find((t) => t.name === "ToolSearch")
         const searchTools = held.find((t) => t.name === "search_tools")
         if (toolSearch === undefined || searchTools === undefined) return assert.fail("both search tools are visible")
@@ -216,7 +210,7 @@ describe("seed 003: a search tool holding a schema snapshot", () => {
         assert.include(candidatesOf(browsed.result), "query_graph")
         const loaded = yield* toolSearch.run({ query: "policy-handbook collection" }, { toolCallId: "2" })
         assert.include(functionsOf(loaded.result), "rag_search")
-        assert.include(yield* TableOfContents.systemPrompt, "- query_graph (load first)")
+        assert.include(yield* Unit.contents, "- query_graph (load first)")
       })
     ).pipe(
       Effect.provide(staged),
@@ -271,7 +265,7 @@ describe("seed 003: three decisions, three mechanisms", () => {
       const program = unitOver(
         harnessTools,
         Effect.gen(function*() {
-          const prompt = yield* TableOfContents.systemPrompt
+          const prompt = yield* Unit.contents
           const before = yield* names
           yield* call("ToolSearch", { query: "select:news_search" })
           const after = yield* names

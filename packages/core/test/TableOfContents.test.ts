@@ -1,10 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { Disclosure, TableOfContents, ToolView, Visibility } from "../src/index.js"
+import { Disclosure, TableOfContents, Unit, Visibility } from "../src/index.js"
+import * as ToolContents from "../src/internal/toolContents.js"
 import { call, tool, unitOver } from "./kit/tools.js"
 
-const staged = Disclosure.layer({ mode: "staged" })
-const prompt = TableOfContents.systemPrompt
+const staged = Disclosure.layer({ defer: "always", mode: "staged" })
+const prompt = Unit.contents
 
 const connectedServer = Array.from(
   { length: 15 },
@@ -32,8 +33,11 @@ describe("TableOfContents", () => {
     unitOver(
       connectedServer,
       Effect.gen(function*() {
-        const view = yield* ToolView.ToolView
-        const contents = yield* TableOfContents.ofView(view, { ...TableOfContents.defaults, namesPerSource: 2 })
+        const contents = ToolContents.build(
+          yield* Unit.searchable,
+          (yield* Unit.policies).visibility,
+          { ...TableOfContents.TableOfContents.defaultValue(), namesPerSource: 2 }
+        )
         const crm = contents.groups[0]
         assert.deepStrictEqual(crm?.named.map((n) => n.name), ["crm_op_00", "crm_op_01", "crm_op_14"])
         assert.strictEqual(crm?.hidden, 12)
@@ -51,10 +55,11 @@ describe("TableOfContents", () => {
       ],
       Effect.gen(function*() {
         assert.strictEqual(
-          TableOfContents.render(
-            TableOfContents.build(
-              yield* (yield* ToolView.ToolView).searchable,
-              Visibility.make({ connected: ["c"], explore: true })
+          ToolContents.render(
+            ToolContents.build(
+              yield* Unit.searchable,
+              Visibility.make({ connected: ["c"], explore: true }),
+              TableOfContents.TableOfContents.defaultValue()
             )
           ),
           [
@@ -74,19 +79,21 @@ describe("TableOfContents", () => {
       ...tool(`t${i}`, "x", { category: `cat${i}`, source: "p" }),
       modelName: `t${i}`
     }))
-    const contents = TableOfContents.build(entries, Visibility.make({ explore: true }), {
-      ...TableOfContents.defaults,
+    const contents = ToolContents.build(entries, Visibility.make({ explore: true }), {
+      ...TableOfContents.TableOfContents.defaultValue(),
       maxFoldedCategories: 2
     })
     assert.deepStrictEqual(contents.overflow, { categories: 3, tools: 3 })
-    assert.include(TableOfContents.render(contents), "(3 more tools in 3 other categories, hidden)")
+    assert.include(ToolContents.render(contents), "(3 more tools in 3 other categories, hidden)")
   })
 
   it("detail: none lists names only, full the whole description on one line", () => {
     const entries = [{ ...tool("a", "First. Second\nline.", { source: "c" }), modelName: "a" }]
     const policy = Visibility.make({ connected: ["c"] })
     const with_ = (detail: Disclosure.DescriptionDetail) =>
-      TableOfContents.render(TableOfContents.build(entries, policy, { ...TableOfContents.defaults, detail }))
+      ToolContents.render(
+        ToolContents.build(entries, policy, { ...TableOfContents.TableOfContents.defaultValue(), detail })
+      )
     assert.strictEqual(with_("none"), "[other]\n- a (load first)")
     assert.strictEqual(with_("first-sentence"), "[other]\n- a (load first) — First.")
     assert.strictEqual(with_("full"), "[other]\n- a (load first) — First. Second line.")
@@ -99,7 +106,7 @@ describe("TableOfContents", () => {
       assert.strictEqual(
         yield* unitOver(connectedServer, prompt).pipe(
           Effect.provide(policy),
-          Effect.provide(Disclosure.layer({ mode: "catalog" }))
+          Effect.provide(Disclosure.layer({ defer: "always", mode: "catalog" }))
         ),
         ""
       )
@@ -122,7 +129,7 @@ describe("TableOfContents", () => {
       assert.include(withBrowse, "search_tools lists candidate tools")
       const without = yield* unitOver(connectedServer, prompt).pipe(
         Effect.provide(policy),
-        Effect.provide(Disclosure.layer({ mode: "staged", searchTools: false }))
+        Effect.provide(Disclosure.layer({ defer: "always", mode: "staged", searchTools: false }))
       )
       assert.notInclude(without, "search_tools")
       assert.include(without, "ToolSearch finds and loads tools")
@@ -141,7 +148,13 @@ describe("TableOfContents", () => {
   it("a category is one line however it is written", () => {
     const entries = [{ ...tool("a", "A.", { source: "c", category: "  two\nlines " }), modelName: "a" }]
     assert.strictEqual(
-      TableOfContents.render(TableOfContents.build(entries, Visibility.make({ connected: ["c"] }))),
+      ToolContents.render(
+        ToolContents.build(
+          entries,
+          Visibility.make({ connected: ["c"] }),
+          TableOfContents.TableOfContents.defaultValue()
+        )
+      ),
       "[two lines]\n- a (load first) — A."
     )
   })

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Fiber, Option, Stream } from "effect"
+import { Effect, Fiber, Layer, Option, Stream } from "effect"
 import { CatalogTool, Keyword, Query, ToolCatalog, ToolSpec } from "../src/index.js"
 import { CatalogLive, EmptyCatalog, tool } from "./kit/tools.js"
 
@@ -100,10 +100,10 @@ describe("ToolCatalog", () => {
 
   it.effect("findByName keeps the prefix when stripping is off", () =>
     Effect.gen(function*() {
-      const c = yield* ToolCatalog.make({ stripFunctionsPrefix: false })
+      const c = yield* ToolCatalog.ToolCatalog
       yield* c.register(tool("Grep", "search"))
       assert.isTrue(Option.isNone(yield* c.findByName("functions.Grep")))
-    }).pipe(Effect.provide(Keyword.layer)))
+    }).pipe(Effect.provide(ToolCatalog.layerWith({ stripFunctionsPrefix: false }).pipe(Layer.provide(Keyword.layer)))))
 
   it.effect("the index is live: a tool registered after a search is found by the next", () =>
     Effect.gen(function*() {

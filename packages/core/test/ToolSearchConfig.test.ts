@@ -10,6 +10,7 @@ import {
   ToolSearchConfig,
   Visibility
 } from "../src/index.js"
+import * as ToolContents from "../src/internal/toolContents.js"
 
 const load = (env: Record<string, string>) => ToolSearchConfig.config.parse(ConfigProvider.fromEnv({ env }))
 
@@ -19,7 +20,7 @@ describe("ToolSearchConfig.config", () => {
   it.effect("no variable set gives the defaults: search mode, strict, no exploration", () =>
     Effect.gen(function*() {
       const settings = yield* load({})
-      assert.deepStrictEqual(settings, ToolSearchConfig.defaults)
+      assert.deepStrictEqual(settings, ToolSearchConfig.ToolSearchConfig.defaultValue())
       assert.isTrue(settings.visibility.strict)
       assert.isFalse(settings.visibility.explore)
       assert.strictEqual(settings.strategy, Strategies.defaultName)
@@ -56,7 +57,8 @@ describe("ToolSearchConfig.config", () => {
         searchTools: false,
         searchToolsThreshold: 3,
         minScore: 0.1,
-        minScoreRatio: 0
+        minScoreRatio: 0,
+        defer: 10
       })
       assert.deepStrictEqual(settings.visibility, {
         strict: false,
@@ -81,6 +83,7 @@ describe("ToolSearchConfig.config", () => {
         ["TOOL_SEARCH_MODE", "stagd", `Expected "search" | "catalog" | "staged"`],
         ["TOOL_SEARCH_MIN_SCORE", "1.5", "Expected a value between 0 and 1"],
         ["TOOL_SEARCH_MIN_SCORE_RATIO", "-0.1", "Expected a value between 0 and 1"],
+        ["TOOL_SEARCH_DEFER", "sometimes", "Expected always, never, auto or auto:N"],
         ["TOOL_SEARCH_DESCRIPTION_DETAIL", "short", `Expected "none" | "first-sentence" | "full"`],
         ["TOOL_SEARCH_SEARCH_TOOLS", "sometimes", "Expected auto, true or false"],
         ["TOOL_SEARCH_SEARCH_TOOLS_THRESHOLD", "-1", "Expected a value greater than or equal to 0"],
@@ -168,9 +171,6 @@ describe("Setting", () => {
         Setting.check([ToolSearchConfig.settings], { maxResults: 0 }, (s) => `gateway.json: ${s.key}`)
       )
       assert.include(Setting.explain(error), "gateway.json: maxResults=0")
-      assert.deepStrictEqual(Setting.unknownKeys([ToolSearchConfig.settings], { maxResult: 1, mode: "x" }), [
-        "maxResult"
-      ])
     }))
 })
 
@@ -187,7 +187,7 @@ describe("ToolSearchConfig.layerConfig", () => {
       assert.deepStrictEqual(visibility.options.connected, ["news-mcp", "extra"])
       assert.isTrue(visibility.options.strict)
       assert.strictEqual(toc.namesPerSource, 3)
-      assert.strictEqual(toc.template, TableOfContents.defaultTemplate)
+      assert.strictEqual(toc.template, ToolContents.defaultTemplate)
       assert.isFalse(settings.discoveryFirst)
     }).pipe(
       Effect.provide(ToolSearchConfig.layerConfigWith((s) => ({

@@ -102,7 +102,7 @@ describe("VectorCache.Store", () => {
       yield* catalog.register([CatalogTool.make({ name: "send_mail", description: "Send an e-mail" })])
       return yield* catalog.search(Query.keywords("mail"), { limit: 1 })
     }).pipe(
-      Effect.provide(ToolCatalog.ToolCatalog.layer),
+      Effect.provide(ToolCatalog.layer),
       Effect.provide(
         Semantic.layerWith({ model: "counting", batchSize: 8 }).pipe(Layer.provide([counting(embedded), store]))
       )

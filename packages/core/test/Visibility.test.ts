@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fc from "fast-check"
-import { Disclosure, TableOfContents, type ToolCatalog, ToolView, Visibility } from "../src/index.js"
+import { Disclosure, TableOfContents, type ToolCatalog, Unit, Visibility } from "../src/index.js"
+import * as ToolContents from "../src/internal/toolContents.js"
 import { tool, unitOver } from "./kit/tools.js"
 
 const entry = (name: string, source?: string, id = name): ToolCatalog.Entry => ({
@@ -108,14 +109,17 @@ describe("strict mode invariant", () => {
         (s.explore && (s.allow === "*" || (t.source !== undefined && s.allow.includes(t.source))))
       ).map((t) => t.name)
     )
-    const meta = new Set(Disclosure.META_TOOL_NAMES)
+    const meta = new Set<string>(Object.values(Disclosure.toolNames))
     const outside = (names: Iterable<string>) => [...names].filter((n) => !allowed.has(n) && !meta.has(n))
 
     const check = Effect.gen(function*() {
-      const view = yield* ToolView.ToolView
-      assert.deepStrictEqual(outside((yield* view.visible).map((t) => t.name)), [], "visible")
-      assert.deepStrictEqual(outside((yield* view.searchable).map((t) => t.modelName)), [], "searchable")
-      const contents = yield* TableOfContents.ofView(view)
+      assert.deepStrictEqual(outside((yield* Unit.tools).map((t) => t.name)), [], "visible")
+      assert.deepStrictEqual(outside((yield* Unit.searchable).map((t) => t.modelName)), [], "searchable")
+      const contents = ToolContents.build(
+        yield* Unit.searchable,
+        (yield* Unit.policies).visibility,
+        TableOfContents.TableOfContents.defaultValue()
+      )
       const listed = contents.groups.flatMap((g) => g.named.map((n) => n.name))
       assert.deepStrictEqual(outside(listed), [], "table of contents")
       const counted = contents.groups.reduce((n, g) => n + g.named.length + g.hidden, 0) + contents.overflow.tools
@@ -123,29 +127,34 @@ describe("strict mode invariant", () => {
       for (const words of s.queries) {
         const query = words.join(" ")
         assert.deepStrictEqual(
-          outside((yield* view.browse(query, { maxResults: 20 })).map((m) => m.tool.modelName)),
+          outside((yield* Unit.browse(query, { maxResults: 20 })).map((m) => m.tool.modelName)),
           []
         )
         assert.deepStrictEqual(
-          outside((yield* view.searchAndActivate(query, 20)).matches.map((m) => m.tool.modelName)),
+          outside((yield* Unit.search(query, { maxResults: 20 })).matches.map((m) => m.tool.modelName)),
           []
         )
       }
       const everyName = s.tools.map((t) => t.name)
-      assert.deepStrictEqual(outside((yield* view.discover(everyName)).tools.map((t) => t.name)), [], "discover")
+      if (s.mode === "catalog") {
+        const discovered = (yield* Unit.answer("discover_tools", { toolNames: everyName })).result as {
+          tools: ReadonlyArray<{ name: string }>
+        }
+        assert.deepStrictEqual(outside(discovered.tools.map((t) => t.name)), [], "discover")
+      }
       for (let i = 0; i < everyName.length; i += 20) {
-        yield* view.searchAndActivate(`select:${everyName.slice(i, i + 20).join(",")}`, 20)
+        yield* Unit.search(`select:${everyName.slice(i, i + 20).join(",")}`, { maxResults: 20 })
       }
       // everything in the selection is now executable, and nothing else is
       for (const name of everyName) {
-        const resolved = yield* Effect.result(view.resolve(name))
+        const resolved = yield* Effect.result(Unit.resolve(name))
         assert.strictEqual(resolved._tag === "Success", allowed.has(name), `resolve ${name}`)
-        if (resolved._tag === "Failure") assert.strictEqual(resolved.failure._tag, "UnknownTool")
+        if (resolved._tag === "Failure") assert.strictEqual(resolved.failure.reason, "unknown")
       }
-      assert.deepStrictEqual(outside((yield* view.visible).map((t) => t.name)), [], "visible after activation")
+      assert.deepStrictEqual(outside((yield* Unit.tools).map((t) => t.name)), [], "visible after activation")
     })
     return unitOver(tools, check).pipe(
-      Effect.provide(Disclosure.layer({ mode: s.mode, searchTools: true })),
+      Effect.provide(Disclosure.layer({ defer: "always", mode: s.mode, searchTools: true })),
       Effect.provide(Visibility.layer({
         select,
         connected: s.connected,

@@ -2,10 +2,11 @@
  * An MCP server in front of a catalog — usually the tools of many upstream MCP servers imported
  * by `McpSources` — that gives any MCP client progressive disclosure.
  *
- * Each client session is one execution unit: it gets its own `ToolView` over its own activation,
- * created when the session opens and closed with it, so what one session finds is never visible
- * to another. A client first sees the search tools only (`ToolSearch`, plus `call_tool`). A
- * search loads what it finds for this session — the hits near the best one, at most
+ * Each client session is one execution unit (`Unit.session`): its own activation, created when the
+ * session opens and closed with it, so what one session finds is never visible to another. A
+ * client first sees the search tools only (`ToolSearch`, plus `call_tool`). The session's
+ * `ToolSearch` is the library's one `ToolSearch` (the same query language, `select:` rule, weak-hit
+ * rule and answer as an agent's): a search loads what it finds for this session — at most
  * `maxLoadedTools` at a time (the least recently used is unloaded) — the gateway then sends
  * `notifications/tools/list_changed` and the next `tools/list` includes the loaded tools. Clients
  * that do not refresh their list call loaded tools through `call_tool`. Catalog changes (an
@@ -47,19 +48,22 @@ import { Deferred, Duration, Effect, Exit, FiberSet, Option, Queue, Schema, type
 import type { Readable, Writable } from "node:stream"
 import { GatewayAudit } from "./GatewayAudit.js"
 import * as GatewayConfig from "./GatewayConfig.js"
-import * as BoundedActivation from "./internal/BoundedActivation.js"
+import * as Admission from "./internal/Admission.js"
 import { checkParams, invalidParams, JsonRpcError } from "./internal/Calls.js"
 import { Resources, Sources } from "./internal/GatewaySources.js"
 import * as ResourceAudit from "./internal/ResourceAudit.js"
-import * as Search from "./internal/Search.js"
+import * as ResultCap from "./internal/ResultCap.js"
 import * as SessionCalls from "./internal/SessionCalls.js"
+import * as SessionRelay from "./internal/SessionRelay.js"
+import type { Reply } from "./internal/SessionReplies.js"
 import * as SessionResources from "./internal/SessionResources.js"
 import * as SessionSync from "./internal/SessionSync.js"
+import type * as SessionTenant from "./internal/SessionTenant.js"
 import * as SessionToolList from "./internal/SessionToolList.js"
 import * as SessionView from "./internal/SessionView.js"
 import { StdioServer } from "./internal/StdioServer.js"
 import { McpSources } from "./McpSources.js"
-import * as McpTool from "./McpTool.js"
+import * as PackageVersion from "./PackageVersion.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -102,6 +106,12 @@ export interface Options {
   readonly resourceTools: boolean
   /** With resources: resources one session may subscribe to at once. */
   readonly maxSubscriptions: number
+  /** Requests of one session running at once (calls, searches, reads); more wait in its queue. */
+  readonly maxSessionCalls: number
+  /** Requests of one session waiting for a place; more are refused at once. */
+  readonly maxQueuedCalls: number
+  /** Search time one session may use per minute, in milliseconds; its searches run one at a time. */
+  readonly searchBudget: number
 }
 
 /**
@@ -117,14 +127,6 @@ export class GatewayError extends Schema.TaggedError<GatewayError>()("GatewayErr
     return `The MCP gateway could not start: ${this.reason}`
   }
 }
-
-/**
- * The name of the meta tool that calls a found tool by name.
- *
- * @since 0.1.0
- * @category constants
- */
-export const CALL_TOOL = McpTool.CALL_TOOL
 
 /**
  * Makes the gateway sessions opened by `effect` (`serve`, `serveStdio`, `HttpGateway.serve`) serve
@@ -164,9 +166,9 @@ export const withSources = <A, E, R>(
  * @category constants
  */
 export const defaultInstructions = [
-  `This server fronts many tools. At first only the search tools are listed: call ${Disclosure.TOOL_SEARCH} with a`,
+  `This server fronts many tools. At first only the search tools are listed: call ${Disclosure.toolNames.toolSearch} with a`,
   "few keywords (or 'select:name1,name2') to find and load tools. Loaded tools are added to your tool list",
-  `(notifications/tools/list_changed); if your list does not refresh, call them with ${CALL_TOOL}.`
+  `(notifications/tools/list_changed); if your list does not refresh, call them with ${Disclosure.toolNames.callTool}.`
 ].join(" ")
 
 /**
@@ -186,7 +188,7 @@ export const defaults: Options = optionsFrom(GatewayConfig.defaults)
 export function optionsFrom(settings: GatewayConfig.Settings): Options {
   return {
     name: "tool-search",
-    version: "0.2.0",
+    version: PackageVersion.mcp,
     callTool: true,
     instructions: defaultInstructions,
     limits: {
@@ -198,9 +200,21 @@ export function optionsFrom(settings: GatewayConfig.Settings): Options {
     maxLoadedTools: settings.maxLoadedTools,
     listChangedDelay: Duration.millis(settings.listChangedDelay),
     resourceTools: settings.resourceTools,
-    maxSubscriptions: settings.maxSubscriptions
+    maxSubscriptions: settings.maxSubscriptions,
+    maxSessionCalls: settings.maxSessionCalls,
+    maxQueuedCalls: settings.maxQueuedCalls,
+    searchBudget: settings.searchBudget
   }
 }
+
+/**
+ * The principal a session belongs to (`HttpGateway` makes one per principal of its tokens): its
+ * policy, its feedback and its quota on requests in flight apply to the session.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type Tenant = SessionTenant.SessionTenant
 
 /**
  * A session's stored copy (`SessionState`, through `HttpGateway`): what it had loaded, adopted
@@ -211,14 +225,6 @@ export function optionsFrom(settings: GatewayConfig.Settings): Options {
  */
 export type Persisted = SessionSync.Persisted
 
-/**
- * The `tools/list` entry of `call_tool`.
- *
- * @since 0.1.0
- * @category wire
- */
-export const callToolListed: McpTool.ListedTool = SessionCalls.callToolListed
-
 // -----------------------------------------------------------------------------
 // Sessions
 // -----------------------------------------------------------------------------
@@ -228,6 +234,11 @@ export const callToolListed: McpTool.ListedTool = SessionCalls.callToolListed
  * an SDK `Server` connected to the transport, and a subscription to catalog changes. Returns an
  * effect that completes when the client closes the session. Closing the scope ends the session.
  * With `persisted`, the session starts with the tools its stored copy holds and keeps it written.
+ * With `tenant`, the session is its principal's: the principal's policy, feedback and quota apply.
+ *
+ * Every request that does work (a call, a search, a read, a completion) takes one of the session's
+ * `maxSessionCalls` places, waiting in a queue of `maxQueuedCalls` when they are taken; a request
+ * beyond that is refused with -32000 naming the limit, and other sessions are not affected.
  *
  * @since 0.1.0
  * @category sessions
@@ -235,53 +246,73 @@ export const callToolListed: McpTool.ListedTool = SessionCalls.callToolListed
 export const open = (
   transport: SdkTransport,
   options: Partial<Options> = {},
-  persisted?: Persisted
+  persisted?: Persisted,
+  tenant?: Tenant
 ): Effect.Effect<Effect.Effect<void>, never, ToolCatalog.ToolCatalog | Scope.Scope> =>
   Effect.gen(function*() {
     const settings: Options = { ...defaults, ...options, limits: { ...defaults.limits, ...options.limits } }
+    const session = () => transport.sessionId ?? "stdio"
+    const recorder = Option.getOrUndefined(yield* GatewayAudit)
+    // every entry of a principal's session names the principal
+    const audit = recorder === undefined || tenant === undefined ? recorder : tenant.audited(recorder)
     // The session's execution unit: its activation (and revealed resources) live exactly as long
     // as the session scope.
-    const bounded = yield* BoundedActivation.make(settings.maxLoadedTools)
-    const sync = SessionSync.make(bounded, persisted)
+    const view = yield* SessionView.make(settings, Option.getOrUndefined(yield* Resources), audit, session)
+    const { resources, sources } = view
+    const sync = SessionSync.make(view, persisted)
     yield* sync.adopt
     const catalog = yield* ToolCatalog.ToolCatalog
-    const { resources, sources, tools, view } = yield* SessionView.make(
-      settings,
-      bounded,
-      Option.getOrUndefined(yield* Resources)
-    )
     const run = yield* FiberSet.makeRuntimePromise<never>()
     const closed = yield* Deferred.make<void>()
-    const session = () => transport.sessionId ?? "stdio"
 
     const server = new Server(
       { name: settings.name, version: settings.version },
       {
         capabilities: {
           tools: { listChanged: true },
+          logging: {},
           ...(resources === undefined
             ? {}
-            : { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true } })
+            : {
+              resources: { subscribe: true, listChanged: true },
+              prompts: { listChanged: true },
+              completions: {}
+            })
         },
         instructions: settings.instructions
       }
     )
 
-    const toolList = yield* SessionToolList.make(view, settings.callTool)
+    // the session's level is the relay's (it also asks the servers for it), not the SDK's own record
+    server.removeRequestHandler("logging/setLevel")
+    const relay = yield* SessionRelay.make({
+      server,
+      session,
+      sources,
+      catalog: resources === undefined ? undefined : Option.getOrUndefined(yield* Resources),
+      limits: settings.limits
+    })
+    const toolList = yield* SessionToolList.make(view)
     const announce = toolList.announce
 
-    const observed = SessionCalls.observer(session)
-    const audit = Option.getOrUndefined(yield* GatewayAudit)
+    // this session's places, then its principal's: a flood waits in its own queue, or is refused
+    const admission = Admission.make(settings, tenant)
+    const admitted = <A>(effect: Effect.Effect<A>, signal: AbortSignal): Promise<A> =>
+      run(admission(effect), { signal })
+    /** A reply sent as is, or its JSON-RPC error within the result cap (an upstream's error `data` included). */
+    const replied = (reply: Reply) => {
+      if (reply._tag === "Ok") return reply.value as never
+      const capped = ResultCap.capError(reply.message, reply.data, settings.limits.maxResultChars)
+      throw new JsonRpcError(reply.code, capped.message, capped.data)
+    }
 
     const call = SessionCalls.make({
       view,
-      bounded,
       sources,
-      settings: { callTool: settings.callTool, maxResultChars: settings.limits.maxResultChars },
-      observed,
+      settings: { maxResultChars: settings.limits.maxResultChars, searchBudget: settings.searchBudget },
+      observed: SessionCalls.observer(session),
       audit,
       session,
-      search: Search.make({ view, catalog, sources, bounded, settings, observed, audit, session }),
       links: (server, result) => resources === undefined ? result : resources.links(server, result)
     })
 
@@ -299,17 +330,20 @@ export const open = (
     // line, bounds checked first.
     server.fallbackRequestHandler = async (request, extra) => {
       if (resources !== undefined && SessionResources.METHODS.has(request.method)) {
-        const reply = await run(
-          ResourceAudit.recorded(audit, {
-            sessionId: session(),
-            requestId: String(extra.requestId),
-            method: request.method,
-            params: request.params
-          }, resources.handle(request.method, request.params)),
-          { signal: extra.signal }
+        return replied(
+          await admitted(
+            ResourceAudit.recorded(audit, {
+              sessionId: session(),
+              requestId: String(extra.requestId),
+              method: request.method,
+              params: request.params
+            }, resources.handle(request.method, request.params)),
+            extra.signal
+          )
         )
-        if (reply._tag === "Error") throw new JsonRpcError(reply.code, reply.message, reply.data)
-        return reply.value as never
+      }
+      if (SessionRelay.METHODS.has(request.method)) {
+        return replied(await admitted(relay.handle(request.method, request.params), extra.signal))
       }
       if (request.method !== "tools/call") {
         throw new JsonRpcError(ErrorCode.MethodNotFound, "Method not found", undefined)
@@ -317,11 +351,11 @@ export const open = (
       const checked = checkParams(request.params, settings.limits)
       const answer = typeof checked === "string"
         ? invalidParams(checked)
-        : await run(
+        : await admitted(
           Effect.andThen(
             sync.adopt,
             Effect.tap(
-              call(checked.name, checked.args, String(extra.requestId)),
+              call(checked.name, checked.args, String(extra.requestId), relay.context(request.params, extra)),
               // A search may have changed this session's list: store it, and tell the client before it gets the result.
               () =>
                 Effect.andThen(
@@ -330,10 +364,9 @@ export const open = (
                 )
             )
           ),
-          { signal: extra.signal }
+          extra.signal
         )
-      if (answer._tag === "Error") throw new JsonRpcError(answer.code, answer.message, answer.data)
-      return answer.result as never
+      return replied(answer._tag === "Error" ? answer : { _tag: "Ok", value: answer.result })
     }
 
     server.onclose = () => {
@@ -347,13 +380,13 @@ export const open = (
         promptsChanged: () => server.sendPromptListChanged(),
         updated: (uri) => server.sendResourceUpdated({ uri }),
         // the resource tools are offered only when they can do something: the tool list may change
-        changed: view === tools ? Effect.void : announce(() => server.sendToolListChanged())
+        changed: view.resourceTools ? announce(() => server.sendToolListChanged()) : Effect.void
       })
     }
     yield* Effect.addFinalizer(() => Effect.promise(() => server.close().catch(() => undefined)))
     yield* Effect.promise(() => server.connect(transport))
     return Deferred.await(closed)
-  })
+  }).pipe((opening) => tenant === undefined ? opening : tenant.within(opening))
 
 /**
  * Serves one client session on an SDK transport until the client closes it.

@@ -35,6 +35,8 @@ export interface Reveal {
   readonly found: ReadonlyArray<string>
   /** Tool names this search loaded for the session. */
   readonly activated: ReadonlyArray<string>
+  /** The principal whose token opened the session (`Principal`), when the gateway has tokens. */
+  readonly principal?: string | null
 }
 
 /**
@@ -48,6 +50,8 @@ export interface Call {
   readonly at: number
   readonly sessionId: string
   readonly requestId: string
+  /** The principal whose token opened the session (`Principal`), when the gateway has tokens. */
+  readonly principal?: string | null
   /** The tool as the client named it; for a resource read or prompt request, the MCP method. */
   readonly toolName: string
   /** The catalog id, when the name resolved to a catalog tool. */

@@ -17,8 +17,8 @@ import { type Config, Result, Schema } from "effect"
 // -----------------------------------------------------------------------------
 
 /** A TCP port (0 picks a free one), or `off` for stdio. */
-const PortOrOff: Schema.Codec<number | "off", unknown> = Setting.fromString<number | "off">(
-  Schema.Union([Schema.Literal("off"), Schema.Int]) as unknown as Schema.Codec<number | "off">,
+const PortOrOff: Schema.Codec<number | "off", string> = Setting.fromString<number | "off">(
+  Schema.Union([Schema.Literal("off"), Schema.Int]),
   (raw) => {
     const text = raw.trim().toLowerCase()
     if (text === "off" || text === "") return Result.succeed("off")
@@ -29,7 +29,7 @@ const PortOrOff: Schema.Codec<number | "off", unknown> = Setting.fromString<numb
 )
 
 /** Any text (a path, a variable name, a URL), empty meaning none. */
-const Text: Schema.Codec<string, unknown> = Schema.String as unknown as Schema.Codec<string, unknown>
+const Text: Schema.Codec<string> = Schema.String
 
 // -----------------------------------------------------------------------------
 // The table
@@ -143,6 +143,57 @@ export const settings = {
     values: "boolean",
     description:
       "also offer the resource level tools (`sample_resources`, `search_resources`, `read_resource`, `get_prompt`) to clients that prefer tools"
+  }),
+  maxSessionCalls: Setting.make("maxSessionCalls", {
+    schema: Setting.IntAtLeast(1),
+    default: 8,
+    values: "integer ≥ 1",
+    description: "requests of one session running at once (calls, searches, reads); more wait in its queue"
+  }),
+  maxQueuedCalls: Setting.make("maxQueuedCalls", {
+    schema: Setting.IntAtLeast(0),
+    default: 32,
+    values: "integer ≥ 0",
+    description: "requests of one session waiting for a place; more are refused at once, named"
+  }),
+  maxPrincipalCalls: Setting.make("maxPrincipalCalls", {
+    schema: Setting.IntAtLeast(1),
+    default: 32,
+    values: "integer ≥ 1",
+    description:
+      "requests of one principal (one token) running at once across its sessions; more wait, then are refused"
+  }),
+  maxPrincipalSessions: Setting.make("maxPrincipalSessions", {
+    schema: Setting.IntAtLeast(1),
+    default: 100,
+    values: "integer ≥ 1",
+    description: "HTTP sessions of one principal (one token); a new one evicts that principal's own idlest session"
+  }),
+  maxUpstreamCalls: Setting.make("maxUpstreamCalls", {
+    schema: Setting.IntAtLeast(1),
+    default: 16,
+    values: "integer ≥ 1",
+    description: "requests to one upstream server at once, from every session; more wait for a place"
+  }),
+  maxBatchSize: Setting.make("maxBatchSize", {
+    schema: Setting.IntAtLeast(1),
+    default: 16,
+    values: "integer ≥ 1",
+    description: "messages in one JSON-RPC batch over HTTP; a larger batch is refused whole"
+  }),
+  searchBudget: Setting.make("searchBudget", {
+    schema: Setting.IntAtLeast(1),
+    default: 20_000,
+    values: "milliseconds ≥ 1",
+    description:
+      "search time one session may use per minute (its searches run one at a time); past it a search is refused until it refills"
+  }),
+  shareFeedback: Setting.make("shareFeedback", {
+    schema: Setting.Boolean,
+    default: false,
+    values: "boolean",
+    description:
+      "with several tokens: let every principal's successful calls improve everyone's search ranking (default: kept per principal)"
   }),
   maxMessageBytes: Setting.make("maxMessageBytes", {
     schema: Setting.IntAtLeast(1024),

@@ -25,8 +25,9 @@
  * @since 0.2.0
  */
 import { Setting, ToolSearchConfig } from "@tool-search/core"
-import { Predicate, Result, Schema, SchemaIssue } from "effect"
+import { Predicate, Result, Schema } from "effect"
 import * as GatewayConfig from "./GatewayConfig.js"
+import { firstIssue } from "./internal/FirstIssue.js"
 import * as Upstream from "./Upstream.js"
 
 // -----------------------------------------------------------------------------
@@ -152,24 +153,6 @@ export const retiredError = (r: Retired, as: "key" | "env" | "flag"): string => 
   const name = (s: { readonly key: string; readonly env: string; readonly flag: string }) =>
     as === "key" ? `"${s.key}"` : as === "env" ? s.env : `--${s.flag}`
   return `${name(r)} is no longer a setting: use ${name(r.now)} (${r.why})`
-}
-
-const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
-
-/** The first issue of decoding `raw`, as `path: message, got <value>`. */
-const firstIssue = (prefix: string, raw: unknown, issue: SchemaIssue.Issue): string => {
-  const first = formatter(issue).issues[0]
-  if (first === undefined) return prefix
-  const keys = (first.path ?? []).map((p) => typeof p === "object" && p !== null && "key" in p ? p.key : p)
-  const path = keys.map((p) => typeof p === "number" ? `[${p}]` : `.${String(p)}`).join("")
-  let value: unknown = raw
-  for (const key of keys) {
-    value = Predicate.isObject(value) || Array.isArray(value)
-      ? (value as never)[key as never]
-      : undefined
-  }
-  const got = value === undefined ? "" : `, got ${JSON.stringify(value)?.slice(0, 60)}`
-  return `${prefix}${path}: ${first.message}${got}`
 }
 
 /** One entry as an upstream; `undefined` for a disabled one. */

@@ -20,7 +20,12 @@
  *   session its client deletes, or the registry evicts, is removed from the store; an idle one is
  *   left to the store's own expiry (another instance may be serving it); stopping the gateway
  *   leaves every session stored.
- * - **Bodies** over `maxMessageBytes` are refused with 413 before they are read whole.
+ * - **Principals**: each token belongs to a principal (`Principal`, from the tokens file) with its
+ *   own policy (the servers and tools its sessions see and may call), its quotas (sessions: a new
+ *   one beyond its quota evicts its own idlest session, never another principal's; requests in
+ *   flight across its sessions) and its own search feedback unless shared.
+ * - **Bodies** over `maxMessageBytes` are refused with 413 before they are read whole, and a JSON-RPC
+ *   batch of more than `maxBatchSize` messages with 400, before any of it runs.
  * - **Operations**: `GET /health` (liveness: always 200 while the process serves) and
  *   `GET /ready` (200 once every upstream finished starting, 503 before; the state of each).
  *
@@ -38,7 +43,10 @@ import type { AddressInfo } from "node:net"
 import * as Gateway from "./Gateway.js"
 import * as GatewayConfig from "./GatewayConfig.js"
 import { Sources } from "./internal/GatewaySources.js"
+import { readBody } from "./internal/RequestBody.js"
 import { resumed } from "./internal/ResumedTransport.js"
+import * as SessionTenant from "./internal/SessionTenant.js"
+import * as Principal from "./Principal.js"
 import { makeMemory, SessionRegistry } from "./SessionRegistry.js"
 import { SessionState } from "./SessionState.js"
 
@@ -73,6 +81,19 @@ export interface Options extends Partial<Gateway.Options> {
   /** Session limits of the in-memory registry, when no `SessionRegistry` is in context. */
   readonly maxSessions?: number
   readonly sessionIdleTimeout?: Duration.Input
+  /**
+   * Principals with their tokens and policies (`Principal.parseFile`), besides `tokens` (each of
+   * which is a principal of its own, `token-1`, ...).
+   */
+  readonly principals?: ReadonlyArray<Principal.Principal>
+  /** Sessions of one principal, unless its policy says otherwise. */
+  readonly maxPrincipalSessions?: number
+  /** Requests in flight of one principal across its sessions, unless its policy says otherwise. */
+  readonly maxPrincipalCalls?: number
+  /** Messages in one JSON-RPC batch. */
+  readonly maxBatchSize?: number
+  /** Whether each principal's search feedback improves everyone's ranking (default: kept per principal). */
+  readonly shareFeedback?: boolean
 }
 
 /**
@@ -107,6 +128,14 @@ const defaultHosts = (host: string, port: number): ReadonlyArray<string> | undef
   return [`${host.includes(":") ? `[${host}]` : host}:${port}`]
 }
 
+/**
+ * The origins of the gateway's own pages on a loopback bind (`http://127.0.0.1:<port>`,
+ * `http://localhost:<port>`, `http://[::1]:<port>`): a browser page served from the same loopback
+ * address and port is the gateway itself, not a foreign site. None on any other bind.
+ */
+const ownOrigins = (host: string, port: number): ReadonlyArray<string> =>
+  isLoopback(host) ? [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`] : []
+
 /** A digest of a credential: what a session is bound to, never the credential itself. */
 const digest = (text: string): Buffer => createHash("sha256").update(text).digest()
 
@@ -134,7 +163,18 @@ export const serve = (
   Effect.gen(function*() {
     const host = options.host ?? "127.0.0.1"
     const path = options.path ?? "/mcp"
-    const tokens = (options.tokens ?? []).map((t) => digest(Redacted.value(t)))
+    const tenants = SessionTenant.forPrincipals(
+      [...(options.tokens ?? []).map((t, i) => Principal.make(`token-${i + 1}`, [t])), ...(options.principals ?? [])],
+      {
+        maxCalls: options.maxPrincipalCalls ?? GatewayConfig.defaults.maxPrincipalCalls,
+        maxSessions: options.maxPrincipalSessions ?? GatewayConfig.defaults.maxPrincipalSessions,
+        shareFeedback: options.shareFeedback ?? GatewayConfig.defaults.shareFeedback
+      }
+    )
+    // each token's digest, with its principal's share of the gateway
+    const tokens = tenants.byToken.map((t) => ({ ...t, digest: digest(Redacted.value(t.token)) }))
+    const maxBatch = options.maxBatchSize ?? GatewayConfig.defaults.maxBatchSize
+    const maxBody = options.maxMessageBytes ?? GatewayConfig.defaults.maxMessageBytes
     if (!isLoopback(host) && tokens.length === 0) {
       return yield* new Gateway.GatewayError({
         reason: `refusing to listen on ${host} without authentication: set a bearer token (the variable named by ` +
@@ -158,8 +198,17 @@ export const serve = (
       readonly scope: Scope.Closeable
       readonly principal: string
     }
+    /** Who a request comes from: its credential's key, and the principal it belongs to. */
+    interface Caller extends SessionTenant.Share {
+      readonly key: string
+    }
+    const ownerOf = (caller: Caller) => ({ name: caller.principal.name, quota: caller.quota })
     const live = new Map<string, Live>()
-    /** Sessions being resumed from the store: concurrent requests for one wait for the same. */
+    /**
+     * Sessions being resumed from the store, by credential and id: concurrent requests of one
+     * credential for one session wait for the same attempt, and another credential's request for
+     * the same id never decides the outcome of the owner's.
+     */
     const resuming = new Map<string, Promise<Live | undefined>>()
     // known once the port is: `undefined` accepts any Host (a wildcard bind, behind authentication)
     const hosts: { allowed: ReadonlyArray<string> | undefined } = { allowed: [] }
@@ -187,8 +236,9 @@ export const serve = (
      * Opens a gateway session on `transport` in a new scope; the session closes itself when its
      * client goes away. With a store, the session keeps its loaded tools there.
      */
-    const openSession = (transport: StreamableHTTPServerTransport, principal: string) =>
+    const openSession = (transport: StreamableHTTPServerTransport, caller: Caller) =>
       Effect.gen(function*() {
+        const principal = caller.key
         const sessionScope = yield* Scope.fork(scope)
         const id = () => transport.sessionId
         const persisted: Gateway.Persisted | undefined = state === undefined ? undefined : {
@@ -202,7 +252,9 @@ export const serve = (
               return sessionId === undefined ? Effect.void : state.save(sessionId, principal, tools)
             })
         }
-        const closed = yield* Gateway.open(transport, options, persisted).pipe(Scope.provide(sessionScope))
+        const closed = yield* Gateway.open(transport, options, persisted, caller.tenant).pipe(
+          Scope.provide(sessionScope)
+        )
         yield* closed.pipe(
           Effect.andThen(Effect.suspend(() => {
             const sessionId = id()
@@ -214,36 +266,42 @@ export const serve = (
       })
 
     /** Opens a session for an `initialize` request. */
-    const startSession = async (req: IncomingMessage, res: ServerResponse, principal: string) => {
+    const startSession = async (req: IncomingMessage, res: ServerResponse, caller: Caller, body: unknown) => {
+      const principal = caller.key
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         ...transportOptions(principal),
         onsessioninitialized: (id) => void live.set(id, { transport, scope: sessionScope, principal })
       })
-      const sessionScope = await run(openSession(transport, principal))
-      await transport.handleRequest(req, res)
+      const sessionScope = await run(openSession(transport, caller))
+      await transport.handleRequest(req, res, body)
       const id = transport.sessionId
       // Not an `initialize` the transport accepted: no session was created, so nothing is kept.
       if (id === undefined) return run(Scope.close(sessionScope, Exit.void))
-      const evicted = await run(registry.open(id, principal))
+      const evicted = await run(registry.open(id, principal, ownerOf(caller)))
       await run(Effect.forEach(evicted, evict, { discard: true }))
       // stored from the start, so that it can be resumed before it loads anything
       if (state !== undefined) await run(state.save(id, principal, []))
     }
 
     /** Takes over a session the store holds for `principal`, or answers undefined. */
-    const resume = (id: string, principal: string): Promise<Live | undefined> => {
-      const pending = resuming.get(id)
+    const resume = (id: string, caller: Caller): Promise<Live | undefined> => {
+      const principal = caller.key
+      const key = `${principal} ${id}`
+      const pending = resuming.get(key)
       if (pending !== undefined) return pending
       const attempt = (async () => {
         if (state === undefined || Option.isNone(await run(state.load(id, principal)))) return undefined
+        // another credential's attempt may have failed meanwhile, or the owner's own succeeded
+        const served = live.get(id)
+        if (served !== undefined) return served.principal === principal ? served : undefined
         const transport = resumed(id, transportOptions(principal))
-        const session: Live = { transport, scope: await run(openSession(transport, principal)), principal }
+        const session: Live = { transport, scope: await run(openSession(transport, caller)), principal }
         live.set(id, session)
-        const evicted = await run(registry.open(id, principal))
+        const evicted = await run(registry.open(id, principal, ownerOf(caller)))
         await run(Effect.forEach(evicted, evict, { discard: true }))
         return session
-      })().finally(() => resuming.delete(id))
-      resuming.set(id, attempt)
+      })().finally(() => resuming.delete(key))
+      resuming.set(key, attempt)
       return attempt
     }
 
@@ -274,34 +332,46 @@ export const serve = (
         return reply(res, 403, `Origin ${JSON.stringify(origin)} is not allowed (allowedOrigins)`)
       }
       let principal = ""
+      let caller: Caller = { key: "", ...tenants.anonymous }
       if (tokens.length > 0) {
         const token = bearer(req)
         // every token is compared, in constant time, whatever matched before
         const given = digest(token ?? "")
-        const matched = tokens.reduce((found, t) => timingSafeEqual(given, t) || found, false)
-        if (token === undefined || !matched) {
+        const matched = tokens.reduce<typeof tokens[number] | undefined>(
+          (found, t) => timingSafeEqual(given, t.digest) && found === undefined ? t : found,
+          undefined
+        )
+        if (token === undefined || matched === undefined) {
           res.setHeader("www-authenticate", "Bearer")
           return reply(res, 401, "Unauthorized: send Authorization: Bearer <token>")
         }
         principal = digest(`session:${token}`).toString("hex")
+        caller = { key: principal, ...matched }
       }
       if (url.pathname === "/ready") return ready(res)
+      // a POST body is read (bounded) and checked here, before any of it runs
+      let body: unknown
+      if (req.method === "POST") {
+        const read = await readBody(req, maxBody, maxBatch)
+        if (read._tag === "Refused") return reply(res, read.status, read.message, read.code)
+        body = read.body
+      }
       const id = req.headers["mcp-session-id"]
       if (typeof id === "string") {
         const known = await run(registry.touch(id, principal))
         const served = live.get(id)
         // Not served here: the store may hold it (for this credential only).
-        const session = served === undefined ? await resume(id, principal) : Option.isSome(known) ? served : undefined
+        const session = served === undefined ? await resume(id, caller) : Option.isSome(known) ? served : undefined
         // Unknown, expired (the sweeper ends it) or opened with another credential: the same answer,
         // and nothing happens to the session itself.
         if (session?.principal !== principal) return reply(res, 404, "Session not found", -32001)
-        await session.transport.handleRequest(req, res)
+        await session.transport.handleRequest(req, res, body)
         // the end of a request is a use too: a long call does not make its session look idle
         await run(registry.touch(id, principal))
         return
       }
       if (req.method !== "POST") return reply(res, 400, "No valid session id: start with an initialize request")
-      return startSession(req, res, principal)
+      return startSession(req, res, caller, body)
     }
 
     const server = createServer((req, res) => {
@@ -326,6 +396,7 @@ export const serve = (
     hosts.allowed = options.allowedHosts !== undefined && options.allowedHosts.length > 0
       ? options.allowedHosts
       : defaultHosts(host, port)
+    for (const own of ownOrigins(host, port)) origins.add(own)
     // Idle sessions expire: swept at a quarter of the timeout (at most every minute).
     const sweepEvery = Duration.min(Duration.divideUnsafe(registry.idleTimeout, 4), Duration.minutes(1))
     yield* registry.expire.pipe(

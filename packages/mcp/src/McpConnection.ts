@@ -18,6 +18,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
@@ -25,6 +28,8 @@ import {
   ToolListChangedNotificationSchema
 } from "@modelcontextprotocol/sdk/types.js"
 import { Deferred, Duration, Effect, Exit, Option, Queue, Schema, type Scope, Stream } from "effect"
+import { boundedFetch } from "./internal/BoundedFetch.js"
+import type { ClientRelay } from "./internal/ClientRelay.js"
 import { describeCause, guard, listAll, NO_SDK_TIMEOUT, requestFailure } from "./internal/Requests.js"
 import { StdioClient } from "./internal/StdioClient.js"
 import {
@@ -36,6 +41,7 @@ import {
   ServerTimeout
 } from "./McpError.js"
 import * as McpTool from "./McpTool.js"
+import * as PackageVersion from "./PackageVersion.js"
 import type * as Upstream from "./Upstream.js"
 
 // -----------------------------------------------------------------------------
@@ -55,7 +61,9 @@ export const Capabilities = Schema.Struct({
   })),
   prompts: Schema.optionalKey(Schema.Struct({
     listChanged: Schema.optionalKey(Schema.NullOr(Schema.Boolean))
-  }))
+  })),
+  logging: Schema.optionalKey(Schema.Struct({})),
+  completions: Schema.optionalKey(Schema.Struct({}))
 })
 
 /**
@@ -64,7 +72,24 @@ export const Capabilities = Schema.Struct({
  * @since 0.2.0
  * @category models
  */
-export type ResourceMethod = "resources/read" | "resources/subscribe" | "resources/unsubscribe" | "prompts/get"
+export type ResourceMethod =
+  | "resources/read"
+  | "resources/subscribe"
+  | "resources/unsubscribe"
+  | "prompts/get"
+  | "completion/complete"
+  | "logging/setLevel"
+
+/**
+ * Options of one forwarded tool call.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface CallOptions {
+  /** Receives each `notifications/progress` of the call (its params, the server's token removed). */
+  readonly onProgress?: (progress: Record<string, unknown>) => void
+}
 
 /**
  * An open connection.
@@ -95,7 +120,8 @@ export interface McpConnection {
   /** Calls a tool by its MCP name; the result as received. Interrupting the effect cancels the call upstream. */
   readonly callTool: (
     tool: string,
-    args: Readonly<Record<string, unknown>>
+    args: Readonly<Record<string, unknown>>,
+    options?: CallOptions
   ) => Effect.Effect<McpTool.CallToolResult, CallError>
   /**
    * One request about a resource or prompt (`target`: its URI or name, for errors), within the call
@@ -124,7 +150,7 @@ export interface McpConnection {
  * @since 0.1.0
  * @category constants
  */
-export const clientInfo = { name: "tool-search", version: "0.1.0" }
+export const clientInfo = { name: "tool-search", version: PackageVersion.mcp }
 
 /** How much of a server's stderr is kept for error messages. */
 const STDERR_TAIL = 2000
@@ -137,12 +163,17 @@ const MAX_UPDATED_URI = 4096
 // -----------------------------------------------------------------------------
 
 /**
- * Opens a connection in the current scope, within `config.connectTimeout`.
+ * Opens a connection in the current scope, within `config.connectTimeout`. With a `relay`, the
+ * connection accepts the server's log lines, sampling and elicitation requests, and hands them to
+ * it (to the client session whose call caused them).
  *
  * @since 0.1.0
  * @category constructors
  */
-export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, ConnectError, Scope.Scope> =>
+export const connect = (
+  config: Upstream.Config,
+  relay?: ClientRelay
+): Effect.Effect<McpConnection, ConnectError, Scope.Scope> =>
   Effect.gen(function*() {
     const server = config.name
     const lost = yield* Deferred.make<never, ConnectionLost>()
@@ -153,7 +184,22 @@ export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, C
     let stderrTail = ""
     const tail = () => stderrTail.trim() === "" ? "" : ` (stderr: ${stderrTail.trim().slice(-STDERR_TAIL)})`
 
-    const client = new Client(clientInfo, { capabilities: {} })
+    const client = new Client(clientInfo, {
+      capabilities: relay === undefined ? {} : { sampling: {}, elicitation: { form: {}, url: {} } }
+    })
+    if (relay !== undefined) {
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+        relay.message(server, { ...notification.params })
+      })
+      client.setRequestHandler(
+        CreateMessageRequestSchema,
+        (request, extra) => relay.request(server, request.method, { ...request.params }, extra.signal) as never
+      )
+      client.setRequestHandler(
+        ElicitRequestSchema,
+        (request, extra) => relay.request(server, request.method, { ...request.params }, extra.signal) as never
+      )
+    }
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       Queue.offerUnsafe(changes, undefined)
     })
@@ -215,10 +261,21 @@ export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, C
     const none = Effect.succeed<ReadonlyArray<unknown>>([])
 
     const callMillis = Duration.toMillis(config.callTimeout)
-    const request = (method: string, params: Readonly<Record<string, unknown>>, target: string) =>
+    const request = (
+      method: string,
+      params: Readonly<Record<string, unknown>>,
+      target: string,
+      options: CallOptions = {}
+    ) =>
       Effect.tryPromise({
         try: (signal) =>
-          client.request({ method, params: { ...params } }, ResultSchema, { signal, timeout: NO_SDK_TIMEOUT }),
+          client.request({ method, params: { ...params } }, ResultSchema, {
+            signal,
+            timeout: NO_SDK_TIMEOUT,
+            ...(options.onProgress === undefined ? {} : {
+              onprogress: (progress: Record<string, unknown>) => options.onProgress?.({ ...progress })
+            })
+          }),
         catch: (cause) => requestFailure(server, target, cause, tail)
       }).pipe(
         noteLost,
@@ -228,8 +285,8 @@ export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, C
         })
       )
 
-    const callTool = (tool: string, args: Readonly<Record<string, unknown>>) =>
-      request("tools/call", { name: tool, arguments: { ...args } }, tool).pipe(
+    const callTool = (tool: string, args: Readonly<Record<string, unknown>>, options?: CallOptions) =>
+      request("tools/call", { name: tool, arguments: { ...args } }, tool, options).pipe(
         Effect.flatMap((result) =>
           Schema.decodeUnknownEffect(McpTool.CallToolResult)(result).pipe(
             Effect.as(result as McpTool.CallToolResult),
@@ -253,7 +310,7 @@ export const connect = (config: Upstream.Config): Effect.Effect<McpConnection, C
         prompts: capabilities.prompts === undefined ? none : listed("prompts/list", "prompts")
       }),
       callTool,
-      request,
+      request: (method, params, target) => request(method, params, target),
       toolsChanged: Stream.fromQueue(changes),
       resourcesChanged: Stream.fromQueue(resourceChanges),
       resourceUpdated: Stream.fromQueue(updated),
@@ -292,10 +349,11 @@ const makeTransport = (
     case "Http":
       return Effect.sync(() =>
         guard(
-          new StreamableHTTPClientTransport(
-            new URL(transport.url),
-            transport.headers === undefined ? {} : { requestInit: { headers: { ...transport.headers } } }
-          )
+          new StreamableHTTPClientTransport(new URL(transport.url), {
+            // every answer bounded as a stdio server's is: a larger message fails its request, named
+            fetch: boundedFetch(config.maxMessageBytes, on.onDropped),
+            ...(transport.headers === undefined ? {} : { requestInit: { headers: { ...transport.headers } } })
+          })
         )
       )
     case "Custom":

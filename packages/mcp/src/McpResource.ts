@@ -20,6 +20,7 @@
 import { Resource } from "@tool-search/core"
 import { type Duration, Effect, Schema } from "effect"
 import * as Reads from "./internal/resourceReads.js"
+import * as McpTool from "./McpTool.js"
 
 // -----------------------------------------------------------------------------
 // Wire schemas
@@ -163,6 +164,8 @@ export interface ImportOptions {
   readonly maxBodySize?: number
   /** How long one read or prompt rendering may take (default 30 seconds). */
   readonly timeout?: Duration.Input
+  /** Which entries join the catalog, by name and URI (the server's `allow`/`deny`, as for its tools). */
+  readonly filter?: McpTool.Filter
 }
 
 /**
@@ -216,6 +219,7 @@ export const importAll = (
       result: { _tag: "Success"; success: Resource.Resource } | { _tag: "Failure"; failure: InvalidServerResource }
     ) => {
       if (result._tag === "Failure") return invalid.push(result.failure)
+      if (!McpTool.passes(options.filter, result.success.name, result.success.uri)) return
       if (uris.has(result.success.uri)) {
         return invalid.push(
           new InvalidServerResource({

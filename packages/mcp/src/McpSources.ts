@@ -25,8 +25,10 @@
  *
  * @since 0.1.0
  */
-import { CatalogTool, ResourceCatalog, ToolCatalog, type Visibility } from "@tool-search/core"
-import { Context, Deferred, Effect, Layer, Option, type Scope, Stream, SubscriptionRef } from "effect"
+import type { CatalogTool } from "@tool-search/core"
+import { ResourceCatalog, ToolCatalog, ToolExecutionError, type Visibility } from "@tool-search/core"
+import { Context, Deferred, Effect, Layer, Option, type Scope, Semaphore, Stream, SubscriptionRef } from "effect"
+import * as ClientRelay from "./internal/ClientRelay.js"
 import { supervise } from "./internal/Supervisor.js"
 import * as UpstreamResources from "./internal/UpstreamResources.js"
 import type * as McpConnection from "./McpConnection.js"
@@ -82,6 +84,8 @@ export interface ServerStatus {
 export interface Source {
   readonly name: string
   readonly kind: Upstream.Kind
+  /** Whether its filter denies every name (`deny: ["*"]`): none of its tools, resources or prompts exist. */
+  readonly deniesAll?: boolean
 }
 
 /**
@@ -117,8 +121,18 @@ export interface Service {
   readonly call: (
     server: string,
     tool: string,
-    args: Readonly<Record<string, unknown>>
+    args: Readonly<Record<string, unknown>>,
+    options?: McpConnection.CallOptions
   ) => Effect.Effect<McpTool.CallToolResult, CallError>
+  /**
+   * Asks every server that logs to send log lines from `level` up: the most verbose level any
+   * client asked for so far (each client's own level filters what reaches it).
+   */
+  readonly setLogLevel: (level: ClientRelay.Level) => Effect.Effect<void>
+  /** `completion/complete` on a server, its `ref` in the server's own names: the result raw. */
+  readonly complete: (server: string, params: Readonly<Record<string, unknown>>) => Effect.Effect<unknown, CallError>
+  /** The calls in flight per server, through which servers reach the client sessions that called them. */
+  readonly relay: ClientRelay.ClientRelay
   /** The server and MCP name behind a catalog tool id, if the tool came from one of these servers. */
   readonly origin: (id: string) => McpTool.Origin | undefined
   /** The servers' resources and prompts: present when the layer imports them (`layerWithResources`). */
@@ -131,44 +145,48 @@ export interface Service {
  * @since 0.1.0
  * @category services
  */
-export class McpSources extends Context.Service<McpSources, Service>()("@tool-search/mcp/McpSources") {
-  /**
-   * Starts a supervisor per server and, by default, waits for each one's first connection
-   * attempt, so the tools of every reachable server are in the catalog when the layer is ready.
-   * With `start: "background"` the layer is ready at once and each server's tools join the
-   * catalog when it is up (a gateway answers its clients meanwhile, and announces the tools with
-   * `list_changed`). Fails only on a bad configuration (an invalid or duplicate server name),
-   * never because a server is down.
-   */
-  static readonly layer = (
-    servers: ReadonlyArray<Upstream.Input>,
-    options: Options = {}
-  ): Layer.Layer<McpSources, Upstream.InvalidUpstream, ToolCatalog.ToolCatalog> =>
-    Layer.effect(McpSources, Effect.suspend(() => make(servers, options, Option.none())))
+export class McpSources extends Context.Service<McpSources, Service>()("@tool-search/mcp/McpSources") {}
 
-  /**
-   * `layer`, and each server's resources, resource templates and prompts join the
-   * `ResourceCatalog` in context as well (one source per server, kept live), and `resources`
-   * forwards reads, prompt renderings and subscriptions to their servers.
-   *
-   * @since 0.2.0
-   */
-  static readonly layerWithResources = (
-    servers: ReadonlyArray<Upstream.Input>,
-    options: Options = {}
-  ): Layer.Layer<
+/**
+ * Starts a supervisor per server and, by default, waits for each one's first connection
+ * attempt, so the tools of every reachable server are in the catalog when the layer is ready.
+ * With `start: "background"` the layer is ready at once and each server's tools join the
+ * catalog when it is up (a gateway answers its clients meanwhile, and announces the tools with
+ * `list_changed`). Fails only on a bad configuration (an invalid or duplicate server name),
+ * never because a server is down.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (
+  servers: ReadonlyArray<Upstream.Input>,
+  options: Options = {}
+): Layer.Layer<McpSources, Upstream.InvalidUpstream, ToolCatalog.ToolCatalog> =>
+  Layer.effect(McpSources, Effect.suspend(() => make(servers, options, Option.none())))
+
+/**
+ * `layer`, and each server's resources, resource templates and prompts join the
+ * `ResourceCatalog` in context as well (one source per server, kept live), and `resources`
+ * forwards reads, prompt renderings and subscriptions to their servers.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const layerWithResources = (
+  servers: ReadonlyArray<Upstream.Input>,
+  options: Options = {}
+): Layer.Layer<
+  McpSources,
+  Upstream.InvalidUpstream,
+  ToolCatalog.ToolCatalog | ResourceCatalog.ResourceCatalog
+> =>
+  Layer.effect(
     McpSources,
-    Upstream.InvalidUpstream,
-    ToolCatalog.ToolCatalog | ResourceCatalog.ResourceCatalog
-  > =>
-    Layer.effect(
-      McpSources,
-      Effect.flatMap(
-        Effect.service(ResourceCatalog.ResourceCatalog),
-        (resources) => make(servers, options, Option.some(resources))
-      )
+    Effect.flatMap(
+      Effect.service(ResourceCatalog.ResourceCatalog),
+      (resources) => make(servers, options, Option.some(resources))
     )
-}
+  )
 
 /**
  * Where a catalog resource or prompt came from: a server's resource or template (by the server's
@@ -337,8 +355,34 @@ export const make = (
         })
       })
 
-    const call = (server: string, tool: string, args: Readonly<Record<string, unknown>>) =>
-      Effect.flatMap(connectionOf(server, tool), (connection) => connection.callTool(tool, args))
+    // each server's places: requests beyond `maxCalls` wait, so no caller can flood a server
+    const places = new Map(configs.map((c) => [c.name, Semaphore.makeUnsafe(c.maxCalls)]))
+    const limited = <A, E>(server: string, effect: Effect.Effect<A, E>): Effect.Effect<A, E> => {
+      const gate = places.get(server)
+      return gate === undefined ? effect : gate.withPermits(1)(effect)
+    }
+
+    const call = (
+      server: string,
+      tool: string,
+      args: Readonly<Record<string, unknown>>,
+      callOptions?: McpConnection.CallOptions
+    ) =>
+      limited(
+        server,
+        Effect.flatMap(connectionOf(server, tool), (connection) => connection.callTool(tool, args, callOptions))
+      )
+
+    const relay = ClientRelay.make()
+    const logging = ClientRelay.logLevels(() => connections.values())
+    const complete = (server: string, params: Readonly<Record<string, unknown>>) =>
+      limited(
+        server,
+        Effect.flatMap(
+          connectionOf(server, "completion/complete"),
+          (connection) => connection.request("completion/complete", params, "completion/complete")
+        )
+      )
 
     /** The catalog handler of one imported tool: arguments must be an object; the result is the MCP result. */
     const handler = (origin: McpTool.Origin): CatalogTool.Handler => (params) =>
@@ -353,13 +397,24 @@ export const make = (
           Effect.mapError((e) => e.message)
         )
         return { isFailure: result.isError === true, result } satisfies CatalogTool.Output
-      }).pipe(Effect.mapError((reason) => new CatalogTool.ToolExecutionError({ tool: origin.tool, reason })))
+      }).pipe(Effect.mapError((reason) => new ToolExecutionError({ tool: origin.tool, reason })))
 
     const upstream = yield* Option.match(resourceCatalog, {
       onNone: () => Effect.succeed(undefined),
       onSome: (resources) => UpstreamResources.make(resources, configs.map((c) => c.name), connectionOf)
     })
-    const shared = { catalog, resources: upstream, connections, origins, updateStatus, statusOf, handler, isTransient }
+    const shared = {
+      catalog,
+      resources: upstream,
+      connections,
+      origins,
+      updateStatus,
+      statusOf,
+      handler,
+      isTransient,
+      relay,
+      logLevel: logging.current
+    }
 
     const firstAttempts: Array<Deferred.Deferred<void>> = []
     for (const config of configs) {
@@ -370,11 +425,25 @@ export const make = (
     if (options.start !== "background") yield* Effect.forEach(firstAttempts, Deferred.await, { discard: true })
 
     return McpSources.of({
-      servers: configs.map((c) => ({ name: c.name, kind: c.kind })),
+      servers: configs.map((c) => ({
+        name: c.name,
+        kind: c.kind,
+        ...(c.filter?.deny?.includes("*") === true ? { deniesAll: true } : {})
+      })),
       status: SubscriptionRef.get(statusRef),
       changes: SubscriptionRef.changes(statusRef),
       call,
+      setLogLevel: logging.set,
+      complete,
+      relay,
       origin: (id) => origins.get(id),
-      resources: upstream === undefined ? undefined : UpstreamResources.forwarding(upstream, connectionOf, connections)
+      resources: upstream === undefined ? undefined : (() => {
+        const forwarded = UpstreamResources.forwarding(upstream, connectionOf, connections)
+        return {
+          ...forwarded,
+          read: (server, uri) => limited(server, forwarded.read(server, uri)),
+          getPrompt: (server, name, args) => limited(server, forwarded.getPrompt(server, name, args))
+        } satisfies Resources
+      })()
     })
   })

@@ -119,9 +119,9 @@ export interface ImportOptions {
 }
 
 /**
- * Which tools of a server join the catalog, by MCP name: `allow` (default: every tool) then
- * `deny`. A pattern is a name, or a name with `*` standing for any run of characters
- * (`delete_*`).
+ * Which tools, resources and prompts of a server join the catalogs, by name (and a resource's
+ * URI): `allow` (default: everything) then `deny`. A pattern is a name, or a name with `*` standing
+ * for any run of characters (`delete_*`); `deny: ["*"]` keeps everything of the server out.
  *
  * @since 0.2.0
  * @category models
@@ -132,36 +132,22 @@ export interface Filter {
 }
 
 /**
- * Whether a filter lets `name` through.
+ * Whether a filter lets an entry through, by any of its names (a tool's MCP name; a resource's
+ * name and URI; a prompt's name): one of them matches `allow` (when given) and none matches `deny`.
+ * The one rule for every kind a server offers — tools, resources, templates and prompts.
  *
  * @since 0.2.0
  * @category import
  */
-export const passes = (filter: Filter | undefined, name: string): boolean => {
+export const passes = (filter: Filter | undefined, ...names: ReadonlyArray<string>): boolean => {
   if (filter === undefined) return true
-  const matches = (patterns: ReadonlyArray<string>) => patterns.some((p) => globToRegExp(p).test(name))
+  const matches = (patterns: ReadonlyArray<string>) =>
+    patterns.some((p) => names.some((name) => globToRegExp(p).test(name)))
   return (filter.allow === undefined || matches(filter.allow)) && !(filter.deny !== undefined && matches(filter.deny))
 }
 
 const globToRegExp = (pattern: string): RegExp =>
   new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "s")
-
-/**
- * The name of the gateway's meta tool that calls a loaded tool by name (`result` delivery's dispatcher).
- *
- * @since 0.2.0
- * @category import
- */
-export const CALL_TOOL = "call_tool"
-
-/**
- * Names a server's tool may not take as is, because the search tools or the gateway's dispatcher
- * answer to them: such a tool is qualified by its server (`evil__call_tool`), like any collision.
- *
- * @since 0.2.0
- * @category import
- */
-export const RESERVED_NAMES: ReadonlySet<string> = new Set([...Disclosure.META_TOOL_NAMES, CALL_TOOL])
 
 /**
  * The catalog name of a server's tool: its MCP name when providers accept it and nothing reserves
@@ -176,7 +162,8 @@ export const catalogName = (
   options: { readonly server: string; readonly prefix?: string }
 ): string => {
   const prefixed = `${options.prefix ?? ""}${tool.name}`
-  if (RESERVED_NAMES.has(prefixed)) return CatalogTool.sanitizeName(`${options.server}__${prefixed}`)
+  // a meta tool's name is qualified by its server (`evil__call_tool`), like any collision
+  if (Disclosure.isMetaTool(prefixed)) return CatalogTool.sanitizeName(`${options.server}__${prefixed}`)
   return CatalogTool.sanitizeName(prefixed, { stem: tool.description ?? options.server })
 }
 
@@ -309,9 +296,9 @@ export const toListed = (tool: {
   readonly name: string
   readonly description: string
   readonly parameters: JsonSchema.JsonSchema
-  readonly tool?: ToolCatalog.Entry
+  readonly entry?: ToolCatalog.Entry
 }): ListedTool => {
-  const a = tool.tool?.annotations ?? {}
+  const a = tool.entry?.annotations ?? {}
   const annotations = Schema.encodeSync(ToolSpec.AnnotationsFromMcp)(a)
   return {
     name: tool.name,

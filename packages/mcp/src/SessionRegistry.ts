@@ -6,7 +6,12 @@
  * in-memory one without touching the HTTP server.
  *
  * Rules of the in-memory registry (`layerMemory`):
- * - at most `maxSessions` records: opening one more evicts the one idle the longest;
+ * - each session has an owner (the principal its token belongs to) with a quota: opening one more
+ *   session than the owner's quota evicts the owner's own session idle the longest, never another
+ *   owner's;
+ * - at most `maxSessions` records: opening one more evicts the session idle the longest among those
+ *   of the owner holding the most sessions, so one client cannot evict the sessions of another
+ *   that holds fewer;
  * - a session not used for `idleTimeout` expires (`expire` returns it, and forgets it);
  * - a session belongs to the credential that opened it: `touch` with another principal answers
  *   `None`, exactly as for an unknown id, so a leaked session id alone is not enough.
@@ -31,6 +36,8 @@ export interface Session {
   readonly id: string
   /** A digest of the credential that opened the session (empty without authentication). */
   readonly principal: string
+  /** Whose session it is, for quotas: the principal's name (the credential's digest when none is given). */
+  readonly owner: string
   readonly createdAt: number
   readonly lastSeen: number
 }
@@ -57,8 +64,15 @@ export interface Options {
  * @category models
  */
 export interface Service {
-  /** Records a new session; returns the ids evicted to make room, the one idle the longest first. */
-  readonly open: (id: string, principal: string) => Effect.Effect<ReadonlyArray<string>>
+  /**
+   * Records a new session of `owner` (default: `principal`), who may hold `quota` sessions (default
+   * `maxSessions`); returns the ids evicted to make room, the one idle the longest first.
+   */
+  readonly open: (
+    id: string,
+    principal: string,
+    owner?: { readonly name: string; readonly quota: number }
+  ) => Effect.Effect<ReadonlyArray<string>>
   /** The session, when it exists and belongs to `principal`; marks it used now. */
   readonly touch: (id: string, principal: string) => Effect.Effect<Option.Option<Session>>
   /** Forgets a session (closed by its client, or by the gateway). */
@@ -105,15 +119,28 @@ export const makeMemory = (options: Options): Service => {
   const max = Math.max(1, options.maxSessions)
   const sessions = new Map<string, Session>()
   return SessionRegistry.of({
-    open: (id, principal) =>
+    open: (id, principal, owner) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
+        const name = owner?.name ?? principal
+        const quota = Math.max(1, Math.min(owner?.quota ?? max, max))
         const evicted: Array<string> = []
-        for (const oldest of sessions.keys()) {
-          if (sessions.size < max) break
-          sessions.delete(oldest)
-          evicted.push(oldest)
+        const evict = (session: Session) => {
+          sessions.delete(session.id)
+          evicted.push(session.id)
         }
-        sessions.set(id, { id, principal, createdAt: now, lastSeen: now })
+        // the owner's own sessions first: its quota is its own to spend
+        const own = [...sessions.values()].filter((s) => s.owner === name)
+        for (const session of own.slice(0, Math.max(0, own.length - quota + 1))) evict(session)
+        // then the largest holder gives up its idlest session (ties: the idlest of them)
+        while (sessions.size >= max) {
+          const held = new Map<string, number>()
+          for (const s of sessions.values()) held.set(s.owner, (held.get(s.owner) ?? 0) + 1)
+          const most = Math.max(...held.values())
+          const idlest = [...sessions.values()].find((s) => held.get(s.owner) === most)
+          if (idlest === undefined) break
+          evict(idlest)
+        }
+        sessions.set(id, { id, principal, owner: name, createdAt: now, lastSeen: now })
         return evicted
       }),
     touch: (id, principal) =>

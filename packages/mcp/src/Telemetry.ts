@@ -12,10 +12,15 @@
 import { type Duration, Layer, Metric } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { OtlpMetrics, OtlpSerialization, OtlpTracer } from "effect/observability"
+import * as PackageVersion from "./PackageVersion.js"
 
 // -----------------------------------------------------------------------------
 // Metrics
 // -----------------------------------------------------------------------------
+
+/** An incremental counter of the gateway, named `tool_search_gateway_<name>`. */
+const counter = (name: string, description: string) =>
+  Metric.counter(`tool_search_gateway_${name}`, { description, incremental: true })
 
 /**
  * Searches run (`ToolSearch` calls).
@@ -23,10 +28,7 @@ import { OtlpMetrics, OtlpSerialization, OtlpTracer } from "effect/observability
  * @since 0.2.0
  * @category metrics
  */
-export const searches = Metric.counter("tool_search_gateway_searches", {
-  description: "ToolSearch calls answered by the gateway",
-  incremental: true
-})
+export const searches = counter("searches", "ToolSearch calls answered by the gateway")
 
 /**
  * Searches that loaded nothing.
@@ -34,10 +36,7 @@ export const searches = Metric.counter("tool_search_gateway_searches", {
  * @since 0.2.0
  * @category metrics
  */
-export const misses = Metric.counter("tool_search_gateway_search_misses", {
-  description: "ToolSearch calls that found nothing to load",
-  incremental: true
-})
+export const misses = counter("search_misses", "ToolSearch calls that found nothing to load")
 
 /**
  * Tools loaded into a session by a search.
@@ -45,10 +44,7 @@ export const misses = Metric.counter("tool_search_gateway_search_misses", {
  * @since 0.2.0
  * @category metrics
  */
-export const activations = Metric.counter("tool_search_gateway_activations", {
-  description: "tools loaded into a session",
-  incremental: true
-})
+export const activations = counter("activations", "tools loaded into a session")
 
 /**
  * Tool calls, with their outcome (`ok`, `tool_error`, `error`).
@@ -56,10 +52,7 @@ export const activations = Metric.counter("tool_search_gateway_activations", {
  * @since 0.2.0
  * @category metrics
  */
-export const calls = Metric.counter("tool_search_gateway_calls", {
-  description: "tool calls through the gateway, by outcome",
-  incremental: true
-})
+export const calls = counter("calls", "tool calls through the gateway, by outcome")
 
 /**
  * Upstream servers restarted after a lost connection.
@@ -67,10 +60,7 @@ export const calls = Metric.counter("tool_search_gateway_calls", {
  * @since 0.2.0
  * @category metrics
  */
-export const upstreamRestarts = Metric.counter("tool_search_gateway_upstream_restarts", {
-  description: "upstream MCP servers reconnected after a lost connection",
-  incremental: true
-})
+export const upstreamRestarts = counter("upstream_restarts", "upstream MCP servers reconnected after a lost connection")
 
 // -----------------------------------------------------------------------------
 // Export
@@ -88,7 +78,7 @@ export const layerOtlp = (
   options: { readonly exportInterval?: Duration.Input } = {}
 ): Layer.Layer<never> => {
   const base = endpoint.replace(/\/+$/, "")
-  const resource = { serviceName: "tool-search", serviceVersion: "0.2.0" }
+  const resource = { serviceName: "tool-search", serviceVersion: PackageVersion.mcp }
   const interval = options.exportInterval ?? "5 seconds"
   return Layer.mergeAll(
     OtlpTracer.layer({ url: `${base}/v1/traces`, resource, exportInterval: interval }),

@@ -28,7 +28,7 @@ export interface Stdio {
   readonly _tag: "Stdio"
   readonly command: string
   readonly args: ReadonlyArray<string>
-  /** The process environment; default: the SDK's safe subset (`HOME`, `PATH`, ...). */
+  /** Variables given to the process, besides the base ones (`Secrets.baseEnvironment`: `PATH`, `HOME`, ...). */
   readonly env?: Readonly<Record<string, string>>
   readonly cwd?: string
   /** `inherit` copies the server's stderr to ours; `pipe` (default) keeps only its tail for errors. */
@@ -115,6 +115,8 @@ export interface Config {
   readonly alwaysLoad: ReadonlyArray<string>
   /** After a re-listing, wait this long before the next: a burst of `list_changed` is one re-listing. */
   readonly listChangedDelay: Duration.Duration
+  /** Requests to the server at once (calls, reads, prompts, completions), from every caller; more wait. */
+  readonly maxCalls: number
 }
 
 /**
@@ -151,6 +153,7 @@ export interface Input {
   readonly prefix?: string
   readonly alwaysLoad?: ReadonlyArray<string>
   readonly listChangedDelay?: Duration.Input
+  readonly maxCalls?: number
 }
 
 /**
@@ -216,6 +219,7 @@ export const make = (input: Input): Effect.Effect<Config, InvalidUpstream> =>
       maxMessageBytes: input.maxMessageBytes ?? 16 * 1024 * 1024,
       alwaysLoad: input.alwaysLoad ?? [],
       listChangedDelay: Duration.fromInputUnsafe(input.listChangedDelay ?? "250 millis"),
+      maxCalls: Math.max(1, input.maxCalls ?? 16),
       ...(input.filter === undefined ? {} : { filter: input.filter }),
       ...(input.prefix === undefined ? {} : { prefix: input.prefix })
     })

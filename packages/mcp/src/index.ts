@@ -12,7 +12,7 @@
  *   (`McpSources`)
  * - **gateway** — `Gateway`, `HttpGateway`, `SessionRegistry`, `SessionState`, `GatewayAudit`,
  *   `Telemetry`
- * - **settings** — `GatewayConfig`, `GatewayFile`
+ * - **settings** — `GatewayConfig`, `GatewayFile`, and `PackageVersion` (the packages' version)
  * - **errors** — every error class, also at the top level
  *
  * Everything else is in `internal/` and is not part of the API.
@@ -125,6 +125,23 @@ export * as HttpGateway from "./HttpGateway.js"
 export * as SessionRegistry from "./SessionRegistry.js"
 
 /**
+ * Who a bearer token belongs to: principals with their own policies and quotas (the tokens file).
+ *
+ * @since 0.3.0
+ * @category gateway
+ */
+export * as Principal from "./Principal.js"
+
+/**
+ * What the gateway keeps to itself: the base environment of the servers it starts, and the
+ * credentials of URLs in log lines.
+ *
+ * @since 0.3.0
+ * @category gateway
+ */
+export * as Secrets from "./Secrets.js"
+
+/**
  * Where HTTP sessions' loaded tools are kept to outlive the process (a database, through the
  * store).
  *
@@ -168,6 +185,15 @@ export * as GatewayConfig from "./GatewayConfig.js"
  * @category settings
  */
 export * as GatewayFile from "./GatewayFile.js"
+
+/**
+ * The version of a tool-search package, read from its `package.json`: the one source of every
+ * version the packages state.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
+export * as PackageVersion from "./PackageVersion.js"
 
 // -----------------------------------------------------------------------------
 // Errors, also at the top level so that declaration files of dependent code can name them

@@ -26,9 +26,9 @@ type Services = ToolCatalog.ToolCatalog | ResourceCatalog.ResourceCatalog | McpS
  */
 const upstreams = (servers: ReadonlyArray<Upstream.Input>, indexBodies = false) =>
   Layer.build(
-    McpSources.McpSources.layerWithResources(servers).pipe(
-      Layer.provideMerge(ToolCatalog.ToolCatalog.layer),
-      Layer.provideMerge(ResourceCatalog.ResourceCatalog.layerWith({ indexBodies })),
+    McpSources.layerWithResources(servers).pipe(
+      Layer.provideMerge(ToolCatalog.layer),
+      Layer.provideMerge(ResourceCatalog.layerWith({ indexBodies })),
       Layer.provide(Keyword.layer),
       Layer.provide(Logger.layer([]))
     )
@@ -272,6 +272,31 @@ describe("Gateway resources: hostile requests and answers", () => {
       const denied = yield* failure(() => session.client.readResource({ uri: "logs://b/monday" }))
       assert.include(denied.message, "not permitted")
       assert.deepStrictEqual(a.resourceRequests, ["read docs://a/guide"])
+    }))
+})
+
+describe("Gateway resources: completions", () => {
+  it.effect("completion/complete goes to the prompt's server under its own name; a hidden prompt is unknown", () =>
+    Effect.gen(function*() {
+      const { a, b, servers } = twoServers()
+      const context = yield* upstreams(servers)
+      const session = yield* connect(context)
+      const completed = yield* p(() =>
+        session.client.complete({
+          ref: { type: "ref/prompt", name: "a__review" },
+          argument: { name: "code", value: "fn" }
+        })
+      )
+      assert.deepStrictEqual(completed.completion.values, ["fn-done"])
+      assert.deepStrictEqual(a.resourceRequests, ["complete review code"])
+      // a session whose policies hide b's prompts: as unknown as a prompt that does not exist, b never asked
+      const hidden = yield* connect(context, {}, Permission.allowOnly([]))
+      const refused = yield* failure(() =>
+        hidden.client.complete({ ref: { type: "ref/prompt", name: "summary" }, argument: { name: "x", value: "" } })
+      )
+      assert.strictEqual(refused.code, -32602)
+      assert.include(refused.message, "Unknown prompt 'summary'")
+      assert.deepStrictEqual(b.resourceRequests, [])
     }))
 })
 

@@ -8,41 +8,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { Gateway, HttpGateway, SessionRegistry } from "@tool-search/mcp"
 import { Duration, Effect, Option, Redacted } from "effect"
 import { TestClock } from "effect/testing"
-import { request as httpRequest } from "node:http"
 import * as Fake from "./fixtures/FakeServer.js"
+import { initialize, post } from "./fixtures/Http.js"
 import { servers, upstreams } from "./fixtures/Sessions.js"
-
-const initialize = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } }
-}
-
-/** A raw POST, as an attacker sends it (node:http, so that any `Host` header can be sent). */
-const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  Effect.promise(() =>
-    new Promise<{ status: number; text: string; session: string | undefined }>((resolve, reject) => {
-      const payload = typeof body === "string" ? body : JSON.stringify(body)
-      const request = httpRequest(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }
-      }, (response) => {
-        let text = ""
-        response.on("data", (chunk: Buffer) => text += chunk.toString())
-        response.on("end", () => {
-          const session = response.headers["mcp-session-id"]
-          resolve({
-            status: response.statusCode ?? 0,
-            text,
-            session: typeof session === "string" ? session : undefined
-          })
-        })
-      })
-      request.on("error", reject)
-      request.end(payload)
-    })
-  )
 
 const get = (url: string, headers: Record<string, string> = {}) =>
   Effect.promise(async () => {

@@ -4,7 +4,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { Bm25f, type Resource, ResourceCatalog, ResourceView, Visibility } from "@tool-search/core"
+import { Bm25f, type Resource, ResourceCatalog, ToolCatalog, Unit, Visibility } from "@tool-search/core"
 import { McpResource } from "@tool-search/mcp"
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
@@ -224,21 +224,25 @@ describe("McpResource with server-everything", () => {
         })
         assert.deepStrictEqual(imported.invalid, [])
         const catalog = yield* Layer.build(
-          ResourceCatalog.ResourceCatalog.layerWithResources(imported.resources).pipe(Layer.provide(Bm25f.layer))
+          ResourceCatalog.layerWithResources(imported.resources).pipe(Layer.provide(Bm25f.layer))
         )
-        const outcome = yield* ResourceView.withUnit(Effect.gen(function*() {
-          const view = yield* ResourceView.ResourceView
-          const sampled = yield* view.sample({ query: "architecture of the server", max: 3 })
+        const outcome = yield* Effect.gen(function*() {
+          const sampled = yield* Unit.sampleResources({ query: "architecture of the server", max: 3 })
           const doc = sampled.resources.find((r) => r.uri.includes("architecture"))
-          const passages = yield* view.search({ query: "transports stdio streamable http", max: 3 })
+          const passages = yield* Unit.searchResources({ query: "transports stdio streamable http", max: 3 })
           const first = passages.passages[0]
-          const slice = yield* view.read({ uri: first?.uri ?? "", offset: first?.offset ?? 0, length: 300 })
-          yield* view.sample({ uri: "demo://resource/dynamic/text/7" })
-          const dynamic = yield* view.read({ uri: "demo://resource/dynamic/text/7" })
-          yield* view.sample({ query: "prompt with arguments" })
-          const prompt = yield* view.getPrompt({ name: "args-prompt", arguments: { city: "Paris" } })
+          const slice = yield* Unit.readResource({ uri: first?.uri ?? "", offset: first?.offset ?? 0, length: 300 })
+          yield* Unit.sampleResources({ uri: "demo://resource/dynamic/text/7" })
+          const dynamic = yield* Unit.readResource({ uri: "demo://resource/dynamic/text/7" })
+          yield* Unit.sampleResources({ query: "prompt with arguments" })
+          const prompt = yield* Unit.getPrompt({ name: "args-prompt", arguments: { city: "Paris" } })
           return { doc, passages: passages.passages.length, first, slice, dynamic, prompt }
-        })).pipe(Effect.provideContext(catalog), Effect.provide(Visibility.layer({ resources: ["everything"] })))
+        }).pipe(
+          Unit.provideWith({ resources: true }),
+          Effect.provideContext(catalog),
+          Effect.provide(ToolCatalog.layer.pipe(Layer.provide(Bm25f.layer))),
+          Effect.provide(Visibility.layer({ resources: ["everything"] }))
+        )
         assert.isDefined(outcome.doc)
         assert.isAbove(outcome.passages, 0)
         assert.strictEqual(outcome.slice.offset, outcome.first?.offset)

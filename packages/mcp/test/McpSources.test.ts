@@ -1,19 +1,19 @@
 import { assert, describe, it } from "@effect/vitest"
-import { CatalogTool, Keyword, ToolCatalog, ToolView, Visibility } from "@tool-search/core"
+import { CatalogTool, Keyword, ToolCatalog, Unit, Visibility } from "@tool-search/core"
 import { McpSources, type Upstream } from "@tool-search/mcp"
 import { Context, Effect, Fiber, Layer, Logger, Schedule, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import * as Fake from "./fixtures/FakeServer.js"
 import { adjustUntil, turn } from "./fixtures/TestTime.js"
 
-const Catalog = ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))
+const Catalog = ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))
 const Quiet = Logger.layer([])
 
 /** Builds the sources over a fresh catalog, in the test's scope. */
 const start = (servers: ReadonlyArray<Upstream.Input>) =>
   Effect.gen(function*() {
     const context = yield* Layer.build(
-      McpSources.McpSources.layer(servers).pipe(Layer.provideMerge(Catalog), Layer.provide(Quiet))
+      McpSources.layer(servers).pipe(Layer.provideMerge(Catalog), Layer.provide(Quiet))
     )
     return {
       sources: Context.get(context, McpSources.McpSources),
@@ -81,10 +81,9 @@ describe("McpSources: import", () => {
           }
           : { content: [{ type: "text", text: "no" }], isError: true }
       const { catalog } = yield* start([{ name: "files", transport: files.transport }])
-      const output = yield* ToolView.withUnit(Effect.gen(function*() {
-        const view = yield* ToolView.ToolView
-        yield* view.searchAndActivate("select:files_read")
-        const tool = yield* view.resolve("files_read")
+      const output = yield* Unit.provide(Effect.gen(function*() {
+        yield* Unit.search("select:files_read")
+        const tool = yield* Unit.resolve("files_read")
         return yield* tool.run({ path: "/a" }, { toolCallId: "1" })
       })).pipe(Effect.provideService(ToolCatalog.ToolCatalog, catalog))
       assert.deepStrictEqual(files.calls, [{ name: "files.read", args: { path: "/a" } }])

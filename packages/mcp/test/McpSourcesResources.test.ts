@@ -12,9 +12,9 @@ import { turn } from "./fixtures/TestTime.js"
 const start = (servers: ReadonlyArray<Upstream.Input>) =>
   Effect.gen(function*() {
     const context = yield* Layer.build(
-      McpSources.McpSources.layerWithResources(servers).pipe(
-        Layer.provideMerge(ToolCatalog.ToolCatalog.layer),
-        Layer.provideMerge(ResourceCatalog.ResourceCatalog.layerWith({ indexBodies: false })),
+      McpSources.layerWithResources(servers).pipe(
+        Layer.provideMerge(ToolCatalog.layer),
+        Layer.provideMerge(ResourceCatalog.layerWith({ indexBodies: false })),
         Layer.provide(Keyword.layer),
         Layer.provide(Logger.layer([]))
       )

@@ -101,10 +101,10 @@ class Setup extends Context.Service<Setup, {
       ]
       // Built in this layer's scope: the servers live as long as the tests that share them.
       const upstreams = yield* Layer.build(
-        McpSources.McpSources.layerWithResources(servers).pipe(
-          Layer.provideMerge(ToolCatalog.ToolCatalog.layer),
+        McpSources.layerWithResources(servers).pipe(
+          Layer.provideMerge(ToolCatalog.layer),
           // as `serve` does without the level tools: bodies are read when a client reads
-          Layer.provideMerge(ResourceCatalog.ResourceCatalog.layerWith({ indexBodies: false })),
+          Layer.provideMerge(ResourceCatalog.layerWith({ indexBodies: false })),
           Layer.provide(Keyword.layer)
         )
       )

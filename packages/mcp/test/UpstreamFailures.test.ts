@@ -19,8 +19,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const start = (servers: ReadonlyArray<Upstream.Input>) =>
   Effect.map(
     Layer.build(
-      McpSources.McpSources.layer(servers).pipe(
-        Layer.provideMerge(ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))),
+      McpSources.layer(servers).pipe(
+        Layer.provideMerge(ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))),
         Layer.provide(Logger.layer([]))
       )
     ),

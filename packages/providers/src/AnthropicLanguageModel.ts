@@ -9,7 +9,7 @@
  * @since 0.2.0
  */
 import { NativeDeferral } from "@tool-search/core"
-import { type Duration, Effect, Layer, type Redacted, type Schema, Stream } from "effect"
+import { Effect, Layer, type Redacted, type Schema, Stream } from "effect"
 import { LanguageModel } from "effect/ai"
 import { HttpClient } from "effect/http"
 import * as AnthropicMessages from "./AnthropicMessages.js"
@@ -21,24 +21,19 @@ import { toStreamParts } from "./internal/parts.js"
 // -----------------------------------------------------------------------------
 
 /**
- * Where and how to call the Messages API.
+ * Where and how to call the Messages API. Limits default to 120 seconds per request, 8 MiB per
+ * response body and 2 retries.
  *
  * @since 0.2.0
  * @category models
  */
-export interface Options extends AnthropicMessages.RequestSettings {
+export interface Options extends AnthropicMessages.RequestSettings, HttpJson.Limits {
   /** Sent as `x-api-key`. */
   readonly apiKey: Redacted.Redacted<string>
   /** The API root (default `https://api.anthropic.com/v1`). */
   readonly baseUrl?: string
   /** `anthropic-beta` features to enable. */
   readonly betas?: ReadonlyArray<string>
-  /** The longest one request may take (default 120 seconds). */
-  readonly timeout?: Duration.Input
-  /** The largest response body read (default 8 MiB). */
-  readonly maxResponseBytes?: number
-  /** Retries of a transient failure (408, 409, 429, 500, 502–504, 529, transport) after the first attempt (default 2). */
-  readonly retries?: number
 }
 
 /**
@@ -72,9 +67,7 @@ export const make = (options: Options): Effect.Effect<LanguageModel.LanguageMode
           ? {}
           : { "anthropic-beta": options.betas.join(",") })
       },
-      timeout: options.timeout ?? "120 seconds",
-      maxResponseBytes: options.maxResponseBytes ?? 8 * 1024 * 1024,
-      retries: options.retries ?? HttpJson.defaultRetries
+      ...HttpJson.limitsOf(options, { timeout: "120 seconds", maxResponseBytes: 8 * 1024 * 1024 })
     }
     const generateText = (providerOptions: LanguageModel.ProviderOptions) =>
       AnthropicMessages.toRequest(providerOptions, options).pipe(

@@ -14,7 +14,7 @@
  *
  * @since 0.2.0
  */
-import { type Duration, Effect, Layer, type Redacted, Schema } from "effect"
+import { Effect, Layer, type Redacted, Schema } from "effect"
 import { AiError, EmbeddingModel } from "effect/ai"
 import { HttpClient } from "effect/http"
 import * as HttpJson from "./internal/httpJson.js"
@@ -24,12 +24,13 @@ import * as HttpJson from "./internal/httpJson.js"
 // -----------------------------------------------------------------------------
 
 /**
- * Where and how to call an embeddings endpoint.
+ * Where and how to call an embeddings endpoint. Limits default to 60 seconds per request, 32 MiB
+ * per response body and 2 retries.
  *
  * @since 0.2.0
  * @category models
  */
-export interface Options {
+export interface Options extends HttpJson.Limits {
   /** The model name the server knows (`text-embedding-3-small`, `nomic-embed-text`). */
   readonly model: string
   /** The API root (`https://api.openai.com/v1`, `http://localhost:11434/v1`). */
@@ -40,12 +41,6 @@ export interface Options {
   readonly dimensions?: number | undefined
   /** Inputs per request (default 128). */
   readonly maxBatchSize?: number
-  /** The longest one request may take (default 60 seconds). */
-  readonly timeout?: Duration.Input
-  /** The largest response body read (default 32 MiB). */
-  readonly maxResponseBytes?: number
-  /** Retries of a transient failure (408, 409, 429, 500, 502–504, 529, transport) after the first attempt (default 2). */
-  readonly retries?: number
   /** Names the provider in errors (default `OpenAI`). */
   readonly module?: string
 }
@@ -161,9 +156,7 @@ export const make = (options: Options): Effect.Effect<EmbeddingModel.EmbeddingMo
       module,
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
-      timeout: options.timeout ?? "60 seconds",
-      maxResponseBytes: options.maxResponseBytes ?? 32 * 1024 * 1024,
-      retries: options.retries ?? HttpJson.defaultRetries
+      ...HttpJson.limitsOf(options, { timeout: "60 seconds", maxResponseBytes: 32 * 1024 * 1024 })
     })
     const embedBatch = (inputs: ReadonlyArray<string>) =>
       HttpJson.post(client, endpoint, {

@@ -11,7 +11,7 @@
  * @since 0.2.0
  */
 import { NativeDeferral } from "@tool-search/core"
-import { type Duration, Effect, Layer, type Redacted, type Schema, Stream } from "effect"
+import { Effect, Layer, type Redacted, type Schema, Stream } from "effect"
 import { LanguageModel } from "effect/ai"
 import { HttpClient } from "effect/http"
 import * as HttpJson from "./internal/httpJson.js"
@@ -23,22 +23,17 @@ import * as OpenAiChatCompletions from "./OpenAiChatCompletions.js"
 // -----------------------------------------------------------------------------
 
 /**
- * Where and how to call a Chat Completions endpoint.
+ * Where and how to call a Chat Completions endpoint. Limits default to 120 seconds per request,
+ * 8 MiB per response body and 2 retries.
  *
  * @since 0.2.0
  * @category models
  */
-export interface Options extends OpenAiChatCompletions.RequestSettings {
+export interface Options extends OpenAiChatCompletions.RequestSettings, HttpJson.Limits {
   /** The API root (`https://api.openai.com/v1`, `http://localhost:11434/v1`). */
   readonly baseUrl: string
   /** Sent as `Authorization: Bearer`; local servers need none. */
   readonly apiKey?: Redacted.Redacted<string> | undefined
-  /** The longest one request may take (default 120 seconds). */
-  readonly timeout?: Duration.Input
-  /** The largest response body read (default 8 MiB). */
-  readonly maxResponseBytes?: number
-  /** Retries of a transient failure (408, 409, 429, 500, 502–504, 529, transport) after the first attempt (default 2). */
-  readonly retries?: number
 }
 
 /**
@@ -67,9 +62,7 @@ export const make = (options: Options): Effect.Effect<LanguageModel.LanguageMode
       module,
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
-      timeout: options.timeout ?? "120 seconds",
-      maxResponseBytes: options.maxResponseBytes ?? 8 * 1024 * 1024,
-      retries: options.retries ?? HttpJson.defaultRetries
+      ...HttpJson.limitsOf(options, { timeout: "120 seconds", maxResponseBytes: 8 * 1024 * 1024 })
     })
     const generateText = (providerOptions: LanguageModel.ProviderOptions) =>
       OpenAiChatCompletions.toRequest(providerOptions, { ...options, module }).pipe(

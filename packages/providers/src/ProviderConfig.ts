@@ -72,11 +72,9 @@ export interface Spec<P extends string> {
  */
 export const SpecFromString = <const P extends ReadonlyArray<string>>(
   providers: P
-): Schema.Codec<Spec<P[number]>, unknown> =>
+): Schema.Codec<Spec<P[number]>, string> =>
   Setting.fromString<Spec<P[number]>>(
-    Schema.Struct({ provider: Schema.Literals(providers), model: Schema.String }) as unknown as Schema.Codec<
-      Spec<P[number]>
-    >,
+    Schema.Struct({ provider: Schema.Literals(providers), model: Schema.String }),
     (raw) => {
       const text = raw.trim()
       const colon = text.indexOf(":")
@@ -97,8 +95,8 @@ export const SpecFromString = <const P extends ReadonlyArray<string>>(
  * @since 0.2.0
  * @category schemas
  */
-export const BaseUrl: Schema.Codec<string, unknown> = Setting.fromString<string>(
-  Schema.String as Schema.Codec<string>,
+export const BaseUrl: Schema.Codec<string, string> = Setting.fromString<string>(
+  Schema.String,
   (raw) => {
     const text = raw.trim().replace(/\/+$/, "")
     try {
@@ -113,13 +111,13 @@ export const BaseUrl: Schema.Codec<string, unknown> = Setting.fromString<string>
   (url) => url
 )
 
-const Secret = Schema.Redacted(Schema.String) as unknown as Schema.Codec<Redacted.Redacted<string>, unknown>
+const Secret: Schema.ConstraintCodec<Redacted.Redacted<string>, unknown> = Schema.Redacted(Schema.String)
 
 /** A setting that may stay unset: its value is `undefined` then. */
 const optional = <A>(
   key: string,
   options: {
-    readonly schema: Schema.Codec<A, unknown>
+    readonly schema: Schema.ConstraintCodec<A, unknown>
     readonly values: string
     readonly defaultText: string
     readonly description: string
@@ -127,7 +125,7 @@ const optional = <A>(
 ): Setting.Setting<A | undefined> =>
   Setting.make<A | undefined>(key, {
     ...options,
-    schema: options.schema as Schema.Codec<A | undefined, unknown>,
+    schema: options.schema,
     default: undefined
   })
 
@@ -199,7 +197,7 @@ export const settings = {
     description: "how long one model request may take before it fails"
   }),
   modelRetries: Setting.make("modelRetries", {
-    schema: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 10 })) as unknown as Schema.Codec<number, unknown>,
+    schema: Setting.IntBetween(0, 10),
     default: 2,
     values: "integer 0–10",
     description:

@@ -7,7 +7,8 @@
 // tool_reference blocks.
 import { assert, describe, it } from "@effect/vitest"
 import { Executor, SessionStore, TokenCounter } from "@tool-search/agent"
-import { CatalogTool, Keyword, ToolCatalog, ToolSearchConfig } from "@tool-search/core"
+import { CatalogTool, ToolSearchConfig } from "@tool-search/core"
+import { catalogOf } from "@tool-search/core/test-kit"
 import { ConfigProvider, Effect, Exit, Layer, Stream } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { type AnthropicMessages, type OpenAiChatCompletions, Providers } from "../src/index.js"
@@ -49,11 +50,12 @@ const agentSettings = {
 const agentFailing = (env: Record<string, string>) => {
   const provider = ConfigProvider.layer(ConfigProvider.fromEnv({ env: { ...agentSettings, ...env } }))
   const settings = Layer.unwrap(Effect.map(ToolSearchConfig.config, ToolSearchConfig.layer))
-  return Executor.Executor.layerConfig({ maxIterations: 8 }).pipe(
-    Layer.provide(SessionStore.SessionStore.layerConfig),
+  return Executor.layerConfig({ maxIterations: 8 }).pipe(
+    Layer.provide(SessionStore.layerConfig),
     Layer.provide(Providers.languageModel),
-    Layer.provide(ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer))),
-    Layer.provide(TokenCounter.TokenCounter.approximate),
+    // a small catalog, below the default deferral threshold: defer anyway (these tests are about search)
+    Layer.provide(catalogOf(tools)),
+    Layer.provide(TokenCounter.layerApproximate),
     Layer.provide(settings),
     Layer.provide([provider, FetchHttpClient.layer])
   )

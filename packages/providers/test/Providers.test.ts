@@ -3,7 +3,7 @@
 // tests check the wire, not the quality of any model).
 import { NodeFileSystem } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { CatalogTool, Setting, ToolCatalog, ToolView, VectorCache } from "@tool-search/core"
+import { CatalogTool, Setting, ToolCatalog, Unit, VectorCache } from "@tool-search/core"
 import { ConfigProvider, Effect, Layer, Option, Redacted } from "effect"
 import { LanguageModel } from "effect/ai"
 import { FetchHttpClient } from "effect/http"
@@ -120,11 +120,11 @@ const search = (env: Record<string, string>, directory: string, query: string) =
   Effect.gen(function*() {
     const catalog = yield* ToolCatalog.ToolCatalog
     yield* catalog.register(tools)
-    const found = yield* ToolView.withUnit(Effect.flatMap(ToolView.ToolView, (view) => view.browse(query)))
+    const found = yield* Unit.provide(Unit.browse(query))
     return found.map((m) => m.tool.modelName)
   }).pipe(
     Effect.provide(
-      ToolCatalog.ToolCatalog.layer.pipe(
+      ToolCatalog.layer.pipe(
         Layer.provide(Providers.searchStrategy("semantic")),
         Layer.provide([withEnv(env), FetchHttpClient.layer])
       )

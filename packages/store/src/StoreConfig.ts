@@ -21,7 +21,7 @@ const LocationSchema = Schema.Union([
   Schema.TaggedStruct("Embedded", { path: Schema.String }),
   Schema.TaggedStruct("Memory", {}),
   Schema.TaggedStruct("Postgres", { url: Schema.Redacted(Schema.String) })
-]) as unknown as Schema.Codec<Database.Location>
+])
 
 /**
  * A database location as `TOOL_SEARCH_DATABASE` writes it (see `Database.parse`).
@@ -29,7 +29,7 @@ const LocationSchema = Schema.Union([
  * @since 0.2.0
  * @category schemas
  */
-export const LocationFromString: Schema.Codec<Database.Location, unknown> = Setting.fromString(
+export const LocationFromString: Schema.Codec<Database.Location, string> = Setting.fromString(
   LocationSchema,
   (raw) => {
     const location = Database.parse(raw)
@@ -41,9 +41,9 @@ export const LocationFromString: Schema.Codec<Database.Location, unknown> = Sett
 const decodeDuration = Schema.decodeUnknownOption(Schema.DurationFromString)
 
 /** A positive, finite duration (`5 seconds`), or with `forever` an infinite one. */
-const duration = (options: { readonly forever: boolean }): Schema.Codec<Duration.Duration, unknown> =>
+const duration = (options: { readonly forever: boolean }): Schema.Codec<Duration.Duration, string> =>
   Setting.fromString(
-    Schema.Duration as unknown as Schema.Codec<Duration.Duration>,
+    Schema.Duration,
     (raw) => {
       const text = raw.trim()
       if (options.forever && text.toLowerCase() === "forever") return Result.succeed(Duration.infinity)

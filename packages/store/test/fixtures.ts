@@ -1,7 +1,8 @@
 // A small agent for the store's tests: a catalog of deferred tools, the scripted model, the executor.
 import { Executor, type ScriptedModel, type SessionStore } from "@tool-search/agent"
 import { plans as agentPlans, tool, user, withScriptedModel } from "@tool-search/agent/test-kit"
-import { CatalogTool, Keyword, ToolCatalog } from "@tool-search/core"
+import { CatalogTool, type ToolCatalog } from "@tool-search/core"
+import { catalogOf } from "@tool-search/core/test-kit"
 import { Effect, Layer } from "effect"
 import type { LanguageModel } from "effect/ai"
 
@@ -28,7 +29,8 @@ export const plans: Record<string, ScriptedModel.Plan> = {
   "ask a helper": { search: "send chat message", delegate: "tell #ops the deploy is done" }
 }
 
-export const CatalogLive = ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer), Layer.orDie)
+/** The catalog (keyword strategy), deferring whatever its size (the kit's `catalogOf`). */
+export const CatalogLive = catalogOf(tools).pipe(Layer.orDie)
 
 const withModel = <E, R>(executor: Layer.Layer<Executor.Executor, E, R>) =>
   withScriptedModel(executor, "capable", plans, CatalogLive)
@@ -42,10 +44,10 @@ export const agent = (
   Executor.Executor | LanguageModel.LanguageModel | ScriptedModel.ModelLog | ToolCatalog.ToolCatalog,
   never,
   SessionStore.SessionStore
-> => withModel(Executor.Executor.layer({ ...forks, ...options }))
+> => withModel(Executor.layer({ ...forks, ...options }))
 
 /** Executor + scripted model + catalog, with an in-memory session store. */
 export const agentInMemory = (options: Partial<Executor.Options> = {}) =>
-  withModel(Executor.Executor.layerMemory({ ...forks, ...options }))
+  withModel(Executor.layerMemory({ ...forks, ...options }))
 
 export { user }

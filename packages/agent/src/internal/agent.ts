@@ -1,8 +1,8 @@
 /**
  * What every unit of one executor shares, gathered once when the executor is built: the settings,
- * the model, the catalog (and the resource catalog, when the executor offers resources), the token
- * counter, the session store, the policies in context at that moment, and the token totals. `make`
- * builds it and returns the executor's service.
+ * the model, the catalog (and the resource catalog, when the executor offers resources), the
+ * session store, the token totals, and the policies in context at that moment — the defaults for
+ * units whose caller provides none. `make` builds it and returns the executor's service.
  */
 import {
   Disclosure,
@@ -10,21 +10,22 @@ import {
   Permission,
   type ResourceCatalog,
   ResourceDisclosure,
+  SearchFeedback,
   TableOfContents,
   ToolCatalog,
   Visibility
 } from "@tool-search/core"
 import { Context, Effect, Option, Queue, Ref, Stream } from "effect"
-import { type AiError, LanguageModel } from "effect/ai"
+import { LanguageModel } from "effect/ai"
 import { Approval } from "../Approval.js"
 import type { Options, Service } from "../Executor.js"
 import { type Service as SessionStoreService, SessionStore } from "../SessionStore.js"
-import { type Service as TokenCounterService, TokenCounter } from "../TokenCounter.js"
+import { TokenCounter } from "../TokenCounter.js"
 import type { TurnEvent } from "../TurnEvent.js"
 import * as Delivery from "./delivery.js"
 import * as Prefix from "./prefix.js"
+import * as Run from "./run.js"
 import * as Tokens from "./tokens.js"
-import * as Unit from "./unit.js"
 
 /** The executor-wide record every unit reads. */
 export interface Agent {
@@ -33,10 +34,11 @@ export interface Agent {
   readonly catalog: ToolCatalog.Service
   /** The resources every unit offers (`Executor.withResources`); none by default. */
   readonly resources: Option.Option<ResourceCatalog.Service>
-  readonly counter: TokenCounterService
   readonly store: SessionStoreService
-  readonly tableOfContents: TableOfContents.Options
-  /** Provides the agent-level policies (fixed when the executor was built) to a unit. */
+  /**
+   * Gives a unit its policies: those the caller of `run` provided, else those in context when the
+   * executor was built, else the defaults. Read once per unit, when it starts.
+   */
   readonly withPolicies: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   readonly tokens: Tokens.Account
   /** Every request of the executor, for the prefix a later request shares with them. */
@@ -55,6 +57,18 @@ export const Resources: Context.Reference<Option.Option<ResourceCatalog.Service>
     defaultValue: () => Option.none()
   })
 
+/** The policies a unit reads from its context: the caller's wins over the executor's. */
+const POLICIES: ReadonlyArray<Context.Reference<unknown>> = [
+  Disclosure.Disclosure,
+  Visibility.Visibility,
+  Permission.Permission,
+  ResourceDisclosure.ResourceDisclosure,
+  TableOfContents.TableOfContents,
+  SearchFeedback.SearchFeedback,
+  Approval,
+  TokenCounter
+] as ReadonlyArray<Context.Reference<unknown>>
+
 /**
  * Builds an executor from the services and policies in context. Asking for `native` delivery of a
  * model that cannot defer tools is a wiring mistake: a defect (`Executor.layerConfig` checks it
@@ -63,39 +77,31 @@ export const Resources: Context.Reference<Option.Option<ResourceCatalog.Service>
 export const make = (options: Options) =>
   Effect.gen(function*() {
     yield* Effect.orDie(Delivery.check(options.delivery, yield* NativeDeferral.Support))
-    const catalog = yield* ToolCatalog.ToolCatalog
+    const built = yield* Effect.context<never>()
     const counter = yield* TokenCounter
-    const disclosure = yield* Disclosure.Disclosure
-    const visibility = yield* Visibility.Visibility
-    const permission = yield* Permission.Permission
-    const approval = yield* Approval
-    const resourceDisclosure = yield* ResourceDisclosure.ResourceDisclosure
     const agent: Agent = {
       options,
       model: yield* LanguageModel.LanguageModel,
-      catalog,
+      catalog: yield* ToolCatalog.ToolCatalog,
       resources: yield* Resources,
-      counter,
       store: yield* SessionStore,
-      tableOfContents: yield* TableOfContents.TableOfContents,
-      withPolicies: (effect) =>
-        effect.pipe(
-          Effect.provideService(Disclosure.Disclosure, disclosure),
-          Effect.provideService(Visibility.Visibility, visibility),
-          Effect.provideService(Permission.Permission, permission),
-          Effect.provideService(ResourceDisclosure.ResourceDisclosure, resourceDisclosure),
-          Effect.provideService(Approval, approval)
-        ),
-      tokens: yield* Tokens.make(catalog, visibility, counter),
+      withPolicies: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        Effect.updateContext(effect, (current: Context.Context<R>) =>
+          POLICIES.reduce((context, reference) => {
+            if (Context.getOrUndefined(current, reference) !== undefined) return context
+            const fallback = Context.getOrUndefined(built, reference)
+            return fallback === undefined ? context : Context.add(context, reference, fallback)
+          }, current)),
+      tokens: yield* Tokens.make(counter),
       prefix: Prefix.make(counter),
       forks: yield* Ref.make(0)
     }
     const service: Service = {
-      run: (input) => Unit.run(agent, input, [], () => Effect.void),
+      run: (input) => Run.turn(agent, input, () => Effect.void),
       stream: (input) =>
-        Stream.callback<TurnEvent, AiError.AiError>((queue) =>
+        Stream.callback<TurnEvent, Run.RunError>((queue) =>
           Effect.forkScoped(
-            Unit.run(agent, input, [], (event) => Effect.asVoid(Queue.offer(queue, event))).pipe(
+            Run.turn(agent, input, (event) => Effect.asVoid(Queue.offer(queue, event))).pipe(
               Effect.matchCauseEffect({
                 onFailure: (cause) => Queue.failCause(queue, cause),
                 onSuccess: () => Queue.end(queue)
@@ -103,6 +109,7 @@ export const make = (options: Options) =>
             )
           )
         ),
+      fork: (input) => Run.fork(agent, input, [], () => Effect.void),
       totals: agent.tokens.totals,
       options
     }

@@ -3,7 +3,7 @@
  * name, check permission, arguments and approval, run with a timeout, contain failures and crashes,
  * cap the result. Every step that refuses answers with a tool result for the model.
  */
-import { CatalogTool, Disclosure, NativeDeferral, Permission, ToolArguments, type ToolView } from "@tool-search/core"
+import { CatalogTool, Disclosure, NativeDeferral, Refused, ToolArguments, Unit } from "@tool-search/core"
 import { Cause, Duration, Effect, type JsonSchema, Option, Result, type Schema, Stream } from "effect"
 import { Tool, type Toolkit } from "effect/ai"
 import * as Approval from "../Approval.js"
@@ -11,13 +11,15 @@ import { type Definition, definitionCache, type Service as TokenCounterService }
 import type { Call, Failure, Outcome } from "../UnitToolkit.js"
 import * as ResultCap from "./resultCap.js"
 
-type View = ToolView.Service
+/**
+ * The `generateText` options under which `effect/ai` hands every call back instead of failing the
+ * request on a name outside the toolkit: the executor and `UnitToolkit.generateText` apply them.
+ */
+export const requestOptions = { disableToolCallResolution: true, toolCallValidation: "deferred" } as const
 
-/** What running calls needs from the unit and the agent. */
+/** What running calls needs from the loop and the agent; the unit comes from context. */
 export interface Context {
-  readonly view: View
-  readonly extraTools: ReadonlyArray<ToolView.ModelTool>
-  readonly permission: Permission.Permission
+  readonly extraTools: ReadonlyArray<Unit.ModelTool>
   readonly approval: Approval.Policy
   readonly counter: TokenCounterService
   readonly limits: ToolArguments.Limits
@@ -29,7 +31,12 @@ export interface Context {
 export const noStackTrace = { captureStackTrace: false } as const
 
 /** How each refusal of `resolve` is labelled. */
-const FAILURE_OF = { ToolNotActive: "not-active", UnknownTool: "unknown", ToolNotPermitted: "not-permitted" } as const
+const FAILURE_OF = {
+  "not-active": "not-active",
+  unknown: "unknown",
+  "not-permitted": "not-permitted",
+  "invalid-request": "invalid-arguments"
+} as const satisfies Record<Refused["reason"], Failure>
 
 /** Any parameters object: what meta and extra tools are checked against (size, depth, an object). */
 const ANY_OBJECT = { type: "object" }
@@ -38,10 +45,10 @@ const ANY_OBJECT = { type: "object" }
 type Ran = Omit<Outcome, "call" | "tool" | "truncated">
 
 /** The function that runs one call in `context`. */
-export const executor = (context: Context) => (call: Call): Effect.Effect<Outcome> =>
+export const executor = (context: Context) => (call: Call): Effect.Effect<Outcome, never, Unit.Unit> =>
   Effect.gen(function*() {
     const { approval, counter, limits, maxTokens, timeout } = context
-    const refused = (failure: Failure, message: string, tool?: ToolView.ModelTool): Outcome => ({
+    const refused = (failure: Failure, message: string, tool?: Unit.ModelTool): Outcome => ({
       call,
       ...(tool === undefined ? {} : { tool }),
       isFailure: true,
@@ -51,7 +58,7 @@ export const executor = (context: Context) => (call: Call): Effect.Effect<Outcom
     })
 
     const resolution = yield* Effect.result(resolve(context, call.name))
-    if (Result.isFailure(resolution)) return refused(FAILURE_OF[resolution.failure._tag], resolution.failure.message)
+    if (Result.isFailure(resolution)) return refused(FAILURE_OF[resolution.failure.reason], resolution.failure.message)
     const { own, tool } = resolution.success
 
     // Catalog tools are checked against their own schema; the others (search tools, the loop's own
@@ -72,8 +79,10 @@ export const executor = (context: Context) => (call: Call): Effect.Effect<Outcom
         result: out.result,
         ...(tool.kind === "meta" ? { found: out.found ?? [], activated: out.activated ?? [] } : {})
       }))),
-      Effect.catchTag("ToolExecutionError", (e) =>
-        Effect.succeedSome<Ran>({ isFailure: true, failure: "failed", result: e.message })),
+      Effect.catchTag(
+        "ToolExecutionError",
+        (e) => Effect.succeedSome<Ran>({ isFailure: true, failure: "failed", result: e.message })
+      ),
       // A crashing tool is reported (logged with its cause, marked `defect`), not swallowed, and
       // does not end the turn: the model is told the tool crashed.
       Effect.catchCause((cause) =>
@@ -101,17 +110,25 @@ export const executor = (context: Context) => (call: Call): Effect.Effect<Outcom
     return { call, tool, ...ran.value, result: capped.result, truncated: capped.truncated }
   })
 
-/** The tool a name refers to: one of the loop's own tools, or whatever the view resolves it to. */
+/** The tool a name refers to: one of the loop's own tools, or whatever the unit resolves it to. */
 const resolve = (
   context: Context,
   name: string
-): Effect.Effect<{ readonly own: boolean; readonly tool: ToolView.ModelTool }, ToolView.ResolveError> => {
+): Effect.Effect<{ readonly own: boolean; readonly tool: Unit.ModelTool }, Refused, Unit.Unit> => {
   const stripped = CatalogTool.stripFunctionsPrefix(name)
   const own = context.extraTools.find((t) => t.name === stripped)
-  if (own === undefined) return Effect.map(context.view.resolve(name), (tool) => ({ own: false, tool }))
-  return context.permission.allows({ id: own.name, name: own.name })
-    ? Effect.succeed({ own: true, tool: own })
-    : Effect.fail(new Permission.ToolNotPermitted({ name: own.name }))
+  if (own === undefined) return Effect.map(Unit.resolve(name), (tool) => ({ own: false, tool }))
+  return Effect.flatMap(Unit.policies, ({ permission }) =>
+    permission.allows({ id: own.name, name: own.name })
+      ? Effect.succeed({ own: true, tool: own })
+      : Effect.fail(
+        new Refused({
+          kind: "tool",
+          name: own.name,
+          reason: "not-permitted",
+          hint: `Tool '${own.name}' is not permitted for this agent.`
+        })
+      ))
 }
 
 const defectMessage = (defect: unknown): string => defect instanceof Error ? defect.message : String(defect)
@@ -120,18 +137,18 @@ const defectMessage = (defect: unknown): string => defect instanceof Error ? def
 // A response's calls
 // -----------------------------------------------------------------------------
 
-const isActivationCall = (call: Call) => Disclosure.META_TOOL_NAMES.has(CatalogTool.stripFunctionsPrefix(call.name))
+const isActivationCall = (call: Call) => Disclosure.isMetaTool(CatalogTool.stripFunctionsPrefix(call.name))
 
 /**
  * Runs the calls of one response: search tools first, one at a time, in the model's order, so
  * activation order is deterministic; then the others concurrently, at most `concurrency` at once.
  * Outcomes come back in call order.
  */
-export const inOrder = (
+export const inOrder = <R>(
   calls: ReadonlyArray<Call>,
-  handle: (call: Call) => Effect.Effect<Outcome>,
+  handle: (call: Call) => Effect.Effect<Outcome, never, R>,
   concurrency: number
-): Effect.Effect<ReadonlyArray<Outcome>> =>
+): Effect.Effect<ReadonlyArray<Outcome>, never, R> =>
   Effect.gen(function*() {
     const outcomes = new Array<Outcome>(calls.length)
     const indexed = calls.map((call, index) => ({ call, index }))
@@ -175,9 +192,9 @@ export type AiTool = Tool.Dynamic<string, {
 }>
 
 /** `tools`, then `deferred` (annotated to be sent deferred), as a `Toolkit` whose handler is `handle`. */
-export const toolkitOf = (
-  tools: ReadonlyArray<ToolView.ModelTool>,
-  handle: (call: Call) => Effect.Effect<Outcome>,
+export const toolkitOf = <R>(
+  tools: ReadonlyArray<Definition>,
+  handle: (call: Call) => Effect.Effect<Outcome, never, R>,
   deferred: ReadonlyArray<Definition> = []
 ): Toolkit.WithHandler<Record<string, AiTool>> => {
   const aiTools: Record<string, AiTool> = {}
@@ -191,6 +208,8 @@ export const toolkitOf = (
         isFailure: outcome.isFailure,
         preliminary: false
       }))
-  // `handle` accepts any name and JSON parameters and never fails: wider than the generic signature.
+  // `handle` accepts any name and JSON parameters and never fails: wider than the generic signature. It
+  // needs the unit, which effect/ai's resolution does not provide: requests are sent with
+  // `requestOptions`, so effect/ai hands the calls back and never runs it.
   return { tools: aiTools, handle: run as unknown as Toolkit.WithHandler<Record<string, AiTool>>["handle"] }
 }

@@ -12,11 +12,12 @@
  *   marked `NativeDeferral.DeferLoading`; a search's result references the tools it loaded, and a
  *   provider that supports it (Anthropic) loads them from the reference. Calls are direct.
  */
-import { Disclosure, NativeDeferral, type ToolView } from "@tool-search/core"
+import { Disclosure, NativeDeferral, Unit } from "@tool-search/core"
 import { Effect, Option, Ref, Schema } from "effect"
-import type { Prompt } from "effect/ai"
+import type { Prompt, Toolkit } from "effect/ai"
 import type { Definition } from "../TokenCounter.js"
 import * as UnitToolkit from "../UnitToolkit.js"
+import * as Calls from "./calls.js"
 
 /** The delivery modes. */
 export const modes = ["list", "result", "native"] as const
@@ -49,7 +50,7 @@ export const check = (
 /** The tools of one request. */
 export interface Request {
   /** Sent in full, in this order. */
-  readonly tools: ReadonlyArray<ToolView.ModelTool>
+  readonly tools: ReadonlyArray<Unit.ModelTool>
   /** Sent deferred (`native` only): in the request, out of the model's context until referenced. */
   readonly deferred: ReadonlyArray<Definition>
 }
@@ -58,25 +59,32 @@ export interface Request {
 export interface Delivery {
   readonly mode: Mode
   /** The tools of the unit's next request. */
-  readonly request: Effect.Effect<Request>
+  readonly request: Effect.Effect<Request, never, Unit.Unit>
+  /** The request's tools as an `effect/ai` `Toolkit` whose handler runs each call through the unit's toolkit. */
+  readonly toolkitOf: (
+    tools: ReadonlyArray<Unit.ModelTool>,
+    deferred: ReadonlyArray<Definition>
+  ) => Toolkit.WithHandler<Record<string, Calls.AiTool>>
   /** Runs the calls of one response; the tool message that answers them. */
-  readonly dispatch: (calls: ReadonlyArray<UnitToolkit.Call>) => Effect.Effect<Prompt.Prompt>
+  readonly dispatch: (calls: ReadonlyArray<UnitToolkit.Call>) => Effect.Effect<Prompt.Prompt, never, Unit.Unit>
 }
 
 /**
- * The delivery of a unit whose calls run through `toolkit` (made with the dispatcher for
- * `result`) and whose deferred tools `view` knows.
+ * The delivery of a unit whose calls run through `toolkit` (the unit offers the dispatcher under
+ * `result`).
  */
 export const make = (
   mode: Mode,
-  toolkit: UnitToolkit.UnitToolkit,
-  view: ToolView.Service
+  toolkit: UnitToolkit.UnitToolkit
 ): Effect.Effect<Delivery> =>
   Effect.gen(function*() {
+    const toolkitOf = (tools: ReadonlyArray<Unit.ModelTool>, deferred: ReadonlyArray<Definition>) =>
+      Calls.toolkitOf(tools, toolkit.handle, deferred)
     if (mode === "list") {
       return {
         mode,
         request: Effect.map(toolkit.tools, (tools) => ({ tools, deferred: [] })),
+        toolkitOf,
         dispatch: toolkit.resolve
       }
     }
@@ -84,7 +92,7 @@ export const make = (
     const fixed = yield* Ref.make(Option.none<Request>())
     const first = mode === "result"
       ? Effect.map(toolkit.tools, (tools): Request => ({ tools, deferred: [] }))
-      : Effect.zipWith(toolkit.tools, view.searchable, (tools, searchable): Request => {
+      : Effect.zipWith(toolkit.tools, Unit.searchable, (tools, searchable): Request => {
         const sent = new Set(tools.map((t) => t.name))
         return {
           tools,
@@ -100,10 +108,11 @@ export const make = (
         onNone: () => Effect.tap(first, (r) => Ref.set(fixed, Option.some(r)))
       })
     )
-    if (mode === "result") return { mode, request, dispatch: toolkit.resolve }
+    if (mode === "result") return { mode, request, toolkitOf, dispatch: toolkit.resolve }
     return {
       mode,
       request,
+      toolkitOf,
       dispatch: (calls) =>
         Effect.zipWith(request, toolkit.run(calls), (sent, outcomes) => {
           const deferred = new Set(sent.deferred.map((t) => t.name))
@@ -122,6 +131,6 @@ export const make = (
 
 /** The tools a search outcome loaded: what ran `ToolSearch` or `discover_tools` found (browsing loads nothing). */
 const referencesOf = (outcome: UnitToolkit.Outcome): ReadonlyArray<string> =>
-  outcome.tool?.kind !== "meta" || outcome.isFailure || outcome.tool.name === Disclosure.SEARCH_TOOLS
+  outcome.tool?.kind !== "meta" || outcome.isFailure || outcome.tool.name === Disclosure.toolNames.searchTools
     ? []
     : outcome.found ?? []

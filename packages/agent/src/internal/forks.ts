@@ -1,14 +1,15 @@
 /**
- * Forks: the `delegate_task` tool a turn offers when forks are on. A fork is a unit of its own —
- * its own scope, a fresh activation (or, only when asked, a snapshot copy of its parent's), its own
- * budget — and its answer returns as the tool result.
+ * Forks: the `delegate_task` tool a turn offers when forks are on. It runs a sub-agent through the
+ * executor's one fork path (`Executor.fork`, which an app calls the same way): a unit of its own —
+ * its own scope, a fresh activation (or, only when the options ask, a snapshot of its parent's),
+ * its own budget — and its answer returns as the tool result. The call runs as a child fiber of
+ * the parent's unit, so the parent's end interrupts a fork still running.
  */
-import type { ToolView } from "@tool-search/core"
-import { Effect, Ref } from "effect"
+import { Unit } from "@tool-search/core"
+import { Effect } from "effect"
 import type { JsonSchema } from "effect"
-import type { AiError } from "effect/ai"
-import type { TurnInput, TurnResult } from "../Executor.js"
-import type { Unit } from "./unit.js"
+import type { ForkInput, Options, TurnResult } from "../Executor.js"
+import type { RunError } from "./run.js"
 
 /** The name of the fork tool. */
 export const DELEGATE_TASK = "delegate_task"
@@ -22,11 +23,11 @@ const PARAMETERS: JsonSchema.JsonSchema = {
   additionalProperties: false
 }
 
-/** Runs a fork as a unit at `path`. */
-export type RunFork = (input: TurnInput, path: ReadonlyArray<string>) => Effect.Effect<TurnResult, AiError.AiError>
-
-/** The fork tool of `parent`. */
-export const delegateTool = (parent: Omit<Unit, "toolkit" | "delivery">, runFork: RunFork): ToolView.ModelTool => ({
+/** The fork tool of a turn whose executor has `options`; `runFork` is the executor's fork path. */
+export const delegateTool = (
+  options: Options,
+  runFork: (input: ForkInput) => Effect.Effect<TurnResult, RunError>
+): Unit.ModelTool => ({
   name: DELEGATE_TASK,
   description: "Run a sub-agent on a self-contained task. It finds and loads its own tools, " +
     "independently of yours, and returns its final answer.",
@@ -38,18 +39,9 @@ export const delegateTool = (parent: Omit<Unit, "toolkit" | "delivery">, runFork
       if (typeof task !== "string" || task.trim() === "") {
         return { isFailure: true, result: `${DELEGATE_TASK} needs {"task": "..."}` }
       }
-      const { options } = parent.agent
-      const forks = options.forks ?? { maxIterations: options.maxIterations, inheritActivation: false }
-      const n = yield* Ref.updateAndGet(parent.agent.forks, (k) => k + 1)
-      const result = yield* runFork(
-        {
-          prompt: [{ role: "user", content: task }],
-          maxIterations: forks.maxIterations,
-          // fresh by default; an explicit option copies a snapshot, never shares the parent's Ref
-          activation: forks.inheritActivation ? yield* parent.activation.ids : []
-        },
-        [...parent.path, `fork-${n}`]
-      )
+      // fresh by default; an explicit option copies a snapshot, never shares the parent's state
+      const inherit = options.forks?.inheritActivation === true ? yield* Unit.snapshot : "nothing" as const
+      const result = yield* runFork({ task, inherit })
       return {
         isFailure: false,
         result: { answer: result.text, stopReason: result.stopReason, iterations: result.iterations }

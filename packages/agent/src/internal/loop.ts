@@ -5,14 +5,13 @@
  * tool definitions sent, the input tokens, the prefix an earlier request of the executor shared —
  * and of the unit is reported in its events and added to the executor's totals.
  */
-import { Disclosure } from "@tool-search/core"
-import { Effect } from "effect"
+import { Disclosure, Unit } from "@tool-search/core"
+import { Duration, Effect, Option } from "effect"
 import { type AiError, Prompt } from "effect/ai"
 import type { StopReason, TurnResult } from "../Executor.js"
 import * as TurnEvent from "../TurnEvent.js"
-import * as UnitToolkit from "../UnitToolkit.js"
-import { noStackTrace } from "./calls.js"
-import type { Unit } from "./unit.js"
+import { noStackTrace, requestOptions } from "./calls.js"
+import type { Run } from "./run.js"
 
 /** What changes from one iteration to the next; owned by the unit's loop fiber alone. */
 interface TurnState {
@@ -27,8 +26,11 @@ interface TurnState {
   forceSearch: boolean
 }
 
-/** Runs the loop of `unit` to its end. */
-export const run = (unit: Unit): Effect.Effect<TurnResult, AiError.AiError> =>
+/**
+ * Runs the loop of `unit` to its end: answered, out of iterations, or — with a turn timeout — out of
+ * time, when what still runs is interrupted (each such call reports `ToolInterrupted`).
+ */
+export const run = (unit: Run): Effect.Effect<TurnResult, AiError.AiError, Unit.Unit> =>
   Effect.gen(function*() {
     const { agent, emit, input, path } = unit
     const budget = Math.max(1, input.maxIterations ?? agent.options.maxIterations)
@@ -45,19 +47,23 @@ export const run = (unit: Unit): Effect.Effect<TurnResult, AiError.AiError> =>
     yield* emit(TurnEvent.TurnStarted({
       path,
       sessionId: input.sessionId ?? null,
-      carried: unit.carried.flatMap((id) => agent.catalog.getUnsafe(id)?.modelName ?? [])
+      carried: unit.carried.flatMap((id) => agent.catalog.getUnsafe(id)?.modelName ?? []),
+      deferring: yield* Unit.deferring
     }))
 
-    let stopReason: StopReason = "max-iterations"
-    while (state.iterations < budget) {
-      state.iterations++
-      if (yield* iterate(unit, state)) {
-        stopReason = "answered"
-        break
+    const loop = Effect.gen(function*() {
+      while (state.iterations < budget) {
+        state.iterations++
+        if (yield* iterate(unit, state)) return "answered" as const
       }
-    }
+      return "max-iterations" as const
+    })
+    const timeout = agent.options.turnTimeout
+    const stopReason: StopReason = timeout === undefined
+      ? yield* loop
+      : Option.getOrElse(yield* Effect.timeoutOption(loop, Duration.fromInputUnsafe(timeout)), () => "timeout")
 
-    const activated = (yield* unit.view.activated).map((t) => t.modelName)
+    const activated = yield* Unit.snapshot
     const { eagerToolTokens, inputTokens, iterations, prefixTokens, prompt, text, toolTokens } = state
     const tokens = { toolTokens, eagerToolTokens, inputTokens, prefixTokens }
     yield* agent.tokens.add({ isTurn: unit.isTurn, requests: iterations, ...tokens })
@@ -66,7 +72,7 @@ export const run = (unit: Unit): Effect.Effect<TurnResult, AiError.AiError> =>
   }).pipe(Effect.withSpan("tool-search.turn", { attributes: { path: unit.path.join("/") } }, noStackTrace))
 
 /** One iteration: the tools, the model call, the calls. True when the model answered. */
-const iterate = (unit: Unit, state: TurnState): Effect.Effect<boolean, AiError.AiError> =>
+const iterate = (unit: Run, state: TurnState): Effect.Effect<boolean, AiError.AiError, Unit.Unit> =>
   Effect.gen(function*() {
     const { agent, delivery, emit, path } = unit
     const iteration = state.iterations
@@ -76,7 +82,7 @@ const iterate = (unit: Unit, state: TurnState): Effect.Effect<boolean, AiError.A
     const searchTool = state.forceSearch ? Disclosure.discoveryTool(tools.map((t) => t.name)) : undefined
     state.forceSearch = false
     const sent = agent.tokens.sent(tools)
-    const eager = yield* agent.tokens.eager
+    const eager = yield* agent.tokens.eager(agent.catalog, (yield* Unit.policies).visibility)
     const { inputTokens, prefixTokens } = yield* agent.prefix.observe({ tools, deferred, prompt: state.prompt })
     state.toolTokens += sent
     state.eagerToolTokens += eager
@@ -95,9 +101,9 @@ const iterate = (unit: Unit, state: TurnState): Effect.Effect<boolean, AiError.A
     }))
     const response = yield* agent.model.generateText({
       prompt: state.prompt,
-      toolkit: unit.toolkit.toolkitOf(tools, deferred),
+      toolkit: unit.delivery.toolkitOf(tools, deferred),
       toolChoice: searchTool === undefined ? "auto" : { tool: searchTool },
-      ...UnitToolkit.requestOptions
+      ...requestOptions
     }).pipe(Effect.withSpan("tool-search.model-call", { attributes: { tools: tools.length } }, noStackTrace))
     state.prompt = Prompt.concat(state.prompt, Prompt.fromResponseParts(response.content))
     state.text = response.text

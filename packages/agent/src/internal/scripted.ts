@@ -7,7 +7,6 @@
 import { Disclosure, NativeDeferral } from "@tool-search/core"
 import type { Prompt, Response } from "effect/ai"
 import type { Plan, ReadPlan } from "../ScriptedModel.js"
-import { CALL_TOOL } from "../UnitToolkit.js"
 
 /** One step of the conversation so far: a call and its result. */
 export interface Step {
@@ -18,31 +17,34 @@ export interface Step {
   }
 }
 
-export const isSearch = (name: string): boolean => Disclosure.META_TOOL_NAMES.has(name)
+export const isSearch = (name: string): boolean => Disclosure.isMetaTool(name)
 
 /** The next step of a read plan: a call, or the answer. */
 export const reading = (
   plan: ReadPlan,
   lastOf: (name: string) => Step["call"]
 ): { readonly name: string; readonly params: unknown } | string => {
-  const sampled = lastOf(Disclosure.SAMPLE_RESOURCES)
+  const sampled = lastOf(Disclosure.toolNames.sampleResources)
   if (sampled?.result === undefined) {
-    return { name: Disclosure.SAMPLE_RESOURCES, params: { query: plan.topic, max: 3 } }
+    return { name: Disclosure.toolNames.sampleResources, params: { query: plan.topic, max: 3 } }
   }
   const resource = list(sampled.result.value, "resources").find((r) =>
     plan.kind === undefined || r["kind"] === plan.kind
   )
   if (resource === undefined || typeof resource["uri"] !== "string") return "I found no document about that."
-  const searched = lastOf(Disclosure.SEARCH_RESOURCES)
+  const searched = lastOf(Disclosure.toolNames.searchResources)
   if (searched?.result === undefined) {
-    return { name: Disclosure.SEARCH_RESOURCES, params: { query: plan.keywords, uri: resource["uri"], max: 3 } }
+    return {
+      name: Disclosure.toolNames.searchResources,
+      params: { query: plan.keywords, uri: resource["uri"], max: 3 }
+    }
   }
   const passage = list(searched.result.value, "passages")[0]
   if (passage === undefined) return `${String(resource["name"])} does not say.`
-  const read = lastOf(Disclosure.READ_RESOURCE)
+  const read = lastOf(Disclosure.toolNames.readResource)
   if (read?.result === undefined) {
     return {
-      name: Disclosure.READ_RESOURCE,
+      name: Disclosure.toolNames.readResource,
       params: { uri: passage["uri"], offset: passage["offset"], length: passage["length"] }
     }
   }
@@ -68,7 +70,7 @@ const list = (value: unknown, field: string): ReadonlyArray<Record<string, unkno
 }
 
 export const searchParams = (tool: string, plan: Plan): unknown =>
-  tool === Disclosure.DISCOVER_TOOLS
+  tool === Disclosure.toolNames.discoverTools
     ? { toolNames: plan.tool === undefined ? [] : [plan.tool] }
     : { query: plan.search }
 
@@ -112,7 +114,7 @@ export const referenced = (prompt: Prompt.Prompt): ReadonlyArray<string> =>
 
 /** A call through the dispatcher as the call of the tool it names. */
 const unwrapped = (name: string, params: unknown): { readonly name: string; readonly params: unknown } =>
-  name === CALL_TOOL && typeof params === "object" && params !== null && "name" in params &&
+  name === Disclosure.toolNames.callTool && typeof params === "object" && params !== null && "name" in params &&
     typeof params.name === "string"
     ? { name: params.name, params: "arguments" in params ? params.arguments : {} }
     : { name, params }

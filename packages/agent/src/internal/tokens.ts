@@ -1,30 +1,26 @@
 /**
  * Token accounting: the tokens of the tool definitions a request sends, what sending every tool
- * the agent may use would have cost (recomputed only when the catalog changes), and the totals of
- * every turn since the executor was built.
+ * the agent may use would have cost (per visibility policy, recomputed only when the catalog
+ * changes), and the totals of every turn since the executor was built.
  */
-import { ToolCatalog, type ToolView, type Visibility } from "@tool-search/core"
+import type { ToolCatalog, Visibility } from "@tool-search/core"
 import { Effect, Ref } from "effect"
 import type { Totals } from "../Executor.js"
-import type { Service as TokenCounterService } from "../TokenCounter.js"
+import type { Definition, Service as TokenCounterService } from "../TokenCounter.js"
 
 /** The accounting of one executor. */
 export interface Account {
   /** Tokens of the definitions of `tools`, as a request sends them. */
-  readonly sent: (tools: ReadonlyArray<ToolView.ModelTool>) => number
-  /** What sending every tool of the catalog (that the agent may use) would cost. */
-  readonly eager: Effect.Effect<number>
+  readonly sent: (tools: ReadonlyArray<Definition>) => number
+  /** What sending every tool of `catalog` that `visibility` lets the agent use would cost. */
+  readonly eager: (catalog: ToolCatalog.Service, visibility: Visibility.Visibility) => Effect.Effect<number>
   /** Adds one unit's figures to the totals. */
   readonly add: (unit: Omit<Totals, "turns"> & { readonly isTurn: boolean }) => Effect.Effect<void>
   readonly totals: Effect.Effect<Totals>
 }
 
 /** An account starting at zero. */
-export const make = (
-  catalog: ToolCatalog.Service,
-  visibility: Visibility.Visibility,
-  counter: TokenCounterService
-): Effect.Effect<Account> =>
+export const make = (counter: TokenCounterService): Effect.Effect<Account> =>
   Effect.gen(function*() {
     const totals = yield* Ref.make<Totals>({
       turns: 0,
@@ -34,16 +30,20 @@ export const make = (
       inputTokens: 0,
       prefixTokens: 0
     })
-    // recomputed only when the catalog changes
-    const eager = ToolCatalog.cachedByVersion(
-      catalog.versionUnsafe,
-      Effect.map(catalog.all, (all) =>
-        all.filter(visibility.includes).reduce(
-          (sum, t) =>
-            sum + counter.definition({ name: t.modelName, description: t.description, parameters: t.parameters }),
-          0
-        ))
-    )
+    // by the catalog's view under the policy: the same object while the catalog's version holds
+    const eagerOf = new WeakMap<ToolCatalog.Visible, number>()
+    const count = (tools: ReadonlyArray<ToolCatalog.Entry>) =>
+      tools.reduce(
+        (sum, t) =>
+          sum + counter.definition({ name: t.modelName, description: t.description, parameters: t.parameters }),
+        0
+      )
+    const eager = (catalog: ToolCatalog.Service, visibility: Visibility.Visibility) =>
+      Effect.map(catalog.visibleTo(visibility), (visible) => {
+        let tokens = eagerOf.get(visible)
+        if (tokens === undefined) eagerOf.set(visible, tokens = count(visible.eager) + count(visible.deferred))
+        return tokens
+      })
     return {
       sent: (tools) => tools.reduce((sum, t) => sum + counter.definition(t), 0),
       eager,

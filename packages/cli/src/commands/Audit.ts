@@ -16,7 +16,7 @@
 import type { SessionStore, TurnEvent } from "@tool-search/agent"
 import { Setting, type ToolCatalog } from "@tool-search/core"
 import { Audit, AuditRecorder, Database, Sessions, StoreConfig } from "@tool-search/store"
-import { Clock, Console, Duration, Effect, Layer, Option, Schema, Stream } from "effect"
+import { Clock, type Config, Console, Duration, Effect, Layer, Option, Schema, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
 import type { SqlClient } from "effect/sql/SqlClient"
 import * as Fs from "node:fs"
@@ -35,9 +35,23 @@ import * as Flags from "../Flags.js"
  * @category flags
  */
 export const databaseFlag = Flag.String("database").pipe(
-  Flag.withDescription("a directory (embedded PostgreSQL), memory, or postgres://user:password@host:5432/db"),
+  Flag.withDescription(
+    "a directory (embedded PostgreSQL), memory, or postgres://user:password@host:5432/db (default: TOOL_SEARCH_DATABASE, else the user's data directory)"
+  ),
   Flag.optional
 )
+
+/** Reads `config` from the store settings: `--database`, then the environment, then the defaults. */
+const readStore = <A>(
+  command: string,
+  database: Option.Option<string>,
+  config: Config.Config<A>
+): Effect.Effect<A, UsageError> =>
+  Effect.gen(function*() {
+    const flags = Option.match(database, { onNone: () => ({}), onSome: (value) => ({ database: value }) })
+    yield* Setting.check([StoreConfig.settings], flags, (s) => `--${s.flag}`)
+    return yield* Setting.read(config, [StoreConfig.settings], { flags })
+  }).pipe(Effect.mapError((e) => badValue(command, Setting.explain(e), "settings")))
 
 /**
  * The database and its timeout, by the one precedence: `--database`, the environment, the default.
@@ -48,29 +62,43 @@ export const databaseFlag = Flag.String("database").pipe(
 export const settings = (
   command: string,
   database: Option.Option<string>
-): Effect.Effect<StoreConfig.Settings, UsageError> =>
-  Effect.gen(function*() {
-    const flags = Option.match(database, { onNone: () => ({}), onSome: (value) => ({ database: value }) })
-    yield* Setting.check([StoreConfig.settings], flags, (s) => `--${s.flag}`)
-    return yield* Setting.read(StoreConfig.config, [StoreConfig.settings], { flags })
-  }).pipe(Effect.mapError((e) => badValue(command, Setting.explain(e))))
+): Effect.Effect<StoreConfig.Settings, UsageError> => readStore(command, database, StoreConfig.config)
 
 /**
- * The store for the demo: its sessions and the audit of its turns, in `database`. (The demo's
- * agent picks the session store up as its `SessionStore`.)
+ * The store settings when `--database` or `TOOL_SEARCH_DATABASE` names a database, and `None` when
+ * neither does: the commands that keep state only when asked to (`demo`, `chat`, `run`) read their
+ * database here, so they all honour the flag and the variable alike.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
+export const named = (
+  command: string,
+  database: Option.Option<string>
+): Effect.Effect<Option.Option<StoreConfig.Settings>, UsageError> =>
+  Effect.flatMap(
+    readStore(command, database, Setting.options(StoreConfig.settings)),
+    (given) =>
+      Option.isNone(given.database)
+        ? Effect.succeedNone
+        : Effect.asSome(readStore(command, database, StoreConfig.config))
+  )
+
+/**
+ * The store for the demo: its sessions and the audit of its turns, in the database the settings
+ * name. (The demo's agent picks the session store up as its `SessionStore`.)
  *
  * @since 0.2.0
  * @category layers
  */
-export const demoStore = (database: string): Layer.Layer<
+export const demoStore = (settings: StoreConfig.Settings): Layer.Layer<
   Sessions.Sessions | SessionStore.SessionStore | Audit.Audit | Database.Database | SqlClient,
-  UsageError | Database.DatabaseUnavailable
+  Database.DatabaseUnavailable
 > =>
-  Layer.unwrap(Effect.map(settings("demo", Option.some(database)), (s) =>
-    Layer.mergeAll(
-      Sessions.Sessions.layer(),
-      Audit.Audit.layer({ payloads: s.auditPayloads, retention: s.auditRetention })
-    ).pipe(Layer.provideMerge(Database.layer(s.database, { timeout: s.databaseTimeout })))))
+  Layer.mergeAll(
+    Sessions.Sessions.layer(),
+    Audit.Audit.layer({ payloads: settings.auditPayloads, retention: settings.auditRetention })
+  ).pipe(Layer.provideMerge(Database.layer(settings.database, { timeout: settings.databaseTimeout })))
 
 /**
  * Records the audit of `stream` when an `Audit` is provided; passes it through otherwise.
@@ -191,7 +219,10 @@ export const toLine = (entry: Audit.Entry): string => {
 const existing = (location: Database.Location): Effect.Effect<void, UsageError> => {
   if (location._tag === "Memory") {
     return Effect.fail(
-      new UsageError({ reason: "an in-memory database ends with its process: audit needs a directory or a URL" })
+      new UsageError({
+        reason: "an in-memory database ends with its process: audit needs a directory or a URL",
+        subject: "database"
+      })
     )
   }
   if (location._tag === "Embedded" && !Fs.existsSync(Path.join(location.path, "PG_VERSION"))) {
@@ -199,7 +230,8 @@ const existing = (location: Database.Location): Effect.Effect<void, UsageError> 
       new UsageError({
         reason:
           `no database at ${location.path} yet: nothing was recorded there (run with --database ${location.path}, ` +
-          "or set TOOL_SEARCH_DATABASE)"
+          "or set TOOL_SEARCH_DATABASE)",
+        subject: "database"
       })
     )
   }
@@ -243,7 +275,7 @@ export const command = Command.make("audit", {
           Layer.provide(Database.layer(store.database, { timeout: store.databaseTimeout }))
         )
       ),
-      Effect.mapError((e) => new UsageError({ reason: e.message }))
+      Effect.mapError((e) => new UsageError({ reason: e.message, subject: "database" }))
     )
     if (json) {
       for (const entry of entries) yield* Console.log(JSON.stringify(toJson(entry)))
@@ -253,6 +285,6 @@ export const command = Command.make("audit", {
       return yield* Console.log(`no audit entries in ${Database.describe(store.database)}`)
     }
     for (const entry of entries) yield* Console.log(toLine(entry))
-  }).pipe(report)).pipe(
+  }).pipe(report("tool-search audit", { json }))).pipe(
     Command.withDescription("the audit trail: which tools the model revealed and called, per session, and when")
   )

@@ -81,10 +81,12 @@ export const command = Command.make(
       const fs = yield* FileSystem.FileSystem
       const catalog = yield* Catalogs.load(tools, { names: "sanitize", skipInvalid })
       const queryText = yield* fs.readFileString(queries).pipe(
-        Effect.mapError(() => new UsageError({ reason: `${queries}: cannot read the queries file` }))
+        Effect.mapError(() =>
+          new UsageError({ reason: `${queries}: cannot read the queries file`, subject: "queries" })
+        )
       )
       const specs = yield* Evaluation.readQueries(queries, queryText).pipe(
-        Effect.mapError((reason) => new UsageError({ reason }))
+        Effect.mapError((reason) => new UsageError({ reason, subject: "queries" }))
       )
       const layer = Strategies.layer(strategy, {
         onProgress: (done, total) => progress(`embedding tools ${done}/${total}`)
@@ -94,18 +96,23 @@ export const command = Command.make(
         return yield* Evaluation.measure(engine, catalog, specs, { k, onProgress: progress })
       }).pipe(
         Effect.provide(layer),
-        Effect.mapError((e) => new UsageError({ reason: e.message }))
+        Effect.mapError((e) => new UsageError({ reason: e.message, subject: "search" }))
       )
       for (const line of warnings(queries, report.issues)) yield* Console.error(line)
       if (report.queries === 0) {
-        return yield* new UsageError({ reason: `${queries}: no query can be scored (${report.excluded} excluded)` })
+        return yield* new UsageError({
+          reason: `${queries}: no query can be scored (${report.excluded} excluded)`,
+          subject: "queries"
+        })
       }
       if (rankings._tag === "Some") {
         yield* fs.writeFileString(rankings.value, report.rankings.map((r) => JSON.stringify(r)).join("\n") + "\n").pipe(
-          Effect.mapError(() => new UsageError({ reason: `${rankings.value}: cannot write the rankings file` }))
+          Effect.mapError(() =>
+            new UsageError({ reason: `${rankings.value}: cannot write the rankings file`, subject: "output" })
+          )
         )
       }
       if (json) return yield* Console.log(JSON.stringify(Evaluation.toJson(report)))
       for (const line of renderReport(report)) yield* Console.log(line)
-    }).pipe(reportUsage)
+    }).pipe(reportUsage("tool-search bench", { json }))
 ).pipe(Command.withDescription("measure a search strategy on a catalog and its queries"))

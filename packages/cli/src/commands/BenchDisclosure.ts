@@ -12,6 +12,7 @@
  * @since 0.2.0
  */
 import { Executor, TokenCounter, type TurnEvent } from "@tool-search/agent"
+import type { UnknownTools } from "@tool-search/core"
 import { Console, Effect } from "effect"
 import type { AiError } from "effect/ai"
 import { Command, Flag } from "effect/cli"
@@ -73,7 +74,7 @@ const succeeded = (user: string, events: ReadonlyArray<TurnEvent.TurnEvent>): bo
 export const measure = (
   delivery: Executor.Delivery,
   systemPrompt?: string
-): Effect.Effect<ModeReport, AiError.AiError> =>
+): Effect.Effect<ModeReport, AiError.AiError | UnknownTools> =>
   Effect.gen(function*() {
     const events = new Map<number, Array<TurnEvent.TurnEvent>>()
     const rows = yield* Demo.run((turn, event) =>
@@ -118,7 +119,7 @@ export const systemPromptOf = (tokens: number): Effect.Effect<string | undefined
     let text = ""
     for (let i = 1; counter.count(text) < tokens; i++) text += `${i}. ${rules[i % rules.length]}\n`
     return counter.truncate(text, tokens)
-  }).pipe(Effect.provide(TokenCounter.TokenCounter.o200k))
+  }).pipe(Effect.provide(TokenCounter.o200k))
 
 // -----------------------------------------------------------------------------
 // Output

@@ -34,7 +34,7 @@ const conversation = (json: boolean) =>
         Effect.gen(function*() {
           if (line === "") return
           const messages = [...(yield* Ref.get(history)), { role: "user" as const, content: line }]
-          const events = yield* Agents.turn(messages, { json, sessionId: "chat" }).pipe(
+          const events = yield* Agents.turn(messages, { command: "tool-search chat", json, sessionId: "chat" }).pipe(
             Effect.catchTag("TurnFailed", () => Effect.succeed(undefined))
           )
           if (events !== undefined) {
@@ -55,14 +55,14 @@ export const command = Command.make(
   "chat",
   Agents.flags,
   (flags) =>
-    Agents.withAgent(flags, (info) =>
+    Agents.withAgent("chat", flags, (info) =>
       Effect.gen(function*() {
         if (!flags.json) {
           yield* Console.log(`tool-search chat — ${Agents.banner(info)}`)
           yield* Console.log("  one message per line; /exit or end of input (Ctrl-D) ends the chat")
         }
         yield* conversation(flags.json)
-      })).pipe(Agents.report)
+      })).pipe(Agents.report("tool-search chat", { json: flags.json }))
 ).pipe(
   Command.withDescription("an interactive agent on the configured model (TOOL_SEARCH_MODEL)")
 )

@@ -1,13 +1,15 @@
 /**
- * `tool-search demo [--json] [--database D]` (what `npm start` runs): an agent with a 300-tool catalog talks
- * with a scripted model, offline, and every disclosure step is printed — what the model sees, what
- * it searched, what was activated, what ran, and the tool-definition tokens against sending the
- * whole catalog. A last turn reads instead of calling: the model finds a policy through the
- * resource levels and reads only the passage that answers, and its cost is shown next to pushing
- * the whole document. It ends with a summary table and the share of input tokens a provider's prefix
- * cache could serve. `--json` prints the event stream instead, one JSON object per line, then a
- * summary object. `TOOL_SEARCH_DELIVERY` (or `--delivery`) picks how found tools reach the model.
- * `--database` keeps the demo's audit trail in a database, for `tool-search audit`.
+ * `tool-search demo [--json] [--database D]` (what `npm start` runs): an agent with the demo's
+ * catalog (`Services.tools`: a few hundred tools of made-up services) talks with a scripted model,
+ * offline, and every disclosure step is printed — what the model sees, what it searched, what was
+ * activated, what ran, and the tool-definition tokens against sending the whole catalog. A last
+ * turn reads instead of calling: the model finds a policy through the resource levels and reads
+ * only the passage that answers, and its cost is shown next to pushing the whole document. It ends
+ * with a summary table and the share of input tokens a provider's prefix cache could serve.
+ * `--json` prints the event stream instead, one JSON object per line, then a summary object.
+ * `TOOL_SEARCH_DELIVERY` (or `--delivery`) picks how found tools reach the model. `--database` (or
+ * `TOOL_SEARCH_DATABASE`, as for `chat` and `run`) keeps the demo's sessions and audit trail in a
+ * database, for `tool-search audit`; without either nothing is kept.
  *
  * @since 0.1.0
  */
@@ -16,7 +18,7 @@ import { Disclosure, ResourceCatalog, Setting, Strategies, ToolCatalog, Visibili
 import { Console, Effect, Layer, Option, Stream } from "effect"
 import type { Prompt } from "effect/ai"
 import { Command, Flag } from "effect/cli"
-import { report as reportUsage, UsageError } from "../CliError.js"
+import { report, UsageError } from "../CliError.js"
 import * as Conversation from "../demo/Conversation.js"
 import * as Policies from "../demo/Policies.js"
 import * as Services from "../demo/Services.js"
@@ -28,13 +30,13 @@ import * as AuditCommand from "./Audit.js"
 // -----------------------------------------------------------------------------
 
 /** The demo catalog, ranked by the default strategy. */
-const Catalog = ToolCatalog.ToolCatalog.layerWithTools(Services.tools).pipe(
+const Catalog = ToolCatalog.layerWithTools(Services.tools).pipe(
   Layer.provide(Strategies.layer(Strategies.defaultName)),
   Layer.orDie // static data, checked by its tests
 )
 
 /** The attached policies (a handbook, a reply prompt) and the wiki, ranked like the tools. */
-const Resources = ResourceCatalog.ResourceCatalog.layerWithResources(Policies.resources).pipe(
+const Resources = ResourceCatalog.layerWithResources(Policies.resources).pipe(
   Layer.provide(Strategies.layer(Strategies.defaultName)),
   Layer.orDie // static data, checked by its tests
 )
@@ -47,19 +49,19 @@ const Resources = ResourceCatalog.ResourceCatalog.layerWithResources(Policies.re
  * @category agent
  */
 export const agent = (delivery: Executor.Delivery, options: { readonly systemPrompt?: string } = {}) =>
-  Executor.Executor.layerMemory({
+  Executor.layerMemory({
     maxIterations: 8,
     forks: { maxIterations: 6, inheritActivation: false },
     delivery,
     ...options
   }).pipe(
-    Executor.Executor.withResources,
+    Executor.withResources,
     Layer.provideMerge(ScriptedModel.layer({ policy: "capable", plan: (text) => Conversation.plans[text] })),
     Layer.provideMerge(Catalog),
     Layer.provide(Resources),
     // the policies are attached to this agent: the resource table of contents names them
     Layer.provide(Visibility.layer({ strict: false, resources: [Policies.handbook.source ?? "policies"] })),
-    Layer.provideMerge(TokenCounter.TokenCounter.o200k)
+    Layer.provideMerge(TokenCounter.o200k)
   )
 
 /**
@@ -116,7 +118,7 @@ export const run = (onEvent: (turn: number, event: TurnEvent.TurnEvent) => Effec
         AuditCommand.recorded,
         Stream.runForEach((event) => {
           if (event._tag === "ModelRequest") requests.push(event)
-          if (event._tag === "ToolResult" && Disclosure.RESOURCE_TOOL_NAMES.includes(event.name)) {
+          if (event._tag === "ToolResult" && Disclosure.isResourceTool(event.name)) {
             readTokens += counter.count(JSON.stringify(event.result))
           }
           if (event._tag === "TurnFinished" && event.path.length === 0) finished = event
@@ -163,11 +165,17 @@ export const render = (
 ): ReadonlyArray<string> => {
   const indent = event.path.length === 0 ? "  " : `  ${"  ".repeat(event.path.length)}[${event.path.join("/")}] `
   switch (event._tag) {
-    case "TurnStarted":
-      if (event.path.length > 0) return [`${indent}sub-agent started (fresh activation)`]
+    case "TurnStarted": {
+      // below the deferral threshold every tool is sent: say so
+      const direct = event.deferring ? [] : [`${indent}few tools: all sent directly, no search (TOOL_SEARCH_DEFER)`]
+      if (event.path.length > 0) return [`${indent}sub-agent started (fresh activation)`, ...direct]
       return [
-        `${indent}carried over from earlier turns: ${event.carried.length === 0 ? "nothing" : event.carried.join(", ")}`
+        `${indent}carried over from earlier turns: ${
+          event.carried.length === 0 ? "nothing" : event.carried.join(", ")
+        }`,
+        ...direct
       ]
+    }
     case "ModelRequest": {
       const key = event.path.join("/")
       const before = previousTools.get(key) ?? []
@@ -196,6 +204,8 @@ export const render = (
     case "ToolResult":
       if (event.name === "ToolSearch" && !event.isFailure) return []
       return [`${indent}  ${event.isFailure ? `✗ ${event.failure}:` : "←"} ${short(event.result)}`]
+    case "ToolInterrupted":
+      return [`${indent}  ✗ interrupted: ${event.name} was still running when the turn ended`]
     case "TurnFinished":
       return event.path.length === 0
         ? [`${indent}answer: ${event.text}`]
@@ -340,7 +350,7 @@ const json = (delivery: Executor.Delivery) =>
 export const readDelivery = (flag: Option.Option<Executor.Delivery>) =>
   Setting.read(AgentConfig.settings.delivery.config, [AgentConfig.settings], {
     flags: { delivery: Option.getOrUndefined(flag) }
-  }).pipe(Effect.mapError((e) => new UsageError({ reason: Setting.explain(e) })))
+  }).pipe(Effect.mapError((e) => new UsageError({ reason: Setting.explain(e), subject: "settings" })))
 
 /**
  * The `--delivery` flag.
@@ -364,19 +374,29 @@ export const deliveryFlag = Flag.Literals("delivery", Executor.deliveries).pipe(
 export const command = Command.make("demo", {
   json: Flags.toggle("json", "print the event stream, one JSON object per line"),
   delivery: deliveryFlag,
-  database: AuditCommand.databaseFlag
+  database: AuditCommand.databaseFlag.pipe(
+    Flag.withDescription(
+      "keep the demo's sessions and audit trail in this database, for `tool-search audit`: a directory (embedded PostgreSQL), memory, or postgres://user:password@host:5432/db (default: TOOL_SEARCH_DATABASE, else none)"
+    )
+  )
 }, (flags) =>
   Effect.gen(function*() {
-    const delivery = yield* reportUsage(readDelivery(flags.delivery))
+    const delivery = yield* readDelivery(flags.delivery)
+    // the database the flag or TOOL_SEARCH_DATABASE names, read as chat and run read theirs
+    const store = yield* AuditCommand.named("demo", flags.database)
     yield* (flags.json ? json(delivery) : human(delivery)).pipe(
-      Effect.provide(Option.match(flags.database, {
+      Effect.provide(Option.match(store, {
         onNone: () => agent(delivery),
-        onSome: (database) => agent(delivery).pipe(Layer.provideMerge(AuditCommand.demoStore(database)))
+        onSome: (settings) => agent(delivery).pipe(Layer.provideMerge(AuditCommand.demoStore(settings)))
       })),
-      Effect.catchTag("DatabaseUnavailable", (e) => Effect.fail(new UsageError({ reason: e.message }))),
-      Effect.catchIf((e) => !(e instanceof UsageError), Effect.die),
-      reportUsage
+      Effect.catchTag(
+        "DatabaseUnavailable",
+        (e) => Effect.fail(new UsageError({ reason: e.message, subject: "database" }))
+      ),
+      Effect.catchIf((e) => !(e instanceof UsageError), Effect.die)
     )
-  })).pipe(
-    Command.withDescription("an offline agent with 300 tools: progressive disclosure, step by step")
+  }).pipe(report("tool-search demo", { json: flags.json }))).pipe(
+    Command.withDescription(
+      `an offline agent with ${Services.tools.length} tools: progressive disclosure, step by step`
+    )
   )

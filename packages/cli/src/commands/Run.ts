@@ -21,9 +21,13 @@ export const command = Command.make(
   "run",
   { task: Argument.String("task").pipe(Argument.withDescription("what the agent should do")), ...Agents.flags },
   (flags) =>
-    Agents.withAgent(flags, (info) =>
+    Agents.withAgent("run", flags, (info) =>
       Effect.gen(function*() {
         if (!flags.json) yield* Console.log(`tool-search run — ${Agents.banner(info)}`)
-        yield* Agents.turn([{ role: "user", content: flags.task }], { json: flags.json, sessionId: "run" })
-      })).pipe(Agents.report)
+        yield* Agents.turn([{ role: "user", content: flags.task }], {
+          command: "tool-search run",
+          json: flags.json,
+          sessionId: "run"
+        })
+      })).pipe(Agents.report("tool-search run", { json: flags.json }))
 ).pipe(Command.withDescription("one turn of the agent on the configured model (TOOL_SEARCH_MODEL)"))

@@ -1,5 +1,5 @@
 /**
- * `tool-search serve [--config gateway.json] [--upstream "<name>=<command line>" ...] [--<setting> v ...]`:
+ * `tool-search serve [--config gateway.json] [--upstream "<name>=<command line>" ...] [--<setting> v ...] [--check]`:
  * an MCP gateway in front of many MCP servers. Its client first sees the search tools only; what
  * a search finds is loaded for that client session.
  *
@@ -9,6 +9,7 @@
  * file (`"strict": false`), then the environment (`TOOL_SEARCH_STRICT=false`), then the default.
  * Everything is checked before anything starts: a bad value is one line on stderr naming the
  * flag, the file key or the variable, and exit code 2. The effective policy is logged at start.
+ * `--check` stops there: it checks everything and logs the policy without starting a server.
  *
  * Over stdio (the default) the gateway is what an MCP client starts as a command: stdout carries
  * MCP only; logs (one logfmt line each) and the upstream servers' stderr go to stderr. With
@@ -18,11 +19,22 @@
  * @since 0.1.0
  */
 import { ResourceCatalog, Setting, ToolCatalog, ToolSearchConfig } from "@tool-search/core"
-import { Gateway, GatewayConfig, GatewayFile, HttpGateway, McpSources, Telemetry, Upstream } from "@tool-search/mcp"
+import {
+  Gateway,
+  GatewayConfig,
+  GatewayFile,
+  HttpGateway,
+  McpSources,
+  Principal,
+  Secrets,
+  Telemetry,
+  Upstream
+} from "@tool-search/mcp"
 import { Database } from "@tool-search/store"
 import { Config, Console, Effect, FileSystem, Layer, Logger, Option, Redacted, Result } from "effect"
 import { Command, Flag } from "effect/cli"
-import { badValue, report, UsageError } from "../CliError.js"
+import { badValue, report, type Subject, UsageError } from "../CliError.js"
+import * as Flags from "../Flags.js"
 import * as GatewayDatabase from "../GatewayDatabase.js"
 
 // -----------------------------------------------------------------------------
@@ -40,9 +52,10 @@ export const tables: ReadonlyArray<Setting.Table> = [...GatewayFile.tables, Gate
 const allSettings = tables.flatMap((t) => Object.values(t))
 
 /**
- * One flag per setting: booleans are switches (`--strict`, `--strict=false`), the rest text the
- * setting reads. A flag has no default of its own: an absent flag leaves the value to the config
- * file, the environment, then the setting's default, which its help line shows.
+ * One flag per setting: booleans are switches (`--strict`, `--strict=false`), the rest a `value`
+ * the setting reads (its help line says what it takes: an integer, seconds, a list). A flag has
+ * no default of its own: an absent flag leaves the value to the config file, the environment,
+ * then the setting's default, which its help line shows.
  */
 const settingFlags = Object.fromEntries(
   allSettings.map((s) => {
@@ -51,7 +64,8 @@ const settingFlags = Object.fromEntries(
       s.key,
       s.schema === Setting.Boolean
         ? Flag.Boolean(s.flag).pipe(help(s.description), Flag.optional)
-        : Flag.String(s.flag).pipe(help(`${s.description}; ${s.values}`), Flag.optional)
+        // the setting decodes the text: its help says what it takes, not "string"
+        : Flag.String(s.flag).pipe(Flag.withMetavar("value"), help(`${s.description}; ${s.values}`), Flag.optional)
     ]
   })
 ) as Readonly<Record<string, Flag.Flag<Option.Option<string | boolean>>>>
@@ -66,6 +80,8 @@ export interface Input {
   readonly upstreams: ReadonlyArray<string>
   readonly config: Option.Option<string>
   readonly settings: Readonly<Record<string, Option.Option<string | boolean>>>
+  /** Check everything and print the policy, then stop without starting a server (`--check`). */
+  readonly check?: boolean
 }
 
 /**
@@ -79,13 +95,15 @@ export interface Plan {
   readonly gateway: GatewayConfig.Settings
   readonly store: GatewayDatabase.Settings
   readonly servers: ReadonlyArray<Upstream.Input>
-  readonly tokens: ReadonlyArray<Redacted.Redacted<string>>
+  /** Who may connect over HTTP: the variable's token (principal `default`) and the tokens file's principals. */
+  readonly principals: ReadonlyArray<Principal.Principal>
 }
 
 /** A usage error of `serve`: one line ending with the hint to its help. */
-const usage = (reason: string) => badValue("serve", reason)
+const usage = (reason: string, subject: Subject = "arguments") => badValue("serve", reason, subject)
 
-const configError = (e: Config.ConfigError) => usage(`invalid configuration: ${Setting.explain(e)}`)
+const configError = (e: Config.ConfigError, subject: Subject = "settings") =>
+  usage(`invalid configuration: ${Setting.explain(e)}`, subject)
 
 /**
  * A flag's bad value in the words of the other commands' parse errors:
@@ -108,37 +126,40 @@ const readFile = (path: string) =>
     const fs = yield* FileSystem.FileSystem
     const text = yield* fs.readFileString(path).pipe(
       Effect.mapError((e) =>
-        usage(`${path}: cannot read the config file (${e.reason._tag === "NotFound" ? "not found" : e.message})`)
+        usage(
+          `${path}: cannot read the config file (${e.reason._tag === "NotFound" ? "not found" : e.message})`,
+          "config"
+        )
       )
     )
     const parsed = GatewayFile.parse(path, text, tables)
-    if (Result.isFailure(parsed)) return yield* usage(parsed.failure.message)
-    yield* Setting.check(tables, parsed.success.settings, (s) => `${path}: ${s.key}`).pipe(Effect.mapError(configError))
+    if (Result.isFailure(parsed)) return yield* usage(parsed.failure.message, "config")
+    yield* Setting.check(tables, parsed.success.settings, (s) => `${path}: ${s.key}`).pipe(
+      Effect.mapError((e) => configError(e, "config"))
+    )
     return parsed.success
   })
 
-/** The bearer tokens: the variable named by `authTokenEnv`, and the lines of `authTokenFile`. */
-const readTokens = (gateway: GatewayConfig.Settings) =>
+/**
+ * Who may connect: the token of the variable named by `authTokenEnv` (principal `default`), and the
+ * principals of `authTokenFile` (one token per line, or principals with their policies).
+ */
+const readPrincipals = (gateway: GatewayConfig.Settings) =>
   Effect.gen(function*() {
     const fromEnv: Option.Option<Redacted.Redacted<string>> = gateway.authTokenEnv === ""
       ? Option.none()
-      : yield* Config.option(Config.Redacted(gateway.authTokenEnv)).pipe(Effect.mapError(configError))
+      : yield* Config.option(Config.Redacted(gateway.authTokenEnv)).pipe(Effect.mapError((e) => configError(e)))
     const tokens = Option.toArray(fromEnv).filter((t) => Redacted.value(t).trim() !== "")
-    if (gateway.authTokenFile === "") return tokens
+    const principals = tokens.length === 0 ? [] : [Principal.make("default", tokens)]
+    if (gateway.authTokenFile === "") return principals
     const fs = yield* FileSystem.FileSystem
     const text = yield* fs.readFileString(gateway.authTokenFile).pipe(
-      Effect.mapError(() => usage(`authTokenFile: cannot read ${gateway.authTokenFile}`))
+      Effect.mapError(() => usage(`authTokenFile: cannot read ${gateway.authTokenFile}`, "config"))
     )
-    const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"))
-    if (lines.length === 0) return yield* usage(`authTokenFile: ${gateway.authTokenFile} holds no token`)
-    return [...tokens, ...lines.map((line) => Redacted.make(line))]
+    const parsed = Principal.parseFile(gateway.authTokenFile, text)
+    if (Result.isFailure(parsed)) return yield* usage(`authTokenFile: ${parsed.failure}`, "config")
+    return [...principals, ...parsed.success]
   })
-
-/** The gateway's own environment, for the servers it starts, without its credentials. */
-const environment = (gateway: GatewayConfig.Settings): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(process.env).flatMap(([k, v]) => v === undefined || k === gateway.authTokenEnv ? [] : [[k, v]])
-  )
 
 /** Parses `--upstream` values as given; the first bad one is a usage error. */
 const parseSpecs = (specs: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<Upstream.Input>, UsageError> =>
@@ -151,8 +172,8 @@ const parseSpecs = (specs: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<U
 
 /**
  * Turns `--upstream` values into server descriptions for a command that starts them (`chat`,
- * `run`): the servers get this process's environment (without the gateway's bearer token) and
- * its stderr, and the given timeouts in seconds.
+ * `run`): the servers get this process's environment without tool-search's own settings and keys
+ * (`Secrets.inheritedEnvironment`) and its stderr, and the given timeouts in seconds.
  *
  * @since 0.1.0
  * @category settings
@@ -165,7 +186,7 @@ export const upstreams = (
     inputs.map((s) => ({
       ...s,
       transport: s.transport._tag === "Stdio"
-        ? { ...s.transport, env: environment(GatewayConfig.defaults), stderr: "inherit" as const }
+        ? { ...s.transport, env: Secrets.inheritedEnvironment(), stderr: "inherit" as const }
         : s.transport,
       callTimeout: `${options.callTimeout} seconds`,
       connectTimeout: `${options.connectTimeout} seconds`
@@ -185,14 +206,18 @@ export const plan = (input: Input): Effect.Effect<Plan, UsageError, FileSystem.F
     yield* Setting.check(tables, flags, (s) => `--${s.flag}`).pipe(Effect.mapError(flagError))
     for (const r of GatewayFile.retired) {
       const set = yield* Config.option(Config.String(r.env)).pipe(Effect.orElseSucceed(() => Option.none()))
-      if (Option.isSome(set)) return yield* usage(GatewayFile.retiredError(r, "env"))
+      if (Option.isSome(set)) return yield* usage(GatewayFile.retiredError(r, "env"), "settings")
     }
     const file = Option.isSome(input.config) ? yield* readFile(input.config.value) : undefined
     const sources = { flags, ...(file === undefined ? {} : { file: file.settings }) }
-    const core = yield* Setting.read(ToolSearchConfig.config, tables, sources).pipe(Effect.mapError(configError))
-    const gateway = yield* Setting.read(GatewayConfig.config, tables, sources).pipe(Effect.mapError(configError))
+    const core = yield* Setting.read(ToolSearchConfig.config, tables, sources).pipe(
+      Effect.mapError((e) => configError(e))
+    )
+    const gateway = yield* Setting.read(GatewayConfig.config, tables, sources).pipe(
+      Effect.mapError((e) => configError(e))
+    )
     const store = yield* Setting.read(Setting.values(GatewayDatabase.settings), tables, sources).pipe(
-      Effect.mapError(configError)
+      Effect.mapError((e) => configError(e))
     )
     const given = [...(file?.servers ?? []), ...(yield* parseSpecs(input.upstreams))]
     if (given.length === 0) {
@@ -200,7 +225,6 @@ export const plan = (input: Input): Effect.Effect<Plan, UsageError, FileSystem.F
     }
     const twice = given.find((s, i) => given.findIndex((o) => o.name === s.name) !== i)
     if (twice !== undefined) return yield* usage(`two upstream servers are named '${twice.name}'`)
-    const env = environment(gateway)
     const servers = given.map((s): Upstream.Input => ({
       callTimeout: `${gateway.callTimeout} seconds`,
       connectTimeout: `${gateway.connectTimeout} seconds`,
@@ -208,25 +232,27 @@ export const plan = (input: Input): Effect.Effect<Plan, UsageError, FileSystem.F
       attempts: gateway.upstreamAttempts,
       maxMessageBytes: gateway.maxUpstreamMessageBytes,
       listChangedDelay: `${gateway.listChangedDelay} millis`,
-      // the gateway's environment is the one its client configured for the servers behind it
-      transport: s.transport._tag === "Stdio"
-        ? { ...s.transport, env: { ...env, ...s.transport.env }, stderr: "inherit" }
-        : s.transport
+      maxCalls: gateway.maxUpstreamCalls,
+      // a server gets the base environment and its own `env`, never the gateway's settings or keys
+      transport: s.transport._tag === "Stdio" ? { ...s.transport, stderr: "inherit" } : s.transport
     }))
-    const tokens = yield* readTokens(gateway)
-    if (gateway.http !== "off" && !HttpGateway.isLoopback(gateway.host) && tokens.length === 0) {
+    const principals = yield* readPrincipals(gateway)
+    if (gateway.http !== "off" && !HttpGateway.isLoopback(gateway.host) && principals.length === 0) {
       return yield* usage(
         `refusing to listen on ${gateway.host} without authentication: set ${gateway.authTokenEnv} or ` +
-          `--auth-token-file, or bind 127.0.0.1`
+          `--auth-token-file, or bind 127.0.0.1`,
+        "settings"
       )
     }
-    return { core, gateway, store, servers, tokens }
+    return { core, gateway, store, servers, principals }
   })
 
 /** The policy in effect, as log annotations: what an operator checks first. */
 const policy = (p: Plan, connected: ReadonlyArray<string>) => ({
   transport: p.gateway.http === "off" ? "stdio" : `http ${p.gateway.host}:${p.gateway.http}`,
-  auth: p.tokens.length === 0 ? "none" : `${p.tokens.length} bearer token(s)`,
+  auth: p.principals.length === 0
+    ? "none"
+    : `${p.principals.flatMap((x) => x.tokens).length} bearer token(s) of ${p.principals.length} principal(s)`,
   servers: p.servers.map((s) => `${s.name}(${s.kind ?? "connected"})`).join(","),
   mode: p.core.disclosure.mode,
   strategy: p.core.strategy,
@@ -273,19 +299,26 @@ export const serve = (input: Input): Effect.Effect<void, UsageError, FileSystem.
       onSome: (where) => GatewayDatabase.layer(where, p.store, p.gateway, { feedback: core.feedback })
     })
     const Catalogs = Layer.mergeAll(
-      ToolCatalog.ToolCatalog.layer,
+      ToolCatalog.layer,
       p.gateway.resourceTools
-        ? ResourceCatalog.ResourceCatalog.layer
-        : ResourceCatalog.ResourceCatalog.layerWith({ indexBodies: false })
+        ? ResourceCatalog.layer
+        : ResourceCatalog.layerWith({ indexBodies: false })
     ).pipe(
       Layer.provideMerge(ToolSearchConfig.layer(Option.isSome(database) ? { ...core, feedback: false } : core))
     )
-    const Sources = McpSources.McpSources.layerWithResources(p.servers, { start: "background" }).pipe(
+    const Sources = McpSources.layerWithResources(p.servers, { start: "background" }).pipe(
       Layer.provideMerge(Catalogs),
       Layer.provideMerge(Store)
     )
     const options = Gateway.optionsFrom(p.gateway)
     yield* Effect.logInfo("gateway policy").pipe(Effect.annotateLogs(policy(p, connected)))
+    if (input.check === true) {
+      return yield* Console.log(
+        `tool-search serve: the configuration is valid (${p.servers.length} ${
+          p.servers.length === 1 ? "server" : "servers"
+        }: ${p.servers.map((s) => s.name).join(", ")}); --check starts nothing`
+      )
+    }
     const gateway = p.gateway.http === "off"
       ? Gateway.serveStdio({ ...options, maxMessageBytes: p.gateway.maxMessageBytes }).pipe(
         Gateway.withResources,
@@ -297,28 +330,34 @@ export const serve = (input: Input): Effect.Effect<void, UsageError, FileSystem.
           ...options,
           port: p.gateway.http === "off" ? 0 : p.gateway.http,
           host: p.gateway.host,
-          tokens: p.tokens,
+          principals: p.principals,
+          maxPrincipalSessions: p.gateway.maxPrincipalSessions,
+          maxPrincipalCalls: p.gateway.maxPrincipalCalls,
+          maxBatchSize: p.gateway.maxBatchSize,
+          shareFeedback: p.gateway.shareFeedback,
           allowedOrigins: p.gateway.allowedOrigins,
           allowedHosts: p.gateway.allowedHosts,
           maxMessageBytes: p.gateway.maxMessageBytes,
           maxSessions: p.gateway.maxSessions,
           sessionIdleTimeout: `${p.gateway.sessionIdleTimeout} seconds`
-        }).pipe(Gateway.withResources, Gateway.withSources, Effect.mapError((e) => usage(e.message)))
+        }).pipe(Gateway.withResources, Gateway.withSources, Effect.mapError((e) => usage(e.message, "settings")))
         yield* Console.error(`tool-search: MCP gateway listening on ${address.url}`)
         return yield* Effect.never
       }).pipe(Effect.scoped)
     const Telemetry_ = p.gateway.otlpEndpoint === "" ? Layer.empty : Telemetry.layerOtlp(p.gateway.otlpEndpoint)
     yield* Effect.provide(gateway, Layer.merge(Sources, Telemetry_)).pipe(
-      Effect.catchTag("InvalidUpstream", (e) => Effect.fail(usage(e.message))),
+      Effect.catchTag("InvalidUpstream", (e) => Effect.fail(usage(e.message, "upstream"))),
       // one line naming the database and what to do, exit 2
-      Effect.catchTag("DatabaseUnavailable", (e) => Effect.fail(new UsageError({ reason: e.message })))
+      Effect.catchTag("DatabaseUnavailable", (e) =>
+        Effect.fail(new UsageError({ reason: e.message, subject: "database" })))
     )
   }).pipe(
-    // stdout belongs to the MCP client in stdio mode: every log line goes to stderr, one logfmt line each
+    // stdout belongs to the MCP client in stdio mode: every log line goes to stderr, one logfmt line
+    // each, with the credentials of any URL in it hidden
     Effect.provide(
       Layer.mergeAll(
         Layer.succeed(Logger.LogToStderr, true),
-        Logger.layer([Logger.withConsoleError(Logger.formatLogFmt)])
+        Logger.layer([Logger.withConsoleError(Logger.map(Logger.formatLogFmt, Secrets.redact))])
       )
     )
   )
@@ -332,15 +371,20 @@ const source = (s: Upstream.Input): McpSources.Source => ({ name: s.name, kind: 
  * @category commands
  */
 export const command = Command.make("serve", {
-  upstreams: Flag.String("upstream").pipe(
-    Flag.withDescription("an upstream MCP server, \"<name>=<command line>\" or \"<name>=<url>\"; repeat for more"),
-    Flag.atLeast(0)
+  upstreams: Flags.repeatable(
+    "upstream",
+    "an upstream MCP server, \"<name>=<command line>\" or \"<name>=<url>\"",
+    "serve needs at least one server, from --upstream or --config"
   ),
   config: Flag.String("config").pipe(
     Flag.withDescription("a config file: MCP clients' \"mcpServers\" object, per-server options, settings"),
     Flag.optional
   ),
+  check: Flags.toggle(
+    "check",
+    "check the flags, the config file, the environment and the token file, print the policy, and exit without starting anything"
+  ),
   settings: settingFlags
-}, (input) => serve(input).pipe(report)).pipe(
+}, (input) => serve(input).pipe(report("tool-search serve", { json: false }))).pipe(
   Command.withDescription("an MCP gateway: progressive tool disclosure in front of many MCP servers")
 )

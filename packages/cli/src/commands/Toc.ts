@@ -3,7 +3,9 @@
  * [--strict|--no-strict] [--json] [--sanitize-names] [--skip-invalid]`: prints what a model would
  * get in `staged` mode from a catalog file — the table of contents appended to the system prompt,
  * the tools sent with the first request, and the tools a search may return. When strict mode
- * hides every tool, a note on stderr says so and how to change it.
+ * hides every tool, the output says so in place of the table and what to pass instead (the sources
+ * the file names, or `--no-strict` and `--select` for a plain catalog without sources); with
+ * `--json` that note goes to stderr.
  *
  * Every other setting comes from the `TOOL_SEARCH_*` environment variables (see
  * docs/visibility.md); the flags override the visibility ones, and the mode is always `staged`.
@@ -11,7 +13,7 @@
  *
  * @since 0.1.0
  */
-import { Setting, TableOfContents, ToolCatalog, ToolSearchConfig, ToolView } from "@tool-search/core"
+import { CatalogFile, type CatalogTool, Setting, ToolCatalog, ToolSearchConfig, Unit } from "@tool-search/core"
 import { Console, Effect, type FileSystem, Layer, Option, type Stdio } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Catalogs from "../Catalogs.js"
@@ -82,36 +84,66 @@ export const command = Command.make("toc", {
     const output = yield* Effect.gen(function*() {
       const catalog = yield* ToolCatalog.ToolCatalog
       yield* catalog.register(tools)
-      return yield* ToolView.withUnit(Effect.gen(function*() {
-        const view = yield* ToolView.ToolView
+      return yield* Unit.provide(Effect.gen(function*() {
         return {
-          toc: yield* TableOfContents.systemPrompt,
-          visible: (yield* view.visible).map((t) => t.name),
-          searchable: (yield* view.searchable).map((t) => t.modelName)
+          toc: yield* Unit.contents,
+          visible: (yield* Unit.tools).map((t) => t.name),
+          searchable: (yield* Unit.searchable).map((t) => t.modelName)
         } satisfies JsonOutput
       }))
     }).pipe(
-      Effect.provide(ToolCatalog.ToolCatalog.layer.pipe(Layer.provideMerge(ToolSearchConfig.layer(settings)))),
-      Effect.mapError((e) => new UsageError({ reason: e.message }))
+      Effect.provide(ToolCatalog.layer.pipe(Layer.provideMerge(ToolSearchConfig.layer(settings)))),
+      Effect.mapError((e) => new UsageError({ reason: e.message, subject: "catalog" }))
     )
-    const hidden = tools.filter((t) => !output.visible.includes(t.name) && !output.searchable.includes(t.name)).length
-    if (settings.visibility.strict && output.searchable.length === 0 && hidden > 0) {
-      yield* Console.error(
-        `tool-search: strict mode hides all ${hidden} tools of the catalog: name the sources the agent is ` +
-          `connected to (--connected), the platform sources it may explore (--allow) or single tools (--select), ` +
-          `or make the whole catalog searchable with --no-strict ${helpHint(["tool-search", "toc"])}`
-      )
+    const why = emptyBecause(tools, output, settings.visibility.strict)
+    // with --json stdout is the object: the reason goes to stderr; otherwise it stands in for the table
+    if (flags.json) {
+      if (Option.isSome(why)) yield* Console.error(`tool-search: ${why.value} ${helpHint(["tool-search", "toc"])}`)
+      return yield* Console.log(JSON.stringify(output))
     }
-    if (flags.json) return yield* Console.log(JSON.stringify(output))
     yield* Console.log(
-      output.toc === "" ? "(no table of contents: no deferred tool exists for this agent)" : output.toc
+      output.toc !== "" ?
+        output.toc :
+        `(no table of contents: ${Option.getOrElse(why, () => "none of the tools this agent may use is deferred")})`
     )
     yield* Console.log("")
     yield* Console.log(`tools at the first request (${output.visible.length}): ${output.visible.join(", ")}`)
     yield* Console.log(`searchable (${output.searchable.length}): ${output.searchable.join(", ")}`)
-  }).pipe(report)).pipe(
+  }).pipe(report("tool-search toc", { json: flags.json }))).pipe(
     Command.withDescription("print the table of contents and the tools a model would get (staged mode)")
   )
+
+/**
+ * Why strict mode leaves nothing to show, and what to pass instead, when it hides every tool of the
+ * catalog: the sources the file names, or, for a plain catalog whose tools name none, `--select`
+ * and `--no-strict` (the only ways to reach them).
+ */
+const emptyBecause = (
+  tools: ReadonlyArray<CatalogTool.CatalogTool>,
+  output: JsonOutput,
+  strict: boolean
+): Option.Option<string> => {
+  const shown = new Set([...output.visible, ...output.searchable])
+  const hidden = tools.filter((t) => !shown.has(t.name))
+  if (!strict || output.searchable.length > 0 || hidden.length === 0) return Option.none()
+  const all = hidden.length === tools.length
+    ? `strict mode hides all ${hidden.length} ${hidden.length === 1 ? "tool" : "tools"} of the catalog`
+    : `strict mode hides ${hidden.length} of the catalog's ${tools.length} tools`
+  const sources = [...new Set(hidden.flatMap((t) => t.source === undefined ? [] : [t.source]))]
+  if (sources.length === 0) {
+    return Option.some(
+      `${all}, and they name no source (no "source" field) that --connected or --allow could name: ` +
+        `pass --no-strict to make the whole catalog searchable, or --select <name,...> for single tools`
+    )
+  }
+  const named = sources.slice(0, 5).map((s) => CatalogFile.printable(s, 40)).join(", ")
+  return Option.some(
+    `${all}: name the sources the agent is connected to (--connected; this catalog's sources: ${named}${
+      sources.length > 5 ? `, and ${sources.length - 5} more` : ""
+    }), the platform sources it may explore (--allow) or single tools (--select), ` +
+      `or make the whole catalog searchable with --no-strict`
+  )
+}
 
 /**
  * The settings in `staged` mode: the visibility flags, then the `TOOL_SEARCH_*` environment, then
@@ -138,6 +170,8 @@ const settingsFor = (flags: {
         flags: { ...given, mode: "staged", ...(given.platformSources === undefined ? {} : { explore: true }) }
       })
     ),
-    Effect.mapError((e) => new UsageError({ reason: `invalid configuration: ${Setting.explain(e)}` }))
+    Effect.mapError((e) =>
+      new UsageError({ reason: `invalid configuration: ${Setting.explain(e)}`, subject: "settings" })
+    )
   )
 }

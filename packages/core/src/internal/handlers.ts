@@ -6,8 +6,11 @@
  */
 import { Context, Effect, Option, Schema, Stream } from "effect"
 import { Tool } from "effect/ai"
-import type { Annotations, Handler, NeedsApproval, Output, ToolExecutionError } from "../CatalogTool.js"
+
+import type { Annotations, Handler, NeedsApproval, Output } from "../CatalogTool.js"
 import { messageOf } from "./messages.js"
+
+import type { ToolExecutionError } from "../Errors.js"
 
 /**
  * A toolkit's `handle` seen with loose types: parameters are the model's JSON (each tool's decoder

@@ -8,6 +8,12 @@
 import { Effect } from "effect"
 import { AiError } from "effect/ai"
 
+/** The npm package that holds the model. */
+export const packageName = "@tool-search/embeddings-offline"
+
+/** The model's name in vector cache keys (what the package must say it embeds with). */
+export const modelName = "use-lite-512@energetic-ai-0.2.0"
+
 /** What the core uses of `@tool-search/embeddings-offline`. */
 export interface OfflineModel {
   readonly modelName: string

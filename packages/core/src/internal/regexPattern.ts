@@ -6,7 +6,8 @@
  */
 import { Result } from "effect"
 import { RE2JS } from "re2js"
-import { InvalidQuery } from "../Query.js"
+
+import { InvalidQuery } from "../Errors.js"
 
 /** Longest pattern accepted, in characters. */
 export const MAX_LENGTH = 200

@@ -6,10 +6,10 @@
  * @internal
  */
 import { Base64 } from "effect/encoding"
-import { GET_PROMPT, READ_RESOURCE } from "../Disclosure.js"
+import { toolNames } from "../Disclosure.js"
 import type * as Resource from "../Resource.js"
 import type { Entry } from "../ResourceCatalog.js"
-import type { PromptAnswer, ReadAnswer, Summary } from "../ResourceTools.js"
+import type { PromptAnswer, ReadAnswer, Summary } from "./unit/resourceMessages.js"
 
 /** A resource as `sample_resources` shows it. */
 export const summaryOf = (entry: Entry, snippet: string): Summary => ({
@@ -46,7 +46,7 @@ export const readAnswer = (
 ): ReadAnswer | string => {
   const total = Number.isSafeInteger(slice.total) && slice.total >= 0 ? slice.total : undefined
   if (total !== undefined && offset > total) {
-    return `Offset ${offset} is past the end of '${uri}' (${total} in all). Call ${READ_RESOURCE} with ${
+    return `Offset ${offset} is past the end of '${uri}' (${total} in all). Call ${toolNames.readResource} with ${
       JSON.stringify({ uri, offset: 0 })
     } to read from the start.`
   }
@@ -85,14 +85,14 @@ export const argumentProblem = (
   const missing = prompt.arguments.filter((a) => a.required && (args[a.name] ?? "").trim() === "")
   if (missing.length === 0) return undefined
   const example = Object.fromEntries(prompt.arguments.map((a) => [a.name, args[a.name] ?? "..."]))
-  return `Prompt '${entry.name}' needs a value for ${missing.map((a) => a.name).join(", ")}. Call ${GET_PROMPT} with ${
-    JSON.stringify({ name, arguments: example })
-  }.`
+  return `Prompt '${entry.name}' needs a value for ${
+    missing.map((a) => a.name).join(", ")
+  }. Call ${toolNames.getPrompt} with ${JSON.stringify({ name, arguments: example })}.`
 }
 
 /** The message for a prompt name several prompts share. */
 export const ambiguousPrompt = (name: string, prompts: ReadonlyArray<Entry>): string =>
-  `Several prompts are named '${name}'. Call ${GET_PROMPT} with one of these uris as name: ${
+  `Several prompts are named '${name}'. Call ${toolNames.getPrompt} with one of these uris as name: ${
     prompts.map((p) => p.uri).join(", ")
   }.`
 

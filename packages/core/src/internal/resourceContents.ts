@@ -13,15 +13,15 @@ import type * as Visibility from "../Visibility.js"
 /** The default resource section. */
 export const defaultTemplate: ResourceTemplate = ({ toc, tools }) => {
   const does: Readonly<Record<string, string>> = {
-    [Disclosure.SAMPLE_RESOURCES]: "shows resources (metadata and a short snippet) for a query or a uri",
-    [Disclosure.SEARCH_RESOURCES]: "ranks passages inside resources, with their offsets",
-    [Disclosure.READ_RESOURCE]: "reads a slice of a shown resource",
-    [Disclosure.GET_PROMPT]: "renders a shown prompt with its arguments"
+    [Disclosure.toolNames.sampleResources]: "shows resources (metadata and a short snippet) for a query or a uri",
+    [Disclosure.toolNames.searchResources]: "ranks passages inside resources, with their offsets",
+    [Disclosure.toolNames.readResource]: "reads a slice of a shown resource",
+    [Disclosure.toolNames.getPrompt]: "renders a shown prompt with its arguments"
   }
   return [
     "## Resources to read",
     "Besides tools, the resources below can be read. They are grouped by kind and source;",
-    `"(load first)" marks a resource listed by name, which ${Disclosure.SAMPLE_RESOURCES} with its uri shows,`,
+    `"(load first)" marks a resource listed by name, which ${Disclosure.toolNames.sampleResources} with its uri shows,`,
     "and a count stands for resources a search finds.",
     "",
     toc,
@@ -109,13 +109,7 @@ export const render = (contents: ResourceContents): string => {
     if (group.hidden > 0) lines.push(`- ${moreResources(group.hidden)}`)
   }
   const { groups, resources } = contents.overflow
-  if (resources > 0) {
-    lines.push(
-      `(${resources} more ${resources === 1 ? "resource" : "resources"} in ${groups} other ${
-        groups === 1 ? "group" : "groups"
-      }, hidden)`
-    )
-  }
+  lines.push(...overflowLines(resources, ["more resource", "more resources"], groups, ["group", "groups"]))
   return lines.join("\n")
 }
 
@@ -134,4 +128,36 @@ export const summaryOf = (description: string, detail: Disclosure.DescriptionDet
     ? firstSentence(description)
     : description.replace(/\s+/g, " ").trim()
 
-const moreResources = (n: number): string => `(${n} more ${n === 1 ? "resource" : "resources"}, hidden)`
+const counted = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`
+
+/** `(3 more tools, hidden)`: what a group does not name. Shared by both tables. */
+export const moreHidden = (n: number, one: string, many: string): string =>
+  `(${counted(n, `more ${one}`, `more ${many}`)}, hidden)`
+
+/** The line after the groups for the entries of groups the table does not show; none when there are none. */
+export const overflowLines = (
+  entries: number,
+  entry: readonly [string, string],
+  groups: number,
+  group: readonly [string, string]
+): ReadonlyArray<string> =>
+  entries > 0
+    ? [`(${counted(entries, ...entry)} in ${counted(groups, `other ${group[0]}`, `other ${group[1]}`)}, hidden)`]
+    : []
+
+const moreResources = (n: number): string => moreHidden(n, "resource", "resources")
+
+/**
+ * The resource section of the system prompt: the table in `options.resourceTemplate`, naming the
+ * resource tools offered; empty when no resource exists for the agent. The same in every mode.
+ */
+export const section = (
+  resources: ReadonlyArray<ResourceCatalog.Entry>,
+  policy: Visibility.Visibility,
+  tools: ReadonlyArray<string>,
+  options: Options
+): string => {
+  const contents = build(resources, policy, options)
+  if (contents.groups.length === 0 && contents.overflow.resources === 0) return ""
+  return options.resourceTemplate({ toc: render(contents), tools })
+}

@@ -5,7 +5,9 @@
  * @internal
  */
 import { Effect } from "effect"
-import { InvalidQuery, MAX_LENGTH } from "../Query.js"
+
+import { InvalidQuery } from "../Errors.js"
+import { MAX_LENGTH } from "../Query.js"
 import type * as Resource from "../Resource.js"
 import type { Entry, Options, Passage, PassageMatch } from "../ResourceCatalog.js"
 import type { SearchDocument } from "../SearchDocument.js"

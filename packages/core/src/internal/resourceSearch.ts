@@ -7,10 +7,13 @@
  */
 import { Effect } from "effect"
 import type { Entry, Match, PassageMatch, SearchOptions, Service } from "../ResourceCatalog.js"
-import { type Hit, SearchFailed, type SearchIndex } from "../SearchStrategy.js"
+
+import { type Hit, type SearchIndex } from "../SearchStrategy.js"
 import { messageOf } from "./messages.js"
 import * as Index from "./resourceIndex.js"
 import type { ResourceTable } from "./resourceTable.js"
+
+import { SearchFailed } from "../Errors.js"
 
 /** The searches of a catalog: those of its service. */
 export type ResourceSearch = Pick<Service, "sample" | "searchPassages">

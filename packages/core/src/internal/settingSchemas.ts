@@ -4,17 +4,19 @@
  *
  * @internal
  */
-import { Effect, Result, Schema, SchemaGetter, SchemaIssue } from "effect"
+import { Duration, Effect, Option, Result, Schema, SchemaGetter, SchemaIssue } from "effect"
 
 const TRUE = new Set(["true", "yes", "on", "1", "y"])
 const FALSE = new Set(["false", "no", "off", "0", "n"])
 
 /** A boolean (`true/false`, `yes/no`, `on/off`, `1/0`, any case), or one of `words` (e.g. `auto`). */
-export function booleanOr<const W extends ReadonlyArray<string>>(words: W): Schema.Codec<boolean | W[number], unknown> {
+export function booleanOr<const W extends ReadonlyArray<string>>(
+  words: W
+): Schema.ConstraintCodec<boolean | W[number], unknown> {
   type Value = boolean | W[number]
   const expected = `Expected ${[...words, "true", "false"].join(", ").replace(/, (?=[^,]*$)/, " or ")}`
   return fromString<Value>(
-    Schema.Union([Schema.Boolean, ...words.map((w) => Schema.Literal(w))]) as unknown as Schema.Codec<Value>,
+    Schema.Union([Schema.Boolean, ...words.map((w) => Schema.Literal(w))]),
     (raw) => {
       const v = raw.trim().toLowerCase()
       const word = words.find((w) => w === v)
@@ -31,8 +33,8 @@ export function booleanOr<const W extends ReadonlyArray<string>>(words: W): Sche
  * A list: comma-separated, items trimmed, empty items dropped. `*` is refused: list the names.
  * (A config file's JSON array reaches it joined by commas, see `provider`.)
  */
-export const List: Schema.Codec<ReadonlyArray<string>, unknown> = fromString<ReadonlyArray<string>>(
-  Schema.Array(Schema.String) as unknown as Schema.Codec<ReadonlyArray<string>>,
+export const List: Schema.ConstraintCodec<ReadonlyArray<string>, unknown> = fromString<ReadonlyArray<string>>(
+  Schema.Array(Schema.String),
   (raw) => {
     const items = splitList(raw)
     return items.includes("*") ? Result.fail("'*' is not a name here: list the names") : Result.succeed(items)
@@ -43,10 +45,10 @@ export const List: Schema.Codec<ReadonlyArray<string>, unknown> = fromString<Rea
 /**
  * `*` alone (everything), or a list as `List` reads it.
  */
-export const ListOrAll: Schema.Codec<ReadonlyArray<string> | "*", unknown> = fromString<ReadonlyArray<string> | "*">(
-  Schema.Union([Schema.Literal("*"), Schema.Array(Schema.String)]) as unknown as Schema.Codec<
-    ReadonlyArray<string> | "*"
-  >,
+export const ListOrAll: Schema.ConstraintCodec<ReadonlyArray<string> | "*", unknown> = fromString<
+  ReadonlyArray<string> | "*"
+>(
+  Schema.Union([Schema.Literal("*"), Schema.Array(Schema.String)]),
   (raw): Result.Result<ReadonlyArray<string> | "*", string> => {
     const items = splitList(raw)
     if (items.length === 1 && items[0] === "*") return Result.succeed("*")
@@ -63,7 +65,7 @@ export function fromString<A>(
   to: Schema.Codec<A>,
   parse: (raw: string) => Result.Result<A, string>,
   format: (value: A) => string
-): Schema.Codec<A, unknown> {
+): Schema.Codec<A, string> {
   return Schema.String.pipe(
     Schema.decodeTo(to, {
       decode: SchemaGetter.transformEffect((raw: string): Effect.Effect<A, SchemaIssue.Issue> =>
@@ -74,7 +76,39 @@ export function fromString<A>(
       ),
       encode: SchemaGetter.transform(format)
     })
-  ) as unknown as Schema.Codec<A, unknown>
+  )
 }
 
+/** A positive, finite duration written as `Duration` reads it (`30 seconds`, `5 minutes`). */
+export const PositiveDuration: Schema.ConstraintCodec<Duration.Duration, unknown> = fromString<Duration.Duration>(
+  Schema.Duration,
+  (raw) => {
+    const d = Schema.decodeUnknownOption(Schema.DurationFromString)(raw.trim())
+    return Option.isSome(d) && Duration.isFinite(d.value) && Duration.toMillis(d.value) > 0
+      ? Result.succeed(d.value)
+      : Result.fail("Expected a positive duration, e.g. 30 seconds or 5 minutes")
+  },
+  (d) => `${Duration.toMillis(d)} millis`
+)
+
 const splitList = (raw: string): Array<string> => raw.split(",").map((s) => s.trim()).filter((s) => s !== "")
+
+/** When tools are deferred: `always`, `never`, or `auto:N` (`auto` alone: `fallback`) as the number N. */
+export const Defer = (fallback: number): Schema.ConstraintCodec<"always" | "never" | number, unknown> =>
+  fromString<"always" | "never" | number>(
+    Schema.Union([Schema.Literals(["always", "never"]), Schema.Int]),
+    (raw) => {
+      const v = raw.trim().toLowerCase()
+      if (v === "always" || v === "never") return Result.succeed(v)
+      if (v === "auto") return Result.succeed(fallback)
+      const n = /^auto:(\d{1,6})$/.exec(v)?.[1]
+      return n === undefined
+        ? Result.fail("Expected always, never, auto or auto:N (N tools or more are deferred)")
+        : Result.succeed(Number(n))
+    },
+    (value) => typeof value === "number" ? `auto:${value}` : value
+  )
+
+/** A finite number from `minimum` to `maximum`. */
+export const NumberBetween = (minimum: number, maximum: number): Schema.Codec<number> =>
+  Schema.Finite.check(Schema.isBetween({ minimum, maximum }))

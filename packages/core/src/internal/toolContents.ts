@@ -8,7 +8,8 @@ import * as Disclosure from "../Disclosure.js"
 import type { Contents, Named, Options, Template } from "../TableOfContents.js"
 import type { Entry } from "../ToolCatalog.js"
 import type * as Visibility from "../Visibility.js"
-import { headingOf, summaryOf } from "./resourceContents.js"
+import * as Deferral from "./deferral.js"
+import { headingOf, moreHidden, overflowLines, summaryOf } from "./resourceContents.js"
 
 /** The tool table. */
 export const build = (
@@ -66,13 +67,7 @@ export const render = (contents: Contents): string => {
     if (group.hidden > 0) lines.push(`- ${moreTools(group.hidden)}`)
   }
   const { categories, tools } = contents.overflow
-  if (tools > 0) {
-    lines.push(
-      `(${tools} more ${tools === 1 ? "tool" : "tools"} in ${categories} other ${
-        categories === 1 ? "category" : "categories"
-      }, hidden)`
-    )
-  }
+  lines.push(...overflowLines(tools, ["more tool", "more tools"], categories, ["category", "categories"]))
   return lines.join("\n")
 }
 
@@ -83,7 +78,7 @@ const namedOf = (tool: Entry, kind: Visibility.CatalogKind, options: Options): N
   ...(tool.source === undefined ? {} : { source: tool.source })
 })
 
-const moreTools = (n: number): string => `(${n} more ${n === 1 ? "tool" : "tools"}, hidden)`
+const moreTools = (n: number): string => moreHidden(n, "tool", "tools")
 
 /** The default section: the table, then what the search tools do. Descriptive, never imperative. */
 export const defaultTemplate: Template = ({ searchTools, toc }) =>
@@ -95,9 +90,27 @@ export const defaultTemplate: Template = ({ searchTools, toc }) =>
     toc,
     "",
     searchTools
-      ? `${Disclosure.SEARCH_TOOLS} lists candidate tools (name, category, summary) without loading them. ` +
-        `${Disclosure.TOOL_SEARCH} loads tools by keywords or by exact names ("select:name1,name2"); ` +
+      ? `${Disclosure.toolNames.searchTools} lists candidate tools (name, category, summary) without loading them. ` +
+        `${Disclosure.toolNames.toolSearch} loads tools by keywords or by exact names ("select:name1,name2"); ` +
         "a loaded tool can be called from the next step."
-      : `${Disclosure.TOOL_SEARCH} finds and loads tools by keywords or by exact names ("select:name1,name2"); ` +
+      : `${Disclosure.toolNames.toolSearch} finds and loads tools by keywords or by exact names ("select:name1,name2"); ` +
         "a loaded tool can be called from the next step."
   ].join("\n")
+
+/**
+ * The system-prompt section of `staged` disclosure: the table of the searchable tools in
+ * `options.template`; empty when it lists nothing.
+ */
+export const section = (
+  tools: ReadonlyArray<Entry>,
+  policy: Visibility.Visibility,
+  disclosure: Disclosure.Options,
+  options: Options
+): string => {
+  const contents = build(tools, policy, options)
+  if (contents.groups.length === 0 && contents.overflow.tools === 0) return ""
+  return options.template({
+    toc: render(contents),
+    searchTools: Deferral.offersSearchTools(disclosure, tools.length)
+  })
+}

@@ -8,17 +8,20 @@
  */
 import { Effect } from "effect"
 import type * as Query from "../Query.js"
-import { SearchFailed, type SearchIndex } from "../SearchStrategy.js"
+import { type SearchIndex } from "../SearchStrategy.js"
 import type { Entry, Match } from "../ToolCatalog.js"
 import { messageOf } from "./messages.js"
 import type { ToolTable } from "./toolTable.js"
+
+import type { InvalidQuery } from "../Errors.js"
+import { SearchFailed } from "../Errors.js"
 
 /** Ranks `query` over `table`: at most `limit` matches among the tools `accept` lets through. */
 export type Rank = (
   query: Query.Query,
   limit: number,
   accept: (e: Entry) => boolean
-) => Effect.Effect<ReadonlyArray<Match>, SearchFailed | Query.InvalidQuery>
+) => Effect.Effect<ReadonlyArray<Match>, SearchFailed | InvalidQuery>
 
 /** The ranking of a table whose documents `index` holds, ranked by the strategy `strategy`. */
 export const make = (table: ToolTable, index: SearchIndex, strategy: string): Rank => {
@@ -26,7 +29,7 @@ export const make = (table: ToolTable, index: SearchIndex, strategy: string): Ra
     query: Query.Query,
     limit: number,
     accept: (e: Entry) => boolean
-  ): Effect.Effect<ReadonlyArray<Match>, SearchFailed | Query.InvalidQuery> => {
+  ): Effect.Effect<ReadonlyArray<Match>, SearchFailed | InvalidQuery> => {
     switch (query._tag) {
       case "Select":
         return Effect.sync(() => {

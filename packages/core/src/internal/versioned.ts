@@ -1,25 +1,23 @@
 /**
- * A value derived from a catalog, recomputed only when the catalog's version changed: the views
- * read their searchable tools and available resources on every request, the catalog changes
- * rarely.
+ * Values derived from a catalog, recomputed only when the catalog's version changed: units read the
+ * tools and resources a policy lets exist on every request, the catalog changes rarely.
  *
  * @internal
  */
-import { Effect } from "effect"
 
 /**
- * `compute`, run again only when `version()` differs from the version of the last value. The
- * version is read before computing, so a write racing the computation makes the next read
- * compute again rather than keep a stale value.
+ * A value derived from a catalog's current state under a policy object (a visibility policy), one
+ * per policy object and catalog version: every unit with the same policy shares it, and the next
+ * read after a write computes it again.
  */
-export const cachedByVersion = <A>(version: () => number, compute: Effect.Effect<A>): Effect.Effect<A> => {
-  let last: { readonly version: number; readonly value: A } | undefined
-  return Effect.suspend(() => {
+export const perPolicy = <P extends object, A>(version: () => number, compute: (policy: P) => A) => {
+  const cache = new WeakMap<P, { readonly version: number; readonly value: A }>()
+  return (policy: P): A => {
     const current = version()
-    if (last?.version === current) return Effect.succeed(last.value)
-    return Effect.map(compute, (value) => {
-      last = { version: current, value }
-      return value
-    })
-  })
+    const hit = cache.get(policy)
+    if (hit?.version === current) return hit.value
+    const value = compute(policy)
+    cache.set(policy, { version: current, value })
+    return value
+  }
 }

@@ -7,7 +7,7 @@
  * RE2 whose automata match in time linear in the name, whatever the pattern — `(a+)+$` cannot
  * backtrack because nothing backtracks. Writing a linear-time engine here would mean maintaining a
  * regex parser and matcher; RE2JS is a maintained, dependency-free, widely used one. The price is
- * RE2's syntax: no look-around and no back-references. Patterns longer than `MAX_PATTERN_LENGTH`
+ * RE2's syntax: no look-around and no back-references. Patterns longer than 200
  * characters, and patterns that do not compile, are `InvalidQuery` errors saying what to fix.
  *
  * Ranking: a name matched over a larger share of its length ranks higher (`send_message` before
@@ -31,14 +31,6 @@ import type { SearchDocument } from "../SearchDocument.js"
 import { type SearchIndex, SearchStrategy } from "../SearchStrategy.js"
 
 /**
- * Longest pattern accepted, in characters.
- *
- * @since 0.1.0
- * @category limits
- */
-export const MAX_PATTERN_LENGTH = Pattern.MAX_LENGTH
-
-/**
  * Default bound on the steps of one search: room for ordinary patterns (15–45 instructions) over
  * 100k names of about 28 characters (at most 124 million steps), and about a second of the worst
  * patterns' matching (`npm run bench:gateway`).
@@ -54,7 +46,7 @@ export const MAX_STEPS = 150_000_000
  * @since 0.1.0
  * @category limits
  */
-export const YIELD_EVERY = 512
+const YIELD_EVERY = 512
 
 /**
  * Default number of steps between two yields: a few milliseconds of matching.
@@ -62,7 +54,7 @@ export const YIELD_EVERY = 512
  * @since 0.1.0
  * @category limits
  */
-export const YIELD_STEPS = 1_000_000
+const YIELD_STEPS = 1_000_000
 
 /**
  * How much work one search may do.

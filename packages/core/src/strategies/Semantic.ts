@@ -21,7 +21,9 @@ import * as EmbeddingStrategy from "../internal/embeddingStrategy.js"
 import { TopK } from "../internal/TopK.js"
 import * as VectorFile from "../internal/vectorFile.js"
 import type { SearchDocument } from "../SearchDocument.js"
-import { type Hit, SearchFailed, type SearchIndex, type SearchRequest, type SearchStrategy } from "../SearchStrategy.js"
+
+import { SearchFailed } from "../Errors.js"
+import { type Hit, type SearchIndex, type SearchRequest, type SearchStrategy } from "../SearchStrategy.js"
 import * as VectorCache from "../VectorCache.js"
 
 // -----------------------------------------------------------------------------

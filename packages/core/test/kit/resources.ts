@@ -73,8 +73,7 @@ export const logTemplate = Resource.template({
 export const resourceCatalogOf = (
   resources: ReadonlyArray<Resource.Resource>,
   options: Partial<ResourceCatalog.Options> = {}
-) =>
-  ResourceCatalog.ResourceCatalog.layerWithResources(resources, options).pipe(Layer.provide(Bm25f.layer), Layer.orDie)
+) => ResourceCatalog.layerWithResources(resources, options).pipe(Layer.provide(Bm25f.layer), Layer.orDie)
 
 /** An empty catalog (BM25F). */
-export const EmptyResources = ResourceCatalog.ResourceCatalog.layer.pipe(Layer.provide(Bm25f.layer))
+export const EmptyResources = ResourceCatalog.layer.pipe(Layer.provide(Bm25f.layer))

@@ -2,7 +2,7 @@
 // model's answers hold. Other packages' tests import it as `@tool-search/core/test-kit`, an export
 // whose files are not published (`files` holds `dist/src` and `src` only).
 import { Effect, Layer } from "effect"
-import { CatalogTool, Keyword, ToolCatalog, ToolView } from "../../src/index.js"
+import { CatalogTool, Disclosure, Keyword, ToolCatalog, Unit } from "../../src/index.js"
 
 /** A tool of `parameters` (one string property) whose handler echoes its name and parameters. */
 const echoTool =
@@ -21,22 +21,29 @@ export const tool = echoTool("path", "A file path")
 /** A tool (a `text` parameter) whose handler echoes its name and parameters. */
 export const textTool = echoTool("text", "Free text")
 
-/** A catalog (keyword strategy) holding `tools`. */
+/**
+ * Deferral whatever the catalog's size: the kit's catalogs are small, below the default threshold
+ * under which every tool is sent (tests of the threshold set it themselves).
+ */
+export const deferAlways = Disclosure.layer({ defer: "always" })
+
+/** A catalog (keyword strategy) holding `tools`, deferring whatever its size. */
 export const catalogOf = (tools: ReadonlyArray<CatalogTool.CatalogTool>) =>
-  ToolCatalog.ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer))
+  ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer), Layer.merge(deferAlways))
 
 /** Runs `effect` as one unit over a catalog of `tools`. */
 export const unitOver = <A, E>(
   tools: ReadonlyArray<CatalogTool.CatalogTool>,
-  effect: Effect.Effect<A, E, ToolView.ToolView | ToolCatalog.ToolCatalog>
-) => ToolView.withUnit(effect).pipe(Effect.provide(catalogOf(tools)))
+  effect: Effect.Effect<A, E, Unit.Unit | ToolCatalog.ToolCatalog>
+) => Unit.provide(effect).pipe(Effect.provide(catalogOf(tools)))
 
-/** Calls a tool by name in the current view, as the executor would. */
+/** Calls a tool by name in the current unit, as the executor would. */
 export const call = (name: string, params: unknown) =>
-  Effect.flatMap(
-    ToolView.ToolView,
-    (view) => Effect.flatMap(view.resolve(name), (t) => t.run(params, { toolCallId: "c" }))
-  )
+  Effect.flatMap(Unit.resolve(name), (t) => t.run(params, { toolCallId: "c" }))
+
+/** Runs `ToolSearch` in the current unit, as the model would call it. */
+export const toolSearch = (query: string, max?: number) =>
+  Unit.answer("ToolSearch", max === undefined ? { query } : { query, max_results: max })
 
 /** Names in a `ToolSearch` answer. */
 export const functionsOf = (result: unknown): ReadonlyArray<string> =>
@@ -62,9 +69,7 @@ export const tools = [
 export const CatalogLive = catalogOf(tools)
 
 /** An empty catalog (keyword strategy). */
-export const EmptyCatalog = ToolCatalog.ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))
+export const EmptyCatalog = ToolCatalog.layer.pipe(Layer.provide(Keyword.layer), Layer.merge(deferAlways))
 
-/** Names of the tools a view sends to the model now. */
-export const visibleNames = Effect.flatMap(ToolView.ToolView, (v) => v.visible).pipe(
-  Effect.map((ts) => ts.map((t) => t.name))
-)
+/** Names of the tools the unit sends to the model now. */
+export const visibleNames = Effect.map(Unit.tools, (ts) => ts.map((t) => t.name))

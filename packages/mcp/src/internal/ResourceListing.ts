@@ -8,7 +8,7 @@
  *
  * @internal
  */
-import { type ResourceCatalog, ToolCatalog, type Visibility } from "@tool-search/core"
+import type { ResourceCatalog, Visibility } from "@tool-search/core"
 import { Effect, Schema } from "effect"
 
 /** Entries per page of a listing. */
@@ -29,27 +29,17 @@ export interface Listing {
   readonly promptsSignature: string
 }
 
-const memo = new WeakMap<object, WeakMap<object, Effect.Effect<Listing>>>()
+/** Listings by the resources they list: the catalog gives the same array while its version and the policy hold. */
+const memo = new WeakMap<ReadonlyArray<Entry>, Listing>()
 
-/** The listing of the catalog's current version under `policy`, computed at most once per version. */
+/** The listing of the catalog's current version under `policy`, built at most once per version. */
 export const of = (
   catalog: ResourceCatalog.Service,
   policy: Visibility.Visibility
 ): Effect.Effect<Listing> =>
-  Effect.suspend(() => {
-    let byPolicy = memo.get(catalog)
-    if (byPolicy === undefined) memo.set(catalog, byPolicy = new WeakMap())
-    let listing = byPolicy.get(policy)
-    if (listing === undefined) {
-      listing = ToolCatalog.cachedByVersion(
-        catalog.versionUnsafe,
-        Effect.suspend(() => {
-          const version = catalog.versionUnsafe()
-          return Effect.map(catalog.all, (all) => build(version, all.filter((e) => policy.includes(e))))
-        })
-      )
-      byPolicy.set(policy, listing)
-    }
+  Effect.map(catalog.visibleTo(policy), (visible) => {
+    let listing = memo.get(visible)
+    if (listing === undefined) memo.set(visible, listing = build(catalog.versionUnsafe(), visible))
     return listing
   })
 

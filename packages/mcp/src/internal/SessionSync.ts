@@ -7,8 +7,9 @@
  *
  * @internal
  */
+import { Unit } from "@tool-search/core"
 import { Effect, Option } from "effect"
-import type { BoundedActivation } from "./BoundedActivation.js"
+import type { SessionView } from "./SessionView.js"
 
 /** A session's link to its stored copy. */
 export interface Persisted {
@@ -26,21 +27,19 @@ export interface SessionSync {
   readonly store: Effect.Effect<void>
 }
 
-/** Keeps `bounded` in step with `persisted`. */
-export const make = (bounded: BoundedActivation, persisted: Persisted | undefined): SessionSync => {
+/** Keeps the session's unit in step with `persisted`. */
+export const make = (view: Pick<SessionView, "inUnit">, persisted: Persisted | undefined): SessionSync => {
   if (persisted === undefined) return { adopt: Effect.void, store: Effect.void }
   // what the stored copy holds, as last read or written
   let known = ""
   const adopt = Effect.gen(function*() {
     const stored = yield* persisted.load
     if (Option.isNone(stored)) return
-    const active = new Set(yield* bounded.activation.ids)
-    const missing = stored.value.filter((id) => !active.has(id))
-    if (missing.length > 0) yield* bounded.activation.activate(missing)
+    yield* view.inUnit(Unit.restore(stored.value))
     known = JSON.stringify(stored.value)
   })
   const store = Effect.gen(function*() {
-    const ids = yield* bounded.activation.ids
+    const ids = yield* view.inUnit(Unit.snapshot)
     const now = JSON.stringify(ids)
     if (now === known) return
     known = now

@@ -1,14 +1,15 @@
 /**
- * A gateway session's tool list as the client sees it: what `tools/list` answers (the session's
- * visible tools, `call_tool` right after the search tools), what the client was last told, and
- * `list_changed` announcements, sent only when the list differs from what the client knows.
+ * A gateway session's tool list as the client sees it: what `tools/list` answers (the tools its
+ * unit shows now: eager tools, the search tools, the resource tools and `call_tool`, then the loaded
+ * tools), what the client was last told, and `list_changed` announcements, sent only when the list
+ * differs from what the client knows.
  *
  * @internal
  */
-import type { ToolCatalog, ToolView } from "@tool-search/core"
+import { type ToolCatalog, Unit } from "@tool-search/core"
 import { Duration, Effect, type Scope, Semaphore, Stream } from "effect"
 import * as McpTool from "../McpTool.js"
-import { callToolListed } from "./SessionCalls.js"
+import type { SessionView } from "./SessionView.js"
 
 /** A session's tool list and what its client knows of it. */
 export interface SessionToolList {
@@ -28,16 +29,10 @@ export interface SessionToolList {
   ) => Effect.Effect<void, never, Scope.Scope>
 }
 
-/** The list of `view`, with `call_tool` when `callTool`. */
-export const make = (view: ToolView.Service, callTool: boolean): Effect.Effect<SessionToolList> =>
+/** The list of the session's unit. */
+export const make = (view: Pick<SessionView, "inUnit">): Effect.Effect<SessionToolList> =>
   Effect.map(Semaphore.make(1), (lock) => {
-    const listed = Effect.map(view.visible, (visible) => {
-      const tools = visible.filter((t) => !(callTool && t.name === McpTool.CALL_TOOL)).map(McpTool.toListed)
-      if (!callTool) return tools
-      // Right after the search tools: the list's stable head stays stable (prompt caches).
-      const at = visible.filter((t) => t.kind !== "activated").length
-      return [...tools.slice(0, at), callToolListed, ...tools.slice(at)]
-    })
+    const listed = view.inUnit(Effect.map(Unit.tools, (visible) => visible.map(McpTool.toListed)))
     // What the client was last told (by a listing or an announcement); undefined before it listed.
     let known: string | undefined
 

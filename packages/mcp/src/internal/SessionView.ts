@@ -1,65 +1,90 @@
 /**
- * What one gateway session sees, built in its scope: its `ToolView` over its bounded activation,
- * with the resource level tools when the gateway offers them, and its resource and prompt
- * methods when the gateway serves a resource catalog.
+ * What one gateway session sees, built in its scope: its execution unit — the core's one unit
+ * layer (`Unit.session`), with the session's loaded-set capacity, the `call_tool` dispatcher, the
+ * resource level tools when the gateway offers them, the upstream servers as the sources a search
+ * answer may name (only those the visibility policy exposes), and an observer that records each
+ * search in the audit trail — and its resource and prompt methods when the gateway serves a
+ * resource catalog.
  *
  * @internal
  */
-import {
-  Activation,
-  Permission,
-  type ResourceCatalog,
-  ResourceDisclosure,
-  ResourceView,
-  RevealedResources,
-  type ToolCatalog,
-  ToolView,
-  Visibility
-} from "@tool-search/core"
-import { ResourceCatalog as Resources } from "@tool-search/core"
-import { Context, Effect, Layer, Option, Scope } from "effect"
+import { Permission, ResourceCatalog, ResourceDisclosure, type ToolCatalog, Unit, Visibility } from "@tool-search/core"
+import { Clock, Effect, Layer, Metric, Option, Scope } from "effect"
 import type { Options } from "../Gateway.js"
+import type { Recorder } from "../GatewayAudit.js"
 import type * as McpSources from "../McpSources.js"
-import type { BoundedActivation } from "./BoundedActivation.js"
+import * as Telemetry from "../Telemetry.js"
 import { Sources } from "./GatewaySources.js"
 import * as SessionResources from "./SessionResources.js"
 
 /** What a session sees and serves. */
 export interface SessionView {
-  /** The session's tools. */
-  readonly tools: ToolView.Service
-  /** The tools, with the resource level tools when they are offered. */
-  readonly view: ToolView.Service
+  /** Runs an effect in the session's unit. */
+  readonly inUnit: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, Exclude<R, Unit.Unit>>
+  /** Whether the unit offers the resource level tools (their list can change with the resources). */
+  readonly resourceTools: boolean
   /** The resource and prompt methods, with a resource catalog. */
   readonly resources: SessionResources.SessionResources | undefined
   readonly sources: McpSources.Service | undefined
 }
 
-/** The session's view (tools, and the level tools when offered) and its resource methods, if any. */
+/** The servers as a search answer may name them: those that cannot answer now, and why. */
+const sourcesOf = (sources: McpSources.Service): Unit.Sources => ({
+  // a server whose filter denies every name has nothing to search: never named
+  names: sources.servers.filter((s) => !(s.deniesAll ?? false)).map((s) => s.name),
+  unavailable: Effect.map(sources.status, (all) =>
+    all.filter((s) => s.state !== "ready").map((s) => ({
+      name: s.name,
+      reason: s.state === "starting" ? "still starting" : `unavailable (${s.error?.message ?? s.state})`
+    })))
+})
+
+/** The session's unit and its resource methods, if any. */
 export const make = (
   settings: Options,
-  bounded: BoundedActivation,
-  resourceCatalog: ResourceCatalog.Service | undefined
+  resourceCatalog: ResourceCatalog.Service | undefined,
+  audit: Recorder | undefined,
+  session: () => string
 ): Effect.Effect<SessionView, never, ToolCatalog.ToolCatalog | Scope.Scope> =>
   Effect.gen(function*() {
     const scope = yield* Scope.Scope
-    const tools = Context.get(
-      yield* Layer.buildWithScope(
-        ToolView.ToolView.layer.pipe(Layer.provide(Layer.succeed(Activation.Activation, bounded.activation))),
-        scope
-      ),
-      ToolView.ToolView
-    )
     const sources = Option.getOrUndefined(yield* Sources)
-    const view = resourceCatalog === undefined || !settings.resourceTools
-      ? tools
-      : ResourceView.withResources(
-        tools,
-        yield* ResourceView.make.pipe(
-          Effect.provideService(Resources.ResourceCatalog, resourceCatalog),
-          Effect.provideService(RevealedResources.RevealedResources, yield* RevealedResources.make([]))
-        )
-      )
+    const resourceTools = resourceCatalog !== undefined && settings.resourceTools
+    const observer: Unit.Observer = {
+      onSearch: (search) =>
+        Effect.gen(function*() {
+          if (search.tool === "ToolSearch") {
+            yield* Metric.update(Telemetry.searches, 1)
+            if (search.found.length === 0) yield* Metric.update(Telemetry.misses, 1)
+            yield* Metric.update(Telemetry.activations, search.activated.length)
+          }
+          if (audit === undefined) return
+          yield* audit.reveal({
+            at: yield* Clock.currentTimeMillis,
+            sessionId: session(),
+            requestId: search.toolCallId,
+            tool: search.tool,
+            query: search.query,
+            found: search.found,
+            activated: search.activated
+          })
+        })
+    }
+    const unit = Unit.session({
+      capacity: settings.maxLoadedTools,
+      resources: resourceTools,
+      dispatcher: settings.callTool,
+      ...(sources === undefined ? {} : { sources: sourcesOf(sources) }),
+      observer
+    })
+    const context = yield* Layer.buildWithScope(
+      resourceCatalog === undefined
+        ? unit
+        : unit.pipe(Layer.provide(Layer.succeed(ResourceCatalog.ResourceCatalog, resourceCatalog))),
+      scope
+    ).pipe(Effect.orDie) // the session's unit has no seed: making it cannot fail
+    const inUnit = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.provide(effect, context) as Effect.Effect<A, E, Exclude<R, Unit.Unit>>
     const resources = resourceCatalog === undefined ? undefined : yield* SessionResources.make({
       catalog: resourceCatalog,
       upstream: sources?.resources,
@@ -75,5 +100,5 @@ export const make = (
         readTimeout: (yield* ResourceDisclosure.ResourceDisclosure).readTimeout
       }
     })
-    return { tools, view, resources, sources } satisfies SessionView
+    return { inUnit, resourceTools, resources, sources } satisfies SessionView
   })

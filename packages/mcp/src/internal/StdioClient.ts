@@ -2,8 +2,8 @@
  * The client side of MCP over stdio: starts a server process and exchanges one JSON-RPC message
  * per line with it.
  *
- * It does what the SDK's `StdioClientTransport` does (the SDK's safe environment plus the given
- * one, stderr piped, stdin closed then SIGTERM then SIGKILL on close) with one difference: the
+ * It does what the SDK's `StdioClientTransport` does (a base environment plus the given one —
+ * `Secrets.baseEnvironment`, never the gateway's settings or keys — stderr piped, stdin closed then SIGTERM then SIGKILL on close) with one difference: the
  * SDK's buffer closes the connection when a server writes more than 10 MB at once, so a large tool
  * result or `tools/list` killed and restarted the server again and again. Here a message over the
  * bound is dropped up to its newline, the connection goes on, and the request it answered (its
@@ -11,11 +11,11 @@
  *
  * @internal
  */
-import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
 import { type ChildProcess, spawn } from "node:child_process"
 import { PassThrough } from "node:stream"
+import { baseEnvironment } from "../Secrets.js"
 import { idOf, LineReader, type Oversized } from "./LineReader.js"
 import { invalidReason } from "./StdioServer.js"
 
@@ -62,7 +62,8 @@ export class StdioClient implements Transport {
     if (this.process !== undefined) return Promise.reject(new Error("the stdio transport was already started"))
     return new Promise((resolve, reject) => {
       const child = spawn(this.options.command, [...this.options.args], {
-        env: { ...getDefaultEnvironment(), ...this.options.env },
+        // what a process needs to run, and what its configuration gives it: nothing of the gateway's own
+        env: { ...baseEnvironment(), ...this.options.env },
         stdio: ["pipe", "pipe", "pipe"],
         shell: false,
         windowsHide: true,

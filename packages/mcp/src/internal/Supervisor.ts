@@ -15,6 +15,7 @@ import type { ServerStatus } from "../McpSources.js"
 import * as McpTool from "../McpTool.js"
 import * as Telemetry from "../Telemetry.js"
 import * as Upstream from "../Upstream.js"
+import type { ClientRelay, Level } from "./ClientRelay.js"
 import type { UpstreamResources } from "./UpstreamResources.js"
 
 /** What every supervisor shares with `McpSources`. */
@@ -32,6 +33,10 @@ export interface Shared {
   readonly handler: (origin: McpTool.Origin) => CatalogTool.Handler
   /** Whether another attempt, after a backoff, may fix this failure. */
   readonly isTransient: (error: McpError, transport: Upstream.Transport) => boolean
+  /** Where the servers' log lines, sampling and elicitation requests go. */
+  readonly relay: ClientRelay
+  /** The logging level clients asked for, sent to each server that logs when it connects. */
+  readonly logLevel: () => Level | undefined
 }
 
 /** Supervises one server until the scope closes; `firstAttempt` completes after its first attempt. */
@@ -149,9 +154,13 @@ export const supervise = (shared: Shared, config: Upstream.Config, firstAttempt:
     lastResources = undefined
     const scope = yield* Scope.make()
     const connection = yield* Effect.gen(function*() {
-      const connection = yield* McpConnection.connect(config)
+      const connection = yield* McpConnection.connect(config, shared.relay)
       // reachable while it lists: the resource index reads bodies through it
       connections.set(server, connection)
+      const level = shared.logLevel()
+      if (level !== undefined && connection.capabilities.logging !== undefined) {
+        yield* connection.request("logging/setLevel", { level }, server).pipe(Effect.ignore)
+      }
       yield* sync(connection)
       return connection
     }).pipe(

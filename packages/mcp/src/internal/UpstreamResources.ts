@@ -204,7 +204,8 @@ export const make = (
           server,
           client,
           timeout: config.callTimeout,
-          maxBodySize: config.maxMessageBytes
+          maxBodySize: config.maxMessageBytes,
+          ...(config.filter === undefined ? {} : { filter: config.filter })
         })
         const refused = yield* apply(server, imported.resources)
         return [...imported.invalid, ...refused]

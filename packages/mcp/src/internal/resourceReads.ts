@@ -4,8 +4,8 @@
  *
  * @internal
  */
-import { Resource } from "@tool-search/core"
-import { Effect, Schema } from "effect"
+import { Resource, ResourceReadError } from "@tool-search/core"
+import { Clock, Effect, Schema } from "effect"
 import { Base64 } from "effect/encoding"
 import type { ImportOptions } from "../McpResource.js"
 
@@ -31,8 +31,8 @@ export const guard = <S extends Schema.Decoder<unknown>>(
   options: ImportOptions,
   request: Effect.Effect<unknown, { readonly message: string }>,
   schema: S
-): Effect.Effect<S["Type"], Resource.ResourceReadError> => {
-  const fail = (reason: string) => new Resource.ResourceReadError({ uri, reason })
+): Effect.Effect<S["Type"], ResourceReadError> => {
+  const fail = (reason: string) => new ResourceReadError({ uri, reason })
   return Effect.suspend(() => request).pipe(
     Effect.mapError((e) => fail(`MCP server '${options.server}': ${e.message}`)),
     Effect.timeout(options.timeout ?? "30 seconds"),
@@ -48,12 +48,60 @@ export const guard = <S extends Schema.Decoder<unknown>>(
   )
 }
 
-/** Reads a resource through `resources/read`, then slices what was asked. */
+/** How long a body read for slicing is kept: the slices of one reading come from one upstream read. */
+const CACHE_MILLIS = 30_000
+
+/** The characters of bodies kept per server for slicing; the least recently read go first. */
+const CACHE_CHARS = 32 * 1024 * 1024
+
+/** A body kept for slicing. */
+interface Kept {
+  readonly at: number
+  readonly chars: number
+  readonly result: typeof ReadResult.Type
+}
+
+/** One cache per server import: its bodies by URI, least recently read first. */
+const caches = new WeakMap<ImportOptions, Map<string, Kept>>()
+
+/**
+ * `resources/read` of `uri`, or the body read for it less than `CACHE_MILLIS` ago: a client reading
+ * a long resource slice by slice (`read_resource` with `offset`) costs one upstream read, not one
+ * per slice. Bounded to `CACHE_CHARS` per server, least recently read first out.
+ */
+const readCached = (options: ImportOptions, uri: string) =>
+  Effect.gen(function*() {
+    let cache = caches.get(options)
+    if (cache === undefined) caches.set(options, cache = new Map())
+    const now = yield* Clock.currentTimeMillis
+    const kept = cache.get(uri)
+    if (kept !== undefined && now - kept.at < CACHE_MILLIS) {
+      cache.delete(uri)
+      cache.set(uri, kept)
+      return kept.result
+    }
+    const result = yield* guard(uri, options, options.client.readResource(uri), ReadResult)
+    const chars = result.contents.reduce((n, c) => n + ("text" in c ? c.text.length : c.blob.length), 0)
+    cache.delete(uri)
+    if (chars <= CACHE_CHARS) {
+      cache.set(uri, { at: now, chars, result })
+      let total = 0
+      for (const k of cache.values()) total += k.chars
+      for (const [key, k] of cache) {
+        if (total <= CACHE_CHARS) break
+        cache.delete(key)
+        total -= k.chars
+      }
+    }
+    return result
+  })
+
+/** Reads a resource through `resources/read` (once for a run of slices), then slices what was asked. */
 export const reader = (options: ImportOptions): Resource.Reader => (request) =>
-  guard(request.uri, options, options.client.readResource(request.uri), ReadResult).pipe(
+  readCached(options, request.uri).pipe(
     Effect.flatMap((result) => {
       const max = options.maxBodySize ?? 20_000_000
-      const tooLarge = new Resource.ResourceReadError({
+      const tooLarge = new ResourceReadError({
         uri: request.uri,
         reason: `MCP server '${options.server}' sent a body larger than ${max}`
       })
@@ -65,7 +113,7 @@ export const reader = (options: ImportOptions): Resource.Reader => (request) =>
         const bytes = Base64.decode(blob)
         if (bytes._tag === "Failure") {
           return Effect.fail(
-            new Resource.ResourceReadError({ uri: request.uri, reason: "the server sent invalid base64" })
+            new ResourceReadError({ uri: request.uri, reason: "the server sent invalid base64" })
           )
         }
         return Effect.succeed(Resource.sliceBytes(bytes.success, request.offset, request.length))

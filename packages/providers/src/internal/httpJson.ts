@@ -37,6 +37,26 @@ export interface Endpoint {
   readonly retries: number
 }
 
+/** The bounds a user may set on a model's requests, each optional (the model has its defaults). */
+export interface Limits {
+  /** The longest one request may take, body included. */
+  readonly timeout?: Duration.Input
+  /** The largest response body read. */
+  readonly maxResponseBytes?: number
+  /** Retries of a transient failure (408, 409, 429, 500, 502–504, 529, transport) after the first attempt (default 2). */
+  readonly retries?: number
+}
+
+/** `options`' limits, with the model's defaults where unset. */
+export const limitsOf = (
+  options: Limits,
+  defaults: { readonly timeout: Duration.Input; readonly maxResponseBytes: number }
+): Pick<Endpoint, "timeout" | "maxResponseBytes" | "retries"> => ({
+  timeout: options.timeout ?? defaults.timeout,
+  maxResponseBytes: options.maxResponseBytes ?? defaults.maxResponseBytes,
+  retries: options.retries ?? defaultRetries
+})
+
 /**
  * The endpoint of an OpenAI-compatible server: `baseUrl` without its trailing slashes, the key (if
  * any) as `Authorization: Bearer`.
