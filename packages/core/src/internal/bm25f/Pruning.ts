@@ -138,15 +138,7 @@ export const make = (
    * for them alone (`addKnown…`, in reading order) and the check repeated, which drops more, until
    * reading the slots' own terms (the forward index) costs less than the remaining lists.
    */
-  const refineSynced = (
-    kept: number,
-    live: ReadonlyArray<Term>,
-    from: number,
-    clauseCount: number,
-    limit: number,
-    accept: (id: string) => boolean,
-    clausal: boolean
-  ): number => {
+  const refineSynced: Pruner["refine"] = (kept, live, from, clauseCount, limit, accept, clausal) => {
     let count = kept
     let remaining = 0
     for (let r = from; r < live.length; r++) remaining += (live[r] as Term).p.size
@@ -265,14 +257,7 @@ export const make = (
    * the front of `touched` and their number returned; −1 when no untouched slot can be ruled out
    * yet, or when too many slots would need scoring in full.
    */
-  const pruneSynced = (
-    count: number,
-    live: ReadonlyArray<Term>,
-    from: number,
-    clauseCount: number,
-    limit: number,
-    accept: (id: string) => boolean
-  ): number => {
+  const pruneSynced: Pruner["prune"] = (count, live, from, clauseCount, limit, accept) => {
     const multi = clauseCount > 0
     const fused = fusionWeight > 0
     const normalized = multi || fused
@@ -616,16 +601,7 @@ export const make = (
           const row = slot * MAX_CLAUSES
           const seen = slotMasks[slot] as number
           slotMasks[slot] = seen | term.mask
-          for (let c = 0, m = term.mask; m !== 0; c++, m >>>= 1) {
-            if ((m & 1) === 0) continue
-            if ((seen & (1 << c)) === 0) {
-              clauseScores[row + c] = impact
-              clauseNameHits[row + c] = inName
-            } else {
-              clauseScores[row + c] = (clauseScores[row + c] as number) + impact
-              clauseNameHits[row + c] = (clauseNameHits[row + c] as number) + inName
-            }
-          }
+          addToClauses(clauseScores, clauseNameHits, row, seen, term.mask, impact, inName)
         }
         if (fusionWeight > 0) {
           second[slot] = (second[slot] as number) + store.impactAt(slot, packed, term.p.size, 1) * term.secondWeight
@@ -642,6 +618,31 @@ export const make = (
     refine: (kept, live, from, clauseCount, limit, accept, clausal) => {
       sync()
       return refineSynced(kept, live, from, clauseCount, limit, accept, clausal)
+    }
+  }
+}
+
+/**
+ * Adds one posting's impact and name hits to the clauses in `mask` of a slot's clause row: a clause
+ * the slot had no score in yet (not in `seen`) starts from them (its entry is stale).
+ */
+export const addToClauses = (
+  clauseScores: Float64Array,
+  clauseNameHits: Float64Array,
+  row: number,
+  seen: number,
+  mask: number,
+  impact: number,
+  inName: number
+): void => {
+  for (let c = 0, m = mask; m !== 0; c++, m >>>= 1) {
+    if ((m & 1) === 0) continue
+    if ((seen & (1 << c)) === 0) {
+      clauseScores[row + c] = impact
+      clauseNameHits[row + c] = inName
+    } else {
+      clauseScores[row + c] = (clauseScores[row + c] as number) + impact
+      clauseNameHits[row + c] = (clauseNameHits[row + c] as number) + inName
     }
   }
 }
@@ -699,16 +700,7 @@ const addKnownClausePostings = (
     const seen = slotMasks[slot] as number
     slotMasks[slot] = seen | mask
     const row = slot * MAX_CLAUSES
-    for (let c = 0, m = mask; m !== 0; c++, m >>>= 1) {
-      if ((m & 1) === 0) continue
-      if ((seen & (1 << c)) === 0) {
-        clauseScores[row + c] = impact
-        clauseNameHits[row + c] = inName
-      } else {
-        clauseScores[row + c] = (clauseScores[row + c] as number) + impact
-        clauseNameHits[row + c] = (clauseNameHits[row + c] as number) + inName
-      }
-    }
+    addToClauses(clauseScores, clauseNameHits, row, seen, mask, impact, inName)
   }
 }
 

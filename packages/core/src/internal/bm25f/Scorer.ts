@@ -17,7 +17,7 @@ import type { Hit } from "../../SearchStrategy.js"
 import type { Associations, Feedback } from "../../strategies/Bm25f.js"
 import { TopK } from "../TopK.js"
 import * as Pruning from "./Pruning.js"
-import { MAX_CLAUSES, type Term } from "./Pruning.js"
+import { addToClauses, MAX_CLAUSES, type Term } from "./Pruning.js"
 import type { Postings, Store } from "./Store.js"
 
 /** The ranking additions the scorer applies on top of BM25F. */
@@ -605,16 +605,7 @@ const addClausePostings = (
       seen = slotMasks[slot] as number
     }
     slotMasks[slot] = seen | mask
-    for (let c = 0, m = mask; m !== 0; c++, m >>>= 1) {
-      if ((m & 1) === 0) continue
-      if ((seen & (1 << c)) === 0) {
-        clauseScores[row + c] = impact
-        clauseNameHits[row + c] = inName
-      } else {
-        clauseScores[row + c] = (clauseScores[row + c] as number) + impact
-        clauseNameHits[row + c] = (clauseNameHits[row + c] as number) + inName
-      }
-    }
+    addToClauses(clauseScores, clauseNameHits, row, seen, mask, impact, inName)
   }
   return count
 }
