@@ -342,11 +342,12 @@ export const protocol = (only?: ReadonlyArray<string>) =>
       const run = yield* choose(ev, others, start, `without ${heldOut}`, [heldOut])
       const before = yield* ev.perQuery(start, heldOut)
       const after = yield* ev.perQuery(run.chosen, heldOut)
-      nested.push(
-        `| ${heldOut} | ${run.changes.join("; ") || "(none)"} | ${f3(meanOf(before))} | ${f3(meanOf(after))} | ${
-          signed(meanOf(after) - meanOf(before))
-        } ±${f3(noise(after, before))} | ${versus(heldOut, after)} |`
-      )
+      const line = `| ${heldOut} | ${run.changes.join("; ") || "(none)"} | ${f3(meanOf(before))} | ${
+        f3(meanOf(after))
+      } | ${signed(meanOf(after) - meanOf(before))} ±${f3(noise(after, before))} | ${versus(heldOut, after)} |`
+      // each fold as it ends: a run cut short still says what it found (and resumes from the cache)
+      log(`nested fold done: ${line}`)
+      nested.push(line)
     }
     const final: Array<string> = []
     for (const name of names) {
