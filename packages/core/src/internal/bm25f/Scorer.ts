@@ -174,13 +174,16 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     }
     live.sort((a, b) => b.bound + b.secondBound - (a.bound + a.secondBound) || a.index - b.index)
     const passes = fusionWeight > 0 ? 2 : 1
+    let checked = false
     for (let j = 0; j < live.length; j++) {
       const term = live[j] as Term
       const p = term.p
-      // a check costs a few passes over the touched slots: worth it before a list at least as long
-      if (j > 0 && limit < count && p.size * passes >= count) {
+      // a check costs a few passes over the touched slots: worth it before a list at least as long,
+      // once (a check that failed rarely succeeded at the next term: retrying cost more than it saved)
+      if (!checked && j > 0 && limit < count && p.size * passes >= count) {
+        checked = true
         const kept = pruner.prune(count, live, j, clauseCount, limit, accept)
-        if (kept >= 0) return pruner.refine(kept, live, j, clauseCount, limit, accept, masks !== undefined)
+        if (kept >= 0) return pruner.refine(kept, live, j, masks !== undefined)
       }
       const impacts = store.impactsOf(p)
       const before = count
