@@ -78,7 +78,7 @@ export interface Evaluator {
 /**
  * The version of the ranking's arithmetic, part of every key of the evaluation file: raise it when
  * a change of the index, the analyzer or the scorer changes any score (not for one, such as
- * pruning, that only changes how fast the same scores come).
+ * a faster loop, that only changes how fast the same scores come).
  */
 export const RANKING_VERSION = 3
 

@@ -2,8 +2,7 @@
  * `npm run bench -- --speed`: the cost of BM25F queries in figures that depend less on the load of
  * the machine than wall time: CPU time of the process (`process.cpuUsage`) per query and for
  * building the index, on the generated scale catalogs and on the largest real catalog, against
- * wink-bm25 on the same queries (with both engines' nDCG@10), then the check that pruning changed
- * no ranking. `--speed --callgrind <size|dataset> [--passes n] [--engine bm25f|wink]` runs one
+ * wink-bm25 on the same queries (with both engines' nDCG@10). `--speed --callgrind <size|dataset> [--passes n] [--engine bm25f|wink]` runs one
  * engine on one catalog only, for an instruction count under `valgrind --tool=callgrind`
  * (repeatable whatever the load).
  *
@@ -12,7 +11,7 @@
  * wall time is printed beside it for runs on a quiet machine.
  */
 import { Evaluation } from "@tool-search/cli"
-import { Bm25f, type CatalogTool, SearchDocument } from "@tool-search/core"
+import type { CatalogTool } from "@tool-search/core"
 import { Effect } from "effect"
 import * as Datasets from "./Datasets.js"
 import * as Generate from "./Generate.js"
@@ -92,21 +91,16 @@ const row = (work: string, engine: string, c: Cost): string =>
     c.cpuP50Us.toFixed(0)
   } | ${c.cpuP99Us.toFixed(0)} | ${c.wallP50Us.toFixed(1)} | ${c.wallP99Us.toFixed(1)} |`
 
-/**
- * The table: BM25F on the scale catalogs and on the largest real catalog, wink-bm25 (stock) beside it there with both engines' nDCG@10; then, on
- * every catalog, how many queries pruning ranked differently from the exhaustive ranking.
- */
+/** The table: BM25F on the scale catalogs and on the largest real catalog, wink-bm25 (stock) beside it there, with both engines' nDCG@10. */
 export const report = (sizes: ReadonlyArray<number> = [10_000, 100_000], real = "seal-tools") =>
   Effect.gen(function*() {
     const out = [
       "| catalog | engine | build CPU ms | build wall ms | query CPU mean µs | CPU p50 µs | CPU p99 µs | wall p50 µs | wall p99 µs |",
       "|---|---|---|---|---|---|---|---|---|"
     ]
-    const works: Array<Workload> = []
     for (const size of sizes) {
       log(`generated ${size}`)
       const work = generated(size)
-      works.push(work)
       out.push(row(work.name, "bm25f", yield* cost(Peers.bm25f(), work)))
     }
     const largest = yield* Datasets.load(real)
@@ -121,37 +115,7 @@ export const report = (sizes: ReadonlyArray<number> = [10_000, 100_000], real = 
         (yield* quality(Peers.winkBm25("stock"))).toFixed(3)
       }`
     )
-    for (const name of Datasets.names()) {
-      const d = name === real ? largest : yield* Datasets.load(name)
-      works.push({ name, tools: d.tools, queries: d.queries.map((q) => q.query) })
-    }
-    const exact: Array<string> = []
-    // an exhaustive ranking keeps every hit (a selection of the whole catalog per query): too slow at 100,000
-    for (const w of works.filter((w) => w.tools.length <= 10_000)) {
-      log(`pruned against exhaustive: ${w.name}`)
-      exact.push(`${w.name} ${yield* differences(w)}/${w.queries.length}`)
-    }
-    out.push("", `queries whose best 10 differ between pruned and exhaustive ranking: ${exact.join(", ")}`)
     return out.join("\n")
-  })
-
-/**
- * Whether pruning changed a ranking: every query's best 10 (ids, scores, strengths) with pruning,
- * against the same query ranked exhaustively (a limit above the catalog's size prunes nothing);
- * returns the number of queries whose rankings differ (0 is the only right answer).
- */
-export const differences = (work: Workload): Effect.Effect<number> =>
-  Effect.gen(function*() {
-    const index = Bm25f.makeIndexWith(Bm25f.defaults)
-    index.add(work.tools.map(SearchDocument.fromTool))
-    const all = work.tools.length + 1
-    let differ = 0
-    for (const q of work.queries) {
-      const pruned = yield* index.search({ text: q, limit: 10, accept: () => true }).pipe(Effect.orDie)
-      const exhaustive = yield* index.search({ text: q, limit: all, accept: () => true }).pipe(Effect.orDie)
-      if (JSON.stringify(pruned) !== JSON.stringify(exhaustive.slice(0, 10))) differ++
-    }
-    return differ
   })
 
 /**

@@ -266,10 +266,7 @@ export const makeIndexWith = (parameters: Parameters): Index => {
       for (const id of ids) store.remove(id)
       store.commit()
     },
-    search: (request) =>
-      Effect.sync(() =>
-        scorer.select(scorer.run(request.text, request.limit, request.accept), request.limit, request.accept)
-      ),
+    search: (request) => Effect.sync(() => scorer.select(scorer.run(request.text), request.limit, request.accept)),
     score: (id, text) => {
       const slot = store.slotOf(id)
       if (slot === undefined) return 0

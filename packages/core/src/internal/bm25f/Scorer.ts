@@ -2,9 +2,7 @@
  * Scores one query over a BM25F store: reads only the postings of the query's terms, adds their
  * impacts per document, then applies the ranking additions (name coverage, clause fusion, quoted
  * values, a fused second ranker, expansion terms from a term-association table and from
- * pseudo-relevance feedback) and keeps the best hits with `TopK`. Terms are read rarest first;
- * with a limit, `Pruning` drops the slots that can no longer be among the best hits once the terms
- * read decide, without changing any score.
+ * pseudo-relevance feedback) and keeps the best hits with `TopK`.
  *
  * Scratch arrays are reused across queries: a stamp per slot marks what the current query touched,
  * so nothing is cleared between queries.
@@ -16,8 +14,6 @@ import { clauses } from "../../Analyzer.js"
 import type { Hit } from "../../SearchStrategy.js"
 import type { Associations, Feedback } from "../../strategies/Bm25f.js"
 import { TopK } from "../TopK.js"
-import * as Pruning from "./Pruning.js"
-import { addToClauses, MAX_CLAUSES, type Term } from "./Pruning.js"
 import type { Postings, Store } from "./Store.js"
 
 /** The ranking additions the scorer applies on top of BM25F. */
@@ -45,12 +41,8 @@ const MAX_EXPANSION = 10
 
 /** Scores queries over one store. */
 export interface Scorer {
-  /**
-   * Scores a query; returns how many slots it left (read them with `touched` and `score`): every
-   * slot a term touched, or with a finite `limit`, only the slots that can still be among the best
-   * `limit` hits `accept` accepts (the others are pruned; the scores of those left are exact).
-   */
-  readonly run: (text: string, limit?: number, accept?: (id: string) => boolean) => number
+  /** Scores a query; returns how many slots it touched (read them with `touched` and `score`). */
+  readonly run: (text: string) => number
   /** The `i`-th slot touched by the last `run`. */
   readonly touched: (i: number) => number
   /** The last `run`'s score of a touched slot. */
@@ -59,7 +51,8 @@ export interface Scorer {
   readonly select: (count: number, limit: number, accept: (id: string) => boolean) => ReadonlyArray<Hit>
 }
 
-const acceptAll = (): boolean => true
+// At most this many clauses are ranked separately; later ones join the last.
+const MAX_CLAUSES = 8
 
 /** A scorer over `store`; the name is field 0. */
 export const make = (store: Store, analyzer: Analyzer, additions: Additions): Scorer => {
@@ -117,24 +110,16 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
   }
 
   /**
-   * Accumulates a query's terms into the scratch arrays; returns how many slots it leaves in
-   * `touched`: every slot a term touched, or, when `limit` is below that, only those that can still
-   * matter (dynamic pruning: `prune`, then `refine`). Each term carries its weight and the clauses
-   * it occurs in (a bit mask; 0 with one clause). Only the first `counted` terms are the request's
-   * own (the rest are expansions): only they make the ceiling of strengths.
-   *
-   * Terms are read in the order of their bounds, largest first (ties in request order): rare terms
-   * first, so that the long lists of common words come last, where pruning can skip them. Every
-   * score is summed in that order, pruned or not, so pruning never changes a score.
+   * Accumulates a query's terms into the scratch arrays; returns how many slots were touched. Each
+   * term carries its weight and the clauses it occurs in (a bit mask; 0 with one clause). Only the
+   * first `counted` terms are the request's own (the rest are expansions): only they make the
+   * ceiling of strengths.
    */
   const accumulate = (
     terms: ReadonlyArray<string>,
     weights: ReadonlyArray<number>,
     masks: ReadonlyArray<number> | undefined,
-    counted: number,
-    clauseCount: number,
-    limit: number,
-    accept: (id: string) => boolean
+    counted = terms.length
   ): number => {
     fit()
     nextStamp()
@@ -142,7 +127,6 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     const n = store.size()
     ceiling = 0
     clauseCeilings.fill(0)
-    const live: Array<Term> = []
     for (let t = 0; t < terms.length; t++) {
       const id = store.vocabulary.find(terms[t] as string)
       const df = id === undefined ? 0 : store.postings(id).size
@@ -158,59 +142,21 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
       }
       if (id === undefined || df === 0) continue
       const p: Postings = store.postings(id)
-      const secondWeight = t < counted ? 1 : weight
-      live.push({
-        id,
-        p,
-        weight,
-        secondWeight,
-        mask,
-        // name coverage is subadditive: min(Σ h, L) / L ≤ Σ min(h / L, 1)
-        bound: weight * store.maxImpactOf(p) +
-          (nameCoverage !== 0 ? nameCoverage * Math.min(1, weight * store.maxNameRatioOf(p)) : 0),
-        secondBound: fusionWeight > 0 ? secondWeight * store.maxImpactOf(p, 1) : 0,
-        index: t
-      })
-    }
-    live.sort((a, b) => b.bound + b.secondBound - (a.bound + a.secondBound) || a.index - b.index)
-    const passes = fusionWeight > 0 ? 2 : 1
-    let checked = false
-    for (let j = 0; j < live.length; j++) {
-      const term = live[j] as Term
-      const p = term.p
-      // a check costs a few passes over the touched slots: worth it before a list at least as long,
-      // once (a check that failed rarely succeeded at the next term: retrying cost more than it saved)
-      if (!checked && j > 0 && limit < count && p.size * passes >= count) {
-        checked = true
-        const kept = pruner.prune(count, live, j, clauseCount, limit, accept)
-        if (kept >= 0) return pruner.refine(kept, live, j, masks !== undefined)
-      }
       const impacts = store.impactsOf(p)
       const before = count
       // with clauses, every term goes through the clause loop (an expansion term has mask 0) so a
       // slot it touches first gets its clause mask reset
       count = masks === undefined
-        ? addPostings(p, impacts, term.weight, tfMax, stamps, stamp, scores, nameHits, touched, count)
-        : addClausePostings(
-          p,
-          impacts,
-          term.weight,
-          tfMax,
-          stamps,
-          stamp,
-          scores,
-          nameHits,
-          touched,
-          count,
-          term.mask,
-          {
-            clauseScores,
-            clauseNameHits,
-            slotMasks
-          }
-        )
+        ? addPostings(p, impacts, weight, tfMax, stamps, stamp, scores, nameHits, touched, count)
+        : addClausePostings(p, impacts, weight, tfMax, stamps, stamp, scores, nameHits, touched, count, mask, {
+          clauseScores,
+          clauseNameHits,
+          slotMasks
+        })
       // the second ranker reads the same postings, unweighted (plain BM25F: quotes count in full)
-      if (fusionWeight > 0) addSecond(p, store.impactsOf(p, 1), term.secondWeight, second, touched, before, count)
+      if (fusionWeight > 0) {
+        addSecond(p, store.impactsOf(p, 1), t < counted ? 1 : weight, second, touched, before, count)
+      }
     }
     return count
   }
@@ -222,48 +168,12 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     return hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0
   }
 
-  const pruner = Pruning.make(store, additions, {
-    get scores() {
-      return scores
-    },
-    get second() {
-      return second
-    },
-    get nameHits() {
-      return nameHits
-    },
-    get stamps() {
-      return stamps
-    },
-    get stamp() {
-      return stamp
-    },
-    get touched() {
-      return touched
-    },
-    get clauseScores() {
-      return clauseScores
-    },
-    get clauseNameHits() {
-      return clauseNameHits
-    },
-    get slotMasks() {
-      return slotMasks
-    },
-    get clauses() {
-      return lastClauses
-    },
-    coverage
-  })
-
   /** Scores a request (split in `parts` when it has several clauses) with expansion terms added. */
   const scoreWith = (
     text: string,
     parts: ReadonlyArray<string>,
     extra: ReadonlyArray<string>,
-    extraWeights: ReadonlyArray<number>,
-    limit: number,
-    accept: (id: string) => boolean
+    extraWeights: ReadonlyArray<number>
   ): number => {
     lengths = store.lengths()
     lastClauses = parts.length < 2 ? 0 : Math.min(parts.length, MAX_CLAUSES)
@@ -273,10 +183,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
         extra.length === 0 ? query.terms : [...query.terms, ...extra],
         extra.length === 0 ? query.weights : [...query.weights, ...extraWeights],
         undefined,
-        query.terms.length,
-        0,
-        limit,
-        accept
+        query.terms.length
       )
       for (let i = 0; i < count; i++) {
         const slot = touched[i] as number
@@ -306,10 +213,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
       [...terms, ...extra],
       [...terms.map((t) => weightOf.get(t) as number), ...extraWeights],
       [...terms.map((t) => maskOf.get(t) as number), ...extra.map(() => 0)],
-      own,
-      clauseCount,
-      limit,
-      accept
+      own
     )
     return fuseSecond(fuseClauses(count, clauseCount))
   }
@@ -399,32 +303,22 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     }
   }
 
-  const run = (text: string, limit = Infinity, accept: (id: string) => boolean = acceptAll): number => {
+  const run = (text: string): number => {
     const parts = clauseWeight > 0 ? clauses(text) : []
     const own = associations !== undefined && associationWeight > 0 || feedback.weight > 0
       ? analyzer.queryTerms(text)
       : []
     const expansion = associated(own)
-    const fed = feedback.weight > 0 && feedback.docs > 0
-    // with feedback, the first pass needs only its best `docs` hits, whatever `accept` says
-    const count = fed
-      ? scoreWith(text, parts, expansion.terms, expansion.weights, limit < Infinity ? feedback.docs : limit, acceptAll)
-      : scoreWith(text, parts, expansion.terms, expansion.weights, limit, accept)
-    if (!fed || count === 0) return count
+    const count = scoreWith(text, parts, expansion.terms, expansion.weights)
+    if (!(feedback.weight > 0) || feedback.docs <= 0 || count === 0) return count
     const asked = new Set<number>()
     for (const term of [...own, ...expansion.terms]) {
       const id = store.vocabulary.find(term)
       if (id !== undefined) asked.add(id)
     }
-    const feedbackQuery = feedbackTerms(count, asked)
-    return scoreWith(
-      text,
-      parts,
-      [...expansion.terms, ...feedbackQuery.terms],
-      [...expansion.weights, ...feedbackQuery.weights],
-      limit,
-      accept
-    )
+    const fed = feedbackTerms(count, asked)
+    if (fed.terms.length === 0) return count
+    return scoreWith(text, parts, [...expansion.terms, ...fed.terms], [...expansion.weights, ...fed.weights])
   }
 
   /**
@@ -608,7 +502,16 @@ const addClausePostings = (
       seen = slotMasks[slot] as number
     }
     slotMasks[slot] = seen | mask
-    addToClauses(clauseScores, clauseNameHits, row, seen, mask, impact, inName)
+    for (let c = 0, m = mask; m !== 0; c++, m >>>= 1) {
+      if ((m & 1) === 0) continue
+      if ((seen & (1 << c)) === 0) {
+        clauseScores[row + c] = impact
+        clauseNameHits[row + c] = inName
+      } else {
+        clauseScores[row + c] = (clauseScores[row + c] as number) + impact
+        clauseNameHits[row + c] = (clauseNameHits[row + c] as number) + inName
+      }
+    }
   }
   return count
 }

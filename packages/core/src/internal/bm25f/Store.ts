@@ -25,8 +25,6 @@ export interface Postings {
   readonly impactVersions: Array<number>
   /** The largest impact per scoring, valid with the impacts. */
   readonly maxImpacts: Array<number>
-  /** The largest share of a name taken by the term (its name frequency over the name's length), valid with the first scoring's impacts. */
-  maxNameRatio: number
 }
 
 /** How impacts are computed. */
@@ -59,18 +57,11 @@ export interface Store {
   /** Slots allocated so far: every slot number is below it. */
   readonly capacity: () => number
   readonly size: () => number
-  /** The mean number of distinct terms of a document (its forward index entries). */
-  readonly meanTerms: () => number
   readonly postings: (termId: number) => Postings
   /** The impacts of a term's postings under a scoring (default the first), computed now if a write happened since. */
   readonly impactsOf: (p: Postings, scoring?: number) => Float32Array
   /** The largest impact of a term's postings under a scoring (computes the impacts if needed). */
   readonly maxImpactOf: (p: Postings, scoring?: number) => number
-  /**
-   * The largest share of a name the term takes: its frequency in the name (field 0) over the name's
-   * length, over its postings (computes the impacts if needed); bounds what the term adds to name coverage.
-   */
-  readonly maxNameRatioOf: (p: Postings) => number
   /** The term ids of a slot's document (its forward index), or `undefined` when free. */
   readonly termsAt: (slot: number) => Int32Array | undefined
   /** The packed field frequencies of a slot's terms, parallel to `termsAt`. */
@@ -116,8 +107,7 @@ export const make = (
       size: 0,
       impacts: scoringList.map(() => undefined),
       impactVersions: scoringList.map(() => -1),
-      maxImpacts: scoringList.map(() => 0),
-      maxNameRatio: 0
+      maxImpacts: scoringList.map(() => 0)
     })
   })
 
@@ -311,16 +301,6 @@ export const make = (
     p.impactVersions[s] = version
     // a Float32 impact may round up: the bound must not be below any stored impact
     p.maxImpacts[s] = Math.fround(max)
-    if (s === 0) {
-      let ratio = 0
-      for (let i = 0; i < df; i++) {
-        const inName = (p.tfs[i] as number) & tfMax
-        if (inName === 0) continue
-        const r = inName / (lengths[(p.slots[i] as number) * fieldCount] as number)
-        if (r > ratio) ratio = r
-      }
-      p.maxNameRatio = ratio
-    }
     return impacts
   }
 
@@ -340,16 +320,11 @@ export const make = (
     lengths: () => lengths,
     capacity: () => capacity,
     size: () => live,
-    meanTerms: () => (live === 0 ? 0 : (arenaSize - garbage) / live),
     postings: (termId) => postings[termId] as Postings,
     impactsOf,
     maxImpactOf: (p, s = 0) => {
       impactsOf(p, s)
       return p.maxImpacts[s] as number
-    },
-    maxNameRatioOf: (p) => {
-      impactsOf(p, 0)
-      return p.maxNameRatio
     },
     termsAt: (slot) =>
       (docCount[slot] ?? -1) < 0
