@@ -84,6 +84,27 @@ describe("docs examples", () => {
       assert.include(CodeMode.declarations, "send_message(args: {")
     }))
 
+  it.live("code-mode: in an agent with code delivery, one program does it; found tools never join the list", () =>
+    Effect.map(CodeMode.inAgent, (r) =>
+      assert.deepStrictEqual(r, {
+        offered: [
+          ["ToolSearch", "execute_code"],
+          ["ToolSearch", "execute_code"],
+          ["ToolSearch", "execute_code"]
+        ],
+        calls: [
+          "ToolSearch",
+          "ToolSearch",
+          "execute_code",
+          "execute_code → list_users",
+          "execute_code → send_message",
+          "execute_code → send_message",
+          "execute_code → send_message"
+        ],
+        sent: ["u68", "u188", "u16"],
+        answer: "Done: send_message for u68, u188, u16."
+      })))
+
   it.effect("own-loop: a call to a deferred tool is corrected, then loaded and run, without any AiError", () =>
     Effect.map(OwnLoop.program, (r) =>
       assert.deepStrictEqual(r, {

@@ -39,7 +39,8 @@ export const settings = {
     default: "list",
     values: Delivery.modes.map((m) => `\`${m}\``).join(" | "),
     description: "how found tools reach the model: join the tool list (`list`), a fixed list and `call_tool` " +
-      "(`result`, keeps the prompt cache), or the provider's deferred tools (`native`, Anthropic)"
+      "(`result`, keeps the prompt cache), the provider's deferred tools (`native`, Anthropic), or " +
+      "TypeScript declarations and a program run with `execute_code` in a sandbox (`code`)"
   }),
   toolTimeout: Setting.make("toolTimeout", {
     schema: Setting.PositiveDuration,

@@ -24,6 +24,7 @@
  *
  * @since 0.1.0
  */
+import { CodeConfig } from "@tool-search/code"
 import {
   NativeDeferral,
   ResourceCatalog,
@@ -63,8 +64,10 @@ export interface ForkOptions {
 
 /**
  * How found tools reach the model: `list` (they join the tool list of the next request), `result`
- * (the tool list stays fixed; search results carry the schemas, `call_tool` runs them) or `native`
- * (deferred tools sent the provider's way, where the provider supports it).
+ * (the tool list stays fixed; search results carry the schemas, `call_tool` runs them), `native`
+ * (deferred tools sent the provider's way, where the provider supports it) or `code` (search
+ * results carry TypeScript declarations; the model calls found tools from a program it runs with
+ * `execute_code`, in a sandbox).
  *
  * @since 0.2.0
  * @category models
@@ -121,8 +124,14 @@ export interface Options extends UnitToolkit.Settings {
   /**
    * How found tools reach the model. `native` needs a model whose layer declares
    * `NativeDeferral.Support` (Anthropic's): on any other the layer dies with `DeliveryUnsupported`.
+   * `code` runs the model's programs in a sandbox the executor owns (see `code`).
    */
   readonly delivery: Delivery
+  /**
+   * Under `code` delivery, the settings of the executor's sandbox — the limits of one program and
+   * the worker threads (`CodeConfig`); the defaults for the rest.
+   */
+  readonly code?: Partial<CodeConfig.Settings>
 }
 
 /**
@@ -333,7 +342,8 @@ export const withResources = <E, R>(
 /**
  * An executor configured by the settings: discovery-first from the core settings in context
  * (`ToolSearchConfig.layerConfig`), the activation policy, the delivery and the bounds on tool calls
- * from `AgentConfig` (the `ConfigProvider` in context, the environment by default). `options` set
+ * from `AgentConfig` (the `ConfigProvider` in context, the environment by default), and under
+ * `code` delivery the sandbox's settings from `CodeConfig` (`TOOL_SEARCH_CODE_*`). `options` set
  * what the settings do not. The `SessionStore` comes from context: `SessionStore.layerConfig` is
  * the in-memory one with the configured eviction. `TOOL_SEARCH_DELIVERY=native` on a model that
  * cannot defer tools is a `ConfigError` naming the variable and the provider.
@@ -352,6 +362,7 @@ export const layerConfig = (
     )
     return layer({
       ...options,
+      ...(settings.delivery === "code" ? { code: yield* CodeConfig.config } : {}),
       discoveryFirst: core.discoveryFirst,
       activationPolicy: settings.activation,
       delivery: settings.delivery,

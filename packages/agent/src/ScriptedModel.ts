@@ -12,8 +12,13 @@
  *
  * It uses a tool the way each delivery offers it: by name when the tool is in its tool list;
  * through `call_tool {name, arguments}` when the list has the dispatcher and a search returned the
- * tool (`result`); tools sent deferred (`native`) count as offered once a tool result references
- * them, as a provider would load them.
+ * tool (`result`); from a program of one call, `execute_code {code}`, when the list has the code
+ * tool and a search returned the tool (`code`); tools sent deferred (`native`) count as offered once
+ * a tool result references them, as a provider would load them.
+ *
+ * A plan may be a `pipeline` — list many records (page by page), keep a few, act on each — which
+ * the model carries out call by call, reading every page into its context, or, in code mode, as
+ * one program that does it all and returns only what it acted on.
  *
  * A plan may read instead of call (`read`): the model samples the resources for a topic, searches
  * inside the one it picks, reads the best passage only, and answers with the sentences of that
@@ -28,14 +33,22 @@ import { Context, Effect, Layer, Stream } from "effect"
 import { LanguageModel, type Prompt, type Response } from "effect/ai"
 import { DELEGATE_TASK } from "./Executor.js"
 import {
+  actParams,
   correction,
   finish,
   foundNames,
   isSearch,
+  labelOf,
+  nextCursor,
+  pipelineProgram,
+  program,
   reading,
   readPrompt,
+  recordsOf,
   referenced,
   searchParams,
+  select,
+  type Step,
   summarize
 } from "./internal/scripted.js"
 
@@ -72,6 +85,38 @@ export interface Plan {
   readonly answer?: string
   /** Find a resource through the levels and answer from the slice read, instead of calling a tool. */
   readonly read?: ReadPlan
+  /** List many records, keep a few, act on each, instead of calling one tool. */
+  readonly pipeline?: Pipeline
+}
+
+/**
+ * A task over many records: list them with `list.tool` (every page, following `cursor`), keep
+ * those whose fields equal `where`, take the `take` with the largest `largest`, and call
+ * `act.tool` for each (its arguments: `act.params`, plus record fields by `act.from`, parameter →
+ * field). Each tool is found with its own search.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Pipeline {
+  readonly list: {
+    readonly tool: string
+    readonly search: string
+    readonly params?: Readonly<Record<string, unknown>>
+    /** The field of a result that holds the records. */
+    readonly items: string
+    /** Paging: the parameter that asks for a page, and the result field that names the next one. */
+    readonly cursor?: { readonly param: string; readonly next: string }
+  }
+  readonly where: Readonly<Record<string, string | number | boolean>>
+  readonly largest: string
+  readonly take: number
+  readonly act: {
+    readonly tool: string
+    readonly search: string
+    readonly params?: Readonly<Record<string, unknown>>
+    readonly from: Readonly<Record<string, string>>
+  }
 }
 
 /**
@@ -187,18 +232,26 @@ export const respond = (
   ]
   const answer = (text: string): Array<Response.PartEncoded> => [{ type: "text", text }, finish("stop")]
 
-  // the dispatcher reaches what searches loaded; `browse` (search_tools) loads nothing
+  // the dispatcher and programs reach what searches loaded; `browse` (search_tools) loads nothing
   const loadedBySearch = steps.flatMap((s) =>
     s.call !== undefined && isSearch(s.call.name) && s.call.name !== Disclosure.toolNames.searchTools
       ? foundNames(s.call.result?.value)
       : []
   )
+  const dispatcher = [Disclosure.toolNames.callTool, Disclosure.toolNames.executeCode].find((n) => offered.includes(n))
   const reachable = (name: string) =>
-    offered.includes(name) || (offered.includes(Disclosure.toolNames.callTool) && loadedBySearch.includes(name))
-  const use = (name: string, params: unknown): Array<Response.PartEncoded> =>
-    offered.includes(name) || !offered.includes(Disclosure.toolNames.callTool)
-      ? call(name, params)
-      : call(Disclosure.toolNames.callTool, { name, arguments: params })
+    offered.includes(name) || (dispatcher !== undefined && loadedBySearch.includes(name))
+  /** The call of `name` as this delivery makes it: by name, through `call_tool`, or as a program. */
+  const callOf = (name: string, params: unknown): { readonly name: string; readonly params: unknown } =>
+    offered.includes(name) || dispatcher === undefined
+      ? { name, params }
+      : dispatcher === Disclosure.toolNames.callTool
+      ? { name: dispatcher, params: { name, arguments: params } }
+      : { name: dispatcher, params: { code: program(name, params) } }
+  const use = (name: string, params: unknown): Array<Response.PartEncoded> => {
+    const c = callOf(name, params)
+    return call(c.name, c.params)
+  }
 
   const called = (name: string) => steps.some((s) => s.call?.name === name)
   const lastOf = (name: string) => [...steps].reverse().find((s) => s.call?.name === name)?.call
@@ -211,6 +264,19 @@ export const respond = (
 
   // A forced call is obeyed whatever the policy (that is what discovery-first relies on).
   if (forced !== undefined && !called(forced)) return call(forced, searchParams(forced, plan))
+
+  if (plan.pipeline !== undefined) {
+    const calls = (list: ReadonlyArray<{ readonly name: string; readonly params: unknown }>) => [
+      ...list.map((c, k): Response.PartEncoded => ({
+        type: "tool-call",
+        id: `call_${callCount + 1 + k}`,
+        name: c.name,
+        params: c.params
+      })),
+      finish("tool-calls")
+    ]
+    return pipelineStep(plan.pipeline, steps, { offered, searchTool, reachable, callOf, calls, answer })
+  }
 
   if (plan.read !== undefined && offered.includes(Disclosure.toolNames.sampleResources)) {
     const next = reading(plan.read, lastOf)
@@ -282,4 +348,62 @@ export const respond = (
   const done = pick === undefined ? undefined : lastOf(pick)
   if (done?.result !== undefined) return answer(plan.answer ?? `Done: ${pick} returned ${summarize(done.result.value)}`)
   return answer("I could not find a tool for that.")
+}
+
+/** What the next step of a pipeline needs from the response being decided. */
+interface PipelineContext {
+  readonly offered: ReadonlyArray<string>
+  readonly searchTool: string | undefined
+  readonly reachable: (name: string) => boolean
+  readonly callOf: (name: string, params: unknown) => { readonly name: string; readonly params: unknown }
+  readonly calls: (
+    list: ReadonlyArray<{ readonly name: string; readonly params: unknown }>
+  ) => Array<Response.PartEncoded>
+  readonly answer: (text: string) => Array<Response.PartEncoded>
+}
+
+/**
+ * The next step of a pipeline: both searches in one response; then, in code mode, one program
+ * and the answer from what it returns; otherwise each page of the listing, then every act call in
+ * one response, then the answer.
+ */
+const pipelineStep = (
+  pipeline: Pipeline,
+  steps: ReadonlyArray<Step>,
+  context: PipelineContext
+): Array<Response.PartEncoded> => {
+  const { answer, calls, callOf, offered, reachable, searchTool } = context
+  const { act, list } = pipeline
+  const done = (labels: ReadonlyArray<string>) =>
+    answer(`Done: ${act.tool} for ${labels.length === 0 ? "nothing" : labels.join(", ")}.`)
+  if (!steps.some((s) => s.call !== undefined && isSearch(s.call.name)) && searchTool !== undefined) {
+    return calls([list.search, act.search].map((query) => ({ name: searchTool, params: { query } })))
+  }
+  if (!reachable(list.tool) || !reachable(act.tool)) return answer(`I could not find ${list.tool} and ${act.tool}.`)
+
+  if (offered.includes(Disclosure.toolNames.executeCode) && !offered.includes(list.tool)) {
+    const ran = steps.find((s) => s.call?.name === Disclosure.toolNames.executeCode)?.call
+    if (ran === undefined) {
+      return calls([{ name: Disclosure.toolNames.executeCode, params: { code: pipelineProgram(pipeline) } }])
+    }
+    const value = ran.result?.value
+    const returned = typeof value === "object" && value !== null && "result" in value ? value.result : undefined
+    if (ran.result?.isFailure !== false || !Array.isArray(returned)) {
+      return answer(`The program failed: ${summarize(value)}`)
+    }
+    return done(returned.map(String))
+  }
+
+  const pages = steps.filter((s) => s.call?.name === list.tool).map((s) => s.call?.result)
+  const last = pages[pages.length - 1]
+  if (last === undefined) return calls([callOf(list.tool, list.params ?? {})])
+  if (last.isFailure) return answer(`${list.tool} failed: ${summarize(last.value)}`)
+  const next = nextCursor(pipeline, last.value)
+  if (next !== undefined && list.cursor !== undefined) {
+    return calls([callOf(list.tool, { ...list.params, [list.cursor.param]: next })])
+  }
+  const chosen = select(pipeline, pages.flatMap((p) => p === undefined ? [] : recordsOf(pipeline, p.value)))
+  const acted = steps.filter((s) => s.call?.name === act.tool)
+  if (acted.length === 0) return calls(chosen.map((r) => callOf(act.tool, actParams(pipeline, r))))
+  return done(chosen.map((r) => labelOf(pipeline, r)))
 }

@@ -9,9 +9,9 @@ import {
   ToolSearchConfig
 } from "@tool-search/core"
 import { ConfigProvider, Effect, Exit, Layer, Stream } from "effect"
-import { LanguageModel, type Prompt, type Response } from "effect/ai"
+import type { LanguageModel, Prompt, Response } from "effect/ai"
 import { Approval, Executor, ScriptedModel, SessionStore, TokenCounter, TurnEvent } from "../src/index.js"
-import { agent, CatalogLive, plans, tool, typedTool, user } from "./fixtures.js"
+import { agent, CatalogLive, plans, recordingModel, tool, typedTool, user } from "./fixtures.js"
 
 // -----------------------------------------------------------------------------
 // A model that answers with hand-written responses and records what it was sent
@@ -27,16 +27,15 @@ const via = (id: string, name: string, args: unknown) =>
   call(id, Disclosure.toolNames.callTool, { name, arguments: args })
 const answer: ReadonlyArray<Response.PartEncoded> = [{ type: "text", text: "done" }]
 
+/** A model's turn that loads `weather_forecast` by name, calls it the way `calling` writes a call, then answers. */
+const loadAndCallWeather = (calling: typeof call) => [
+  [call("1", "ToolSearch", { query: "select:weather_forecast" })],
+  [calling("2", "weather_forecast", { text: "Oslo" })],
+  answer
+]
+
 const recording = (responses: ReadonlyArray<ReadonlyArray<Response.PartEncoded>>, deferredTools: boolean) => {
-  const seen: Array<LanguageModel.ProviderOptions> = []
-  const model = Layer.effect(
-    LanguageModel.LanguageModel,
-    LanguageModel.make({
-      generateText: (options) =>
-        Effect.sync(() => [...(responses[Math.min(seen.push(options) - 1, responses.length - 1)] ?? [])]),
-      streamText: () => Stream.empty
-    })
-  )
+  const { layer: model, seen } = recordingModel(responses)
   const support = Layer.succeed(NativeDeferral.Support, { provider: "the test model", deferredTools })
   return { seen, layer: Layer.merge(model, support) }
 }
@@ -89,11 +88,7 @@ const toolResultParts = (options: LanguageModel.ProviderOptions | undefined): Re
 describe("result delivery: one tool list per unit, found tools called through call_tool", () => {
   it.effect("the list never changes; a found tool runs through call_tool; each request extends the last", () =>
     Effect.gen(function*() {
-      const { layer, seen } = agentOf("result", [
-        [call("1", "ToolSearch", { query: "select:weather_forecast" })],
-        [via("2", "weather_forecast", { text: "Oslo" })],
-        answer
-      ])
+      const { layer, seen } = agentOf("result", loadAndCallWeather(via))
       const events = yield* turn().pipe(Effect.provide(layer))
       const requests = requestsOf(events)
       assert.strictEqual(requests.length, 3)
@@ -297,11 +292,7 @@ describe("list delivery and the prefix it keeps", () => {
 describe("native delivery: deferred tools the provider's way", () => {
   it.effect("every findable deferred tool is sent marked DeferLoading; a search result references what it loaded", () =>
     Effect.gen(function*() {
-      const { layer, seen } = agentOf("native", [
-        [call("1", "ToolSearch", { query: "select:weather_forecast" })],
-        [call("2", "weather_forecast", { text: "Oslo" })],
-        answer
-      ], true)
+      const { layer, seen } = agentOf("native", loadAndCallWeather(call), true)
       const events = yield* turn().pipe(Effect.provide(layer))
       const deferred = seen.map((o) => o.tools.filter(NativeDeferral.isDeferred).map((t) => t.name))
       assert.include(deferred[0] ?? [], "weather_forecast")

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { CatalogTool, Permission } from "@tool-search/core"
-import { Effect, Exit, Fiber, Ref, Stream } from "effect"
+import { Effect, Exit, Fiber, type Layer, Ref, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { Approval, Executor, ScriptedModel, TurnEvent } from "../src/index.js"
 import { agent, scripted, tool, user } from "./fixtures.js"
@@ -12,6 +12,10 @@ const requests = Effect.flatMap(ScriptedModel.ModelLog, (log) => log.requests)
 
 const ofType = <T extends TurnEvent.TurnEvent["_tag"]>(all: ReadonlyArray<TurnEvent.TurnEvent>, tag: T) =>
   all.filter(TurnEvent.$is(tag))
+
+/** The result of the call of tool `name` among `all`. */
+const resultOf = (all: ReadonlyArray<TurnEvent.TurnEvent>, name: string) =>
+  ofType(all, "ToolResult").find((r) => r.name === name)
 
 describe("Executor: the loop", () => {
   it.effect("tools activated in iteration n are in the request of iteration n + 1", () =>
@@ -64,12 +68,12 @@ describe("Executor: the loop", () => {
   it.effect("a failing tool returns its error as the result; a crashing one is reported as a defect", () =>
     Effect.gen(function*() {
       const broken = yield* events("run the broken tool")
-      const brokenResult = ofType(broken, "ToolResult").find((r) => r.name === "broken_tool")
+      const brokenResult = resultOf(broken, "broken_tool")
       assert.strictEqual(brokenResult?.failure, "failed")
       assert.include(String(brokenResult?.result), "the backend is down")
       assert.strictEqual(ofType(broken, "TurnFinished")[0]?.stopReason, "answered")
       const crashing = yield* events("run the crashing tool")
-      const crash = ofType(crashing, "ToolResult").find((r) => r.name === "crashing_tool")
+      const crash = resultOf(crashing, "crashing_tool")
       assert.strictEqual(crash?.failure, "defect")
       assert.include(String(crash?.result), "null pointer in handler")
       assert.strictEqual(ofType(crashing, "TurnFinished").length, 1)
@@ -83,25 +87,26 @@ describe("Executor: the loop", () => {
       assert.strictEqual(result.iterations, 2)
     }).pipe(Effect.provide(agent("capable"))))
 
-  it.effect("permission and approval are checked for every call; a refusal is a result, not a crash", () =>
-    Effect.gen(function*() {
-      const all = yield* events("tell #ops the deploy is done")
-      const send = ofType(all, "ToolResult").find((r) => r.name === "chat_send_message")
-      assert.strictEqual(send?.failure, "not-permitted")
-    }).pipe(
+  /** The result of `chat_send_message` in the capable agent's turn "tell #ops the deploy is done" under `policy`. */
+  const sendUnder = <E>(policy: Layer.Layer<never, E>) =>
+    Effect.map(events("tell #ops the deploy is done"), (all) => resultOf(all, "chat_send_message")).pipe(
       Effect.provide(agent("capable")),
-      Effect.provide(Permission.allowOnly(["ToolSearch", "read_file"]))
+      Effect.provide(policy)
+    )
+
+  it.effect("permission and approval are checked for every call; a refusal is a result, not a crash", () =>
+    Effect.map(
+      sendUnder(Permission.allowOnly(["ToolSearch", "read_file"])),
+      (send) => assert.strictEqual(send?.failure, "not-permitted")
     ))
 
   it.effect("a call the approval policy denies is answered as not approved", () =>
-    Effect.gen(function*() {
-      const all = yield* events("tell #ops the deploy is done")
-      const send = ofType(all, "ToolResult").find((r) => r.name === "chat_send_message")
-      assert.strictEqual(send?.failure, "not-approved")
-      assert.include(String(send?.result), "was not approved")
-    }).pipe(
-      Effect.provide(agent("capable")),
-      Effect.provide(Approval.layer({ decide: ({ tool }) => Effect.succeed(tool.name !== "chat_send_message") }))
+    Effect.map(
+      sendUnder(Approval.layer({ decide: ({ tool }) => Effect.succeed(tool.name !== "chat_send_message") })),
+      (send) => {
+        assert.strictEqual(send?.failure, "not-approved")
+        assert.include(String(send?.result), "was not approved")
+      }
     ))
 
   it.effect("token accounting: the tool definitions sent vs the whole catalog, per request and per turn", () =>

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Ref, Stream } from "effect"
-import { LanguageModel, type Prompt, type Response } from "effect/ai"
+import type { LanguageModel, Prompt, Response } from "effect/ai"
 import { Executor, ScriptedModel, TokenCounter, type TurnEvent } from "../src/index.js"
-import { CatalogLive, plans } from "./fixtures.js"
+import { CatalogLive, fakeModel, plans } from "./fixtures.js"
 
 const PARENT = "do both jobs"
 
@@ -13,35 +13,28 @@ const userText = (prompt: Prompt.Prompt): string => {
 }
 
 // The parent activates the chat tool, then starts two forks at once; forks behave as a capable model.
-const model = Layer.effect(
-  LanguageModel.LanguageModel,
-  Effect.gen(function*() {
-    const parentCalls = yield* Ref.make(0)
-    return yield* LanguageModel.make({
-      generateText: (options) =>
-        Effect.gen(function*() {
-          if (userText(options.prompt) !== PARENT) {
-            return ScriptedModel.respond(
-              { policy: "capable", plan: (t) => plans[t] },
-              options.prompt,
-              options.tools.map((t) => t.name),
-              "auto"
-            )
-          }
-          const n = yield* Ref.getAndUpdate(parentCalls, (k) => k + 1)
-          const steps: ReadonlyArray<ReadonlyArray<Response.PartEncoded>> = [
-            [{ type: "tool-call", id: "p1", name: "ToolSearch", params: { query: "select:chat_send_message" } }],
-            [
-              { type: "tool-call", id: "p2", name: "delegate_task", params: { task: "open a ticket for the outage" } },
-              { type: "tool-call", id: "p3", name: "delegate_task", params: { task: "what is the weather in Oslo" } }
-            ],
-            [{ type: "text", text: "both done" }]
-          ]
-          return [...(steps[Math.min(n, steps.length - 1)] ?? [])]
-        }),
-      streamText: () => Stream.empty
-    })
-  })
+const model = fakeModel(
+  Effect.map(Ref.make(0), (parentCalls) => (options: LanguageModel.ProviderOptions) =>
+    Effect.gen(function*() {
+      if (userText(options.prompt) !== PARENT) {
+        return ScriptedModel.respond(
+          { policy: "capable", plan: (t) => plans[t] },
+          options.prompt,
+          options.tools.map((t) => t.name),
+          "auto"
+        )
+      }
+      const n = yield* Ref.getAndUpdate(parentCalls, (k) => k + 1)
+      const steps: ReadonlyArray<ReadonlyArray<Response.PartEncoded>> = [
+        [{ type: "tool-call", id: "p1", name: "ToolSearch", params: { query: "select:chat_send_message" } }],
+        [
+          { type: "tool-call", id: "p2", name: "delegate_task", params: { task: "open a ticket for the outage" } },
+          { type: "tool-call", id: "p3", name: "delegate_task", params: { task: "what is the weather in Oslo" } }
+        ],
+        [{ type: "text", text: "both done" }]
+      ]
+      return [...(steps[Math.min(n, steps.length - 1)] ?? [])]
+    }))
 )
 
 const forkAgent = (inheritActivation: boolean) =>

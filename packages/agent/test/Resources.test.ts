@@ -5,7 +5,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Keyword, Resource, ResourceCatalog, Visibility } from "@tool-search/core"
 import { Effect, Layer, Stream } from "effect"
 import { LanguageModel, type Prompt, type Response } from "effect/ai"
-import { Executor, TokenCounter, type TurnEvent } from "../src/index.js"
+import { Executor, TokenCounter, TurnEvent } from "../src/index.js"
 import { CatalogLive } from "./fixtures.js"
 
 const URI = "policy://acme/returns"
@@ -98,17 +98,18 @@ const agent = Executor.layerMemory({ forks: { maxIterations: 4, inheritActivatio
 const turn = (text: string) =>
   Effect.flatMap(Executor.Executor, (e) => e.run({ prompt: [{ role: "user", content: text }] }))
 
+/** The events of a turn the user opens with `text`. */
+const turnEvents = (text: string) =>
+  Effect.flatMap(Executor.Executor, (e) => Stream.runCollect(e.stream({ prompt: [{ role: "user", content: text }] })))
+
 describe("Executor with resources", () => {
   it.effect("a turn reveals and reads; the resource tools are offered and L1 is in the system prompt", () =>
     Effect.gen(function*() {
-      const events = yield* Effect.flatMap(
-        Executor.Executor,
-        (e) => Stream.runCollect(e.stream({ prompt: [{ role: "user", content: "reveal and read" }] }))
-      )
-      const finished = events.find((e): e is TurnEvent.TurnFinished => e._tag === "TurnFinished")
+      const events = yield* turnEvents("reveal and read")
+      const finished = events.find(TurnEvent.$is("TurnFinished"))
       assert.include(finished?.text, "read:")
       assert.include(finished?.text, "15% restocking fee")
-      const first = events.find((e): e is TurnEvent.ModelRequest => e._tag === "ModelRequest")
+      const first = events.find(TurnEvent.$is("ModelRequest"))
       assert.includeMembers([...(first?.tools ?? [])], ["sample_resources", "search_resources", "read_resource"])
       const result = yield* turn("reveal and read")
       const system = result.prompt.content.find((m) => m.role === "system")
@@ -136,13 +137,10 @@ describe("Executor with resources", () => {
 
   it.effect("without withResources no resource tool is offered", () =>
     Effect.gen(function*() {
-      const events = yield* Effect.flatMap(
-        Executor.Executor,
-        (e) => Stream.runCollect(e.stream({ prompt: [{ role: "user", content: "read" }] }))
-      )
-      const first = events.find((e): e is TurnEvent.ModelRequest => e._tag === "ModelRequest")
+      const events = yield* turnEvents("read")
+      const first = events.find(TurnEvent.$is("ModelRequest"))
       assert.notInclude([...(first?.tools ?? [])], "read_resource")
-      const refused = events.find((e): e is TurnEvent.ToolResult => e._tag === "ToolResult")
+      const refused = events.find(TurnEvent.$is("ToolResult"))
       assert.strictEqual(refused?.failure, "unknown")
     }).pipe(
       Effect.provide(

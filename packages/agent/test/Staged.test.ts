@@ -27,6 +27,23 @@ const turn = (text: string, sessionId = "s") =>
   )
 
 describe("the executor, configured from the environment", () => {
+  const discoveryFirst = {
+    TOOL_SEARCH_MODE: "staged",
+    TOOL_SEARCH_DISCOVERY_FIRST: "true",
+    TOOL_SEARCH_STRICT: "false"
+  }
+  const stagedConnected = {
+    TOOL_SEARCH_MODE: "staged",
+    TOOL_SEARCH_CONNECTED: "weather",
+    TOOL_SEARCH_EXPLORE: "true",
+    TOOL_SEARCH_SEARCH_TOOLS: "true"
+  }
+  const sessionActivation = {
+    TOOL_SEARCH_ACTIVATION: "session",
+    TOOL_SEARCH_EVICTION: "lru:1",
+    TOOL_SEARCH_STRICT: "false"
+  }
+
   it.effect("staged + discovery-first: the table of contents is in the system prompt, search_tools is forced once", () =>
     Effect.gen(function*() {
       const events = yield* turn("what is the weather in Oslo")
@@ -41,11 +58,7 @@ describe("the executor, configured from the environment", () => {
       assert.include(finished?._tag === "TurnFinished" ? finished.text : "", "weather_forecast")
       const log = yield* Effect.flatMap(ScriptedModel.ModelLog, (l) => l.requests)
       assert.strictEqual(log.length, requests.length)
-    }).pipe(Effect.provide(configured({
-      TOOL_SEARCH_MODE: "staged",
-      TOOL_SEARCH_DISCOVERY_FIRST: "true",
-      TOOL_SEARCH_STRICT: "false"
-    }, "weak"))))
+    }).pipe(Effect.provide(configured(discoveryFirst, "weak"))))
 
   it.effect("staged: the system prompt carries the table of contents", () =>
     Effect.gen(function*() {
@@ -56,12 +69,7 @@ describe("the executor, configured from the environment", () => {
       const text = system?.role === "system" ? system.content : ""
       assert.include(text, "weather_forecast (load first)")
       assert.include(text, "search_tools")
-    }).pipe(Effect.provide(configured({
-      TOOL_SEARCH_MODE: "staged",
-      TOOL_SEARCH_CONNECTED: "weather",
-      TOOL_SEARCH_EXPLORE: "true",
-      TOOL_SEARCH_SEARCH_TOOLS: "true"
-    }, "capable"))))
+    }).pipe(Effect.provide(configured(stagedConnected, "capable"))))
 
   it.effect("TOOL_SEARCH_ACTIVATION and TOOL_SEARCH_EVICTION reach the executor and its session store", () =>
     Effect.gen(function*() {
@@ -74,9 +82,5 @@ describe("the executor, configured from the environment", () => {
       const third = yield* turn("open a ticket for the outage", "a")
       const again = third.find((e) => e._tag === "TurnStarted")
       assert.deepStrictEqual(again?._tag === "TurnStarted" ? again.carried : ["?"], [])
-    }).pipe(Effect.provide(configured({
-      TOOL_SEARCH_ACTIVATION: "session",
-      TOOL_SEARCH_EVICTION: "lru:1",
-      TOOL_SEARCH_STRICT: "false"
-    }, "capable"))))
+    }).pipe(Effect.provide(configured(sessionActivation, "capable"))))
 })

@@ -1,10 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { CatalogTool, Unit } from "@tool-search/core"
 import { Deferred, Effect, Fiber, Layer, Ref, Stream } from "effect"
-import { LanguageModel, Prompt } from "effect/ai"
+import { type LanguageModel, Prompt, type Response } from "effect/ai"
 import { TestClock } from "effect/testing"
 import { Executor, TokenCounter, TurnEvent, UnitToolkit } from "../src/index.js"
-import { CatalogLive, scripted, tool, typedTool, user } from "./fixtures.js"
+import { CatalogLive, fakeModel, scripted, tool, typedTool, user } from "./fixtures.js"
 
 const events = Effect.flatMap(Executor.Executor, (e) => Stream.runCollect(e.stream({ prompt: user("go") })))
 const resultsOf = (all: ReadonlyArray<TurnEvent.TurnEvent>) => all.filter(TurnEvent.$is("ToolResult"))
@@ -148,23 +148,14 @@ describe("UnitToolkit in your own generateText loop", () => {
     [["tickets_create", { text: "outage" }, "4"]]
   ]
   const sent: Array<ReadonlyArray<string>> = []
-  const Model = Layer.effect(
-    LanguageModel.LanguageModel,
-    Effect.gen(function*() {
-      const step = yield* Ref.make(0)
-      return yield* LanguageModel.make({
-        generateText: (options) =>
-          Effect.map(
-            Ref.getAndUpdate(step, (n) => n + 1),
-            (n) => {
-              sent.push(options.tools.map((t) => t.name))
-              return n < script.length ? (script[n] ?? []).map((c) => call(...c)) : [{ type: "text", text: "filed" }]
-            }
-          ),
-        streamText: () => Stream.empty
-      })
-    })
-  )
+  const Model = fakeModel(Effect.map(Ref.make(0), (step) => (options: LanguageModel.ProviderOptions) =>
+    Effect.map(
+      Ref.getAndUpdate(step, (n) => n + 1),
+      (n): Array<Response.PartEncoded> => {
+        sent.push(options.tools.map((t) => t.name))
+        return n < script.length ? (script[n] ?? []).map((c) => call(...c)) : [{ type: "text", text: "filed" }]
+      }
+    )))
 
   it.effect("calls to deferred, unknown tools become corrective results, never an AiError", () =>
     Effect.gen(function*() {

@@ -1,11 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Disclosure, Keyword, Permission, ToolCatalog, Unit } from "@tool-search/core"
-import { catalogOf } from "@tool-search/core/test-kit"
+import { catalogOf, endlessWork } from "@tool-search/core/test-kit"
 import { Deferred, Effect, Fiber, Layer, Ref, Stream } from "effect"
-import { LanguageModel, type Response } from "effect/ai"
+import type { LanguageModel, Response } from "effect/ai"
 import { TestClock } from "effect/testing"
 import { Executor, ScriptedModel, TurnEvent } from "../src/index.js"
-import { CatalogLive, plans, tool, user } from "./fixtures.js"
+import { CatalogLive, fakeModel, plans, tool, user } from "./fixtures.js"
 
 // MCP-shaped tools: ids `mail/send_email`, names `send_email`
 const mail = [
@@ -16,19 +16,15 @@ const mail = [
 
 /** A model that answers each request with the next of `responses` (the last repeats); records the tools sent. */
 const modelOf = (responses: ReadonlyArray<ReadonlyArray<Response.PartEncoded>>, sent: Array<ReadonlyArray<string>>) =>
-  Layer.effect(
-    LanguageModel.LanguageModel,
-    Effect.gen(function*() {
-      const n = yield* Ref.make(0)
-      return yield* LanguageModel.make({
-        generateText: (options) =>
-          Effect.map(Ref.getAndUpdate(n, (k) => k + 1), (k) => {
-            sent.push(options.tools.map((t) => t.name))
-            return [...(responses[Math.min(k, responses.length - 1)] ?? [])]
-          }),
-        streamText: () => Stream.empty
-      })
-    })
+  fakeModel(
+    Effect.map(Ref.make(0), (n) => (options: LanguageModel.ProviderOptions) =>
+      Effect.map(
+        Ref.getAndUpdate(n, (k) => k + 1),
+        (k) => {
+          sent.push(options.tools.map((t) => t.name))
+          return [...(responses[Math.min(k, responses.length - 1)] ?? [])]
+        }
+      ))
   )
 
 const call = (name: string, params: unknown, id = "1"): Response.PartEncoded => ({
@@ -100,15 +96,8 @@ describe("forks from the app", () => {
 describe("supervision: a unit's end interrupts what still runs", () => {
   it.effect("a turn out of time interrupts its running call, runs the call's finalizer and says so (TestClock)", () =>
     Effect.gen(function*() {
-      const started = yield* Deferred.make<void>()
-      const finalized = yield* Ref.make(false)
-      const slow = tool("slow_export", "Export everything, slowly", {
-        loading: "eager",
-        handler: () =>
-          Effect.andThen(Deferred.succeed(started, undefined), Effect.never).pipe(
-            Effect.ensuring(Ref.set(finalized, true))
-          )
-      })
+      const { finalized, started, work } = yield* endlessWork
+      const slow = tool("slow_export", "Export everything, slowly", { loading: "eager", handler: () => work })
       const layer = Executor.layerMemory({ turnTimeout: "30 seconds", toolTimeout: "1 hour" }).pipe(
         Layer.provide(modelOf([[call("slow_export", {}, "c1")], [text("done")]], [])),
         Layer.provide(catalogOf([slow]))

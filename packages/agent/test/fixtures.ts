@@ -72,6 +72,30 @@ export const agentWithoutStore = (policy: ScriptedModel.Policy, options: Partial
 export const agent = (policy: ScriptedModel.Policy, options: Partial<Executor.Options> = {}) =>
   agentWithoutStore(policy, options).pipe(Layer.provide(SessionStore.layerMemory()))
 
+/**
+ * A model layer (no streaming) answering with the `generateText` that `make` builds once per layer
+ * build, so it may keep state across the requests of a test.
+ */
+export const fakeModel = <E, R>(make: Effect.Effect<Parameters<typeof LanguageModel.make>[0]["generateText"], E, R>) =>
+  Layer.effect(
+    LanguageModel.LanguageModel,
+    Effect.flatMap(make, (generateText) => LanguageModel.make({ generateText, streamText: () => Stream.empty }))
+  )
+
+/**
+ * A model answering its `n`th request with `responses[n]` (the last repeats); `seen` records every
+ * request it was sent.
+ */
+export const recordingModel = (responses: ReadonlyArray<ReadonlyArray<Response.PartEncoded>>) => {
+  const seen: Array<LanguageModel.ProviderOptions> = []
+  const layer = fakeModel(
+    Effect.succeed((options: LanguageModel.ProviderOptions) =>
+      Effect.sync(() => [...(responses[Math.min(seen.push(options) - 1, responses.length - 1)] ?? [])])
+    )
+  )
+  return { seen, layer }
+}
+
 /** A user message. */
 export const user = (text: string) => [{ role: "user" as const, content: text }]
 
@@ -81,14 +105,7 @@ export const scripted = (
   options: Partial<Executor.Options> = {},
   extra: ReadonlyArray<CatalogTool.CatalogTool> = []
 ) => {
-  let i = 0
-  const model = Layer.effect(
-    LanguageModel.LanguageModel,
-    LanguageModel.make({
-      generateText: () => Effect.sync(() => [...(responses[Math.min(i++, responses.length - 1)] ?? [])]),
-      streamText: () => Stream.empty
-    })
-  )
+  const model = recordingModel(responses).layer
   const catalog = Layer.effectDiscard(Effect.flatMap(ToolCatalog.ToolCatalog, (c) => c.register(extra))).pipe(
     Layer.provideMerge(CatalogLive)
   )

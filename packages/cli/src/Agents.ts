@@ -28,7 +28,7 @@ import {
 } from "@tool-search/core"
 import { McpSources } from "@tool-search/mcp"
 import { ProviderConfig, Providers } from "@tool-search/providers"
-import { Database, Feedback } from "@tool-search/store"
+import { Database, Feedback, StoreConfig } from "@tool-search/store"
 import {
   Console,
   Context,
@@ -216,7 +216,7 @@ const feedbackStore = (command: string, database: Option.Option<string>, feedbac
     ? Effect.map(AuditCommand.named(command, database), (store) =>
       Option.match(store, {
         onNone: () => Layer.empty,
-        onSome: (s) => Feedback.layer().pipe(Layer.provide(Database.layer(s.database, { timeout: s.databaseTimeout })))
+        onSome: (s) => Feedback.layer().pipe(Layer.provide(Database.layer(s.database, StoreConfig.databaseOptions(s))))
       }))
     : Effect.succeed(Layer.empty)
 

@@ -1,15 +1,17 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Exit, Option } from "effect"
+import { TestConsole } from "effect/testing"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { named, parseSince } from "../src/commands/Audit.js"
+import { named, parseSince, toJson, toLine, visible } from "../src/commands/Audit.js"
 import { runCli } from "./runCli.js"
 
 const tempDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "tool-search-audit-"))
 
 describe("tool-search audit", () => {
-  it.effect(
+  // the live clock: the database dates what it writes with its own, and refuses entries dated decades ago
+  it.live(
     "shows the demo's reveals and calls when the demo ran with a database (TOOL_SEARCH_DATABASE)",
     () =>
       Effect.gen(function*() {
@@ -48,7 +50,7 @@ describe("tool-search audit", () => {
         assert.strictEqual(lines.length, 5)
         assert.match(lines[0]!, /^\d{4}-\d{2}-\d{2} [\d:.]+ {2}session demo · turn [0-9a-f]{8}/)
         assert.isTrue(lines.some((l) => / reveal {2}ToolSearch "/.test(l)))
-      }),
+      }).pipe(Effect.provide(TestConsole.layer)),
     120_000
   )
 
@@ -95,5 +97,43 @@ describe("tool-search audit", () => {
     assert.strictEqual(parseSince("2026-11-30T10:00:00Z", now), Date.parse("2026-11-30T10:00:00Z"))
     assert.strictEqual(parseSince("2026-11-29", now), Date.parse("2026-11-29"))
     assert.isString(parseSince("soon", now))
+  })
+
+  it("a name or a query cannot forge a line: control characters and text-moving ones are shown escaped", () => {
+    const forged = "rm_rf\n2026-12-01  call  x  ok\u001b[2K\u202e"
+    const line = toLine({
+      _tag: "Call",
+      at: 0,
+      turnId: "turn\r1234",
+      sessionId: "s\u2028x",
+      path: [],
+      callId: "1",
+      toolName: forged,
+      toolId: null,
+      source: "evil\u001b]0;title\u0007",
+      target: "a\\nb",
+      outcome: "ok",
+      durationMs: 1,
+      principal: "alice\tbob",
+      recordedAt: 3_600_000
+    })
+    assert.notMatch(line, /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/)
+    assert.strictEqual(line.split("\n").length, 1)
+    assert.include(line, "rm_rf\\n2026-12-01  call")
+    assert.include(line, "\\x1b[2K\\u202e")
+    assert.include(line, "a\\\\nb") // a literal backslash-n stays distinguishable from an escaped newline
+    assert.include(line, " · alice\\tbob")
+    assert.include(line, "(written 1.0 h later)")
+    assert.strictEqual(visible("plain text: été"), "plain text: été")
+    // JSON keeps the exact text (JSON escapes control characters itself)
+    assert.strictEqual(
+      JSON.parse(JSON.stringify(toJson({ _tag: "Gap", at: 0, lostFrom: 0, lostUntil: 0, entries: null, reason: "x" })))
+        .entries,
+      null
+    )
+    assert.match(
+      toLine({ _tag: "Gap", at: 0, lostFrom: 0, lostUntil: 0, entries: null, reason: "torn\njournal" }),
+      /an unknown number of entries .*torn\\njournal/
+    )
   })
 })

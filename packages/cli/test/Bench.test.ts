@@ -3,28 +3,21 @@ import { Effect } from "effect"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { writeJsonl } from "./jsonl.js"
 import { runCli } from "./runCli.js"
 
 const dir = mkdtempSync(join(tmpdir(), "tool-search-bench-"))
-const tools = join(dir, "tools.jsonl")
-writeFileSync(
-  tools,
-  [
-    { id: "t1", name: "slack_send_message", description: "Send a message to a Slack channel" },
-    { id: "t2", name: "slack_list_channels", description: "List Slack channels" },
-    { id: "t3", name: "getPM2.5Level", description: "Air quality: the PM2.5 level of a city" },
-    { id: "t4", name: "read_file", description: "Read a file from disk" }
-  ].map((t) => JSON.stringify(t)).join("\n")
-)
-const queries = join(dir, "queries.jsonl")
-writeFileSync(
-  queries,
-  [
-    { id: "q1", query: "send a slack message", relevant: ["t1"] },
-    { id: "q2", query: "air pollution level in Paris", relevant: ["t3"] },
-    { id: "q3", query: "channels of slack and read a file", relevant: ["t2", "t4"], relevant_groups: [["t2"], ["t4"]] }
-  ].map((q) => JSON.stringify(q)).join("\n")
-)
+const tools = writeJsonl(join(dir, "tools.jsonl"), [
+  { id: "t1", name: "slack_send_message", description: "Send a message to a Slack channel" },
+  { id: "t2", name: "slack_list_channels", description: "List Slack channels" },
+  { id: "t3", name: "getPM2.5Level", description: "Air quality: the PM2.5 level of a city" },
+  { id: "t4", name: "read_file", description: "Read a file from disk" }
+])
+const queries = writeJsonl(join(dir, "queries.jsonl"), [
+  { id: "q1", query: "send a slack message", relevant: ["t1"] },
+  { id: "q2", query: "air pollution level in Paris", relevant: ["t3"] },
+  { id: "q3", query: "channels of slack and read a file", relevant: ["t2", "t4"], relevant_groups: [["t2"], ["t4"]] }
+])
 
 const run = runCli
 
@@ -81,18 +74,14 @@ describe("tool-search bench", () => {
 
   it.effect("bad query input is warned about on stderr, counted, and left out of the means", () =>
     Effect.gen(function*() {
-      const mixed = join(dir, "mixed.jsonl")
-      writeFileSync(
-        mixed,
-        [
-          { id: "q1", query: "send a slack message", relevant: ["t1"] },
-          { id: "q2", query: "   ", relevant: ["t1"] },
-          { id: "q3", query: "read a file", relevant: [] },
-          { id: "q4", query: "read a file", relevant: ["t4", "nope"] },
-          { id: "q5", query: "air pollution", relevant: ["gone"] },
-          { id: "q1", query: "slack channels", relevant: ["t2"] }
-        ].map((q) => JSON.stringify(q)).join("\n")
-      )
+      const mixed = writeJsonl(join(dir, "mixed.jsonl"), [
+        { id: "q1", query: "send a slack message", relevant: ["t1"] },
+        { id: "q2", query: "   ", relevant: ["t1"] },
+        { id: "q3", query: "read a file", relevant: [] },
+        { id: "q4", query: "read a file", relevant: ["t4", "nope"] },
+        { id: "q5", query: "air pollution", relevant: ["gone"] },
+        { id: "q1", query: "slack channels", relevant: ["t2"] }
+      ])
       const { err, exit, out } = yield* run(["bench", "--tools", tools, "--queries", mixed, "--json"])
       assert.strictEqual(exit._tag, "Success")
       const report = JSON.parse(out)
@@ -136,37 +125,23 @@ describe("tool-search bench", () => {
 })
 
 describe("tool-search search --strategy", () => {
+  /** `tool-search search <query>` over the bench's tools with `strategy`, names sanitized, then `rest`. */
+  const search = (strategy: string, query: string, rest: ReadonlyArray<string>, env?: Record<string, string>) =>
+    run(["search", query, "--catalog", tools, "--sanitize-names", "--strategy", strategy, ...rest], env)
+
   for (const strategy of ["bm25f", "keyword"] as const) {
     it.effect(`${strategy} finds the Slack tool`, () =>
       Effect.gen(function*() {
-        const { out } = yield* run([
-          "search",
-          "send slack message",
-          "--catalog",
-          tools,
-          "--sanitize-names",
-          "--strategy",
-          strategy,
-          "--json"
-        ])
+        const { out } = yield* search(strategy, "send slack message", ["--json"])
         assert.strictEqual(JSON.parse(out).results[0].id, "t1")
       }))
   }
 
   it.effect("regex matches names; an invalid pattern says what is wrong", () =>
     Effect.gen(function*() {
-      const { out } = yield* run([
-        "search",
-        "^slack_.*channels$",
-        "--catalog",
-        tools,
-        "--sanitize-names",
-        "--strategy",
-        "regex",
-        "--json"
-      ])
+      const { out } = yield* search("regex", "^slack_.*channels$", ["--json"])
       assert.deepStrictEqual(JSON.parse(out).results.map((r: { id: string }) => r.id), ["t2"])
-      const bad = yield* run(["search", "slack_(", "--catalog", tools, "--sanitize-names", "--strategy", "regex"])
+      const bad = yield* search("regex", "slack_(", [])
       assert.strictEqual(bad.exit._tag, "Failure")
       assert.match(bad.err, /Invalid regular expression 'slack_\(': missing closing \)/)
     }))
@@ -177,27 +152,9 @@ describe("tool-search search --strategy", () => {
     () =>
       Effect.gen(function*() {
         const env = { TOOL_SEARCH_CACHE_DIR: join(dir, "cache") }
-        const semantic = yield* run([
-          "search",
-          "air pollution",
-          "--catalog",
-          tools,
-          "--sanitize-names",
-          "--strategy",
-          "semantic",
-          "--json"
-        ], env)
+        const semantic = yield* search("semantic", "air pollution", ["--json"], env)
         assert.strictEqual(JSON.parse(semantic.out).results[0].id, "t3")
-        const hybrid = yield* run([
-          "search",
-          "deliver a message on slack",
-          "--catalog",
-          tools,
-          "--sanitize-names",
-          "--strategy",
-          "hybrid",
-          "--json"
-        ], env)
+        const hybrid = yield* search("hybrid", "deliver a message on slack", ["--json"], env)
         assert.strictEqual(JSON.parse(hybrid.out).results[0].id, "t1")
         assert.isAbove(readFileSync(join(dir, "cache", "use-lite-512_energetic-ai-0.2.0.vectors")).length, 4 * 512 * 4)
       }),

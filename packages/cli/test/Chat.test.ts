@@ -8,32 +8,29 @@ import { Database } from "@tool-search/store"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { createRequire } from "node:module"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { afterAll } from "vitest"
+import { writeJsonl } from "./jsonl.js"
 import { runCli } from "./runCli.js"
 
 const bin = new URL("../bin/tool-search.js", import.meta.url).pathname
 const dir = mkdtempSync(join(tmpdir(), "tool-search-chat-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-const catalog = join(dir, "tools.jsonl")
-writeFileSync(
-  catalog,
-  [
-    { id: "t1", name: "read_file", description: "Read a file", loading: "eager" },
-    {
-      id: "t2",
-      name: "weather_forecast",
-      description: "Get the weather forecast for a city",
-      parameters: { type: "object", properties: { city: { type: "string" } } }
-    },
-    { id: "t3", name: "chat_send", description: "Send a chat message" }
-  ].map((t) => JSON.stringify(t)).join("\n")
-)
+const catalog = writeJsonl(join(dir, "tools.jsonl"), [
+  { id: "t1", name: "read_file", description: "Read a file", loading: "eager" },
+  {
+    id: "t2",
+    name: "weather_forecast",
+    description: "Get the weather forecast for a city",
+    parameters: { type: "object", properties: { city: { type: "string" } } }
+  },
+  { id: "t3", name: "chat_send", description: "Send a chat message" }
+])
 
 // -----------------------------------------------------------------------------
 // The wire
@@ -83,6 +80,19 @@ const wire = async (script: ReadonlyArray<Answer>) => {
   }
 }
 
+/** Runs `body` against a server answering `script` (see `wire`), and closes the server whatever happens. */
+const withWire = async (
+  script: ReadonlyArray<Answer>,
+  body: (server: Awaited<ReturnType<typeof wire>>) => Promise<void>
+): Promise<void> => {
+  const server = await wire(script)
+  try {
+    await body(server)
+  } finally {
+    await server.close()
+  }
+}
+
 /** Runs the binary with `env` only (plus PATH), feeding `input` on stdin. */
 const tool = (args: ReadonlyArray<string>, env: Record<string, string>, input = "") =>
   new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
@@ -110,6 +120,13 @@ const modelEnv = (url: string) => ({
   TOOL_SEARCH_MODEL_URL: url,
   TOOL_SEARCH_DEFER: "always"
 })
+
+/** `tool-search run "what is in the graph?"` over the memory MCP server, the model at `url`, then `args`. */
+const askTheGraph = (url: string, args: ReadonlyArray<string> = []) =>
+  tool(["run", "what is in the graph?", "--upstream", memory, ...args], {
+    ...modelEnv(url),
+    MEMORY_FILE_PATH: join(dir, "memory.jsonl")
+  })
 
 // -----------------------------------------------------------------------------
 // Tests
@@ -145,12 +162,11 @@ describe("tool-search run and chat through the binary (checks the wire, not a mo
   it("run: one turn — search, activation, the call, the answer — with the tools each request carried", {
     timeout: 30_000
   }, async () => {
-    const server = await wire([
+    await withWire([
       [{ name: "ToolSearch", args: { query: "weather forecast" } }],
       [{ name: "weather_forecast", args: { city: "Oslo" } }],
       "No forecast service here."
-    ])
-    try {
+    ], async (server) => {
       const { code, err, out } = await tool(["run", "weather in Oslo?", "--catalog", catalog], modelEnv(server.url))
       assert.strictEqual(code, 0, err)
       assert.include(out, "openai-compatible:test-model at " + server.url)
@@ -165,16 +181,13 @@ describe("tool-search run and chat through the binary (checks the wire, not a mo
         ["read_file", "ToolSearch", "weather_forecast"],
         ["read_file", "ToolSearch", "weather_forecast"]
       ])
-    } finally {
-      await server.close()
-    }
+    })
   })
 
   it("run --json: one event per line; TOOL_SEARCH_DISCOVERY_FIRST forces the first request", {
     timeout: 30_000
   }, async () => {
-    const server = await wire([[{ name: "ToolSearch", args: { query: "chat" } }], "done"])
-    try {
+    await withWire([[{ name: "ToolSearch", args: { query: "chat" } }], "done"], async (server) => {
       const { code, out } = await tool(["run", "say hi", "--catalog", catalog, "--json"], {
         ...modelEnv(server.url),
         TOOL_SEARCH_DISCOVERY_FIRST: "true"
@@ -185,16 +198,13 @@ describe("tool-search run and chat through the binary (checks the wire, not a mo
       assert.strictEqual(events.at(-1)?.text, "done")
       assert.deepStrictEqual(server.requests[0]?.tool_choice, { type: "function", function: { name: "ToolSearch" } })
       assert.strictEqual(server.requests[1]?.tool_choice, "auto")
-    } finally {
-      await server.close()
-    }
+    })
   })
 
   it("a catalog below the deferral threshold: chat sends its tools directly, no search tool, and says so", {
     timeout: 30_000
   }, async () => {
-    const server = await wire(["Hello!"])
-    try {
+    await withWire(["Hello!"], async (server) => {
       const { TOOL_SEARCH_DEFER: _, ...env } = modelEnv(server.url)
       const { code, err, out } = await tool(["chat", "--catalog", catalog], env, "hi\n/exit\n")
       assert.strictEqual(code, 0, err)
@@ -203,14 +213,11 @@ describe("tool-search run and chat through the binary (checks the wire, not a mo
       assert.deepStrictEqual(server.requests.map((r) => (r.tools ?? []).map((t) => t.function.name)), [
         ["read_file", "weather_forecast", "chat_send"]
       ])
-    } finally {
-      await server.close()
-    }
+    })
   })
 
   it("chat: a turn per line, the conversation carried over, /exit ends it", { timeout: 30_000 }, async () => {
-    const server = await wire(["Hello!", "You said hi.", "never asked"])
-    try {
+    await withWire(["Hello!", "You said hi.", "never asked"], async (server) => {
       const { code, err, out } = await tool(
         ["chat", "--catalog", catalog],
         modelEnv(server.url),
@@ -222,16 +229,13 @@ describe("tool-search run and chat through the binary (checks the wire, not a mo
       assert.strictEqual(server.requests.length, 2)
       const second = server.requests[1]?.messages.filter((m) => m.role !== "system").map((m) => [m.role, m.content])
       assert.deepStrictEqual(second, [["user", "hi"], ["assistant", "Hello!"], ["user", "what did I say?"]])
-    } finally {
-      await server.close()
-    }
+    })
   })
 
   it("a failed model call: run exits 1 naming the provider's message; chat says so and goes on", {
     timeout: 60_000
   }, async () => {
-    const server = await wire([{ status: 401 }, { status: 401 }, "Still here.", { status: 401 }])
-    try {
+    await withWire([{ status: 401 }, { status: 401 }, "Still here.", { status: 401 }], async (server) => {
       const run = await tool(["run", "hi", "--catalog", catalog], modelEnv(server.url))
       assert.strictEqual(run.code, 1)
       assert.include(run.err, "the model call failed")
@@ -253,24 +257,18 @@ describe("tool-search run and chat through the binary (checks the wire, not a mo
       assert.deepInclude(last.error, { command: "tool-search run", subject: "model", exitCode: 1 })
       assert.include(last.error.message, "Invalid API key")
       assert.notInclude(json.err, "Invalid API key")
-    } finally {
-      await server.close()
-    }
+    })
   })
 
   it("run --upstream: the tools of a real MCP server, found, loaded and called; logs stay off stdout", {
     timeout: 30_000
   }, async () => {
-    const server = await wire([
+    await withWire([
       [{ name: "ToolSearch", args: { query: "select:read_graph" } }],
       [{ name: "read_graph", args: {} }],
       "The graph is empty."
-    ])
-    try {
-      const { code, err, out } = await tool(
-        ["run", "what is in the graph?", "--upstream", memory],
-        { ...modelEnv(server.url), MEMORY_FILE_PATH: join(dir, "memory.jsonl") }
-      )
+    ], async (server) => {
+      const { code, err, out } = await askTheGraph(server.url)
       assert.strictEqual(code, 0, err)
       assert.include(out, "9 tools (9 deferred")
       assert.include(out, "activated: read_graph")
@@ -278,29 +276,21 @@ describe("tool-search run and chat through the binary (checks the wire, not a mo
       assert.notInclude(out, "is ready") // the MCP servers' status lines go to stderr
       const result = server.requests[2]?.messages.find((m) => m.tool_call_id === "call_1_0") // read_graph's
       assert.include(result?.content, "entities")
-    } finally {
-      await server.close()
-    }
+    })
   })
 
   it("run --database: the query that found a tool the agent then called is search feedback in the database", {
     timeout: 60_000
   }, async () => {
-    const server = await wire([
+    const database = join(dir, "feedback-db")
+    await withWire([
       [{ name: "ToolSearch", args: { query: "read the whole knowledge graph" } }],
       [{ name: "read_graph", args: {} }],
       "Read."
-    ])
-    const database = join(dir, "feedback-db")
-    try {
-      const { code, err } = await tool(
-        ["run", "what is in the graph?", "--upstream", memory, "--database", database],
-        { ...modelEnv(server.url), MEMORY_FILE_PATH: join(dir, "memory.jsonl") }
-      )
+    ], async (server) => {
+      const { code, err } = await askTheGraph(server.url, ["--database", database])
       assert.strictEqual(code, 0, err)
-    } finally {
-      await server.close()
-    }
+    })
     const rows = await Effect.runPromise(
       Effect.flatMap(
         Effect.service(SqlClient),

@@ -133,7 +133,7 @@ describe("tool-search demo", () => {
 
 describe("tool-search bench-disclosure", () => {
   it.effect(
-    "--json: every delivery mode runs the demo's tasks to success; result and native keep the list fixed",
+    "--json: every delivery mode runs the demo's tasks and the multi-step task to success; result and native keep the list fixed; code halves result's input tokens on the multi-step task",
     () =>
       Effect.gen(function*() {
         const { out } = yield* runCli(["bench-disclosure", "--json"])
@@ -141,8 +141,11 @@ describe("tool-search bench-disclosure", () => {
           modes: ReadonlyArray<
             { delivery: string; tasksSucceeded: number; tasks: number; saved: number; prefixShare: number }
           >
+          multiStep: ReadonlyArray<
+            { delivery: string; tasksSucceeded: number; tasks: number; inputTokens: number; requests: number }
+          >
         }
-        assert.deepStrictEqual(report.modes.map((m) => m.delivery), ["list", "result", "native"])
+        assert.deepStrictEqual(report.modes.map((m) => m.delivery), ["list", "result", "native", "code"])
         for (const m of report.modes) {
           assert.strictEqual(m.tasksSucceeded, m.tasks, m.delivery)
           assert.isAtLeast(m.saved, 0.9, m.delivery)
@@ -150,7 +153,16 @@ describe("tool-search bench-disclosure", () => {
         const [list, result, native] = report.modes
         assert.isAbove(result?.prefixShare ?? 0, list?.prefixShare ?? 1)
         assert.isAbove(native?.prefixShare ?? 0, list?.prefixShare ?? 1)
+
+        // token counts come from the tokenizer, not the machine: the same on every run
+        assert.deepStrictEqual(report.multiStep.map((m) => m.delivery), ["list", "result", "native", "code"])
+        for (const m of report.multiStep) assert.strictEqual(m.tasksSucceeded, m.tasks, m.delivery)
+        const byMode = new Map(report.multiStep.map((m) => [m.delivery, m]))
+        const code = byMode.get("code")
+        const dispatched = byMode.get("result")
+        assert.isAtMost(code?.inputTokens ?? Infinity, (dispatched?.inputTokens ?? 0) / 2)
+        assert.isBelow(code?.requests ?? Infinity, dispatched?.requests ?? 0)
       }),
-    120_000
+    180_000
   )
 })

@@ -4,18 +4,15 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { runBinary } from "./binary.js"
+import { writeJsonl } from "./jsonl.js"
 import { runCli } from "./runCli.js"
 
 const dir = mkdtempSync(join(tmpdir(), "tool-search-cli-"))
-const catalog = join(dir, "tools.jsonl")
-writeFileSync(
-  catalog,
-  [
-    { id: "t1", name: "slack_send_message", description: "Send a message to a Slack channel" },
-    { id: "t2", name: "slack_list_channels", description: "List Slack channels" },
-    { id: "t3", name: "read_file", description: "Read a file", loading: "eager" }
-  ].map((t) => JSON.stringify(t)).join("\n")
-)
+const catalog = writeJsonl(join(dir, "tools.jsonl"), [
+  { id: "t1", name: "slack_send_message", description: "Send a message to a Slack channel" },
+  { id: "t2", name: "slack_list_channels", description: "List Slack channels" },
+  { id: "t3", name: "read_file", description: "Read a file", loading: "eager" }
+])
 const broken = join(dir, "broken.jsonl")
 writeFileSync(broken, `{"name":"ok"}\n{"name":\n`)
 

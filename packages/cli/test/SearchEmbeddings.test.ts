@@ -2,27 +2,24 @@
 // names: a local server answering fixed vectors (this checks the wire, not the quality of a model).
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll } from "vitest"
+import { writeJsonl } from "./jsonl.js"
 import { runCli } from "./runCli.js"
 
 const dir = mkdtempSync(join(tmpdir(), "tool-search-embeddings-"))
 // tool vectors are cached on disk: keep this file's cache to itself
 process.env["TOOL_SEARCH_CACHE_DIR"] = join(dir, "cache")
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-const catalog = join(dir, "tools.jsonl")
-writeFileSync(
-  catalog,
-  [
-    { id: "t1", name: "weather_forecast", description: "Get the weather forecast for a city" },
-    { id: "t2", name: "chat_send", description: "Send a chat message" },
-    { id: "t3", name: "tickets_open", description: "Open a ticket" }
-  ].map((t) => JSON.stringify(t)).join("\n")
-)
+const catalog = writeJsonl(join(dir, "tools.jsonl"), [
+  { id: "t1", name: "weather_forecast", description: "Get the weather forecast for a city" },
+  { id: "t2", name: "chat_send", description: "Send a chat message" },
+  { id: "t3", name: "tickets_open", description: "Open a ticket" }
+])
 
 /** One axis per topic: the nearest tool is known in advance. */
 const vectorOf = (text: string): Array<number> =>

@@ -11,6 +11,13 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { bin, connect, hostile, node, serverEntry, start, text, upstream } from "./gateway.js"
 
+/** The environment the `everything` server behind `gateway` runs with: its `get-env` tool, loaded then called. */
+const everythingEnv = async (gateway: Awaited<ReturnType<typeof connect>>) => {
+  await gateway.ready("everything")
+  await gateway.call("ToolSearch", { query: "select:get-env" })
+  return text(await gateway.call("get-env"))
+}
+
 const initialize = (id: number) =>
   JSON.stringify({
     jsonrpc: "2.0",
@@ -206,9 +213,7 @@ describe("tool-search serve under attack", () => {
         TOOL_SEARCH_AUTH_TOKEN: "s3cret-token"
       })
       try {
-        await stdio.ready("everything")
-        await stdio.call("ToolSearch", { query: "select:get-env" })
-        const env = text(await stdio.call("get-env"))
+        const env = await everythingEnv(stdio)
         assert.include(env, "PATH")
         assert.notInclude(env, "s3cret-token")
       } finally {
@@ -246,9 +251,7 @@ describe("tool-search serve under attack", () => {
           AWS_SECRET_ACCESS_KEY: "aws-from-the-gateway"
         })
         try {
-          await gateway.ready("everything")
-          await gateway.call("ToolSearch", { query: "select:get-env" })
-          const env = text(await gateway.call("get-env"))
+          const env = await everythingEnv(gateway)
           assert.include(env, "PATH")
           assert.include(env, "GIVEN_TO_THE_SERVER")
           for (const secret of ["TOOL_SEARCH", "sk-from-the-gateway", "aws-from-the-gateway", "s3cret-token"]) {

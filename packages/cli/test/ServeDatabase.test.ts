@@ -6,64 +6,18 @@
 // mid-run does not stop a session (its writes are held and written back); `tool-search audit
 // --session <id>` shows the gateway's reveals and calls.
 import { assert, describe, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
-import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
-import { Keyword, ToolCatalog } from "@tool-search/core"
-import { deferAlways } from "@tool-search/core/test-kit"
-import { Gateway, HttpGateway, McpSources, type Upstream } from "@tool-search/mcp"
-import { Audit, Database, GatewayStore } from "@tool-search/store"
-import { Duration, Effect, Exit, Layer, Logger, Option, Redacted, Scope } from "effect"
+import { Audit, Database, GatewayStore, WriteBehind } from "@tool-search/store"
+import { Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { TestClock, TestConsole } from "effect/testing"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as Path from "node:path"
 import { Duplex } from "node:stream"
-import * as GatewayDatabase from "../src/GatewayDatabase.js"
+import { alice, bob, call, connect, gateway, names, secret, steal, until, upstream } from "./databaseGateway.js"
 import { runCli } from "./runCli.js"
+import { withTempDatabase } from "./tempDatabase.js"
 
 const postgres = process.env.TOOL_SEARCH_TEST_POSTGRES || undefined
 const skipped = " (skipped: no PostgreSQL server; TOOL_SEARCH_TEST_POSTGRES is not set, bash .ci/run starts one)"
 if (postgres === undefined) console.warn(`serve --database on PostgreSQL is not tested here${skipped}`)
-
-const tokens = [Redacted.make("alice-secret"), Redacted.make("bob-secret")]
-const alice = { authorization: "Bearer alice-secret" }
-const bob = { authorization: "Bearer bob-secret" }
-
-const store: GatewayDatabase.Settings = {
-  database: { _tag: "Memory" },
-  databaseTimeout: Duration.seconds(5),
-  auditPayloads: false,
-  auditRetention: Duration.days(90)
-}
-
-/** An upstream MCP server with three tools, in this process; it counts the calls it gets. */
-const upstream = () => {
-  const calls: Array<string> = []
-  const tools = [
-    ["send_email", "Send an email message to a recipient"],
-    ["create_issue", "Create an issue in the bug tracker"],
-    ["read_file", "Read a file from disk"]
-  ].map(([name, description]) => ({ name, description, inputSchema: { type: "object", properties: {} } }))
-  const transport: Upstream.Custom = {
-    _tag: "Custom",
-    make: Effect.promise(async () => {
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-      const server = new Server({ name: "work", version: "1" }, { capabilities: { tools: {} } })
-      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }))
-      server.setRequestHandler(CallToolRequestSchema, (request) => {
-        calls.push(request.params.name)
-        return { content: [{ type: "text", text: `${request.params.name} done` }] }
-      })
-      await server.connect(serverSide)
-      return clientSide
-    })
-  }
-  return { calls, transport }
-}
 
 /** A database connection that the test can cut (the database gone) and restore. */
 const cuttable = () => {
@@ -90,73 +44,6 @@ const cuttable = () => {
     }
   }
 }
-
-/**
- * A gateway on `db` over `work`, listening on a free port until `scope` closes: one gateway
- * process (a database layer is opened with it and closed with it).
- */
-const gateway = (
-  db: Layer.Layer<Database.Database | SqlClient, Database.DatabaseUnavailable>,
-  work: ReturnType<typeof upstream>,
-  scope: Scope.Scope,
-  limits = { maxSessions: 100, sessionIdleTimeout: 3600 }
-) =>
-  Effect.gen(function*() {
-    const context = yield* Effect.orDie(Layer.build(
-      McpSources.layer([{ name: "work", transport: work.transport }]).pipe(
-        Layer.provideMerge(ToolCatalog.layer.pipe(Layer.provide(Keyword.layer))),
-        Layer.provideMerge(deferAlways), // the fake server's few tools: defer anyway
-        Layer.provideMerge(
-          GatewayDatabase.layerOn(store, limits, { feedback: true })
-        ),
-        Layer.provide(db),
-        Layer.provide(Logger.layer([]))
-      )
-    ))
-    return yield* Effect.orDie(
-      HttpGateway.serve({
-        port: 0,
-        tokens,
-        maxSessions: limits.maxSessions,
-        sessionIdleTimeout: Duration.seconds(limits.sessionIdleTimeout)
-      }).pipe(Gateway.withSources, Effect.provideContext(context))
-    )
-  }).pipe(Scope.provide(scope), Effect.provide(Logger.layer([])))
-
-/** The official client on `url`: a new session, or with `sessionId` the client reconnecting to its own. */
-const connect = (url: string, headers: Record<string, string>, sessionId?: string) =>
-  Effect.promise(async () => {
-    const transport = new StreamableHTTPClientTransport(new URL(url), {
-      requestInit: { headers },
-      ...(sessionId === undefined ? {} : { sessionId })
-    })
-    const client = new Client({ name: "db-test", version: "1" })
-    await client.connect(transport)
-    return { client, transport, id: transport.sessionId ?? "" }
-  })
-
-const names = (client: Client) => Effect.promise(async () => (await client.listTools()).tools.map((t) => t.name))
-const call = (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  Effect.promise(async () => {
-    const result = await client.callTool({ name, arguments: args })
-    const content = result.content as ReadonlyArray<{ readonly text?: string }>
-    return { text: content.map((c) => c.text ?? "").join("\n"), isError: result.isError === true }
-  })
-
-/** A raw `tools/list` with a session id, as an attacker who learnt it sends it. */
-const steal = (url: string, id: string, headers: Record<string, string>) =>
-  Effect.promise(async () =>
-    (await fetch(url, {
-      method: "POST",
-      headers: {
-        ...headers,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-session-id": id
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" })
-    })).status
-  )
 
 /** Client 1 loads `send_email` on one gateway; the gateway stops; a new one serves its session. */
 const restartStory = (location: Database.Location) =>
@@ -194,27 +81,22 @@ describe("tool-search serve --database", () => {
   it.live(
     "embedded: a gateway restarted on the same database resumes the client's session and its loaded tool",
     () =>
-      Effect.gen(function*() {
-        const dir = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "tool-search-serve-db-")), "db")
-        try {
-          const { id, loaded } = yield* restartStory({ _tag: "Embedded", path: dir })
-          // the gateway's audit: the reveal and the call of that session, read as any session's
-          const audit = yield* runCli(["audit", "--json", "--session", id], { TOOL_SEARCH_DATABASE: dir }).pipe(
-            Effect.provide(TestConsole.layer)
-          )
-          assert.isTrue(Exit.isSuccess(audit.exit), audit.err)
-          const entries = audit.out.split("\n").map((l) => JSON.parse(l))
-          assert.deepStrictEqual(
-            entries.map((e) => e.type === "reveal" ? `reveal ${e.query} -> ${e.activated}` : `${e.type} ${e.tool}`),
-            [`reveal send an email message -> ${loaded.slice(2).join(",")}`, "call send_email"]
-          )
-          assert.strictEqual(entries[1].source, "work")
-          assert.strictEqual(entries[1].outcome, "ok")
-          assert.notProperty(entries[1], "arguments")
-        } finally {
-          Fs.rmSync(Path.dirname(dir), { recursive: true, force: true })
-        }
-      }),
+      withTempDatabase(Effect.fn(function*(dir: string) {
+        const { id, loaded } = yield* restartStory({ _tag: "Embedded", path: dir })
+        // the gateway's audit: the reveal and the call of that session, read as any session's
+        const audit = yield* runCli(["audit", "--json", "--session", id], { TOOL_SEARCH_DATABASE: dir }).pipe(
+          Effect.provide(TestConsole.layer)
+        )
+        assert.isTrue(Exit.isSuccess(audit.exit), audit.err)
+        const entries = audit.out.split("\n").map((l) => JSON.parse(l))
+        assert.deepStrictEqual(
+          entries.map((e) => e.type === "reveal" ? `reveal ${e.query} -> ${e.activated}` : `${e.type} ${e.tool}`),
+          [`reveal send an email message -> ${loaded.slice(2).join(",")}`, "call send_email"]
+        )
+        assert.strictEqual(entries[1].source, "work")
+        assert.strictEqual(entries[1].outcome, "ok")
+        assert.notProperty(entries[1], "arguments")
+      })),
     { timeout: 60_000 }
   )
 
@@ -252,12 +134,15 @@ describe("tool-search serve --database", () => {
         // with the database back, a search whose hit the client then calls is search feedback there
         yield* call(client2.client, "ToolSearch", { query: "read a file from disk" })
         yield* call(client2.client, "read_file")
-        const feedback = yield* Effect.flatMap(
-          Effect.service(SqlClient),
-          (sql) =>
-            sql<{ readonly tool_id: string; readonly query: string }>`SELECT tool_id, query FROM tool_search_feedback`
-        ).pipe(Effect.orDie, Effect.provide(db))
+        const feedback = yield* Effect.gen(function*() {
+          yield* (yield* WriteBehind.WriteBehind).flush // feedback is written behind
+          const sql = yield* SqlClient
+          return yield* sql<{ readonly tool_id: string; readonly query: string }>`
+            SELECT tool_id, query FROM tool_search_feedback ORDER BY tool_id`
+        }).pipe(Effect.orDie, Effect.provide(db))
+        // the evidence of the call made during the outage was held too
         assert.deepStrictEqual(feedback.map((r) => `${r.tool_id}: ${r.query}`), [
+          "work/create_issue: create an issue in the bug tracker",
           "work/read_file: read a file from disk"
         ])
       }),
@@ -300,13 +185,16 @@ describe("tool-search serve --database", () => {
         const b = yield* gateway(Database.layer(location), work, yield* Scope.make())
         const onA = yield* connect(a.url, alice)
         yield* call(onA.client, "ToolSearch", { query: "send an email message" })
+        const listed = yield* names(onA.client)
         const onB = yield* connect(b.url, alice, onA.id)
         assert.deepStrictEqual(yield* call(onB.client, "send_email"), { text: "send_email done", isError: false })
         yield* call(onB.client, "ToolSearch", { query: "read a file from disk" })
-        // A learns what B loaded at its next request
+        // A's live copy follows what B loaded (B announced it), and A tells its client
+        yield* Effect.promise(() => until(() => onA.listChanged() > 0))
         assert.includeMembers(yield* names(onA.client), ["send_email", "read_file"])
+        assert.includeMembers(yield* names(onA.client), listed)
         assert.strictEqual(yield* steal(b.url, onA.id, bob), 404)
-        const stored = yield* GatewayStore.sessions({ maxSessions: 100, idleTimeout: "1 hour" }).pipe(
+        const stored = yield* GatewayStore.sessions({ maxSessions: 100, idleTimeout: "1 hour", secret }).pipe(
           Effect.flatMap((s) => s.load(onA.id, "")),
           Effect.provide(Database.layer(location)),
           Effect.scoped

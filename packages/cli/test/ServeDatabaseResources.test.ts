@@ -21,11 +21,9 @@ import { Keyword, ResourceCatalog, ToolCatalog, Visibility } from "@tool-search/
 import { Gateway, HttpGateway, McpSources, type Upstream } from "@tool-search/mcp"
 import { Duration, Effect, Exit, Layer, Logger, Redacted, Scope } from "effect"
 import { TestConsole } from "effect/testing"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as Path from "node:path"
 import * as GatewayDatabase from "../src/GatewayDatabase.js"
 import { runCli } from "./runCli.js"
+import { withTempDatabase } from "./tempDatabase.js"
 
 const headers = { authorization: "Bearer alice-secret" }
 
@@ -74,8 +72,13 @@ const gateway = (dir: string, auditPayloads: boolean, scope: Scope.Scope) =>
           {
             database: { _tag: "Embedded", path: dir },
             databaseTimeout: Duration.seconds(10),
+            journal: "auto",
+            journalBytes: 1024 ** 3,
+            heldBytes: 64 * 1024 ** 2,
+            journalSync: Duration.seconds(1),
             auditPayloads,
-            auditRetention: Duration.days(90)
+            auditRetention: Duration.days(90),
+            sessionSecretFile: ""
           },
           { maxSessions: 10, sessionIdleTimeout: 3600 },
           { feedback: false }
@@ -121,11 +124,17 @@ const session = (dir: string, auditPayloads: boolean) =>
     )
     assert.notStrictEqual(slice.isError, true)
     yield* Effect.promise(() => client.close())
-    yield* Scope.close(scope, Exit.void)
+    // read while the gateway holds the embedded database: through the gateway
     const audit = yield* runCli(["audit", "--json", "--session", id], { TOOL_SEARCH_DATABASE: dir }).pipe(
       Effect.provide(TestConsole.layer)
     )
     assert.isTrue(Exit.isSuccess(audit.exit), audit.err)
+    yield* Scope.close(scope, Exit.void)
+    // and once it stopped: from the directory itself, the same entries
+    const again = yield* runCli(["audit", "--json", "--session", id], { TOOL_SEARCH_DATABASE: dir }).pipe(
+      Effect.provide(TestConsole.layer)
+    )
+    assert.strictEqual(again.out, audit.out)
     const text = yield* runCli(["audit", "--session", id], { TOOL_SEARCH_DATABASE: dir }).pipe(
       Effect.provide(TestConsole.layer)
     )
@@ -136,38 +145,33 @@ describe("tool-search serve --database: the audit of resources and prompts", () 
   it.live(
     "records each resources/read and prompts/get with its target, server and outcome; payloads only when asked",
     () =>
-      Effect.gen(function*() {
-        const dir = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "tool-search-serve-res-")), "db")
-        try {
-          const plain = yield* session(dir, false)
-          assert.deepStrictEqual(
-            plain.entries.map((e) => `${e.type} ${e.tool} ${e.target} ${e.source} ${e.outcome}`),
-            [
-              "call resources/read docs://policy/refunds docs ok",
-              "call prompts/get summarize docs ok",
-              "call resources/read docs://internal/salaries null not-found",
-              "call sample_resources refunds null ok",
-              "call read_resource docs://policy/refunds null ok"
-            ]
-          )
-          for (const entry of plain.entries) {
-            assert.notProperty(entry, "arguments")
-            assert.notProperty(entry, "result")
-          }
-          assert.match(plain.text, /call {4}resources\/read docs:\/\/policy\/refunds \(docs\) {2}ok/)
-          assert.match(plain.text, /call {4}prompts\/get summarize \(docs\) {2}ok/)
-
-          const full = yield* session(dir, true)
-          const [read, prompt, refused] = full.entries
-          assert.deepStrictEqual(read.arguments, { uri: "docs://policy/refunds" })
-          assert.strictEqual(read.result.contents[0].text, "the body of docs://policy/refunds")
-          assert.deepStrictEqual(prompt.arguments, { name: "summarize", arguments: { topic: "refunds" } })
-          assert.strictEqual(prompt.result.messages[0].content.text, "Summarize refunds")
-          assert.deepStrictEqual(refused.result, { error: "Resource not found: docs://internal/salaries" })
-        } finally {
-          Fs.rmSync(Path.dirname(dir), { recursive: true, force: true })
+      withTempDatabase(Effect.fn(function*(dir: string) {
+        const plain = yield* session(dir, false)
+        assert.deepStrictEqual(
+          plain.entries.map((e) => `${e.type} ${e.tool} ${e.target} ${e.source} ${e.outcome}`),
+          [
+            "call resources/read docs://policy/refunds docs ok",
+            "call prompts/get summarize docs ok",
+            "call resources/read docs://internal/salaries null not-found",
+            "call sample_resources refunds null ok",
+            "call read_resource docs://policy/refunds null ok"
+          ]
+        )
+        for (const entry of plain.entries) {
+          assert.notProperty(entry, "arguments")
+          assert.notProperty(entry, "result")
         }
-      }),
+        assert.match(plain.text, /call {4}resources\/read docs:\/\/policy\/refunds \(docs\) {2}ok/)
+        assert.match(plain.text, /call {4}prompts\/get summarize \(docs\) {2}ok/)
+
+        const full = yield* session(dir, true)
+        const [read, prompt, refused] = full.entries
+        assert.deepStrictEqual(read.arguments, { uri: "docs://policy/refunds" })
+        assert.strictEqual(read.result.contents[0].text, "the body of docs://policy/refunds")
+        assert.deepStrictEqual(prompt.arguments, { name: "summarize", arguments: { topic: "refunds" } })
+        assert.strictEqual(prompt.result.messages[0].content.text, "Summarize refunds")
+        assert.deepStrictEqual(refused.result, { error: "Resource not found: docs://internal/salaries" })
+      })),
     { timeout: 120_000 }
   )
 })

@@ -1,33 +1,30 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { writeJsonl } from "./jsonl.js"
 import { runCli } from "./runCli.js"
 
 const dir = mkdtempSync(join(tmpdir(), "tool-search-toc-"))
-const catalog = join(dir, "harness.jsonl")
-writeFileSync(
-  catalog,
-  [
-    {
-      name: "rag_search",
-      description: "Search the attached documents. Returns passages.",
-      category: "retrieval",
-      source: "docs"
-    },
-    { name: "news_search", description: "Search recent news articles.", category: "news", source: "news-mcp" },
-    { name: "news_headlines", description: "List today's headlines.", category: "news", source: "news-mcp" },
-    { name: "db_load_rows", description: "Load rows into a table.", category: "data", source: "nodes" },
-    { name: "platform_status", description: "Show the platform status.", loading: "eager", source: "nodes" },
-    ...Array.from({ length: 66 }, (_, i) => ({
-      name: `mcp_tool_${i}`,
-      description: `Platform operation ${i}.`,
-      category: ["web", "files", "crm"][i % 3],
-      source: "mcp-session"
-    }))
-  ].map((t) => JSON.stringify(t)).join("\n")
-)
+const catalog = writeJsonl(join(dir, "harness.jsonl"), [
+  {
+    name: "rag_search",
+    description: "Search the attached documents. Returns passages.",
+    category: "retrieval",
+    source: "docs"
+  },
+  { name: "news_search", description: "Search recent news articles.", category: "news", source: "news-mcp" },
+  { name: "news_headlines", description: "List today's headlines.", category: "news", source: "news-mcp" },
+  { name: "db_load_rows", description: "Load rows into a table.", category: "data", source: "nodes" },
+  { name: "platform_status", description: "Show the platform status.", loading: "eager", source: "nodes" },
+  ...Array.from({ length: 66 }, (_, i) => ({
+    name: `mcp_tool_${i}`,
+    description: `Platform operation ${i}.`,
+    category: ["web", "files", "crm"][i % 3],
+    source: "mcp-session"
+  }))
+])
 
 // the catalog is small: below the default deferral threshold every tool would be sent and no table shown
 const run = (argv: ReadonlyArray<string>, env: Record<string, string> = {}) =>
@@ -81,12 +78,10 @@ describe("tool-search toc", () => {
 
   it.effect("a plain catalog, whose tools name no source: why there is no table, and --no-strict or --select", () =>
     Effect.gen(function*() {
-      const plain = join(dir, "plain.jsonl")
-      writeFileSync(
-        plain,
-        [{ name: "send_mail", description: "Send an e-mail." }, { name: "read_file" }].map((t) => JSON.stringify(t))
-          .join("\n")
-      )
+      const plain = writeJsonl(join(dir, "plain.jsonl"), [
+        { name: "send_mail", description: "Send an e-mail." },
+        { name: "read_file" }
+      ])
       const hidden = yield* run(["toc", "--catalog", plain])
       assert.strictEqual(
         hidden.out.split("\n")[0],

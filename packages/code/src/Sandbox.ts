@@ -51,12 +51,13 @@ export class CallFailure extends Schema.TaggedError<CallFailure>()("CallFailure"
 /**
  * Runs one tool call of a program: the tool's name (one the program was given) and its arguments
  * (JSON, as the program passed them; not yet checked against the tool's schema). Succeeds with the
- * result the program receives (JSON-serializable), or fails with what the program sees.
+ * result the program receives (JSON-serializable), or fails with what the program sees. It may
+ * require services (`R`): a unit's call path requires the unit, which the run then requires.
  *
  * @since 0.2.0
  * @category models
  */
-export type CallTool = (tool: string, args: unknown) => Effect.Effect<unknown, CallFailure>
+export type CallTool<R = never> = (tool: string, args: unknown) => Effect.Effect<unknown, CallFailure, R>
 
 /**
  * The limits of one run: every code-mode setting except the pool's size.
@@ -74,10 +75,10 @@ export type Limits = Omit<CodeConfig.Settings, "codeWorkers">
  * @since 0.2.0
  * @category models
  */
-export interface Program {
+export interface Program<R = never> {
   readonly code: string
   readonly tools: ReadonlyArray<string>
-  readonly call: CallTool
+  readonly call: CallTool<R>
   readonly limits?: Partial<Limits>
 }
 
@@ -107,9 +108,9 @@ export interface Outcome {
 export interface Service {
   /**
    * Runs a program to its end: its outcome, or why it did not return. Interrupting the fiber stops
-   * the program.
+   * the program. Requires what its calls require.
    */
-  readonly run: (program: Program) => Effect.Effect<Outcome, SandboxError>
+  readonly run: <R = never>(program: Program<R>) => Effect.Effect<Outcome, SandboxError, R>
 }
 
 /**
@@ -142,7 +143,7 @@ export const make = (settings: Partial<CodeConfig.Settings> = {}): Effect.Effect
       targetUtilization: 1
     })
     const runs = yield* Ref.make(0)
-    const run = Effect.fn("tool-search.code.run")(function*(program: Program) {
+    const run = Effect.fn("tool-search.code.run")(function*<R>(program: Program<R>) {
       const limits: Limits = { ...configured, ...program.limits }
       if (program.code.length > limits.codeMaxSize) {
         return yield* failure({ _tag: "LimitExceeded", limit: "size", value: limits.codeMaxSize })
@@ -217,13 +218,13 @@ const failure = (
 ): Effect.Effect<never, SandboxError> => Effect.fail(new SandboxError({ reason, logs, toolCalls }))
 
 /** One run on `thread`; `discard` terminates the thread and takes it out of the pool. */
-const runOn = (
+const runOn = <R>(
   thread: Thread.Thread,
   discard: Effect.Effect<void>,
   run: number,
-  program: Program,
+  program: Program<R>,
   limits: Limits
-): Effect.Effect<Outcome, SandboxError, Scope.Scope> =>
+): Effect.Effect<Outcome, SandboxError, Scope.Scope | R> =>
   Effect.gen(function*() {
     const allowed = new Set(program.tools)
     const memoryBytes = limits.codeMaxMemory * 1024 * 1024
@@ -259,7 +260,7 @@ const runOn = (
     const calls = yield* FiberSet.make()
     const settle = (call: Protocol.Call, ok: boolean, value: string) =>
       Effect.sync(() => send({ _tag: "Settle", run, id: call.id, ok, value }))
-    const answer = (call: Protocol.Call): Effect.Effect<void> => {
+    const answer = (call: Protocol.Call): Effect.Effect<void, never, R> => {
       // the program's `tools` only has the allowed names; this holds even if it reached the bridge itself
       if (!allowed.has(call.tool)) return settle(call, false, `Unknown tool '${call.tool}'`)
       const args = parseJson(call.args)

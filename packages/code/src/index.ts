@@ -1,9 +1,9 @@
 /**
  * Code mode for tool-search: the model writes one short program that calls the tools it found,
- * instead of calling them one model round trip at a time. This package holds the parts that do
- * not depend on how a unit calls tools: the `Sandbox` that runs a program (QuickJS compiled to
- * WebAssembly, on worker threads, within limits), and `Declarations`, the TypeScript declarations
- * of tools that show the model how to call them.
+ * instead of calling them one model round trip at a time. This package holds the `Sandbox` that
+ * runs a program (QuickJS compiled to WebAssembly, on worker threads, within limits),
+ * `Declarations`, the TypeScript declarations of tools that show the model how to call them, and
+ * `CodeMode`, the plug that gives an execution unit `execute_code` over a surface's call path.
  *
  * @since 0.2.0
  */
@@ -57,6 +57,20 @@ export {
  * @category declarations
  */
 export * as Declarations from "./Declarations.js"
+
+// -----------------------------------------------------------------------------
+// Code mode in a unit
+// -----------------------------------------------------------------------------
+
+/**
+ * The code-mode plug of an execution unit (`Unit.Code`): `execute_code` running programs in a
+ * `Sandbox` whose calls go through the surface's own call path, and `ToolSearch` answering with
+ * `Declarations`.
+ *
+ * @since 0.3.0
+ * @category code mode
+ */
+export * as CodeMode from "./CodeMode.js"
 
 // -----------------------------------------------------------------------------
 // Settings

@@ -63,14 +63,12 @@ layer(Sandbox.layer({ codeWorkers: 2 }))("attacks", (it) => {
       "catastrophic backtracking": "while (true) /(x+x+)+y/.test('x'.repeat(40))",
       "an endless generator": "for (const _ of (function* () { while (true) yield 1 })()) {}"
     }
-    for (const [name, code] of Object.entries(loops)) {
-      it.effect(name, () =>
-        Effect.gen(function*() {
-          const { fiber } = yield* runStarted(`await tools.started()\n${code}`)
-          yield* TestClock.adjust(timeout)
-          assert.deepStrictEqual(yield* failureOf(fiber), timeLimit)
-        }))
-    }
+    it.effect.each(Object.entries(loops))("%s", ([, code]) =>
+      Effect.gen(function*() {
+        const { fiber } = yield* runStarted(`await tools.started()\n${code}`)
+        yield* TestClock.adjust(timeout)
+        assert.deepStrictEqual(yield* failureOf(fiber), timeLimit)
+      }))
 
     it.effect("the time limit counts tool calls too: a program waiting on a slow tool is stopped", () =>
       Effect.gen(function*() {
@@ -126,14 +124,12 @@ layer(Sandbox.layer({ codeWorkers: 2 }), { excludeTestServices: true })(
         "array buffers": "const b = []\nwhile (true) b.push(new ArrayBuffer(1 << 20))",
         "one huge typed array": "new Uint8Array(1e9)"
       }
-      for (const [name, code] of Object.entries(bombs)) {
-        it.effect(name, () =>
-          Effect.gen(function*() {
-            const reason = yield* reasonOf(code, {}, { codeMaxMemory: 8 })
-            assert.deepInclude(reason, { _tag: "LimitExceeded", limit: "memory", value: 8 })
-            assert.strictEqual((yield* run("return [1, 2, 3].length", {}, { codeMaxMemory: 8 })).result, 3)
-          }))
-      }
+      it.effect.each(Object.entries(bombs))("%s", ([, code]) =>
+        Effect.gen(function*() {
+          const reason = yield* reasonOf(code, {}, { codeMaxMemory: 8 })
+          assert.deepInclude(reason, { _tag: "LimitExceeded", limit: "memory", value: 8 })
+          assert.strictEqual((yield* run("return [1, 2, 3].length", {}, { codeMaxMemory: 8 })).result, 3)
+        }))
 
       it.effect("the line that ran out is named (when QuickJS could still build its error)", () =>
         Effect.map(
@@ -166,14 +162,12 @@ layer(Sandbox.layer({ codeWorkers: 2 }), { excludeTestServices: true })(
         "JSON.parse of deep nesting": "JSON.parse('['.repeat(100000) + ']'.repeat(100000))",
         "an async function": "async function f() { return await f() }\nawait f()"
       }
-      for (const [name, code] of Object.entries(recursions)) {
-        it.effect(name, () =>
-          Effect.gen(function*() {
-            const reason = yield* reasonOf(code)
-            assert.deepInclude(reason, { _tag: "LimitExceeded", limit: "stack", value: 512 })
-            assert.strictEqual((yield* run("return 'still here'")).result, "still here")
-          }))
-      }
+      it.effect.each(Object.entries(recursions))("%s", ([, code]) =>
+        Effect.gen(function*() {
+          const reason = yield* reasonOf(code)
+          assert.deepInclude(reason, { _tag: "LimitExceeded", limit: "stack", value: 512 })
+          assert.strictEqual((yield* run("return 'still here'")).result, "still here")
+        }))
 
       it.effect("a tool called at the bottom of a deep recursion returns normally", () =>
         Effect.map(
@@ -335,13 +329,11 @@ layer(Sandbox.layer({ codeWorkers: 2 }), { excludeTestServices: true })(
         "a huge result": "return 'x'.repeat(200000)",
         "a huge object as a result": "return Array.from({ length: 50000 }, (_, i) => ({ i }))"
       }
-      for (const [name, code] of Object.entries(outputs)) {
-        it.effect(name, () =>
-          Effect.map(
-            reasonOf(code),
-            (reason) => assert.deepStrictEqual(reason, { _tag: "LimitExceeded", limit: "output", value: 100_000 })
-          ))
-      }
+      it.effect.each(Object.entries(outputs))("%s", ([, code]) =>
+        Effect.map(
+          reasonOf(code),
+          (reason) => assert.deepStrictEqual(reason, { _tag: "LimitExceeded", limit: "output", value: 100_000 })
+        ))
     })
   }
 )

@@ -35,6 +35,7 @@ export type DescriptionDetail = "none" | "first-sentence" | "full"
  * - `discoverTools` — the discovery tool of `catalog` mode
  * - `searchTools` — the browsing tool of `staged` mode
  * - `callTool` — the dispatcher of `result` delivery and of gateway sessions
+ * - `executeCode` — the tool that runs a program of code mode (`Unit.Code`)
  * - `sampleResources`, `searchResources`, `readResource`, `getPrompt` — the resource tools, levels
  *   2 to 4 of resource disclosure and prompts, in the order they are offered
  *
@@ -46,6 +47,7 @@ export const toolNames = {
   discoverTools: "discover_tools",
   searchTools: "search_tools",
   callTool: "call_tool",
+  executeCode: "execute_code",
   sampleResources: "sample_resources",
   searchResources: "search_resources",
   readResource: "read_resource",
@@ -61,7 +63,7 @@ const resourceTools: ReadonlySet<string> = new Set([
 const metaTools: ReadonlySet<string> = new Set(Object.values(toolNames))
 
 /**
- * Whether `name` is a meta tool's (search, resource or dispatcher tool): no catalog tool may take it.
+ * Whether `name` is a meta tool's (search, resource, dispatcher or code tool): no catalog tool may take it.
  *
  * @since 0.3.0
  * @category names

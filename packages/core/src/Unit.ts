@@ -38,6 +38,7 @@ import { Refused, UnitClosed, UnknownTools } from "./Errors.js"
 import * as Deferral from "./internal/deferral.js"
 import * as ResourceContents from "./internal/resourceContents.js"
 import * as ToolContents from "./internal/toolContents.js"
+import * as CodeTool from "./internal/unit/code.js"
 import * as Disclosed from "./internal/unit/disclosed.js"
 import * as Dispatcher from "./internal/unit/dispatcher.js"
 import * as MetaTools from "./internal/unit/metaTools.js"
@@ -107,7 +108,25 @@ export interface Options {
   /** The sources of the tools, for search answers that say which could not be searched. */
   readonly sources?: Sources | undefined
   readonly observer?: Observer | undefined
+  /**
+   * Code mode: offer `execute_code` (after the meta tools), answer `ToolSearch` with the plug's
+   * declarations, and keep activated tools out of the tool list — programs call them.
+   */
+  readonly code?: Code | undefined
 }
+
+/**
+ * Code mode, plugged into a unit (`Unit.provideWith({ code })`, `Unit.session({ code })`), so that
+ * core depends on no sandbox: `@tool-search/code`'s `CodeMode.make` builds one from a sandbox and
+ * the surface's own call path. The unit offers `execute_code` with `description` and `parameters`,
+ * runs each call of it with `run` (whose programs may call `Unit.callable`, each call through the
+ * surface's call path), answers `ToolSearch` and `discover_tools` with `declare(found, note)`
+ * instead of JSON Schemas, and keeps activated tools out of `Unit.tools`.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type Code = CodeTool.Code
 
 /**
  * A tool as the model is sent it, and how it runs — in the unit of the call.
@@ -171,16 +190,24 @@ const make = (options: Options) =>
     const resources = resourceCatalog === undefined
       ? undefined
       : yield* Resources.make({ catalog: resourceCatalog, revealed, policies })
-    const dispatcher = options.dispatcher === true ? [Dispatcher.tool] : []
+    const fixed = [
+      ...(options.dispatcher === true ? [Dispatcher.tool] : []),
+      ...(options.code === undefined ? [] : [CodeTool.tool(options.code)])
+    ]
     const own = resources === undefined
-      ? Effect.succeed(dispatcher)
-      : Effect.map(resources.tools, (tools) => [...tools, ...dispatcher])
+      ? Effect.succeed(fixed)
+      : Effect.map(resources.tools, (tools) => [...tools, ...fixed])
     const tools = yield* ToolSide.make({
       catalog,
       activation,
       policies,
       own,
-      metaTools: MetaTools.of(policies.disclosure, catalog.strategy)
+      metaTools: MetaTools.of(
+        policies.disclosure,
+        catalog.strategy,
+        options.code === undefined ? "definitions" : "declarations"
+      ),
+      listsActivated: options.code === undefined
     })
     return {
       catalog,
@@ -193,6 +220,7 @@ const make = (options: Options) =>
       sources: options.sources,
       children: yield* supervisor,
       dispatcher: options.dispatcher === true ? Dispatcher.CALL_TOOL : undefined,
+      code: options.code,
       capacity: options.capacity,
       observer: options.observer
     } satisfies State
@@ -264,7 +292,7 @@ export const provide = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<
 
 /**
  * `provide` with options: a seed (tool ids to start with; unknown ids fail with `UnknownTools`),
- * resources, a capacity, a dispatcher, sources and an observer.
+ * resources, a capacity, a dispatcher, sources, an observer and code mode.
  *
  * **Example**
  *
@@ -425,6 +453,26 @@ export const snapshot: Effect.Effect<ReadonlyArray<string>, never, Unit> = UnitS
  */
 export const restore = (ids: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>, never, Unit> =>
   UnitService.use((u) => u.activation.add(ids))
+
+/**
+ * Deactivates what a stored copy of this unit's session lost — another process or instance serving
+ * the same session unloaded it — the counterpart of `restore`; ids not active are ignored.
+ *
+ * @since 0.3.0
+ * @category accessors
+ */
+export const unload = (ids: ReadonlyArray<string>): Effect.Effect<void, never, Unit> =>
+  UnitService.use((u) => u.activation.remove(ids))
+
+/**
+ * The catalog tools the unit may call now: eager and activated tools (every tool below the deferral
+ * threshold) that exist for it and that the permission policy allows — what a resolution by name
+ * would accept, without the meta tools. In code mode, exactly the tools a program sees.
+ *
+ * @since 0.3.0
+ * @category accessors
+ */
+export const callable: Effect.Effect<ReadonlyArray<ModelTool>, never, Unit> = UnitService.use((u) => u.tools.callable)
 
 /**
  * The deferred tools this agent may find.

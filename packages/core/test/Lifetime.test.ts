@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Deferred, Effect, Exit, Fiber, Layer, Ref } from "effect"
 import { ToolCatalog, Unit } from "../src/index.js"
-import { CatalogLive, catalogOf, tool, visibleNames } from "./kit/tools.js"
+import { CatalogLive, catalogOf, endlessWork, tool, visibleNames } from "./kit/tools.js"
 
 const activate = (query: string) => Unit.search(query)
 
@@ -136,19 +136,28 @@ describe("Unit.session: one unit shared on purpose", () => {
       }).pipe(Unit.provideWith({ capacity: 2 }))
       assert.deepStrictEqual(ids, ["Grep", "ScheduleTask"])
     }).pipe(Effect.provide(CatalogLive)))
+
+  it.effect("restore and unload follow a stored copy: what it gained is visible, what it lost is not", () =>
+    Effect.gen(function*() {
+      const seen = yield* Effect.gen(function*() {
+        yield* activate("select:Grep")
+        const restored = yield* Unit.restore(["WebFetch", "Grep"])
+        yield* Unit.unload(["Grep", "never-loaded"])
+        return { restored, ids: yield* Unit.snapshot, visible: yield* visibleNames }
+      }).pipe(Unit.provideWith({ capacity: 2 }))
+      assert.deepStrictEqual(seen.restored, ["WebFetch"])
+      assert.deepStrictEqual(seen.ids, ["WebFetch"])
+      assert.notInclude(seen.visible, "Grep")
+      assert.include(seen.visible, "WebFetch")
+    }).pipe(Effect.provide(CatalogLive)))
 })
 
 describe("supervision: a unit's children end with it", () => {
   it.effect("the end of a unit interrupts a background child and runs its finalizer", () =>
     Effect.gen(function*() {
-      const started = yield* Deferred.make<void>()
-      const finalized = yield* Ref.make(false)
-      const child = Effect.acquireRelease(Deferred.succeed(started, undefined), () => Ref.set(finalized, true)).pipe(
-        Effect.andThen(Effect.never),
-        Effect.scoped
-      )
+      const { finalized, started, work } = yield* endlessWork
       const seen = yield* Unit.provide(Effect.gen(function*() {
-        const fiber = yield* Unit.start("slow_tool#1", child)
+        const fiber = yield* Unit.start("slow_tool#1", work)
         yield* Deferred.await(started)
         const running = yield* Unit.running
         return { fiber, running }
@@ -161,17 +170,9 @@ describe("supervision: a unit's children end with it", () => {
 
   it.effect("a supervised child is interrupted with its caller, and leaves `running`", () =>
     Effect.gen(function*() {
-      const started = yield* Deferred.make<void>()
-      const finalized = yield* Ref.make(false)
+      const { finalized, started, work } = yield* endlessWork
       const running = yield* Unit.provide(Effect.gen(function*() {
-        const caller = yield* Effect.forkChild(
-          Unit.supervise(
-            Effect.andThen(Deferred.succeed(started, undefined), Effect.never).pipe(
-              Effect.onInterrupt(() => Ref.set(finalized, true))
-            ),
-            "call-1"
-          )
-        )
+        const caller = yield* Effect.forkChild(Unit.supervise(work, "call-1"))
         yield* Deferred.await(started)
         const during = yield* Unit.running
         yield* Fiber.interrupt(caller)

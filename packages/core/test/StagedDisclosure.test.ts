@@ -2,12 +2,31 @@
 // the agent harness, in either direction.
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect } from "effect"
-import { Disclosure, Permission, ToolCatalog, ToolSearchConfig, Unit, Visibility } from "../src/index.js"
+import {
+  type CatalogTool,
+  Disclosure,
+  Permission,
+  ToolCatalog,
+  ToolSearchConfig,
+  Unit,
+  Visibility
+} from "../src/index.js"
 import { dbLoad, harnessTools, newsTools, platformTools, ragSearch } from "./kit/harness.js"
 import { call, candidatesOf, functionsOf, tool, unitOver } from "./kit/tools.js"
 
 const staged = Disclosure.layer({ defer: "always", mode: "staged" })
 const names = Unit.tools.pipe(Effect.map((ts) => ts.map((t) => t.name)))
+/** Runs `effect` as one unit over the harness's tools, under the visibility `policy`. */
+const inHarness = <A, E>(
+  policy: ReturnType<typeof Visibility.layer>,
+  effect: Effect.Effect<A, E, Unit.Unit | ToolCatalog.ToolCatalog>
+) => unitOver(harnessTools, effect).pipe(Effect.provide(policy))
+
+/** Runs `effect` as one staged unit over the harness's tools, under the visibility `policy`. */
+const stagedHarness = <A, E>(
+  policy: ReturnType<typeof Visibility.layer>,
+  effect: Effect.Effect<A, E, Unit.Unit | ToolCatalog.ToolCatalog>
+) => inHarness(policy, effect).pipe(Effect.provide(staged))
 const searchable = Unit.searchable.pipe(
   Effect.map((ts) => ts.map((t) => t.modelName))
 )
@@ -16,28 +35,32 @@ describe("seed 003: an unapproved tool found and called", () => {
   // A workflow declared only its documents; the model found a database loader through
   // search_tools, promoted it with ToolSearch and ran it.
   const declaredDocsOnly = { resources: ["attached-docs"] }
+  /** The old path's first two steps: what search_tools lists for the loader, then what ToolSearch loads by its name. */
+  const browseThenPromote = Effect.gen(function*() {
+    const browsed = yield* call("search_tools", { query: "load rows database" })
+    const loaded = yield* call("ToolSearch", { query: "select:db_load_rows" })
+    return { browsed: candidatesOf(browsed.result), loaded: functionsOf(loaded.result) }
+  })
 
   it.effect("without strict mode the old path is open: browse, promote, call", () =>
-    unitOver(
-      harnessTools,
+    stagedHarness(
+      Visibility.layer({ ...declaredDocsOnly, strict: false }),
       Effect.gen(function*() {
-        const browsed = yield* call("search_tools", { query: "load rows database" })
-        assert.include(candidatesOf(browsed.result), "db_load_rows")
-        const loaded = yield* call("ToolSearch", { query: "select:db_load_rows" })
-        assert.deepStrictEqual(functionsOf(loaded.result), ["db_load_rows"])
+        const { browsed, loaded } = yield* browseThenPromote
+        assert.include(browsed, "db_load_rows")
+        assert.deepStrictEqual(loaded, ["db_load_rows"])
         const ran = yield* call("db_load_rows", {})
         assert.isFalse(ran.isFailure)
       })
-    ).pipe(Effect.provide(staged), Effect.provide(Visibility.layer({ ...declaredDocsOnly, strict: false }))))
+    ))
 
   it.effect("strict mode: it is never listed, never found, never promoted, never run", () =>
-    unitOver(
-      harnessTools,
+    stagedHarness(
+      Visibility.layer(declaredDocsOnly),
       Effect.gen(function*() {
-        const browsed = yield* call("search_tools", { query: "load rows database" })
-        assert.notInclude(candidatesOf(browsed.result), "db_load_rows")
-        const loaded = yield* call("ToolSearch", { query: "select:db_load_rows" })
-        assert.deepStrictEqual(functionsOf(loaded.result), [])
+        const { browsed, loaded } = yield* browseThenPromote
+        assert.notInclude(browsed, "db_load_rows")
+        assert.deepStrictEqual(loaded, [])
         const byKeyword = yield* call("ToolSearch", { query: "database table rows" })
         assert.notInclude(functionsOf(byKeyword.result), "db_load_rows")
         const error = yield* Effect.flip(call("db_load_rows", {}))
@@ -54,7 +77,7 @@ describe("seed 003: an unapproved tool found and called", () => {
         assert.deepStrictEqual(functionsOf(rag.result), ["rag_search"])
         assert.isFalse((yield* call("rag_search", { collection: "handbook" })).isFailure)
       })
-    ).pipe(Effect.provide(staged), Effect.provide(Visibility.layer(declaredDocsOnly))))
+    ))
 
   it.effect("strict mode also closes the discovery tool of catalog mode", () =>
     unitOver(
@@ -77,8 +100,8 @@ describe("seed 003: an empty allow-list hid the connected tools", () => {
   const emptyAllowList = { connected: ["news-mcp"], resources: ["attached-docs"], explore: true, allow: [] }
 
   it.effect("connected tools bypass the platform gate: searchable, listed, callable", () =>
-    unitOver(
-      harnessTools,
+    stagedHarness(
+      Visibility.layer(emptyAllowList),
       Effect.gen(function*() {
         assert.sameMembers([...(yield* searchable)], ["rag_search", "news_search", "news_headlines"])
         const prompt = yield* Unit.contents
@@ -87,14 +110,12 @@ describe("seed 003: an empty allow-list hid the connected tools", () => {
         assert.include(functionsOf(found.result), "news_search")
         assert.isFalse((yield* call("news_search", { q: "today" })).isFailure)
       })
-    ).pipe(Effect.provide(staged), Effect.provide(Visibility.layer(emptyAllowList))))
+    ))
 
   it.effect("the empty list still means 'no platform source', with exploration on or off", () =>
     Effect.gen(function*() {
       for (const explore of [true, false]) {
-        const visible = yield* unitOver(harnessTools, searchable).pipe(
-          Effect.provide(Visibility.layer({ ...emptyAllowList, explore }))
-        )
+        const visible = yield* inHarness(Visibility.layer({ ...emptyAllowList, explore }), searchable)
         assert.notInclude(visible, "mcp_tool_0")
         assert.notInclude(visible, "db_load_rows")
         assert.include(visible, "news_search")
@@ -102,14 +123,14 @@ describe("seed 003: an empty allow-list hid the connected tools", () => {
     }))
 
   it.effect("an allow-list naming other sources neither drops the connected ones nor lets in the rest", () =>
-    unitOver(
-      harnessTools,
+    inHarness(
+      Visibility.layer({ ...emptyAllowList, allow: ["platform-nodes"] }),
       Effect.gen(function*() {
         const all = yield* searchable
         assert.includeMembers([...all], ["news_search", "news_headlines", "rag_search", "db_load_rows"])
         assert.notInclude(all, "mcp_tool_0")
       })
-    ).pipe(Effect.provide(Visibility.layer({ ...emptyAllowList, allow: ["platform-nodes"] }))))
+    ))
 })
 
 describe("seed 003: a hard-coded category hid the connected names", () => {
@@ -118,8 +139,8 @@ describe("seed 003: a hard-coded category hid the connected names", () => {
   const policy = Visibility.layer({ connected: ["news-mcp"], resources: ["attached-docs"], explore: true })
 
   it.effect("the table groups by each tool's own category and names connected tools", () =>
-    unitOver(
-      harnessTools,
+    stagedHarness(
+      policy,
       Effect.gen(function*() {
         const prompt = yield* Unit.contents
         assert.include(prompt, "[retrieval]\n- rag_search (load first) — Search the attached documents.")
@@ -133,7 +154,7 @@ describe("seed 003: a hard-coded category hid the connected names", () => {
         assert.include(prompt, "[web] (11 more tools, hidden)")
         assert.include(prompt, "[data] (1 more tool, hidden)")
       })
-    ).pipe(Effect.provide(staged), Effect.provide(policy)))
+    ))
 
   it.effect("a category the engine never heard of is rendered as declared", () =>
     unitOver(
@@ -149,25 +170,22 @@ describe("seed 003: the search tool missing below a size threshold despite expli
   // search_tools was registered only from 12 catalog tools up, so a 7-tool demo with
   // discovery-first switched on never had the tool the first call was to be forced to.
   const demo = Array.from({ length: 7 }, (_, i) => tool(`demo_tool_${i}`, `Demo operation ${i}.`))
+  /** The names a staged unit over `tools` offers, with `searchTools` as given. */
+  const stagedNames = (tools: ReadonlyArray<CatalogTool.CatalogTool>, searchTools: boolean | "auto") =>
+    unitOver(tools, names).pipe(Effect.provide(Disclosure.layer({ defer: "always", mode: "staged", searchTools })))
 
   it.effect("'auto' leaves it out of a small catalog; an explicit true always offers it", () =>
     Effect.gen(function*() {
-      const auto = yield* unitOver(demo, names).pipe(
-        Effect.provide(Disclosure.layer({ defer: "always", mode: "staged", searchTools: "auto" }))
-      )
+      const auto = yield* stagedNames(demo, "auto")
       assert.notInclude(auto, "search_tools")
-      const explicit = yield* unitOver(demo, names).pipe(
-        Effect.provide(Disclosure.layer({ defer: "always", mode: "staged", searchTools: true }))
-      )
+      const explicit = yield* stagedNames(demo, true)
       assert.include(explicit, "search_tools")
       assert.strictEqual(Disclosure.discoveryTool(explicit), "search_tools")
     }))
 
   it.effect("an explicit false wins over a large catalog as well", () =>
     Effect.gen(function*() {
-      const visible = yield* unitOver(harnessTools, names).pipe(
-        Effect.provide(Disclosure.layer({ defer: "always", mode: "staged", searchTools: false }))
-      )
+      const visible = yield* stagedNames(harnessTools, false)
       assert.notInclude(visible, "search_tools")
       assert.strictEqual(Disclosure.discoveryTool(visible), "ToolSearch")
     }))
@@ -177,15 +195,13 @@ describe("seed 003: the search tool missing below a size threshold despite expli
       const env = ConfigProvider.fromEnv({
         env: { TOOL_SEARCH_MODE: "staged", TOOL_SEARCH_DISCOVERY_FIRST: "true", TOOL_SEARCH_STRICT: "false" }
       })
-      const visible = yield* unitOver(demo, names).pipe(
-        Effect.provide(ToolSearchConfig.layerConfig),
-        Effect.provideService(ConfigProvider.ConfigProvider, env)
-      )
-      assert.include(visible, "search_tools")
-      const prompt = yield* unitOver(demo, Unit.contents).pipe(
-        Effect.provide(ToolSearchConfig.layerConfig),
-        Effect.provideService(ConfigProvider.ConfigProvider, env)
-      )
+      const configured = <A, E>(effect: Effect.Effect<A, E, Unit.Unit | ToolCatalog.ToolCatalog>) =>
+        unitOver(demo, effect).pipe(
+          Effect.provide(ToolSearchConfig.layerConfig),
+          Effect.provideService(ConfigProvider.ConfigProvider, env)
+        )
+      assert.include(yield* configured(names), "search_tools")
+      const prompt = yield* configured(Unit.contents)
       assert.include(prompt, "search_tools lists candidate tools")
     }))
 })
@@ -223,24 +239,24 @@ describe("seed 003: a category filter that returns nothing", () => {
   const policy = Visibility.layer({ connected: ["news-mcp"], resources: ["attached-docs"] })
 
   it.effect("falls back to every category and says so", () =>
-    unitOver(
-      harnessTools,
+    stagedHarness(
+      policy,
       Effect.gen(function*() {
         const out = yield* call("search_tools", { query: "news articles", category: "media" })
         assert.include(candidatesOf(out.result), "news_search")
         assert.include((out.result as { note?: string }).note, "No tool in category 'media' matched")
       })
-    ).pipe(Effect.provide(staged), Effect.provide(policy)))
+    ))
 
   it.effect("a category spelled differently is the tools' own category, with no note", () =>
-    unitOver(
-      harnessTools,
+    stagedHarness(
+      policy,
       Effect.gen(function*() {
         const out = yield* call("search_tools", { query: "search", category: " News " })
         assert.deepStrictEqual(candidatesOf(out.result), ["news_search"])
         assert.notProperty(out.result, "note")
       })
-    ).pipe(Effect.provide(staged), Effect.provide(policy)))
+    ))
 
   it.effect("the fallback stays inside the selection", () =>
     unitOver(
@@ -262,8 +278,8 @@ describe("seed 003: a category filter that returns nothing", () => {
 describe("seed 003: three decisions, three mechanisms", () => {
   it.effect("listed by name, promoted, permitted: each can be refused on its own", () =>
     Effect.gen(function*() {
-      const program = unitOver(
-        harnessTools,
+      const program = stagedHarness(
+        Visibility.layer({ connected: ["news-mcp"] }),
         Effect.gen(function*() {
           const prompt = yield* Unit.contents
           const before = yield* names
@@ -276,7 +292,7 @@ describe("seed 003: three decisions, three mechanisms", () => {
             permitted: run._tag === "Success"
           }
         })
-      ).pipe(Effect.provide(staged), Effect.provide(Visibility.layer({ connected: ["news-mcp"] })))
+      )
       assert.deepStrictEqual(yield* program, { listed: true, promoted: true, permitted: true })
       // permission refuses the run of a tool that is listed and promoted
       const denied = yield* program.pipe(

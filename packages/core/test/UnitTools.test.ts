@@ -228,22 +228,28 @@ describe("Unit: the discovery tool (catalog mode)", () => {
       assert.notInclude(description, "Fetch a web page")
     })).pipe(Effect.provide(catalogMode("none"))))
 
-  it.effect("'first-sentence' adds the first sentence", () =>
+  /** The discovery tool's description in `mode`, with a `Deploy` tool described as `description` registered. */
+  const describingDeploy = (mode: Disclosure.DescriptionDetail, description: string) =>
     Effect.gen(function*() {
       const catalog = yield* ToolCatalog.ToolCatalog
-      yield* catalog.register(tool("Deploy", "Deploy a service. Rolls back on failure. Needs admin."))
-      const description = yield* Unit.provide(discoveryDescription)
-      assert.include(description, "- Deploy — Deploy a service.")
-      assert.notInclude(description, "Rolls back")
-    }).pipe(Effect.provide(CatalogLive), Effect.provide(catalogMode("first-sentence"))))
+      yield* catalog.register(tool("Deploy", description))
+      return yield* Unit.provide(discoveryDescription)
+    }).pipe(Effect.provide(CatalogLive), Effect.provide(catalogMode(mode)))
+
+  it.effect("'first-sentence' adds the first sentence", () =>
+    Effect.map(
+      describingDeploy("first-sentence", "Deploy a service. Rolls back on failure. Needs admin."),
+      (description) => {
+        assert.include(description, "- Deploy — Deploy a service.")
+        assert.notInclude(description, "Rolls back")
+      }
+    ))
 
   it.effect("'full' adds the whole description", () =>
-    Effect.gen(function*() {
-      const catalog = yield* ToolCatalog.ToolCatalog
-      yield* catalog.register(tool("Deploy", "Deploy a service. Rolls back on failure."))
-      const description = yield* Unit.provide(discoveryDescription)
-      assert.include(description, "- Deploy — Deploy a service. Rolls back on failure.")
-    }).pipe(Effect.provide(CatalogLive), Effect.provide(catalogMode("full"))))
+    Effect.map(
+      describingDeploy("full", "Deploy a service. Rolls back on failure."),
+      (description) => assert.include(description, "- Deploy — Deploy a service. Rolls back on failure.")
+    ))
 
   it.effect("answers schemas and per-name errors, and activates what it discovered", () =>
     unit(Effect.gen(function*() {

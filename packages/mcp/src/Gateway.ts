@@ -30,6 +30,14 @@
  * tools (`sample_resources`, `search_resources`, `read_resource`, `get_prompt`) are offered to
  * clients that prefer tools, over a revealed set of the session's own.
  *
+ * In code mode (`withCode`, which puts a `Sandbox` in the requirements), a client sees
+ * `ToolSearch` and `execute_code` instead: a search answers with the TypeScript declarations of
+ * what it loaded (the list does not change), and `execute_code({ code })` runs a program in the
+ * sandbox whose `tools` are the session's callable tools — each call it makes goes through the
+ * session's call path (resolution, permission, bounds, forwarding, log, metric, audit with
+ * `via: "execute_code"`), and only what the program returns reaches the client. Programs run on the
+ * sandbox's worker threads: a program that loops delays no other request or session.
+ *
  * The MCP protocol work is the official SDK's `Server` (one per session): `effect/ai`'s
  * `McpServer` registers tools for all clients at once and broadcasts list changes to every client,
  * while here each session has its own list. Streamable HTTP is in `HttpGateway`.
@@ -43,6 +51,7 @@ import {
   ListToolsRequestSchema,
   type ListToolsResult as SdkListToolsResult
 } from "@modelcontextprotocol/sdk/types.js"
+import { CodeMode, Sandbox } from "@tool-search/code"
 import { Disclosure, ResourceCatalog, ToolCatalog } from "@tool-search/core"
 import { Deferred, Duration, Effect, Exit, FiberSet, Option, Queue, Schema, type Scope, Stream } from "effect"
 import type { Readable, Writable } from "node:stream"
@@ -50,7 +59,7 @@ import { GatewayAudit } from "./GatewayAudit.js"
 import * as GatewayConfig from "./GatewayConfig.js"
 import * as Admission from "./internal/Admission.js"
 import { checkParams, invalidParams, JsonRpcError } from "./internal/Calls.js"
-import { Resources, Sources } from "./internal/GatewaySources.js"
+import { Programs, Resources, Sources } from "./internal/GatewaySources.js"
 import * as ResourceAudit from "./internal/ResourceAudit.js"
 import * as ResultCap from "./internal/ResultCap.js"
 import * as SessionCalls from "./internal/SessionCalls.js"
@@ -160,6 +169,21 @@ export const withSources = <A, E, R>(
   Effect.flatMap(Effect.service(McpSources), (sources) => Effect.provideService(effect, Sources, Option.some(sources)))
 
 /**
+ * Makes the gateway sessions opened by `effect` (`serve`, `serveStdio`, `HttpGateway.serve`) run in
+ * code mode, their programs in the `Sandbox` in context (one pool of worker threads for every
+ * session): each session lists `ToolSearch` and `execute_code`, searches answer with TypeScript
+ * declarations, and the calls of a program go through the session's call path.
+ *
+ * @since 0.3.0
+ * @category combinators
+ */
+export const withCode = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Sandbox.Sandbox> =>
+  Effect.flatMap(
+    Effect.service(Sandbox.Sandbox),
+    (sandbox) => Effect.provideService(effect, Programs, Option.some(sandbox))
+  )
+
+/**
  * The default instructions sent at `initialize`.
  *
  * @since 0.1.0
@@ -169,6 +193,19 @@ export const defaultInstructions = [
   `This server fronts many tools. At first only the search tools are listed: call ${Disclosure.toolNames.toolSearch} with a`,
   "few keywords (or 'select:name1,name2') to find and load tools. Loaded tools are added to your tool list",
   `(notifications/tools/list_changed); if your list does not refresh, call them with ${Disclosure.toolNames.callTool}.`
+].join(" ")
+
+/**
+ * The default instructions sent at `initialize` in code mode (`withCode`).
+ *
+ * @since 0.3.0
+ * @category constants
+ */
+export const codeInstructions = [
+  `This server fronts many tools. Call ${Disclosure.toolNames.toolSearch} with a few keywords (or 'select:name1,name2') to`,
+  "find and load tools: it answers their TypeScript declarations. Then call",
+  `${Disclosure.toolNames.executeCode} with a program that calls them (await tools.name(args)) and returns only what you`,
+  "need: filter and combine large results inside the program."
 ].join(" ")
 
 /**
@@ -217,8 +254,9 @@ export function optionsFrom(settings: GatewayConfig.Settings): Options {
 export type Tenant = SessionTenant.SessionTenant
 
 /**
- * A session's stored copy (`SessionState`, through `HttpGateway`): what it had loaded, adopted
- * before each request, and where what it loads is written.
+ * A session's stored copy (`SessionState`, through `HttpGateway`): what it had loaded, adopted when
+ * the session opens here; where what it loads and unloads is written; and news of another
+ * instance changing it, which the session follows.
  *
  * @since 0.2.0
  * @category models
@@ -233,7 +271,8 @@ export type Persisted = SessionSync.Persisted
  * Opens one client session on an SDK transport, in the current scope: a fresh bounded activation,
  * an SDK `Server` connected to the transport, and a subscription to catalog changes. Returns an
  * effect that completes when the client closes the session. Closing the scope ends the session.
- * With `persisted`, the session starts with the tools its stored copy holds and keeps it written.
+ * With `persisted`, the session starts with the tools its stored copy holds, keeps it written, and
+ * follows what other instances change in it; its requests are served from its live copy.
  * With `tenant`, the session is its principal's: the principal's policy, feedback and quota apply.
  *
  * Every request that does work (a call, a search, a read, a completion) takes one of the session's
@@ -250,16 +289,38 @@ export const open = (
   tenant?: Tenant
 ): Effect.Effect<Effect.Effect<void>, never, ToolCatalog.ToolCatalog | Scope.Scope> =>
   Effect.gen(function*() {
-    const settings: Options = { ...defaults, ...options, limits: { ...defaults.limits, ...options.limits } }
+    const sandbox = Option.getOrUndefined(yield* Programs)
+    const given: Options = { ...defaults, ...options, limits: { ...defaults.limits, ...options.limits } }
+    // code mode tells the client how to use it, unless the instructions are someone's own
+    const settings: Options = sandbox !== undefined && given.instructions === defaultInstructions
+      ? { ...given, instructions: codeInstructions }
+      : given
     const session = () => transport.sessionId ?? "stdio"
     const recorder = Option.getOrUndefined(yield* GatewayAudit)
     // every entry of a principal's session names the principal
     const audit = recorder === undefined || tenant === undefined ? recorder : tenant.audited(recorder)
+    // Made before the unit: in code mode the unit's programs call through them.
+    const calls = SessionCalls.make({
+      sources: Option.getOrUndefined(yield* Sources),
+      settings: {
+        maxResultChars: settings.limits.maxResultChars,
+        searchBudget: settings.searchBudget,
+        limits: settings.limits
+      },
+      observed: SessionCalls.observer(session),
+      audit,
+      session,
+      // the session's stored copy, read again when a call names a tool not loaded here (made below)
+      refresh: Effect.suspend(() => sync.refresh)
+    })
+    const code = sandbox === undefined ? undefined : CodeMode.make({ sandbox, call: calls.program })
     // The session's execution unit: its activation (and revealed resources) live exactly as long
     // as the session scope.
-    const view = yield* SessionView.make(settings, Option.getOrUndefined(yield* Resources), audit, session)
+    const view = yield* SessionView.make(settings, Option.getOrUndefined(yield* Resources), audit, session, code)
     const { resources, sources } = view
-    const sync = SessionSync.make(view, persisted)
+    const links: SessionCalls.Links = (server, result) =>
+      resources === undefined ? result : resources.links(server, result)
+    const sync = yield* SessionSync.make(view, persisted)
     yield* sync.adopt
     const catalog = yield* ToolCatalog.ToolCatalog
     const run = yield* FiberSet.makeRuntimePromise<never>()
@@ -306,23 +367,14 @@ export const open = (
       throw new JsonRpcError(reply.code, capped.message, capped.data)
     }
 
-    const call = SessionCalls.make({
-      view,
-      sources,
-      settings: { maxResultChars: settings.limits.maxResultChars, searchBudget: settings.searchBudget },
-      observed: SessionCalls.observer(session),
-      audit,
-      session,
-      links: (server, result) => resources === undefined ? result : resources.links(server, result)
-    })
+    const call = (name: string, args: Record<string, unknown>, requestId: string, context: SessionRelay.CallContext) =>
+      view.inUnit(calls.handle(name, args, requestId, context, links))
 
+    // Served from the session's live copy (kept in step with the store by `sync`): nothing read or written.
     server.setRequestHandler(ListToolsRequestSchema, () =>
       run(
-        Effect.andThen(
-          sync.adopt,
-          // Plain JSON built by `McpTool.toListed`: names, descriptions and object schemas.
-          Effect.map(toolList.list, (tools) => ({ tools }) as unknown as SdkListToolsResult)
-        )
+        // Plain JSON built by `McpTool.toListed`: names, descriptions and object schemas.
+        Effect.map(toolList.list, (tools) => ({ tools }) as unknown as SdkListToolsResult)
       ))
 
     // `tools/call` and the resource methods are handled from the raw request: the SDK's own schema
@@ -352,17 +404,14 @@ export const open = (
       const answer = typeof checked === "string"
         ? invalidParams(checked)
         : await admitted(
-          Effect.andThen(
-            sync.adopt,
-            Effect.tap(
-              call(checked.name, checked.args, String(extra.requestId), relay.context(request.params, extra)),
-              // A search may have changed this session's list: store it, and tell the client before it gets the result.
-              () =>
-                Effect.andThen(
-                  sync.store,
-                  announce(() => extra.sendNotification({ method: "notifications/tools/list_changed" }))
-                )
-            )
+          Effect.tap(
+            call(checked.name, checked.args, String(extra.requestId), relay.context(request.params, extra)),
+            // A search may have changed this session's list: store it, and tell the client before it gets the result.
+            () =>
+              Effect.andThen(
+                sync.store,
+                announce(() => extra.sendNotification({ method: "notifications/tools/list_changed" }))
+              )
           ),
           extra.signal
         )
@@ -374,6 +423,16 @@ export const open = (
     }
     // Started at once, so every catalog change after the session opened reaches it.
     yield* toolList.follow(catalog, settings.listChangedDelay, () => server.sendToolListChanged())
+    // Another instance changed the stored session: follow it, and tell the client when its list changed.
+    const changed = persisted?.changed
+    if (changed !== undefined) {
+      yield* changed.pipe(
+        Effect.andThen(sync.refresh),
+        Effect.andThen(announce(() => server.sendToolListChanged())),
+        Effect.forever,
+        Effect.forkScoped({ startImmediately: true })
+      )
+    }
     if (resources !== undefined) {
       yield* resources.follow({
         resourcesChanged: () => server.sendResourceListChanged(),

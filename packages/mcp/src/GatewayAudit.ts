@@ -2,10 +2,15 @@
  * What the gateway tells an audit trail: every search through its `ToolSearch` (a reveal: what
  * it found and what it loaded for the session) and every `tools/call` it ran or forwarded (a call:
  * the tool, where it came from, the outcome, the duration; arguments and results only when the
- * audit asks for them, since they can hold secrets). A `resources/read` or `prompts/get` it
- * answered is a call too, its tool the method and its `target` the URI or prompt name; so is a
- * call of a resource level tool (`read_resource`, `get_prompt`, ...), its `target` the URI, prompt
- * name or query it was given.
+ * audit asks for them, since they can hold secrets; a call a program made in code mode says so,
+ * `via: "execute_code"`). A `resources/read` or `prompts/get` it answered is a call too, its tool
+ * the method and its `target` the URI or prompt name; so is a call of a resource level tool
+ * (`read_resource`, `get_prompt`, ...), its `target` the URI, prompt name or query it was given.
+ *
+ * A call that runs a tool (an upstream call, a handler) is recorded twice: its intent right before
+ * the tool runs, and its outcome after, sharing an `id` — so a call whose outcome never comes (the
+ * process stopped during it) still has a record. Recording never makes an answer wait: an
+ * implementation takes the entry and writes it when it can.
  *
  * The gateway only states the entries; an implementation keeps them (`@tool-search/store` appends
  * them to its audit trail, and `tool-search serve --database` wires it). Without one in context
@@ -46,6 +51,8 @@ export interface Reveal {
  * @category models
  */
 export interface Call {
+  /** The id of its intent, when one was recorded. */
+  readonly id?: string
   /** Epoch milliseconds, when the call started. */
   readonly at: number
   readonly sessionId: string
@@ -60,6 +67,8 @@ export interface Call {
   readonly source: string | null
   /** What a resource read or prompt request acted on: the URI or prompt name as the client gave it. */
   readonly target?: string | null
+  /** The tool whose program made the call (`execute_code`, code mode); absent for a client's own call. */
+  readonly via?: string
   /** `ok`, or `not-active`, `unknown`, `not-found`, `not-permitted`, `invalid`, `timeout`, `failed`. */
   readonly outcome: string
   readonly durationMs: number
@@ -67,6 +76,17 @@ export interface Call {
   readonly arguments?: unknown
   /** Only when `payloads` is on. */
   readonly result?: unknown
+}
+
+/**
+ * A call about to run a tool, recorded right before it runs: the call without its outcome, and
+ * the `id` its outcome (`Call.id`) will have.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Intent = Omit<Call, "id" | "outcome" | "durationMs" | "arguments" | "result"> & {
+  readonly id: string
 }
 
 /**
@@ -78,7 +98,9 @@ export interface Call {
 export interface Recorder {
   /** Records a search; never fails. */
   readonly reveal: (entry: Reveal) => Effect.Effect<void>
-  /** Records a call; never fails. */
+  /** Records a call about to run; never fails, never waits for storage. */
+  readonly intent: (entry: Intent) => Effect.Effect<void>
+  /** Records a call's outcome; never fails, never waits for storage. */
   readonly call: (entry: Call) => Effect.Effect<void>
   /** Whether calls carry their arguments and results. */
   readonly payloads: boolean

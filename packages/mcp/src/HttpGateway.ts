@@ -13,13 +13,17 @@
  * - **Sessions**: recorded in the `SessionRegistry` in context (in memory by default): at most
  *   `maxSessions`, the one idle the longest evicted first; idle ones expire. A client of a session
  *   that is gone gets 404 "Session not found", and may initialize a new one.
- * - **Stored sessions**: with a `SessionState` in context, each session's loaded tools are kept
- *   there, bound to the credential that opened the session. A request for a session this process
- *   does not serve (it restarted, or another instance opened it) resumes it from the store when the
- *   store holds it for that credential, without a new `initialize`; otherwise 404 as above. A
- *   session its client deletes, or the registry evicts, is removed from the store; an idle one is
- *   left to the store's own expiry (another instance may be serving it); stopping the gateway
- *   leaves every session stored.
+ * - **Stored sessions**: with a `SessionState` in context, each session is stored before its
+ *   `initialize` is answered, and its loaded tools are kept there, bound to the credential that
+ *   opened the session. A request for a session this process does not serve (it restarted, or
+ *   another instance opened it) resumes it from the store when the store holds it for that
+ *   credential, without a new `initialize`; otherwise 404 as above. What another instance changes
+ *   in a session served here reaches it (and its client, as `list_changed`). A session its client
+ *   deletes, or the registry evicts, is removed from the store; an idle one is left to the store's
+ *   own expiry (another instance may be serving it); stopping the gateway leaves every session
+ *   stored.
+ * - **Stopping** (the scope closes): no new connection is accepted; requests in flight are given
+ *   up to `drainTimeout` to finish and be answered, then the rest are cut.
  * - **Principals**: each token belongs to a principal (`Principal`, from the tokens file) with its
  *   own policy (the servers and tools its sessions see and may call), its quotas (sessions: a new
  *   one beyond its quota evicts its own idlest session, never another principal's; requests in
@@ -36,7 +40,7 @@ import {
   type StreamableHTTPServerTransportOptions
 } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
 import type { ToolCatalog } from "@tool-search/core"
-import { Duration, Effect, Exit, FiberSet, Option, Redacted, Schedule, Scope } from "effect"
+import { Duration, Effect, Exit, Fiber, FiberSet, Option, Queue, Redacted, Schedule, Scope, Stream } from "effect"
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -81,6 +85,8 @@ export interface Options extends Partial<Gateway.Options> {
   /** Session limits of the in-memory registry, when no `SessionRegistry` is in context. */
   readonly maxSessions?: number
   readonly sessionIdleTimeout?: Duration.Input
+  /** On stopping, how long requests in flight may take to finish; default 15 seconds. */
+  readonly drainTimeout?: Duration.Input
   /**
    * Principals with their tokens and policies (`Principal.parseFile`), besides `tokens` (each of
    * which is a principal of its own, `token-1`, ...).
@@ -191,12 +197,18 @@ export const serve = (
     const sources = Option.getOrUndefined(yield* Sources)
     const state = Option.getOrUndefined(yield* Effect.serviceOption(SessionState))
     const scope = yield* Scope.Scope
+    // every session lives in here: it closes after the server stopped and its requests were drained
+    const sessions = yield* Scope.fork(scope)
     const run = yield* FiberSet.makeRuntimePromise<ToolCatalog.ToolCatalog>()
-    /** The live part of each session: its transport, its scope, and the credential it belongs to. */
+    /**
+     * The live part of each session: its transport, its scope, the credential it belongs to, and
+     * where news of another instance changing it is posted.
+     */
     interface Live {
       readonly transport: StreamableHTTPServerTransport
       readonly scope: Scope.Closeable
       readonly principal: string
+      readonly changed: Queue.Queue<void>
     }
     /** Who a request comes from: its credential's key, and the principal it belongs to. */
     interface Caller extends SessionTenant.Share {
@@ -239,18 +251,20 @@ export const serve = (
     const openSession = (transport: StreamableHTTPServerTransport, caller: Caller) =>
       Effect.gen(function*() {
         const principal = caller.key
-        const sessionScope = yield* Scope.fork(scope)
+        const sessionScope = yield* Scope.fork(sessions)
+        const changed = yield* Queue.sliding<void>(1)
         const id = () => transport.sessionId
         const persisted: Gateway.Persisted | undefined = state === undefined ? undefined : {
           load: Effect.suspend(() => {
             const sessionId = id()
             return sessionId === undefined ? Effect.succeedNone : state.load(sessionId, principal)
           }),
-          save: (tools) =>
+          change: (change) =>
             Effect.suspend(() => {
               const sessionId = id()
-              return sessionId === undefined ? Effect.void : state.save(sessionId, principal, tools)
-            })
+              return sessionId === undefined ? Effect.void : state.change(sessionId, principal, change)
+            }),
+          changed: Queue.take(changed)
         }
         const closed = yield* Gateway.open(transport, options, persisted, caller.tenant).pipe(
           Scope.provide(sessionScope)
@@ -260,9 +274,9 @@ export const serve = (
             const sessionId = id()
             return sessionId === undefined ? Effect.void : end(sessionId)
           })),
-          Effect.forkIn(scope)
+          Effect.forkIn(sessions)
         )
-        return sessionScope
+        return { scope: sessionScope, changed }
       })
 
     /** Opens a session for an `initialize` request. */
@@ -270,17 +284,19 @@ export const serve = (
       const principal = caller.key
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         ...transportOptions(principal),
-        onsessioninitialized: (id) => void live.set(id, { transport, scope: sessionScope, principal })
+        // before the `initialize` is answered: stored, so that its next request may go to any instance
+        onsessioninitialized: async (id) => {
+          live.set(id, { transport, ...opened, principal })
+          if (state !== undefined) await run(state.open(id, principal))
+        }
       })
-      const sessionScope = await run(openSession(transport, caller))
+      const opened = await run(openSession(transport, caller))
       await transport.handleRequest(req, res, body)
       const id = transport.sessionId
       // Not an `initialize` the transport accepted: no session was created, so nothing is kept.
-      if (id === undefined) return run(Scope.close(sessionScope, Exit.void))
+      if (id === undefined) return run(Scope.close(opened.scope, Exit.void))
       const evicted = await run(registry.open(id, principal, ownerOf(caller)))
       await run(Effect.forEach(evicted, evict, { discard: true }))
-      // stored from the start, so that it can be resumed before it loads anything
-      if (state !== undefined) await run(state.save(id, principal, []))
     }
 
     /** Takes over a session the store holds for `principal`, or answers undefined. */
@@ -295,7 +311,7 @@ export const serve = (
         const served = live.get(id)
         if (served !== undefined) return served.principal === principal ? served : undefined
         const transport = resumed(id, transportOptions(principal))
-        const session: Live = { transport, scope: await run(openSession(transport, caller)), principal }
+        const session: Live = { transport, ...await run(openSession(transport, caller)), principal }
         live.set(id, session)
         const evicted = await run(registry.open(id, principal, ownerOf(caller)))
         await run(Effect.forEach(evicted, evict, { discard: true }))
@@ -367,16 +383,27 @@ export const serve = (
         if (session?.principal !== principal) return reply(res, 404, "Session not found", -32001)
         await session.transport.handleRequest(req, res, body)
         // the end of a request is a use too: a long call does not make its session look idle
-        await run(registry.touch(id, principal))
+        await run(
+          Effect.andThen(registry.touch(id, principal), state === undefined ? Effect.void : state.touch(id, principal))
+        )
         return
       }
       if (req.method !== "POST") return reply(res, 400, "No valid session id: start with an initialize request")
       return startSession(req, res, caller, body)
     }
 
+    // requests being answered (not the event streams a client keeps open): on stopping, they may finish
+    let inFlight = 0
+    let drained: (() => void) | undefined
     const server = createServer((req, res) => {
+      const counted = req.method !== "GET"
+      if (counted) inFlight++
       handle(req, res).catch((error: unknown) => {
         if (!res.headersSent) reply(res, 500, error instanceof Error ? error.message : String(error))
+      }).finally(() => {
+        if (!counted) return
+        inFlight--
+        if (inFlight === 0) drained?.()
       })
     })
     const port = yield* Effect.callback<number, Gateway.GatewayError>((resume) => {
@@ -387,10 +414,27 @@ export const serve = (
         resume(Effect.succeed((server.address() as AddressInfo).port))
       })
     })
+    // Stopping: no new connections; the requests in flight finish (up to the drain timeout), then the rest is cut.
+    const drainTimeout = Duration.fromInputUnsafe(options.drainTimeout ?? "15 seconds")
     yield* Effect.addFinalizer(() =>
-      Effect.callback<void>((resume) => {
-        server.close(() => resume(Effect.void))
+      Effect.gen(function*() {
+        const closed = Effect.callback<void>((resume) => {
+          server.close(() => resume(Effect.void))
+          server.closeIdleConnections()
+        })
+        const finished = Effect.callback<void>((resume) => {
+          drained = () => resume(Effect.void)
+          if (inFlight === 0) resume(Effect.void)
+        })
+        const waited = yield* Effect.forkChild(closed)
+        const done = yield* Effect.timeoutOption(finished, drainTimeout)
+        if (Option.isNone(done)) {
+          yield* Effect.logWarning(
+            `gateway: stopping with ${inFlight} request(s) unfinished after ${Duration.format(drainTimeout)}`
+          )
+        }
         server.closeAllConnections()
+        yield* Effect.asVoid(Effect.exit(Fiber.join(waited)))
       })
     )
     hosts.allowed = options.allowedHosts !== undefined && options.allowedHosts.length > 0
@@ -404,6 +448,22 @@ export const serve = (
       Effect.repeat(Schedule.spaced(sweepEvery)),
       Effect.forkScoped({ startImmediately: true })
     )
+    // What other instances change in the sessions served here: the session follows (or ends, when closed there).
+    if (state !== undefined) {
+      yield* state.changes.pipe(
+        Stream.runForEach((change) => {
+          if (change._tag === "Resync") {
+            return Effect.forEach(live.values(), (session) => Queue.offer(session.changed, undefined), {
+              discard: true
+            })
+          }
+          const session = live.get(change.id)
+          if (session === undefined || session.principal !== change.principal) return Effect.void
+          return change._tag === "Changed" ? Queue.offer(session.changed, undefined) : end(change.id)
+        }),
+        Effect.forkScoped({ startImmediately: true })
+      )
+    }
     const shown = host.includes(":") ? `[${host}]` : host
     return { url: `http://${shown}:${port}${path}`, port, host }
   })

@@ -6,7 +6,7 @@ import { ToolCatalog } from "@tool-search/core"
 import { McpSources } from "@tool-search/mcp"
 import { Effect, Fiber, Queue } from "effect"
 import * as Fake from "./fixtures/FakeServer.js"
-import { call, connect, filesAndMail, servers, text, upstreams } from "./fixtures/Sessions.js"
+import { call, connect, filesAndMail, loadsInOneSessionOnly, servers, text, upstreams } from "./fixtures/Sessions.js"
 
 describe("Gateway", () => {
   it.effect("a client sees the search tools first; a search loads tools for it and announces the change", () =>
@@ -87,12 +87,7 @@ describe("Gateway", () => {
       const { context, mail } = yield* filesAndMail
       const a = yield* connect(context)
       const b = yield* connect(context)
-      yield* Effect.promise(a.names)
-      yield* Effect.promise(b.names)
-      yield* call(a, "ToolSearch", { query: "send email" })
-      assert.deepStrictEqual(yield* Effect.promise(a.names), ["ToolSearch", "call_tool", "send_email"])
-      assert.deepStrictEqual(yield* Effect.promise(b.names), ["ToolSearch", "call_tool"])
-      assert.strictEqual(b.changes(), 0)
+      yield* loadsInOneSessionOnly(a, b, "send email", "send_email")
       const denied = yield* call(b, "send_email", { text: "x" })
       assert.strictEqual(denied.isError, true)
       assert.match(text(denied), /not loaded yet/)

@@ -82,6 +82,13 @@ const refused = (session: Session, method: string, params: unknown) =>
 const p = <A>(f: () => Promise<A>) => Effect.promise(f)
 const failure = <A>(f: () => Promise<A>) => Effect.flip(Effect.tryPromise({ try: f, catch: (e) => e as SdkMcpError }))
 
+/** Runs `f`, which must fail with the MCP error `code`, its message including `text`. */
+const failsWith = <A>(f: () => Promise<A>, code: number, text: string) =>
+  Effect.map(failure(f), (error) => {
+    assert.strictEqual(error.code, code)
+    assert.include(error.message, text)
+  })
+
 const doc = (uri: string, name = uri, description?: string) => ({
   uri,
   name,
@@ -110,6 +117,13 @@ const twoServers = () => {
   b.prompts = [{ name: "review", description: "Review prose" }, { name: "summary" }]
   return { a, b, servers: [{ name: "a", transport: a.transport }, { name: "b", transport: b.transport }] }
 }
+
+/** The two servers behind one gateway, and two client sessions of that gateway. */
+const twoSessions = Effect.gen(function*() {
+  const { a, servers } = twoServers()
+  const context = yield* upstreams(servers)
+  return { a, sessions: [yield* connect(context), yield* connect(context)] as const }
+})
 
 describe("Gateway resources: listing and reading", () => {
   it.effect("lists upstream resources, templates and prompts, qualifying colliding URIs and names", () =>
@@ -145,9 +159,11 @@ describe("Gateway resources: listing and reading", () => {
       const log = yield* p(() => session.client.readResource({ uri: "logs://b/monday" }))
       assert.deepStrictEqual(log.contents.map((c) => c.uri), ["logs://b/monday"])
       // the unqualified form of a collided URI names no single resource
-      const ambiguous = yield* failure(() => session.client.readResource({ uri: "docs://shared/readme" }))
-      assert.strictEqual(ambiguous.code, -32002)
-      assert.include(ambiguous.message, `is listed by several servers; read one of ${qa}, ${qb}`)
+      yield* failsWith(
+        () => session.client.readResource({ uri: "docs://shared/readme" }),
+        -32002,
+        `is listed by several servers; read one of ${qa}, ${qb}`
+      )
 
       const got = yield* p(() => session.client.getPrompt({ name: "a__review", arguments: { code: "x = 1" } }))
       assert.deepStrictEqual(got.messages, [{
@@ -155,17 +171,12 @@ describe("Gateway resources: listing and reading", () => {
         content: { type: "text", text: "review {\"code\":\"x = 1\"}" }
       }])
       assert.deepStrictEqual(a.resourceRequests.slice(-1), ["prompt review"])
-      const missing = yield* failure(() => session.client.getPrompt({ name: "a__review" }))
-      assert.strictEqual(missing.code, -32602)
-      assert.include(missing.message, "needs the arguments code")
+      yield* failsWith(() => session.client.getPrompt({ name: "a__review" }), -32602, "needs the arguments code")
     }))
 
   it.effect("a tool's resource links are rewritten to the gateway's URIs and readable in that session only", () =>
     Effect.gen(function*() {
-      const { a, servers } = twoServers()
-      const context = yield* upstreams(servers)
-      const session = yield* connect(context)
-      const other = yield* connect(context)
+      const { a, sessions: [session, other] } = yield* twoSessions
       yield* p(() => session.client.callTool({ name: "ToolSearch", arguments: { query: "select:report" } }))
       const result = yield* p(() => session.client.callTool({ name: "report", arguments: {} }))
       const links = (result.content as ReadonlyArray<{ type: string; uri?: string }>).filter((c) =>
@@ -186,10 +197,7 @@ describe("Gateway resources: listing and reading", () => {
 
   it.effect("updates reach the subscribed session only; the last unsubscribe unsubscribes upstream", () =>
     Effect.gen(function*() {
-      const { a, servers } = twoServers()
-      const context = yield* upstreams(servers)
-      const subscriber = yield* connect(context)
-      const bystander = yield* connect(context)
+      const { a, sessions: [subscriber, bystander] } = yield* twoSessions
       yield* p(() => subscriber.client.subscribeResource({ uri: "docs://a/guide" }))
       assert.deepStrictEqual(a.resourceRequests, ["subscribe docs://a/guide"])
       yield* p(() => a.updated("docs://a/guide"))
@@ -252,9 +260,7 @@ describe("Gateway resources: hostile requests and answers", () => {
       const { servers } = twoServers()
       const session = yield* connect(yield* upstreams(servers), { maxSubscriptions: 1 })
       yield* p(() => session.client.subscribeResource({ uri: "docs://a/guide" }))
-      const second = yield* failure(() => session.client.subscribeResource({ uri: "logs://b/monday" }))
-      assert.strictEqual(second.code, -32602)
-      assert.include(second.message, "maxSubscriptions")
+      yield* failsWith(() => session.client.subscribeResource({ uri: "logs://b/monday" }), -32602, "maxSubscriptions")
     }))
 
   it.effect("permission: a resource listed but not permitted cannot be read", () =>

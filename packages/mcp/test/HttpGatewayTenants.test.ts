@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { SearchFeedback } from "@tool-search/core"
 import { Gateway, GatewayAudit, HttpGateway, Principal, SessionState } from "@tool-search/mcp"
-import { Deferred, Effect, Fiber, Option, Redacted } from "effect"
+import { Deferred, Effect, Fiber, Option, Redacted, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { initialize, post } from "./fixtures/Http.js"
 import { filesAndMail, text } from "./fixtures/Sessions.js"
@@ -127,9 +127,10 @@ describe("HttpGateway: principals", () => {
 
   it.effect("every audit entry of a principal's session names the principal", () =>
     Effect.gen(function*() {
-      const entries: Array<GatewayAudit.Call | GatewayAudit.Reveal> = []
+      const entries: Array<GatewayAudit.Call | GatewayAudit.Reveal | GatewayAudit.Intent> = []
       const recorder: GatewayAudit.Recorder = {
         reveal: (e) => Effect.sync(() => void entries.push(e)),
+        intent: (e) => Effect.sync(() => void entries.push(e)),
         call: (e) => Effect.sync(() => void entries.push(e)),
         payloads: false
       }
@@ -183,8 +184,17 @@ describe("HttpGateway: resuming a stored session", () => {
             if (session !== undefined && session.principal === principal) return Effect.succeedSome(session.tools)
             return Effect.as(Deferred.await(slow), Option.none())
           }),
-        save: (id, principal, tools) => Effect.sync(() => void stored.set(id, { principal, tools })),
-        remove: (id) => Effect.sync(() => void stored.delete(id))
+        open: (id, principal) => Effect.sync(() => void stored.set(id, { principal, tools: [] })),
+        change: (id, principal, change) =>
+          Effect.sync(() => {
+            const session = stored.get(id)
+            if (session === undefined || session.principal !== principal) return
+            const tools = [...session.tools.filter((t) => !change.unloaded.includes(t)), ...change.loaded]
+            stored.set(id, { principal, tools: [...new Set(tools)] })
+          }),
+        touch: () => Effect.void,
+        remove: (id) => Effect.sync(() => void stored.delete(id)),
+        changes: Stream.never
       })
       const options = { principals: [alice(), bob] }
       const headers = (token: string, id: string) => ({

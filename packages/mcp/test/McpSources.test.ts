@@ -21,6 +21,20 @@ const start = (servers: ReadonlyArray<Upstream.Input>) =>
     }
   })
 
+/**
+ * Starts server `name` (its settings, `settings`), whose calls hang, and calls its `tool` in a fiber:
+ * returns once the server received the call, with `call` the fiber of its failure.
+ */
+const hungCall = (name: string, tool: string, settings: Partial<Upstream.Input>) =>
+  Effect.gen(function*() {
+    const server = Fake.make([Fake.echoTool(tool)])
+    server.onCall = Fake.hang
+    const { sources } = yield* start([{ name, transport: server.transport, ...settings }])
+    const call = yield* Effect.forkChild(Effect.flip(sources.call(name, tool, {})))
+    yield* Effect.promise(() => server.received(1))
+    return { call, server, sources }
+  })
+
 const statusOf = (sources: McpSources.Service, name: string) =>
   Effect.map(sources.status, (all) => {
     const s = all.find((x) => x.name === name)
@@ -233,11 +247,7 @@ describe("McpSources: failures", () => {
 
   it.effect("a hung call times out naming server and tool, and the request is cancelled upstream", () =>
     Effect.gen(function*() {
-      const slow = Fake.make([Fake.echoTool("wait")])
-      slow.onCall = Fake.hang
-      const { sources } = yield* start([{ name: "slow", transport: slow.transport, callTimeout: "2 seconds" }])
-      const call = yield* Effect.forkChild(Effect.flip(sources.call("slow", "wait", {})))
-      yield* Effect.promise(() => slow.received(1))
+      const { call, server: slow, sources } = yield* hungCall("slow", "wait", { callTimeout: "2 seconds" })
       const error = yield* adjustUntil(Fiber.join(call), "2 seconds")
       assert.strictEqual(error.message, "MCP server 'slow' did not answer tools/call 'wait' within 2000 ms")
       yield* Effect.promise(() => slow.cancelledCount(1))
@@ -247,11 +257,7 @@ describe("McpSources: failures", () => {
 
   it.effect("a server that dies mid-call fails that call, is restarted, and serves again", () =>
     Effect.gen(function*() {
-      const flaky = Fake.make([Fake.echoTool("work")])
-      flaky.onCall = Fake.hang
-      const { sources } = yield* start([{ name: "flaky", transport: flaky.transport, restartDelay: "1 second" }])
-      const call = yield* Effect.forkChild(Effect.flip(sources.call("flaky", "work", {})))
-      yield* Effect.promise(() => flaky.received(1))
+      const { call, server: flaky, sources } = yield* hungCall("flaky", "work", { restartDelay: "1 second" })
       yield* Effect.promise(() => flaky.kill())
       const error = yield* Fiber.join(call)
       assert.strictEqual(error._tag, "ConnectionLost")

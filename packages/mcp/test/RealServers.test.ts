@@ -16,6 +16,7 @@ import { createRequire } from "node:module"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
+import { call, loadsInOneSessionOnly, type Session as InMemorySession, text } from "./fixtures/Sessions.js"
 
 const require = createRequire(import.meta.url)
 /** The entry point of an MCP server package installed from npm. */
@@ -118,11 +119,8 @@ class Setup extends Context.Service<Setup, {
   ).pipe(Layer.provide(Logger.layer([])))
 }
 
-interface Session {
-  readonly client: Client
-  readonly changes: () => number
-  readonly names: () => Promise<ReadonlyArray<string>>
-}
+/** A session over HTTP: what the in-memory sessions of the fixtures have but their notification queue. */
+type Session = Pick<InMemorySession, "client" | "changes" | "names">
 
 /** An official SDK client on its own gateway session; the session is ended (DELETE) with the scope. */
 const session = Effect.gen(function*() {
@@ -147,13 +145,6 @@ const session = Effect.gen(function*() {
     names: async () => (await client.listTools()).tools.map((t) => t.name)
   } satisfies Session
 })
-
-const call = (s: Session, name: string, args: Record<string, unknown> = {}) =>
-  Effect.promise(() => s.client.callTool({ name, arguments: args }))
-
-const text = (result: unknown): string =>
-  (result as { content: ReadonlyArray<{ type: string; text?: string }> }).content
-    .filter((c) => c.type === "text").map((c) => c.text).join("\n")
 
 layer(Setup.layer, { timeout: 60_000, excludeTestServices: true })("the gateway in front of real MCP servers", (it) => {
   it.effect("lists only the search tools, loads what a search finds, announces it, and runs it for real", () =>
@@ -189,12 +180,7 @@ layer(Setup.layer, { timeout: 60_000, excludeTestServices: true })("the gateway 
     Effect.gen(function*() {
       const a = yield* session
       const b = yield* session
-      yield* Effect.promise(a.names)
-      yield* Effect.promise(b.names)
-      yield* call(a, "ToolSearch", { query: "select:list_directory" })
-      assert.deepStrictEqual(yield* Effect.promise(a.names), ["ToolSearch", "call_tool", "list_directory"])
-      assert.deepStrictEqual(yield* Effect.promise(b.names), ["ToolSearch", "call_tool"])
-      assert.strictEqual(b.changes(), 0)
+      yield* loadsInOneSessionOnly(a, b, "select:list_directory", "list_directory")
       const { dir } = yield* Setup
       const denied = yield* call(b, "list_directory", { path: dir })
       assert.strictEqual(denied.isError, true)

@@ -185,6 +185,24 @@ const dialects: ReadonlyArray<Dialect> = [
 // -----------------------------------------------------------------------------
 
 /** What the scripted server answers, request by request. */
+/**
+ * The turn "weather in Oslo?" of the agent of the settings and `env`, against a server of `dialect`
+ * answering `answers` in order: the turn's events and the request bodies the server received.
+ */
+const weatherTurn = (
+  dialect: Dialect,
+  answers: ReadonlyArray<ReadonlyArray<Call> | string>,
+  env: Record<string, string> = {}
+) =>
+  Effect.gen(function*() {
+    const server = yield* WireServer.make((_, i) => ({ json: dialect.reply(answers[i] ?? "no more script") }))
+    const events = yield* Effect.flatMap(
+      Executor.Executor,
+      (e) => Stream.runCollect(e.stream({ prompt: [{ role: "user", content: "weather in Oslo?" }] }))
+    ).pipe(Effect.provide(agent({ ...dialect.env(`${server.url}/v1`), ...env })))
+    return { events, bodies: (yield* server.requests).map((r) => r.body) }
+  })
+
 const script: ReadonlyArray<ReadonlyArray<Call> | string> = [
   // forced to search_tools (discovery first): browse
   [{ id: "c1", name: "search_tools", input: { query: "weather" } }],
@@ -200,12 +218,7 @@ const script: ReadonlyArray<ReadonlyArray<Call> | string> = [
 describe.each(dialects)("the executor on the $name wire (checks the wire, not a model)", (dialect) => {
   it.effect("tools per request, discovery-first forcing, the corrective result, one system prompt", () =>
     Effect.gen(function*() {
-      const server = yield* WireServer.make((_, i) => ({ json: dialect.reply(script[i] ?? "no more script") }))
-      const events = yield* Effect.flatMap(
-        Executor.Executor,
-        (e) => Stream.runCollect(e.stream({ prompt: [{ role: "user", content: "weather in Oslo?" }] }))
-      ).pipe(Effect.provide(agent(dialect.env(`${server.url}/v1`))))
-      const bodies = (yield* server.requests).map((r) => r.body)
+      const { bodies, events } = yield* weatherTurn(dialect, script)
       assert.strictEqual(bodies.length, script.length)
 
       // the tools of each request: what ToolSearch loaded joins from the next request on
@@ -275,12 +288,7 @@ describe.each(dialects.filter((d) => d.name !== "openai-compatible"))(
   (dialect) => {
     it.effect("one tool list for the turn, the call_tool round trip, corrective results through the dispatcher", () =>
       Effect.gen(function*() {
-        const server = yield* WireServer.make((_, i) => ({ json: dialect.reply(resultScript[i] ?? "no more script") }))
-        const events = yield* Effect.flatMap(
-          Executor.Executor,
-          (e) => Stream.runCollect(e.stream({ prompt: [{ role: "user", content: "weather in Oslo?" }] }))
-        ).pipe(Effect.provide(agent({ ...dialect.env(`${server.url}/v1`), TOOL_SEARCH_DELIVERY: "result" })))
-        const bodies = (yield* server.requests).map((r) => r.body)
+        const { bodies, events } = yield* weatherTurn(dialect, resultScript, { TOOL_SEARCH_DELIVERY: "result" })
         assert.strictEqual(bodies.length, resultScript.length)
 
         // the same tools in every request: what ToolSearch loaded never joins the list

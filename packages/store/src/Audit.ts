@@ -12,24 +12,36 @@
  *   level tool, its `target` the URI or prompt name read. Arguments and results only when `payloads` is on
  *   (`TOOL_SEARCH_AUDIT_PAYLOADS`), since they can hold secrets; each is bounded (16 KiB of JSON,
  *   beyond that a truncated preview).
+ * - An **intent** is a call about to run (`intent`, before an upstream is called): its outcome,
+ *   when it comes, is the call with the same `id`. A call whose outcome never came (the process
+ *   stopped during it) reads back with the outcome `unfinished`, so a side effect that happened is
+ *   never without a record.
  *
- * Recording never fails a turn: an entry the database does not take is held in memory (at most
- * `pendingLimit`) and written back when the database answers again. Entries that could not be
- * held are counted, and the count is written as a **gap** (from, until, how many), so a hole in the
- * trail is visible. The tables refuse `UPDATE` (a trigger); entries older than the retention
- * (`TOOL_SEARCH_AUDIT_RETENTION`) are deleted when the audit starts and every hour.
+ * Recording never waits for the database and never fails: entries are handed to the store's
+ * `WriteBehind`, which writes them in batches, holds them (in memory and in its journal) while the
+ * database is away, and writes what could not be kept as a **gap** (from, until, how many), so a
+ * hole in the trail is visible. Each entry has an id, and writing it twice adds nothing. The
+ * database refuses to change or remove an entry (`UPDATE`, `DELETE`, `TRUNCATE`; see `Migrations`);
+ * only retention removes what is older than `TOOL_SEARCH_AUDIT_RETENTION`, through a function of
+ * the tables' owner, run when the audit starts and every hour (by a role allowed to run it).
  *
  * `AuditRecorder` records from the executor's `TurnEvent` stream.
  *
  * @since 0.2.0
  */
-import { Clock, Context, Duration, Effect, Layer, Queue, Ref, Result, Schedule, Semaphore } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Ref, Schedule, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { Database } from "./Database.js"
+import { randomUUID } from "node:crypto"
+import * as Path from "node:path"
+import * as Database from "./Database.js"
 import * as Bounds from "./internal/auditBounds.js"
+import * as AuditEndpoint from "./internal/auditEndpoint.js"
 import * as AuditTable from "./internal/auditTable.js"
-import * as Reachability from "./internal/reachability.js"
-import { guard, type StoreUnavailable } from "./StoreError.js"
+import { LOCK_FILE } from "./internal/embedded.js"
+import type * as Held from "./internal/entry.js"
+import * as ProcessLock from "./internal/processLock.js"
+import { StoreUnavailable } from "./StoreError.js"
+import { WriteBehind } from "./WriteBehind.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -49,6 +61,12 @@ export interface Origin {
   readonly sessionId: string | null
   /** The execution unit: empty for the turn, `["fork-1"]` for a sub-agent. */
   readonly path: ReadonlyArray<string>
+  /** The named credential whose session it is, when one is known (the gateway's principals). */
+  readonly principal?: string | null
+  /** The entry's id: recording it again adds nothing. Given when absent. */
+  readonly id?: string
+  /** When the database wrote it (read back only): later than `at` by as long as it was held. */
+  readonly recordedAt?: number
 }
 
 /**
@@ -69,6 +87,27 @@ export interface Reveal extends Origin {
 }
 
 /**
+ * A tool call about to run: recorded before the call, so that a call whose outcome never comes
+ * still has a record. Its outcome is the `Call` with the same `id`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Intent extends Origin {
+  readonly _tag: "Intent"
+  /** Shared with the call's outcome. */
+  readonly id: string
+  readonly callId: string
+  /** The tool as the model named it. */
+  readonly toolName: string
+  /** The catalog id, when the name resolved to a catalog tool. */
+  readonly toolId: string | null
+  readonly source: string | null
+  /** What the call acts on, when it is a resource read or a prompt request. */
+  readonly target?: string | null
+}
+
+/**
  * One tool call and its outcome.
  *
  * @since 0.2.0
@@ -84,7 +123,10 @@ export interface Call extends Origin {
   readonly source: string | null
   /** What the call read, when it is a resource read or a prompt request: the URI, the prompt name. */
   readonly target?: string | null
-  /** `ok`, or the failure: `not-active`, `unknown`, `not-permitted`, `not-approved`, `failed`, `defect`. */
+  /**
+   * `ok`, or the failure: `not-active`, `unknown`, `not-permitted`, `not-approved`, `failed`,
+   * `defect`; read back, `unfinished` for a call whose intent was recorded and whose outcome never was.
+   */
   readonly outcome: string
   readonly durationMs: number
   /** Recorded only with payloads on. */
@@ -105,7 +147,8 @@ export interface Gap {
   readonly at: number
   readonly lostFrom: number
   readonly lostUntil: number
-  readonly entries: number
+  /** How many entries were lost; `null` when that is not known (a journal whose end was damaged). */
+  readonly entries: number | null
   readonly reason: string
 }
 
@@ -142,8 +185,6 @@ export interface Options {
   readonly payloads?: boolean
   /** How long entries are kept (default 90 days; `Duration.infinity` keeps them). */
   readonly retention?: Duration.Input
-  /** Entries that may wait in memory while the database is away (default 10,000). */
-  readonly pendingLimit?: number
 }
 
 /**
@@ -153,15 +194,20 @@ export interface Options {
  * @category models
  */
 export interface Service {
-  /** Appends an entry; never fails (see the module documentation). */
+  /** Appends an entry; never waits for the database, never fails (see the module documentation). */
   readonly record: (entry: Reveal | Call) => Effect.Effect<void>
-  /** Reads entries, oldest first. */
+  /** Records a call about to run; its outcome is the `Call` recorded later with the same `id`. */
+  readonly intent: (entry: Intent) => Effect.Effect<void>
+  /** Reads entries, oldest first, after writing what this process holds (when the database takes it). */
   readonly entries: (filter?: Filter) => Effect.Effect<ReadonlyArray<Entry>, StoreUnavailable>
-  /** Deletes the entries older than the retention; returns how many. */
+  /**
+   * Deletes the entries older than the retention, through the tables' owner's retention function;
+   * returns how many. Fails for a role not allowed to run it.
+   */
   readonly prune: Effect.Effect<number, StoreUnavailable>
-  /** Entries held in memory, waiting for the database. */
+  /** Audit entries held, waiting for the database. */
   readonly pending: Effect.Effect<number>
-  /** Writes the held entries now. */
+  /** Writes what is held now. */
   readonly flush: Effect.Effect<void, StoreUnavailable>
   /** Whether arguments and results are recorded. */
   readonly payloads: boolean
@@ -175,8 +221,9 @@ export interface Service {
  */
 export class Audit extends Context.Service<Audit, Service>()("@tool-search/store/Audit") {
   /** The audit in the database in context. */
-  static readonly layer = (options: Options = {}): Layer.Layer<Audit, never, Database | SqlClient> =>
-    Layer.effect(Audit, make(options))
+  static readonly layer = (
+    options: Options = {}
+  ): Layer.Layer<Audit, never, Database.Database | SqlClient | WriteBehind> => Layer.effect(Audit, make(options))
 }
 
 // -----------------------------------------------------------------------------
@@ -204,172 +251,170 @@ export const payload: (value: unknown) => string | null = Bounds.payload
 // Implementation
 // -----------------------------------------------------------------------------
 
-const defaultRetry = Schedule.min([Schedule.exponential("100 millis"), Schedule.spaced("30 seconds")])
-
-interface Lost {
-  readonly from: number
-  readonly until: number
-  readonly entries: number
+/**
+ * An audit entry as the store holds it: bounded, NUL-free, payloads as JSON text (only with
+ * `payloads`), with an id.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const held = (entry: Reveal | Call | Intent, payloads: boolean): Held.Reveal | Held.Call | Held.Intent => {
+  const origin = {
+    id: Bounds.text(entry.id ?? randomUUID(), 200),
+    at: Number.isFinite(entry.at) ? entry.at : 0,
+    turnId: Bounds.text(entry.turnId),
+    sessionId: entry.sessionId === null ? null : Bounds.text(entry.sessionId),
+    path: entry.path.map((p) => Bounds.text(p)),
+    principal: entry.principal === undefined || entry.principal === null ? null : Bounds.text(entry.principal)
+  }
+  if (entry._tag === "Reveal") {
+    return {
+      _tag: "Reveal",
+      ...origin,
+      tool: Bounds.text(entry.tool),
+      query: Bounds.text(entry.query),
+      found: Bounds.names(entry.found),
+      activated: Bounds.names(entry.activated)
+    }
+  }
+  const optional = (text: string | null | undefined) => text === null || text === undefined ? null : Bounds.text(text)
+  const call = {
+    ...origin,
+    callId: Bounds.text(entry.callId),
+    toolName: Bounds.text(entry.toolName),
+    toolId: optional(entry.toolId),
+    source: optional(entry.source),
+    target: optional(entry.target)
+  }
+  if (entry._tag === "Intent") return { _tag: "Intent", ...call }
+  return {
+    _tag: "Call",
+    ...call,
+    outcome: Bounds.text(entry.outcome),
+    durationMs: Number.isFinite(entry.durationMs) ? Math.max(0, entry.durationMs) : 0,
+    arguments: payloads ? Bounds.payload(entry.arguments) : null,
+    result: payloads ? Bounds.payload(entry.result) : null
+  }
 }
 
 /**
- * Builds the audit; its write-back and retention fibers belong to the scope.
+ * Deletes the audit entries older than `retention` (none when it is infinite), through the
+ * retention function of the tables' owner; returns how many. Fails, not retryable, for a role that
+ * may not run it.
+ *
+ * @since 0.2.0
+ * @category retention
+ */
+export const pruneOlderThan = (
+  retention: Duration.Input
+): Effect.Effect<number, StoreUnavailable, SqlClient | WriteBehind> =>
+  Effect.gen(function*() {
+    const keep = Duration.fromInputUnsafe(retention)
+    if (!Duration.isFinite(keep)) return 0
+    const sql = yield* SqlClient
+    const writeBehind = yield* WriteBehind
+    const cutoff = new Date((yield* Clock.currentTimeMillis) - Duration.toMillis(keep))
+    return yield* writeBehind.direct(
+      "deleting expired audit entries",
+      Effect.map(
+        sql<{ readonly n: string | number }>`SELECT tool_search_audit_prune(${cutoff}) AS n`,
+        (rows) => Number(rows[0]?.n ?? 0)
+      )
+    )
+  })
+
+/**
+ * Builds the audit over the database and write-behind in context; its retention fiber belongs to
+ * the scope.
  *
  * @since 0.2.0
  * @category constructors
  */
 export const make = (options: Options = {}) =>
   Effect.gen(function*() {
-    const database = yield* Database
+    const writeBehind = yield* WriteBehind
     const sql = yield* SqlClient
     const payloads = options.payloads ?? false
     const retention = Duration.fromInputUnsafe(options.retention ?? Duration.days(90))
-    const limit = Math.max(1, options.pendingLimit ?? 10_000)
-    const held = yield* Ref.make<ReadonlyArray<Reveal | Call>>([])
-    const lostEntries = yield* Ref.make<Lost | undefined>(undefined)
-    const wake = yield* Queue.sliding<void>(1)
-    const { back, lost } = yield* Reachability.make(
-      "Audit",
-      database.label,
-      "Entries are held in memory and written when the database answers"
-    )
-
-    const insert = (entry: Reveal | Call) => AuditTable.insert(sql, entry, payloads)
-
-    /** Counts entries that could not be kept; the count becomes a gap row. */
-    const drop = (entries: ReadonlyArray<Reveal | Call>) =>
-      entries.length === 0 ? Effect.void : Ref.update(lostEntries, (l) => ({
-        from: Math.min(l?.from ?? Infinity, ...entries.map((e) => e.at)),
-        until: Math.max(l?.until ?? -Infinity, ...entries.map((e) => e.at)),
-        entries: (l?.entries ?? 0) + entries.length
-      }))
-
-    const hold = (entry: Reveal | Call) =>
-      Effect.gen(function*() {
-        const over = yield* Ref.modify(
-          held,
-          (list): readonly [ReadonlyArray<Reveal | Call>, ReadonlyArray<Reveal | Call>] => {
-            const next = [...list, entry]
-            const excess = Math.max(0, next.length - limit)
-            return [next.slice(0, excess), next.slice(excess)]
-          }
-        )
-        yield* drop(over)
-        yield* Queue.offer(wake, undefined)
-      })
-
-    const writeGap = Effect.gen(function*() {
-      const gap = yield* Ref.get(lostEntries)
-      if (gap === undefined) return
-      const now = yield* Clock.currentTimeMillis
-      yield* guard(database, "writing an audit gap")(
-        sql`INSERT INTO tool_search_audit_gaps (at, lost_from, lost_until, entries, reason)
-          VALUES (${new Date(now)}, ${new Date(gap.from)}, ${new Date(gap.until)}, ${gap.entries},
-            ${"the database was unreachable and more entries came than the memory holds"})`
-      )
-      yield* Ref.update(lostEntries, (l) => l === gap ? undefined : l)
-    })
-
-    // one write-back at a time: the background fiber and a caller's `flush` never write the same entries twice
-    const writing = yield* Semaphore.make(1)
-    const flush: Effect.Effect<void, StoreUnavailable> = Effect.gen(function*() {
-      for (;;) {
-        const batch = (yield* Ref.get(held)).slice(0, 100)
-        if (batch.length === 0) break
-        const written = yield* guard(database, "writing held audit entries")(
-          sql.withTransaction(Effect.forEach(batch, insert, { discard: true }))
-        ).pipe(
-          Effect.as(true),
-          // A batch the database refuses (not an outage) is written one by one; the refused are lost.
-          Effect.catchIf((e) => !e.retryable, () =>
-            Effect.forEach(batch, (entry) =>
-              guard(database, "writing an audit entry")(insert(entry)).pipe(
-                Effect.catchIf((e) =>
-                  !e.retryable, (e) =>
-                  Effect.andThen(
-                    Effect.logError(`Audit: ${e.message}; the entry is lost and counted as a gap`),
-                    drop([entry])
-                  ))
-              ), { discard: true }).pipe(Effect.as(true)))
-        )
-        if (written) {
-          yield* Ref.update(held, (list) =>
-            list.slice(batch.length))
-        }
-      }
-      yield* writeGap
-    }).pipe(writing.withPermits(1))
-
-    yield* Effect.forkScoped(Effect.forever(
-      Queue.take(wake).pipe(
-        Effect.andThen(flush.pipe(Effect.tapError(lost), Effect.retry(defaultRetry))),
-        Effect.andThen(back),
-        Effect.catch((e) => Effect.logError(`Audit: giving up on held entries: ${e.message}`))
-      )
-    ))
-    yield* Effect.addFinalizer(() =>
-      Effect.gen(function*() {
-        const before = (yield* Ref.get(held)).length
-        if (before === 0 && (yield* Ref.get(lostEntries)) === undefined) return
-        const result = yield* Effect.result(flush)
-        if (Result.isFailure(result)) {
-          yield* Effect.logError(
-            `Audit: closing with ${(yield* Ref.get(held)).length} entries not written to ${database.label} ` +
-              `(${result.failure.reason})`
-          )
-        }
-      })
-    )
 
     const record = (entry: Reveal | Call): Effect.Effect<void> =>
-      Effect.gen(function*() {
-        if ((yield* Ref.get(held)).length > 0) return yield* hold(entry) // keep the order: behind the held ones
-        const result = yield* Effect.result(guard(database, "writing an audit entry")(insert(entry)))
-        if (Result.isSuccess(result)) return yield* back
-        if (!result.failure.retryable) {
-          yield* Effect.logError(`Audit: ${result.failure.message}; the entry is lost and counted as a gap`)
-          yield* drop([entry])
-          return yield* Queue.offer(wake, undefined)
-        }
-        yield* lost(result.failure)
-        yield* hold(entry)
-      })
+      Effect.asVoid(writeBehind.offer(held(entry, payloads)))
+    const intent = (entry: Intent): Effect.Effect<void> => Effect.asVoid(writeBehind.offer(held(entry, payloads)))
 
-    const prune = Effect.gen(function*() {
-      if (!Duration.isFinite(retention)) return 0
-      const now = yield* Clock.currentTimeMillis
-      const cutoff = new Date(now - Duration.toMillis(retention))
-      return yield* guard(database, "deleting expired audit entries")(sql.withTransaction(Effect.gen(function*() {
-        let deleted = 0
-        for (const table of ["tool_search_audit_reveals", "tool_search_audit_calls", "tool_search_audit_gaps"]) {
-          const rows = yield* sql<{ readonly n: number }>`
-            WITH gone AS (DELETE FROM ${
-            sql(table)
-          } WHERE at < ${cutoff} RETURNING 1) SELECT count(*)::int AS n FROM gone`
-          deleted += rows[0]?.n ?? 0
-        }
-        return deleted
-      })))
-    })
+    const prune = pruneOlderThan(retention).pipe(
+      Effect.provideService(WriteBehind, writeBehind),
+      Effect.provideService(SqlClient, sql)
+    )
 
-    // Retention: at start and every hour.
+    // Retention: at start and every hour, when this role may run it (the owner's function).
     if (Duration.isFinite(retention)) {
+      const refused = yield* Ref.make(false)
       yield* Effect.forkScoped(
         prune.pipe(
-          Effect.catch((e) => Effect.logWarning(`Audit: retention: ${e.message}`)),
+          Effect.catch((e) =>
+            e.retryable
+              ? Effect.void
+              : Effect.flatMap(Ref.getAndSet(refused, true), (told) =>
+                told ? Effect.void : Effect.logInfo(
+                  `Audit: retention does not run here (${e.reason}); run \`tool-search audit --prune\` as the ` +
+                    "owner of the tables to delete expired entries"
+                ))
+          ),
           Effect.repeat(Schedule.spaced("1 hour"))
         )
       )
     }
 
-    const entries = (filter: Filter = {}) => guard(database, "reading the audit trail")(AuditTable.read(sql, filter))
+    const entries = (filter: Filter = {}) =>
+      Effect.gen(function*() {
+        // read what this process recorded: write what it holds first (an outage fails the read anyway)
+        yield* Effect.result(writeBehind.flush)
+        return yield* writeBehind.direct("reading the audit trail", AuditTable.read(sql, filter))
+      })
 
     return Audit.of({
       record,
+      intent,
       entries,
       prune,
-      pending: Effect.map(Ref.get(held), (list) => list.length),
-      flush,
+      pending: Effect.map(writeBehind.held, (h) => h.audit),
+      flush: writeBehind.flush,
       payloads
     })
   })
+
+/**
+ * Reads the trail of the database at `location`, for people and tools that only read it: an
+ * embedded database held by a running process (a gateway) is read through that process (it serves
+ * its audit on loopback, behind a token in its lock file); otherwise the database is opened (and
+ * migrated), read and closed.
+ *
+ * @since 0.2.0
+ * @category reading
+ */
+export const readAt = (
+  location: Database.Location,
+  filter: Filter,
+  options: Pick<Database.Options, "timeout"> = {}
+): Effect.Effect<ReadonlyArray<Entry>, Database.DatabaseUnavailable | StoreUnavailable> => {
+  if (location._tag === "Embedded") {
+    const owner = ProcessLock.holder(Path.join(location.path, LOCK_FILE))
+    const endpoint = Schema.decodeUnknownOption(AuditEndpoint.Endpoint)(owner?.extra?.audit)
+    if (owner !== undefined && endpoint._tag === "Some") {
+      return AuditEndpoint.read(endpoint.value, filter).pipe(
+        Effect.mapError((reason) =>
+          new StoreUnavailable({
+            database: Database.describe(location),
+            operation: `reading the audit trail through process ${owner.pid}, which holds it`,
+            reason,
+            retryable: true
+          })
+        )
+      )
+    }
+  }
+  return Effect.flatMap(make({ retention: Duration.infinity }), (audit) => audit.entries(filter)).pipe(
+    Effect.scoped,
+    Effect.provide(Database.layer(location, options))
+  )
+}

@@ -18,15 +18,18 @@
  */
 import { PgClient } from "@effect/sql-pg"
 import { Context, Duration, Effect, Layer, Redacted, Schema } from "effect"
-import type { SqlClient } from "effect/sql/SqlClient"
+import { SqlClient } from "effect/sql/SqlClient"
 import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import type { Duplex } from "node:stream"
+import * as AuditEndpoint from "./internal/auditEndpoint.js"
 import * as Embedded from "./internal/embedded.js"
+import type * as ProcessLock from "./internal/processLock.js"
 import * as WireBridge from "./internal/wireBridge.js"
 import * as Migrations from "./Migrations.js"
 import { describeSqlError } from "./StoreError.js"
+import * as WriteBehind from "./WriteBehind.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -200,11 +203,14 @@ export interface Options {
    * `connect` opens the real one.
    */
   readonly wrapConnection?: (connect: () => Duplex) => Duplex
+  /** What the store holds while the database does not answer, and where (`WriteBehind`). */
+  readonly writeBehind?: WriteBehind.Options
 }
 
 /**
- * Opens the database at `location`, applies the migrations, and provides `SqlClient` and
- * `Database`; closes it with the layer.
+ * Opens the database at `location`, applies the migrations, and provides `SqlClient`, `Database`
+ * and the store's `WriteBehind`; closes them with the layer (what is held is written first, or
+ * left in the journal).
  *
  * @since 0.2.0
  * @category layers
@@ -212,8 +218,10 @@ export interface Options {
 export const layer = (
   location: Location,
   options: Options = {}
-): Layer.Layer<Database | SqlClient, DatabaseUnavailable> => {
+): Layer.Layer<Database | SqlClient | WriteBehind.WriteBehind, DatabaseUnavailable> => {
   const timeout = Duration.fromInputUnsafe(options.timeout ?? "5 seconds")
+  // the embedded engine's lock: where its audit can be read while this process holds it is written there
+  let held: ProcessLock.Lock | undefined
   const label = describe(location)
   const unavailable = (reason: string, hint: string) => new DatabaseUnavailable({ database: label, reason, hint })
   const wrap = options.wrapConnection
@@ -225,15 +233,17 @@ export const layer = (
       applicationName: "tool-search",
       ...(wrap === undefined ? {} : { stream: () => wrap(socketOf(location.url)) })
     })
-    : Effect.flatMap(Embedded.open(location, unavailable), (backend) =>
-      PgClient.make({
+    : Effect.flatMap(Embedded.open(location, unavailable), ({ backend, lock }) => {
+      held = lock
+      return PgClient.make({
         stream: () => wrap === undefined ? WireBridge.connect(backend) : wrap(() => WireBridge.connect(backend)),
         ssl: false,
         username: "postgres",
         database: "postgres",
         maxConnections: 1,
         applicationName: "tool-search"
-      }))
+      })
+    })
   // The driver connects on first use: one round trip now, so a server that is not there is
   // reported as such rather than as a failed migration.
   const open = client.pipe(
@@ -263,10 +273,30 @@ export const layer = (
       )
     )
   )
-  return Layer.mergeAll(
-    migrated,
-    Layer.succeed(Database, Database.of({ location, label, timeout }))
-  ).pipe(Layer.provideMerge(sqlLayer))
+  const service = Database.of({ location, label, timeout })
+  const writeBehind = Layer.effect(
+    WriteBehind.WriteBehind,
+    Effect.flatMap(Effect.service(SqlClient), (sql) => WriteBehind.make(service, sql, options.writeBehind)).pipe(
+      Effect.mapError((e) =>
+        unavailable(
+          `its journal ${e.directory} cannot be opened: ${e.reason}`,
+          "Check that the journal's directory (TOOL_SEARCH_JOURNAL) is writable, or set TOOL_SEARCH_JOURNAL=off"
+        )
+      )
+    )
+  )
+  // the embedded engine's audit, readable by `tool-search audit` while this process holds the directory
+  const readable = Layer.effectDiscard(Effect.gen(function*() {
+    const lock = held
+    if (lock === undefined) return
+    const writeBehind = yield* WriteBehind.WriteBehind
+    const endpoint = yield* AuditEndpoint.serve(yield* SqlClient, Effect.ignore(writeBehind.flush))
+    yield* Effect.sync(() => lock.update({ audit: endpoint })).pipe(Effect.ignore)
+  }))
+  return Layer.mergeAll(writeBehind, readable.pipe(Layer.provide(writeBehind)), Layer.succeed(Database, service)).pipe(
+    Layer.provideMerge(migrated),
+    Layer.provideMerge(sqlLayer)
+  )
 }
 
 // -----------------------------------------------------------------------------

@@ -9,25 +9,25 @@
  * - **Concurrent turns** of one session on two instances both keep their activations: a write
  *   merges the session's tools with what is stored (one atomic upsert; see `SessionTable`), it
  *   never replaces them. `latest` is the last writer's.
- * - **The database lost mid-run**: the turn still completes. A write the database does not take is
- *   held in memory and written back, in order, as soon as the database answers again (retried with
- *   exponential backoff up to every 30 seconds, and once more when the store closes). While it is
- *   held, this instance reads the session as the database had it plus its own held writes; when the
- *   database cannot be read at all, a turn starts with this instance's own held writes for the
- *   session, or with nothing — never with tools the session did not find. Both cases are logged
- *   (a warning when the database goes, a line when it is back), and `pending` lists the held
- *   sessions. At most `pendingLimit` sessions are held; beyond that the oldest held write is
- *   dropped with an error in the log.
+ * - **The database lost mid-run**: the turn still completes. A write the database does not take (a
+ *   transient failure: `StoreError.isTransient`) is handed to the store's `WriteBehind`, which holds
+ *   it (in memory and in its journal, so a stop does not lose it) and writes it as soon as the
+ *   database answers again, within about a second. While it is held, this instance reads the
+ *   session as the database had it plus its own held writes; when the database cannot be read at
+ *   all, a turn starts with this instance's own held writes for the session, or with nothing —
+ *   never with tools the session did not find. The store logs one line when the database goes and
+ *   one when it is back, and `pending` lists the sessions with held writes. A write the database
+ *   refuses for what it holds is logged and dropped.
  *
  * @since 0.2.0
  */
 import { Eviction, SessionStore } from "@tool-search/agent"
-import { Clock, Context, Effect, Layer, Option, Queue, Ref, Result, Schedule, Semaphore } from "effect"
+import { Clock, Context, Effect, Layer, Option, Ref, Result } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
-import { Database } from "./Database.js"
-import * as Reachability from "./internal/reachability.js"
+import type { Database } from "./Database.js"
 import * as SessionTable from "./internal/sessionTable.js"
-import { guard, type StoreUnavailable } from "./StoreError.js"
+import type { StoreUnavailable } from "./StoreError.js"
+import { WriteBehind } from "./WriteBehind.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -42,12 +42,8 @@ import { guard, type StoreUnavailable } from "./StoreError.js"
 export interface Options {
   /** When a session is dropped; default `lru(1000)`, as the in-memory store. */
   readonly eviction?: Eviction.Strategy
-  /** Keeps these sessions apart from others in the same database (e.g. `agent`, `gateway`); default `agent`. */
+  /** Keeps these sessions apart from others in the same database (e.g. `agent`); default `agent`. */
   readonly namespace?: string
-  /** Sessions whose writes may wait in memory while the database is away; default 10,000. */
-  readonly pendingLimit?: number
-  /** How held writes are retried; default exponential from 100 ms, at most every 30 seconds. */
-  readonly retry?: Schedule.Schedule<unknown, StoreUnavailable>
 }
 
 type StoreShape = SessionStore.Service
@@ -60,9 +56,9 @@ type StoreShape = SessionStore.Service
  * @category models
  */
 export interface Service extends StoreShape {
-  /** Sessions whose last writes are held in memory, waiting for the database. */
+  /** Sessions whose last writes are held, waiting for the database. */
   readonly pending: Effect.Effect<ReadonlyArray<string>>
-  /** Writes the held writes now; fails when the database still does not take them. */
+  /** Writes what the store holds now; fails when the database still does not take it. */
   readonly flush: Effect.Effect<void, StoreUnavailable>
 }
 
@@ -78,7 +74,7 @@ export class Sessions extends Context.Service<Sessions, Service>()("@tool-search
    */
   static readonly layer = (
     options: Options = {}
-  ): Layer.Layer<Sessions | SessionStore.SessionStore, never, Database | SqlClient> =>
+  ): Layer.Layer<Sessions | SessionStore.SessionStore, never, Database | SqlClient | WriteBehind> =>
     Layer.effectContext(Effect.map(make(options), (service) =>
       Context.make(Sessions, service).pipe(
         Context.add(SessionStore.SessionStore, service)
@@ -98,15 +94,14 @@ export const MAX_SESSION_ID = 512
 // Implementation
 // -----------------------------------------------------------------------------
 
-type Held =
+/** A write the database did not take at once. */
+type Write =
   // `replace`: an eviction came first, so what the database holds is dropped before this is written
   | { readonly _tag: "Put"; readonly state: SessionStore.State; readonly at: number; readonly replace: boolean }
   | { readonly _tag: "Evict"; readonly at: number }
 
-const defaultRetry: Schedule.Schedule<unknown, StoreUnavailable> = Schedule.min([
-  Schedule.exponential("100 millis"),
-  Schedule.spaced("30 seconds")
-])
+/** A write held for the database: `seq` is its number in the store's write-behind. */
+type Held = Write & { readonly seq: number }
 
 const unique = (ids: ReadonlyArray<string>): ReadonlyArray<string> => [...new Set(ids)]
 
@@ -127,50 +122,22 @@ const merge = (earlier: SessionStore.State, later: SessionStore.State): SessionS
  */
 export const make = (options: Options = {}) =>
   Effect.gen(function*() {
-    const database = yield* Database
+    const writeBehind = yield* WriteBehind
+    const namespace = options.namespace ?? "agent"
     const strategy = options.eviction ?? Eviction.defaultStrategy
     const rules = SessionTable.rules(strategy)
-    const table = yield* SessionTable.make(options.namespace ?? "agent", strategy)
-    const limit = Math.max(1, options.pendingLimit ?? 10_000)
-    const held = yield* Ref.make(new Map<string, Held>()) // insertion order: oldest first
-    const wake = yield* Queue.sliding<void>(1)
-    const { back, lost } = yield* Reachability.make(
-      "Session store",
-      database.label,
-      "Turns go on; their session writes are held in memory and written back when the database answers"
-    )
+    const table = yield* SessionTable.make(namespace, strategy)
+    // this instance's writes the database has not taken yet, by session
+    const held = yield* Ref.make(new Map<string, Held>())
 
-    /** Holds a write; the oldest held write goes when the limit is reached. */
-    const hold = (sessionId: string, entry: Held) =>
+    /** The held write of `sessionId`, unless the write-behind has written it meanwhile. */
+    const heldFor = (sessionId: string) =>
       Effect.gen(function*() {
-        const dropped = yield* Ref.modify(held, (map): readonly [ReadonlyArray<string>, Map<string, Held>] => {
-          const next = new Map(map)
-          const previous = next.get(sessionId)
-          next.delete(sessionId)
-          next.set(
-            sessionId,
-            entry._tag === "Put" && previous?._tag === "Put"
-              ? {
-                _tag: "Put",
-                state: merge(previous.state, entry.state),
-                at: entry.at,
-                replace: previous.replace || entry.replace
-              }
-              : entry._tag === "Put" && previous?._tag === "Evict"
-              ? { ...entry, replace: true }
-              : entry
-          )
-          const over = [...next.keys()].slice(0, Math.max(0, next.size - limit))
-          for (const id of over) next.delete(id)
-          return [over, next]
-        })
-        if (dropped.length > 0) {
-          yield* Effect.logError(
-            `Session store: ${dropped.length} held session write(s) dropped (more than ${limit} waiting for ` +
-              `the database ${database.label}): ${dropped.slice(0, 5).join(", ")}`
-          )
-        }
-        yield* Queue.offer(wake, undefined)
+        const entry = (yield* Ref.get(held)).get(sessionId)
+        if (entry === undefined) return undefined
+        if (!(yield* writeBehind.isWritten(entry.seq))) return entry
+        yield* written(sessionId, entry)
+        return undefined
       })
 
     /** Forgets a held write once it is written, unless a newer one replaced it meanwhile. */
@@ -182,46 +149,26 @@ export const make = (options: Options = {}) =>
         return next
       })
 
-    const expired = (entry: Held, now: number) => rules.ttlMillis !== undefined && now - entry.at > rules.ttlMillis
-
-    // one write-back at a time: the background fiber and a caller's `flush` never write the same entries twice
-    const writing = yield* Semaphore.make(1)
-    const flush: Effect.Effect<void, StoreUnavailable> = Effect.gen(function*() {
-      const now = yield* Clock.currentTimeMillis
-      for (const [sessionId, entry] of yield* Ref.get(held)) {
-        if (!expired(entry, now)) {
-          yield* guard(database, `the held write of session '${sessionId}'`)(
-            entry._tag === "Put"
-              ? table.write(sessionId, entry.state, entry.at, entry.replace)
-              : table.remove(sessionId)
-          ).pipe(Effect.catchIf((e) => !e.retryable, refused))
-        }
-        yield* written(sessionId, entry)
-      }
-    }).pipe(writing.withPermits(1))
-
-    // Writes back what is held whenever something is held, retrying until the database takes it.
-    yield* Effect.forkScoped(Effect.forever(
-      Queue.take(wake).pipe(
-        Effect.andThen(flush.pipe(Effect.tapError(lost), Effect.retry(options.retry ?? defaultRetry))),
-        Effect.andThen(back),
-        Effect.catch((e) => Effect.logError(`Session store: giving up on held writes: ${e.message}`))
-      )
-    ))
-    // Closing: one last attempt, then say what is lost.
-    yield* Effect.addFinalizer(() =>
+    /** Hands a write the database did not take to the write-behind, and keeps it for this instance's reads. */
+    const hold = (sessionId: string, entry: Write) =>
       Effect.gen(function*() {
-        if ((yield* Ref.get(held)).size === 0) return
-        const result = yield* Effect.result(flush)
-        if (Result.isFailure(result)) {
-          const ids = [...(yield* Ref.get(held)).keys()]
-          yield* Effect.logError(
-            `Session store: closing with ${ids.length} session write(s) not written to ${database.label}: ` +
-              `${ids.slice(0, 5).join(", ")} (${result.failure.reason})`
-          )
-        }
+        const seq = yield* writeBehind.offer(
+          entry._tag === "Put"
+            ? {
+              _tag: "AgentPut",
+              namespace,
+              sessionId,
+              accumulated: [...entry.state.accumulated],
+              latest: [...entry.state.latest],
+              at: entry.at,
+              replace: entry.replace
+            }
+            : { _tag: "AgentEvict", namespace, sessionId, at: entry.at }
+        )
+        yield* Ref.update(held, (map) => new Map(map).set(sessionId, { ...entry, seq }))
       })
-    )
+
+    const expired = (entry: Held, now: number) => rules.ttlMillis !== undefined && now - entry.at > rules.ttlMillis
 
     /** A write the database refuses (not an outage): holding it would only retry it forever. */
     const refused = (e: StoreUnavailable) => Effect.logError(`Session store: ${e.message}; the write is dropped`)
@@ -243,21 +190,13 @@ export const make = (options: Options = {}) =>
         if (yield* unstorable(sessionId)) return Option.none()
         const now = yield* Clock.currentTimeMillis
         const result = yield* Effect.result(
-          guard(database, `reading session '${sessionId}'`)(table.read(sessionId, now))
+          writeBehind.direct(`reading session '${sessionId}'`, table.read(sessionId, now))
         )
-        const local = (yield* Ref.get(held)).get(sessionId)
-        if (rules.always) {
-          if (local !== undefined) yield* written(sessionId, local)
-          return Option.none()
-        }
+        const local = yield* heldFor(sessionId)
+        if (rules.always) return Option.none()
         const mine = local?._tag === "Put" && !expired(local, now) ? Option.some(local.state) : Option.none()
-        if (Result.isFailure(result)) {
-          yield* lost(result.failure)
-          return mine
-        }
-        yield* back
+        if (Result.isFailure(result)) return mine
         if (local?._tag === "Evict") return Option.none()
-        if (local !== undefined) yield* Queue.offer(wake, undefined) // the database answers: write back now
         return Option.isSome(mine)
           ? Option.some(Option.match(result.success, { onNone: () => mine.value, onSome: (s) => merge(s, mine.value) }))
           : result.success
@@ -267,49 +206,55 @@ export const make = (options: Options = {}) =>
       Effect.gen(function*() {
         if (yield* unstorable(sessionId)) return
         const now = yield* Clock.currentTimeMillis
-        const local = (yield* Ref.get(held)).get(sessionId)
+        const local = yield* heldFor(sessionId)
         const clean = { accumulated: storable(state.accumulated), latest: storable(state.latest) }
-        const entry: Held = {
-          _tag: "Put",
+        const entry = {
+          _tag: "Put" as const,
           state: local?._tag === "Put" ? merge(local.state, clean) : clean,
           at: now,
           // an eviction still held: the stored session goes before this one is written
           replace: local?._tag === "Evict" || (local?._tag === "Put" && local.replace)
         }
         const result = yield* Effect.result(
-          guard(database, `writing session '${sessionId}'`)(table.write(sessionId, entry.state, now, entry.replace))
+          writeBehind.direct(`writing session '${sessionId}'`, table.write(sessionId, entry.state, now, entry.replace))
         )
         if (Result.isSuccess(result)) {
           if (local !== undefined) yield* written(sessionId, local)
-          return yield* back
+          return
         }
         if (!result.failure.retryable) return yield* refused(result.failure)
-        yield* lost(result.failure)
         yield* hold(sessionId, entry)
       })
 
     const evict = (sessionId: string): Effect.Effect<void> =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        const local = (yield* Ref.get(held)).get(sessionId)
+        const local = yield* heldFor(sessionId)
         const result = yield* Effect.result(
-          guard(database, `evicting session '${sessionId}'`)(table.remove(sessionId))
+          writeBehind.direct(`evicting session '${sessionId}'`, table.remove(sessionId))
         )
         if (Result.isSuccess(result)) {
           if (local !== undefined) yield* written(sessionId, local)
-          return yield* back
+          return
         }
-        yield* lost(result.failure)
+        if (!result.failure.retryable) return yield* refused(result.failure)
         yield* hold(sessionId, { _tag: "Evict", at: now })
       })
 
+    const pending = Effect.gen(function*() {
+      const ids: Array<string> = []
+      for (const id of (yield* Ref.get(held)).keys()) if ((yield* heldFor(id)) !== undefined) ids.push(id)
+      return ids
+    })
+
     const sessions = Effect.gen(function*() {
-      const result = yield* Effect.result(guard(database, "listing sessions")(table.list))
-      const local = yield* Ref.get(held)
-      if (Result.isFailure(result)) {
-        yield* lost(result.failure)
-        return [...local].flatMap(([id, entry]) => entry._tag === "Put" ? [id] : [])
+      const result = yield* Effect.result(writeBehind.direct("listing sessions", table.list))
+      const local = new Map<string, Held>()
+      for (const id of yield* pending) {
+        const entry = (yield* Ref.get(held)).get(id)
+        if (entry !== undefined) local.set(id, entry)
       }
+      if (Result.isFailure(result)) return [...local].flatMap(([id, entry]) => entry._tag === "Put" ? [id] : [])
       const stored = result.success.filter((id) => local.get(id)?._tag !== "Evict")
       return [...stored, ...[...local].flatMap(([id, e]) => e._tag === "Put" && !stored.includes(id) ? [id] : [])]
     })
@@ -320,7 +265,7 @@ export const make = (options: Options = {}) =>
       evict,
       sessions,
       eviction: strategy,
-      pending: Effect.map(Ref.get(held), (map) => [...map.keys()]),
-      flush
+      pending,
+      flush: writeBehind.flush
     } satisfies Service
   })

@@ -1,6 +1,7 @@
 /**
  * The store's settings, declared as a table of `Setting`s like core's `ToolSearchConfig`: which
- * database, how long an operation may wait for it, and what the audit trail keeps and for how long.
+ * database, how long an operation may wait for it, what the store holds while it is away (in
+ * memory, and in a journal on disk), and what the audit trail keeps and for how long.
  *
  * @since 0.2.0
  */
@@ -8,10 +9,13 @@ import { AgentConfig, type SessionStore } from "@tool-search/agent"
 import { Setting, ToolSearchConfig } from "@tool-search/core"
 import { type Config, Duration, Effect, Layer, Option, Result, Schema } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
+import * as Path from "node:path"
 import { Audit } from "./Audit.js"
 import * as Database from "./Database.js"
 import * as Feedback from "./Feedback.js"
+import { JOURNAL_DIRECTORY } from "./internal/embedded.js"
 import { Sessions } from "./Sessions.js"
+import type * as WriteBehind from "./WriteBehind.js"
 
 // -----------------------------------------------------------------------------
 // Schemas
@@ -55,6 +59,65 @@ const duration = (options: { readonly forever: boolean }): Schema.Codec<Duration
     (value) => Duration.isFinite(value) ? `${Duration.toMillis(value)} millis` : "forever"
   )
 
+/**
+ * Where the journal is: a directory, `off`, or `auto` (by the database: see `journalDirectory`).
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export type Journal = { readonly _tag: "Directory"; readonly path: string } | "off" | "auto"
+
+const JournalSchema = Schema.Union([
+  Schema.TaggedStruct("Directory", { path: Schema.String }),
+  Schema.Literal("off"),
+  Schema.Literal("auto")
+])
+
+/**
+ * A journal setting as `TOOL_SEARCH_JOURNAL` writes it: `auto`, `off`, or a directory.
+ *
+ * @since 0.2.0
+ * @category schemas
+ */
+export const JournalFromString: Schema.Codec<Journal, string> = Setting.fromString(
+  JournalSchema,
+  (raw) => {
+    const text = raw.trim()
+    if (text === "") return Result.fail("expected a directory, auto or off")
+    if (text.toLowerCase() === "off" || text.toLowerCase() === "auto") {
+      return Result.succeed(text.toLowerCase() as "off" | "auto")
+    }
+    const location = Database.parse(text)
+    return typeof location !== "string" && location._tag === "Embedded"
+      ? Result.succeed({ _tag: "Directory", path: location.path })
+      : Result.fail("expected a directory, auto or off")
+  },
+  (value) => typeof value === "string" ? value : value.path
+)
+
+/**
+ * The journal's directory for `database`: the setting's, or with `auto` a `journal` directory
+ * inside an embedded database's, `tool-search/journal` in the user's data directory for a
+ * PostgreSQL server, and none for a database in memory.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
+export const journalDirectory = (journal: Journal, database: Database.Location): string | undefined => {
+  if (journal === "off") return undefined
+  if (journal !== "auto") return journal.path
+  switch (database._tag) {
+    case "Memory":
+      return undefined
+    case "Embedded":
+      return Path.join(database.path, JOURNAL_DIRECTORY)
+    case "Postgres":
+      return Path.join(Path.dirname(Database.defaultPath()), "journal")
+  }
+}
+
+const MEBIBYTE = 1024 * 1024
+
 // -----------------------------------------------------------------------------
 // The table
 // -----------------------------------------------------------------------------
@@ -81,6 +144,51 @@ export const settings = {
     defaultText: "5 seconds",
     description: "the longest one database operation may take (connecting, reading a session, writing)"
   }),
+  journal: Setting.make("journal", {
+    schema: JournalFromString,
+    default: "auto",
+    values: "a directory | `auto` | `off`",
+    defaultText:
+      "`auto`: `journal` in an embedded database's directory; `tool-search/journal` in the user's data directory for a PostgreSQL server; none in memory",
+    description:
+      "where what the store could not write yet is kept on disk (written by the next process that opens it): it survives a stop or a kill during a database outage"
+  }),
+  journalBytes: Setting.make("journalBytes", {
+    schema: Setting.IntAtLeast(MEBIBYTE),
+    default: 1024 * MEBIBYTE,
+    values: "bytes ≥ 1048576",
+    defaultText: "1073741824 (1 GiB)",
+    description: "the most the journal holds; beyond it new entries are counted as an audit gap"
+  }),
+  heldBytes: Setting.make("heldBytes", {
+    schema: Setting.IntAtLeast(64 * 1024),
+    default: 64 * MEBIBYTE,
+    values: "bytes ≥ 65536",
+    defaultText: "67108864 (64 MiB)",
+    description:
+      "the most held in memory while the database does not answer; beyond it entries wait in the journal (without one, they are counted as an audit gap)"
+  }),
+  journalSync: Setting.make("journalSync", {
+    schema: duration({ forever: false }),
+    default: Duration.seconds(1),
+    values: "a duration",
+    defaultText: "1 second",
+    description:
+      "how often the journal is synced to disk (every entry is written to it at once: a killed process loses none; a power loss, at most this much)"
+  }),
+  sessionSecretFile: Setting.make("sessionSecretFile", {
+    schema: Setting.fromString(
+      Schema.String as Schema.Codec<string>,
+      (raw) => raw.trim() === "" ? Result.fail("expected a file") : Result.succeed(raw.trim()),
+      (value) => value
+    ),
+    default: "",
+    values: "a file",
+    defaultText:
+      "`session-secret` in the journal's directory (else in `tool-search` in the user's data directory), created with a random secret when missing",
+    description:
+      "serve --database: the secret stored session keys are an HMAC with (of the credential and the session id); instances serving the same sessions need the same one"
+  }),
   auditPayloads: Setting.make("auditPayloads", {
     schema: Setting.Boolean,
     default: false,
@@ -105,6 +213,25 @@ export const settings = {
 export type Settings = Setting.Values<typeof settings>
 
 /**
+ * The options of `Database.layer` the settings give: the timeout, and what is held where while
+ * the database does not answer.
+ *
+ * @since 0.2.0
+ * @category settings
+ */
+export const databaseOptions = (
+  store: Pick<Settings, "database" | "databaseTimeout" | "journal" | "journalBytes" | "heldBytes" | "journalSync">
+): Database.Options => ({
+  timeout: store.databaseTimeout,
+  writeBehind: {
+    journal: journalDirectory(store.journal, store.database),
+    journalBytes: store.journalBytes,
+    heldBytes: store.heldBytes,
+    journalSync: store.journalSync
+  } satisfies WriteBehind.Options
+})
+
+/**
  * Every store setting from the `ConfigProvider` in context, defaults applied.
  *
  * @since 0.2.0
@@ -125,7 +252,7 @@ export const config: Config.Config<Settings> = Setting.values(settings)
 export const layerConfig = (
   options: { readonly namespace?: string } = {}
 ): Layer.Layer<
-  Database.Database | SqlClient | Sessions | SessionStore.SessionStore | Audit,
+  Database.Database | SqlClient | WriteBehind.WriteBehind | Sessions | SessionStore.SessionStore | Audit,
   Database.DatabaseUnavailable | Config.ConfigError
 > =>
   Layer.unwrap(Effect.map(
@@ -138,5 +265,5 @@ export const layerConfig = (
         }),
         Audit.layer({ payloads: store.auditPayloads, retention: store.auditRetention }),
         feedback ? Feedback.layer() : Layer.empty
-      ).pipe(Layer.provideMerge(Database.layer(store.database, { timeout: store.databaseTimeout })))
+      ).pipe(Layer.provideMerge(Database.layer(store.database, databaseOptions(store))))
   ))

@@ -5,7 +5,7 @@
  *
  * The modules, by category:
  *
- * - **database** — `Database`, `Migrations`, `StoreError`
+ * - **database** — `Database`, `Migrations`, `WriteBehind`, `StoreError`
  * - **settings** — `StoreConfig`
  * - **stores** — `Sessions`, `Audit`, `AuditRecorder`, `Feedback`, `GatewayStore`
  * - **errors** — every error class, also at the top level
@@ -34,6 +34,14 @@ export * as Database from "./Database.js"
  * @category database
  */
 export * as Migrations from "./Migrations.js"
+
+/**
+ * What the store writes off the request path: batches, held while the database is away, journaled.
+ *
+ * @since 0.2.0
+ * @category database
+ */
+export * as WriteBehind from "./WriteBehind.js"
 
 /**
  * Errors of a running store.
@@ -115,6 +123,16 @@ export {
 
 export {
   /**
+   * The session secret could not be read or created.
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  SecretUnavailable
+} from "./GatewayStore.js"
+
+export {
+  /**
    * The database's schema is newer than this code knows.
    *
    * @since 0.2.0
@@ -122,6 +140,16 @@ export {
    */
   SchemaTooNew
 } from "./Migrations.js"
+
+export {
+  /**
+   * The journal's directory could not be opened.
+   *
+   * @since 0.2.0
+   * @category errors
+   */
+  JournalUnavailable
+} from "./WriteBehind.js"
 
 export {
   /**

@@ -63,7 +63,10 @@ describeEngines("kill -9 mid-turn", (engine) => {
   it.live("killed inside a transaction: none of it is there, and the rest is", () =>
     Effect.gen(function*() {
       const location = yield* freshLocation(engine)
-      const committed = yield* Effect.promise(() => runAndKill(written(location), 1_000, { CRASH_IN_TRANSACTION: "2" }))
+      const journal = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tool-search-crash-journal-"))
+      const committed = yield* Effect.promise(() =>
+        runAndKill(written(location), 1_000, { CRASH_IN_TRANSACTION: "2", TOOL_SEARCH_JOURNAL: journal })
+      )
       assert.strictEqual(committed.length, 2)
       yield* Effect.gen(function*() {
         const sql = yield* SqlClient
@@ -92,7 +95,9 @@ describeEngines("kill -9 mid-turn", (engine) => {
           : location._tag === "Embedded"
           ? location.path
           : ""
-        const committed = yield* Effect.promise(() => runAndKill(url, 4))
+        // the audit is written behind, and kept in a journal until written: the next process writes it
+        const journal = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tool-search-crash-journal-"))
+        const committed = yield* Effect.promise(() => runAndKill(url, 4, { TOOL_SEARCH_JOURNAL: journal }))
         assert.isAtLeast(committed.length, 4)
 
         yield* Effect.gen(function*() {
@@ -121,7 +126,7 @@ describeEngines("kill -9 mid-turn", (engine) => {
           FROM tool_search_audit_reveals`
           assert.isAbove(check!.reveals, 0)
           assert.strictEqual(check!.broken, 0)
-        }).pipe(Effect.provide(Database.layer(location)))
+        }).pipe(Effect.provide(Database.layer(location, { writeBehind: { journal } })))
       }),
     180_000
   )

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { spawnSync } from "node:child_process"
+import { execFileSync, spawnSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as Os from "node:os"
@@ -63,7 +63,8 @@ describe("Database (embedded)", () => {
     "a directory: migrated at start, kept across opens, released for the next process",
     () =>
       Effect.gen(function*() {
-        const location = embeddedAt(Path.join(tempDir(), "db"))
+        const path = Path.join(tempDir(), "db")
+        const location = embeddedAt(path)
         const version = yield* Effect.gen(function*() {
           const sql = yield* SqlClient
           yield* sql`INSERT INTO tool_search_feedback ${
@@ -73,6 +74,40 @@ describe("Database (embedded)", () => {
         }).pipe(Effect.provide(Database.layer(location)))
         assert.strictEqual(version, Migrations.latest)
         assert.strictEqual(yield* count("tool_search_feedback").pipe(Effect.provide(Database.layer(location))), 1)
+        // a damaged copy: named so, with the way out (PGlite itself says "Aborted()" or "failed to initialize")
+        const copy = Path.join(tempDir(), "copy")
+        Fs.cpSync(path, copy, { recursive: true })
+        Fs.rmSync(Path.join(copy, "journal"), { recursive: true, force: true })
+        const control = Path.join(copy, "global", "pg_control")
+        Fs.writeFileSync(control, Buffer.alloc(Fs.statSync(control).size, 0x5a))
+        const damaged = yield* openFailure(embeddedAt(copy))
+        assert.match(damaged.message, /its files could not be read: they are damaged/)
+        assert.match(damaged.message, /Restore the directory from a backup; or move it aside/)
+      }),
+    120_000
+  )
+
+  it.effect(
+    "a full disk is named, with the free space and what to do (a small tmpfs, where one can be mounted)",
+    () =>
+      Effect.gen(function*() {
+        const dir = tempDir()
+        try {
+          execFileSync("mount", ["-t", "tmpfs", "-o", "size=16m", "tmpfs", dir], { stdio: "ignore" })
+        } catch {
+          console.warn("a full disk is not tested here: no tmpfs can be mounted (not root, or no CAP_SYS_ADMIN)")
+          return
+        }
+        try {
+          const error = yield* openFailure(embeddedAt(Path.join(dir, "db")))
+          assert.match(
+            error.message,
+            /the disk holding .* is full \([\d.]+ MiB free; the embedded PostgreSQL needs at least/
+          )
+          assert.match(error.message, /Free space on that disk/)
+        } finally {
+          execFileSync("umount", ["-l", dir]) // lazily: the failed engine may still hold a file open
+        }
       }),
     60_000
   )

@@ -4,10 +4,10 @@
 import { PgClient } from "@effect/sql-pg"
 import { describe, layer } from "@effect/vitest"
 import { Effect, Layer, Redacted, type Scope } from "effect"
-import type { SqlClient } from "effect/sql/SqlClient"
+import { SqlClient } from "effect/sql/SqlClient"
 import { TestClock } from "effect/testing"
 import { Duplex } from "node:stream"
-import { Database } from "../src/index.js"
+import { Database, type WriteBehind } from "../src/index.js"
 
 /** The PostgreSQL server's URL, when there is one. */
 export const postgresUrl: string | undefined = process.env.TOOL_SEARCH_TEST_POSTGRES || undefined
@@ -69,9 +69,20 @@ export const describeEngines = (name: string, body: (engine: Engine) => void): v
   })
 }
 
-/** A database layer on a fresh database of `engine`. */
+/**
+ * Lets the audit take entries dated by the test clock (which starts in 1970): outside tests the
+ * database refuses entries dated more than `max_backdate` before its own time.
+ */
+export const acceptTestClock = Effect.gen(function*() {
+  const sql = yield* SqlClient
+  yield* sql`UPDATE tool_search_audit_policy SET max_backdate = interval '100 years', max_ahead = interval '100 years'`
+}).pipe(Effect.orDie)
+
+/** A database layer on a fresh database of `engine` (its audit accepting the test clock's dates). */
 export const freshDatabase = (engine: Engine, options: Database.Options = {}) =>
-  Layer.unwrap(Effect.map(engine.fresh, (location) => Database.layer(location, options)))
+  Layer.unwrap(Effect.map(engine.fresh, (location) => Database.layer(location, options))).pipe(
+    Layer.tap((context) => Effect.provideContext(acceptTestClock, context))
+  )
 
 /**
  * Cuts connections on demand: `unplug` breaks every open connection and refuses new ones until
@@ -116,7 +127,8 @@ export class Plug {
 export const itLosesDatabase = <A, E>(
   engine: Engine,
   name: string,
-  body: (plug: Plug) => Effect.Effect<A, E, Database.Database | SqlClient | Scope.Scope>
+  body: (plug: Plug) => Effect.Effect<A, E, Database.Database | SqlClient | WriteBehind.WriteBehind | Scope.Scope>,
+  options: Database.Options = {}
 ): void =>
   layer(Layer.empty)((it) =>
     it.effect(
@@ -125,8 +137,8 @@ export const itLosesDatabase = <A, E>(
         Effect.gen(function*() {
           const plug = new Plug()
           const location = yield* engine.fresh
-          return yield* body(plug).pipe(
-            Effect.provide(Database.layer(location, { wrapConnection: plug.wrap, timeout: "2 seconds" }))
+          return yield* Effect.andThen(acceptTestClock, body(plug)).pipe(
+            Effect.provide(Database.layer(location, { wrapConnection: plug.wrap, timeout: "2 seconds", ...options }))
           )
         }),
       60_000

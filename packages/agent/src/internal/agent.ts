@@ -4,6 +4,7 @@
  * session store, the token totals, and the policies in context at that moment — the defaults for
  * units whose caller provides none. `make` builds it and returns the executor's service.
  */
+import { Sandbox } from "@tool-search/code"
 import {
   Disclosure,
   NativeDeferral,
@@ -34,6 +35,8 @@ export interface Agent {
   readonly catalog: ToolCatalog.Service
   /** The resources every unit offers (`Executor.withResources`); none by default. */
   readonly resources: Option.Option<ResourceCatalog.Service>
+  /** The sandbox that runs the programs of code delivery: the executor's own, only under `code`. */
+  readonly sandbox: Option.Option<Sandbox.Service>
   readonly store: SessionStoreService
   /**
    * Gives a unit its policies: those the caller of `run` provided, else those in context when the
@@ -72,7 +75,8 @@ const POLICIES: ReadonlyArray<Context.Reference<unknown>> = [
 /**
  * Builds an executor from the services and policies in context. Asking for `native` delivery of a
  * model that cannot defer tools is a wiring mistake: a defect (`Executor.layerConfig` checks it
- * first and fails with a `ConfigError`).
+ * first and fails with a `ConfigError`). Under `code` delivery the executor owns a sandbox, whose
+ * worker threads live as long as the scope it is built in.
  */
 export const make = (options: Options) =>
   Effect.gen(function*() {
@@ -84,6 +88,8 @@ export const make = (options: Options) =>
       model: yield* LanguageModel.LanguageModel,
       catalog: yield* ToolCatalog.ToolCatalog,
       resources: yield* Resources,
+      // its threads start with the first program and end with the executor's layer
+      sandbox: options.delivery === "code" ? Option.some(yield* Sandbox.make(options.code)) : Option.none(),
       store: yield* SessionStore,
       withPolicies: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
         Effect.updateContext(effect, (current: Context.Context<R>) =>

@@ -1,7 +1,8 @@
 /**
  * Running one tool call, the one code path of `UnitToolkit` (and so of the executor): resolve the
  * name, check permission, arguments and approval, run with a timeout, contain failures and crashes,
- * cap the result. Every step that refuses answers with a tool result for the model.
+ * cap the result. Every step that refuses answers with a tool result for the model. A call a
+ * program makes (code mode, `via: "execute_code"`) runs the same path; only its result is not cut.
  */
 import { CatalogTool, Disclosure, NativeDeferral, Refused, ToolArguments, Unit } from "@tool-search/core"
 import { Cause, Duration, Effect, type JsonSchema, Option, Result, type Schema, Stream } from "effect"
@@ -106,6 +107,9 @@ export const executor = (context: Context) => (call: Call): Effect.Effect<Outcom
         tool
       )
     }
+    // a result a program receives is data, not context: a cut would corrupt its JSON (the program's
+    // memory bounds it, and the sandbox's output limit what reaches the model)
+    if (call.via === Disclosure.toolNames.executeCode) return { call, tool, ...ran.value, truncated: null }
     const capped = ResultCap.cap(ran.value.result, maxTokens, counter)
     return { call, tool, ...ran.value, result: capped.result, truncated: capped.truncated }
   })

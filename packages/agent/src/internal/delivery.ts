@@ -11,6 +11,10 @@
  * - `native`: the list is also fixed, and every deferred tool the agent may find is sent with it,
  *   marked `NativeDeferral.DeferLoading`; a search's result references the tools it loaded, and a
  *   provider that supports it (Anthropic) loads them from the reference. Calls are direct.
+ * - `code`: the unit runs in code mode (`Unit.Code`): its list holds `ToolSearch` and
+ *   `execute_code` and never the tools searches load; `ToolSearch` answers with their TypeScript
+ *   declarations and the model calls them from a program, each call through `UnitToolkit` (marked
+ *   `via: "execute_code"`). The list is re-read like `list`'s, and stays the same.
  */
 import { Disclosure, NativeDeferral, Unit } from "@tool-search/core"
 import { Effect, Option, Ref, Schema } from "effect"
@@ -20,7 +24,7 @@ import * as UnitToolkit from "../UnitToolkit.js"
 import * as Calls from "./calls.js"
 
 /** The delivery modes. */
-export const modes = ["list", "result", "native"] as const
+export const modes = ["list", "result", "native", "code"] as const
 
 /** A delivery mode. */
 export type Mode = (typeof modes)[number]
@@ -80,7 +84,8 @@ export const make = (
   Effect.gen(function*() {
     const toolkitOf = (tools: ReadonlyArray<Unit.ModelTool>, deferred: ReadonlyArray<Definition>) =>
       Calls.toolkitOf(tools, toolkit.handle, deferred)
-    if (mode === "list") {
+    // code: the unit keeps found tools out of its list, so the list re-read is the list kept
+    if (mode === "list" || mode === "code") {
       return {
         mode,
         request: Effect.map(toolkit.tools, (tools) => ({ tools, deferred: [] })),

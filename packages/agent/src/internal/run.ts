@@ -6,6 +6,7 @@
  * input), a fork with nothing or a snapshot of its parent's. The loop runs inside the unit; every
  * tool call and fork runs as the unit's child fiber, so its end interrupts whatever still runs.
  */
+import { CodeMode } from "@tool-search/code"
 import { Disclosure, ResourceCatalog, ToolCatalog, Unit, type UnknownTools, Visibility } from "@tool-search/core"
 import { Effect, Option, Ref } from "effect"
 import { type AiError, Prompt } from "effect/ai"
@@ -83,7 +84,10 @@ export const fork = (
     return yield* unit(agent, task, prompt, [...parent, `fork-${n}`], carried, emit)
   }).pipe(agent.withPolicies)
 
-/** Runs one unit inside its own `Unit` (the caller applied the policies: `agent.withPolicies`). */
+/**
+ * Runs one unit inside its own `Unit` (the caller applied the policies: `agent.withPolicies`). Its
+ * toolkit is made first: under `code` delivery the unit's programs call through it.
+ */
 const unit = (
   agent: Agent,
   input: TurnInput,
@@ -91,17 +95,11 @@ const unit = (
   path: ReadonlyArray<string>,
   carried: ReadonlyArray<string>,
   emit: Emit
-): Effect.Effect<TurnResult, RunError> => {
-  const { catalog, options } = agent
-  const isTurn = path.length === 0
-  const body = Effect.gen(function*() {
+): Effect.Effect<TurnResult, RunError> =>
+  Effect.gen(function*() {
+    const { catalog, options } = agent
+    const isTurn = path.length === 0
     const searched = yield* Ref.make<ReadonlyArray<string>>([])
-    // the tables of contents (tools in staged mode, resources in every mode) join the system
-    // prompt, built once per unit so the prompt (and the provider's cache of it) stays the same
-    // for the whole unit
-    const contents = yield* Unit.contents
-    const prompt = contents === "" ? initialPrompt : Prompt.appendSystem(initialPrompt, `\n\n${contents}`)
-    const base = { agent, input, path, isTurn, emit, carried, prompt, searched }
     // Forks do not fork again: one level of sub-agents keeps the cost of a turn bounded.
     const extraTools = options.forks === undefined || !isTurn
       ? []
@@ -113,32 +111,45 @@ const unit = (
       toolArgumentsMaxSize: options.toolArgumentsMaxSize,
       toolArgumentsMaxDepth: options.toolArgumentsMaxDepth,
       extraTools,
-      observer: observerOf(base)
+      observer: observerOf({ agent, emit, path, searched })
     })
-    const delivery = yield* Delivery.make(options.delivery, toolkit)
-    const result = yield* Loop.run({ ...base, toolkit, delivery })
-    if (isTurn) {
-      yield* ActivationPolicy.record(options.activationPolicy, {
-        sessionId: input.sessionId,
-        store: agent.store,
-        turn: { active: result.activated, searched: yield* Ref.get(searched) }
-      })
-    }
-    return result
+    // code delivery: the unit's programs run in the executor's sandbox, each of their calls
+    // through this toolkit — the path of every other call
+    const code = Option.getOrUndefined(
+      Option.map(agent.sandbox, (sandbox) => CodeMode.make({ sandbox, call: toolkit.handle }))
+    )
+    const body = Effect.gen(function*() {
+      // the tables of contents (tools in staged mode, resources in every mode) join the system
+      // prompt, built once per unit so the prompt (and the provider's cache of it) stays the same
+      // for the whole unit
+      const contents = yield* Unit.contents
+      const prompt = contents === "" ? initialPrompt : Prompt.appendSystem(initialPrompt, `\n\n${contents}`)
+      const base = { agent, input, path, isTurn, emit, carried, prompt, searched }
+      const delivery = yield* Delivery.make(options.delivery, toolkit)
+      const result = yield* Loop.run({ ...base, toolkit, delivery })
+      if (isTurn) {
+        yield* ActivationPolicy.record(options.activationPolicy, {
+          sessionId: input.sessionId,
+          store: agent.store,
+          turn: { active: result.activated, searched: yield* Ref.get(searched) }
+        })
+      }
+      return result
+    })
+    const inUnit = body.pipe(
+      Unit.provideWith({
+        seed: carried,
+        resources: Option.isSome(agent.resources),
+        dispatcher: options.delivery === "result",
+        code
+      }),
+      Effect.provideService(ToolCatalog.ToolCatalog, catalog)
+    )
+    return yield* Option.match(agent.resources, {
+      onNone: () => inUnit,
+      onSome: (resources) => Effect.provideService(inUnit, ResourceCatalog.ResourceCatalog, resources)
+    })
   })
-  const inUnit = body.pipe(
-    Unit.provideWith({
-      seed: carried,
-      resources: Option.isSome(agent.resources),
-      dispatcher: options.delivery === "result"
-    }),
-    Effect.provideService(ToolCatalog.ToolCatalog, catalog)
-  )
-  return Option.match(agent.resources, {
-    onNone: () => inUnit,
-    onSome: (resources) => Effect.provideService(inUnit, ResourceCatalog.ResourceCatalog, resources)
-  })
-}
 
 /** The meta tools that read rather than find. */
 const READS: ReadonlySet<string> = new Set([Disclosure.toolNames.readResource, Disclosure.toolNames.getPrompt])

@@ -6,7 +6,7 @@
  */
 import { Disclosure, NativeDeferral } from "@tool-search/core"
 import type { Prompt, Response } from "effect/ai"
-import type { Plan, ReadPlan } from "../ScriptedModel.js"
+import type { Pipeline, Plan, ReadPlan } from "../ScriptedModel.js"
 
 /** One step of the conversation so far: a call and its result. */
 export interface Step {
@@ -17,7 +17,9 @@ export interface Step {
   }
 }
 
-export const isSearch = (name: string): boolean => Disclosure.isMetaTool(name)
+/** Whether a call searched (or read resources): a meta tool other than the code tool. */
+export const isSearch = (name: string): boolean =>
+  Disclosure.isMetaTool(name) && name !== Disclosure.toolNames.executeCode
 
 /** The next step of a read plan: a call, or the answer. */
 export const reading = (
@@ -74,8 +76,9 @@ export const searchParams = (tool: string, plan: Plan): unknown =>
     ? { toolNames: plan.tool === undefined ? [] : [plan.tool] }
     : { query: plan.search }
 
-/** The names a search tool's answer lists (`functions`, `tools`). */
+/** The names a search tool's answer lists (`functions`, `tools`, or the members of code mode's declarations). */
 export const foundNames = (value: unknown): ReadonlyArray<string> => {
+  if (typeof value === "string") return declaredNames(value)
   if (typeof value !== "object" || value === null) return []
   const list = "functions" in value ? value.functions : "tools" in value ? value.tools : undefined
   if (!Array.isArray(list)) return []
@@ -112,12 +115,121 @@ export const referenced = (prompt: Prompt.Prompt): ReadonlyArray<string> =>
     m.role === "tool" ? m.content.flatMap((p) => p.type === "tool-result" ? NativeDeferral.referencesOf(p) : []) : []
   )
 
-/** A call through the dispatcher as the call of the tool it names. */
-const unwrapped = (name: string, params: unknown): { readonly name: string; readonly params: unknown } =>
-  name === Disclosure.toolNames.callTool && typeof params === "object" && params !== null && "name" in params &&
-    typeof params.name === "string"
-    ? { name: params.name, params: "arguments" in params ? params.arguments : {} }
-    : { name, params }
+/**
+ * A call through the dispatcher as the call of the tool it names; a program of one call (what
+ * `program` writes for a single call) as that call. Anything else passes unchanged.
+ */
+const unwrapped = (name: string, params: unknown): { readonly name: string; readonly params: unknown } => {
+  if (typeof params !== "object" || params === null) return { name, params }
+  if (name === Disclosure.toolNames.callTool && "name" in params && typeof params.name === "string") {
+    return { name: params.name, params: "arguments" in params ? params.arguments : {} }
+  }
+  if (name === Disclosure.toolNames.executeCode && "code" in params && typeof params.code === "string") {
+    const single = ONE_CALL.exec(params.code)
+    if (single !== null) {
+      try {
+        return { name: JSON.parse(single[1] as string) as string, params: JSON.parse(single[2] as string) }
+      } catch {
+        return { name, params }
+      }
+    }
+  }
+  return { name, params }
+}
+
+/** A program's answer (`{result, logs}` or `{error, logs}`) as what the call it stands for returned. */
+const programValue = (value: unknown): unknown =>
+  typeof value !== "object" || value === null
+    ? value
+    : "result" in value
+    ? value.result
+    : "error" in value
+    ? value.error
+    : value
+
+/** The program of one call, as `program` writes it. */
+const ONE_CALL = /^return await tools\[("(?:[^"\\]|\\.)*")\]\((.*)\)$/s
+
+// -----------------------------------------------------------------------------
+// Code mode
+// -----------------------------------------------------------------------------
+
+/** A program that makes one call and returns its result. */
+export const program = (tool: string, params: unknown): string =>
+  `return await tools[${JSON.stringify(tool)}](${JSON.stringify(params ?? {})})`
+
+/** The members `interface Tools` declares (code mode's `ToolSearch` answer). */
+const declaredNames = (text: string): ReadonlyArray<string> =>
+  [...text.matchAll(/^ {2}(?:("(?:[^"\\]|\\.)*")|([A-Za-z_$][\w$]*))\(args\??:/gm)].flatMap((m) => {
+    if (m[2] !== undefined) return [m[2]]
+    try {
+      return [JSON.parse(m[1] as string) as string]
+    } catch {
+      return []
+    }
+  })
+
+// -----------------------------------------------------------------------------
+// Pipelines: list many records, keep a few, act on each
+// -----------------------------------------------------------------------------
+
+/** The records a pipeline acts on, out of every record its listing returned. */
+export const select = (pipeline: Pipeline, records: ReadonlyArray<Readonly<Record<string, unknown>>>) =>
+  records
+    .filter((r) => Object.entries(pipeline.where).every(([k, v]) => r[k] === v))
+    .sort((a, b) => Number(b[pipeline.largest]) - Number(a[pipeline.largest]))
+    .slice(0, pipeline.take)
+
+/** The arguments of the act call for one record. */
+export const actParams = (pipeline: Pipeline, record: Readonly<Record<string, unknown>>) => ({
+  ...pipeline.act.params,
+  ...Object.fromEntries(Object.entries(pipeline.act.from).map(([param, field]) => [param, record[field]]))
+})
+
+/** What names a record in the answer: the field its first act parameter comes from. */
+export const labelOf = (pipeline: Pipeline, record: Readonly<Record<string, unknown>>): string =>
+  String(record[Object.values(pipeline.act.from)[0] ?? "id"])
+
+/** The program that runs a whole pipeline: every page, the selection, the act calls; returns the labels. */
+export const pipelineProgram = (pipeline: Pipeline): string => {
+  const { cursor, items, tool } = pipeline.list
+  const { act } = pipeline
+  const label = Object.values(act.from)[0] ?? "id"
+  const from = Object.entries(act.from).map(([param, field]) => `${JSON.stringify(param)}: r[${JSON.stringify(field)}]`)
+  return [
+    "const records = []",
+    "let cursor = null",
+    "do {",
+    `  const page = await tools[${JSON.stringify(tool)}]({ ...${JSON.stringify(pipeline.list.params ?? {})}${
+      cursor === undefined ? "" : `, ...(cursor === null ? {} : { ${JSON.stringify(cursor.param)}: cursor })`
+    } })`,
+    `  records.push(...page[${JSON.stringify(items)}])`,
+    cursor === undefined ? "  cursor = null" : `  cursor = page[${JSON.stringify(cursor.next)}] ?? null`,
+    "} while (cursor !== null)",
+    `const where = ${JSON.stringify(pipeline.where)}`,
+    "const chosen = records",
+    "  .filter((r) => Object.entries(where).every(([k, v]) => r[k] === v))",
+    `  .sort((a, b) => b[${JSON.stringify(pipeline.largest)}] - a[${JSON.stringify(pipeline.largest)}])`,
+    `  .slice(0, ${pipeline.take})`,
+    `await Promise.all(chosen.map((r) => tools[${JSON.stringify(act.tool)}]({ ...${JSON.stringify(act.params ?? {})}, ${
+      from.join(", ")
+    } })))`,
+    `console.log("kept", chosen.length, "of", records.length)`,
+    `return chosen.map((r) => r[${JSON.stringify(label)}])`
+  ].join("\n")
+}
+
+/** The records of one listing result (its `items` field). */
+export const recordsOf = (pipeline: Pipeline, value: unknown): ReadonlyArray<Readonly<Record<string, unknown>>> =>
+  list(value, pipeline.list.items)
+
+/** The cursor of the next page a listing result names, if any. */
+export const nextCursor = (pipeline: Pipeline, value: unknown): string | undefined => {
+  const field = pipeline.list.cursor?.next
+  if (field === undefined || typeof value !== "object" || value === null) return undefined
+  const next = (value as Record<string, unknown>)[field]
+  return typeof next === "string" && next !== "" ? next : undefined
+}
 
 /** The steps taken since the last user message (dispatched calls as the calls they stand for), that message's text, and the calls so far. */
 export const readPrompt = (prompt: Prompt.Prompt) => {
@@ -145,7 +257,12 @@ export const readPrompt = (prompt: Prompt.Prompt) => {
     for (const p of m.content) {
       if (p.type !== "tool-call") continue
       const result = results.get(p.id)
-      steps.push({ call: { ...unwrapped(p.name, p.params), ...(result === undefined ? {} : { result }) } })
+      const call = unwrapped(p.name, p.params)
+      // a program of one call answers with what that call returned
+      const value = result === undefined || call.name === p.name || p.name !== Disclosure.toolNames.executeCode
+        ? result
+        : { isFailure: result.isFailure, value: programValue(result.value) }
+      steps.push({ call: { ...call, ...(value === undefined ? {} : { result: value }) } })
     }
   }
   return { steps, userText, callCount }

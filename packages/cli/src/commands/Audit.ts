@@ -15,7 +15,7 @@
  */
 import type { SessionStore, TurnEvent } from "@tool-search/agent"
 import { Setting, type ToolCatalog } from "@tool-search/core"
-import { Audit, AuditRecorder, Database, Sessions, StoreConfig } from "@tool-search/store"
+import { Audit, AuditRecorder, Database, Sessions, StoreConfig, type WriteBehind } from "@tool-search/store"
 import { Clock, type Config, Console, Duration, Effect, Layer, Option, Schema, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
 import type { SqlClient } from "effect/sql/SqlClient"
@@ -92,13 +92,13 @@ export const named = (
  * @category layers
  */
 export const demoStore = (settings: StoreConfig.Settings): Layer.Layer<
-  Sessions.Sessions | SessionStore.SessionStore | Audit.Audit | Database.Database | SqlClient,
+  Sessions.Sessions | SessionStore.SessionStore | Audit.Audit | Database.Database | SqlClient | WriteBehind.WriteBehind,
   Database.DatabaseUnavailable
 > =>
   Layer.mergeAll(
     Sessions.Sessions.layer(),
     Audit.Audit.layer({ payloads: settings.auditPayloads, retention: settings.auditRetention })
-  ).pipe(Layer.provideMerge(Database.layer(settings.database, { timeout: settings.databaseTimeout })))
+  ).pipe(Layer.provideMerge(Database.layer(settings.database, StoreConfig.databaseOptions(settings))))
 
 /**
  * Records the audit of `stream` when an `Audit` is provided; passes it through otherwise.
@@ -146,53 +146,104 @@ export const parseSince = (raw: string, now: number): number | string => {
  */
 export const toJson = (entry: Audit.Entry): Record<string, unknown> => {
   const at = new Date(entry.at).toISOString()
-  switch (entry._tag) {
-    case "Reveal":
-      return {
-        type: "reveal",
-        at,
-        session: entry.sessionId,
-        turn: entry.turnId,
-        path: entry.path,
-        tool: entry.tool,
-        query: entry.query,
-        found: entry.found,
-        activated: entry.activated
-      }
-    case "Call":
-      return {
-        type: "call",
-        at,
-        session: entry.sessionId,
-        turn: entry.turnId,
-        path: entry.path,
-        callId: entry.callId,
-        tool: entry.toolName,
-        toolId: entry.toolId,
-        source: entry.source,
-        ...(entry.target === undefined || entry.target === null ? {} : { target: entry.target }),
-        outcome: entry.outcome,
-        durationMs: entry.durationMs,
-        ...("arguments" in entry ? { arguments: entry.arguments } : {}),
-        ...("result" in entry ? { result: entry.result } : {})
-      }
-    case "Gap":
-      return {
-        type: "gap",
-        at,
-        lostFrom: new Date(entry.lostFrom).toISOString(),
-        lostUntil: new Date(entry.lostUntil).toISOString(),
-        entries: entry.entries,
-        reason: entry.reason
-      }
+  if (entry._tag === "Gap") {
+    return {
+      type: "gap",
+      at,
+      lostFrom: new Date(entry.lostFrom).toISOString(),
+      lostUntil: new Date(entry.lostUntil).toISOString(),
+      entries: entry.entries,
+      reason: entry.reason
+    }
   }
+  const written = {
+    ...(entry.id === undefined ? {} : { id: entry.id }),
+    ...(entry.recordedAt === undefined ? {} : { recordedAt: new Date(entry.recordedAt).toISOString() }),
+    ...(entry.principal === undefined || entry.principal === null ? {} : { principal: entry.principal })
+  }
+  return entry._tag === "Reveal"
+    ? {
+      type: "reveal",
+      at,
+      session: entry.sessionId,
+      turn: entry.turnId,
+      path: entry.path,
+      tool: entry.tool,
+      query: entry.query,
+      found: entry.found,
+      activated: entry.activated,
+      ...written
+    }
+    : {
+      type: "call",
+      at,
+      session: entry.sessionId,
+      turn: entry.turnId,
+      path: entry.path,
+      callId: entry.callId,
+      tool: entry.toolName,
+      toolId: entry.toolId,
+      source: entry.source,
+      ...(entry.target === undefined || entry.target === null ? {} : { target: entry.target }),
+      outcome: entry.outcome,
+      durationMs: entry.durationMs,
+      ...("arguments" in entry ? { arguments: entry.arguments } : {}),
+      ...("result" in entry ? { result: entry.result } : {}),
+      ...written
+    }
 }
 
-const short = (text: string, max = 80) => text.length > max ? `${text.slice(0, max - 1)}…` : text
+/**
+ * Text from the trail as it may be shown on a terminal: control characters (a newline, an escape
+ * sequence), and characters that move or reorder text (line and paragraph separators, bidi
+ * overrides), are written as escapes, so a tool name or a query cannot forge a line or recolour
+ * the output. A backslash is doubled, so an escape shown is always one.
+ *
+ * @since 0.2.0
+ * @category formatting
+ */
+export const visible = (text: string): string =>
+  text.replace(
+    /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g,
+    (c) => {
+      switch (c) {
+        case "\\":
+          return "\\\\"
+        case "\n":
+          return "\\n"
+        case "\r":
+          return "\\r"
+        case "\t":
+          return "\\t"
+        default: {
+          const code = c.charCodeAt(0)
+          return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`
+        }
+      }
+    }
+  )
+
+const short = (text: string, max = 80) => {
+  const shown = visible(text)
+  return shown.length > max ? `${shown.slice(0, max - 1)}…` : shown
+}
 const list = (names: ReadonlyArray<string>) => names.length === 0 ? "nothing" : short(names.join(", "), 100)
 
+/** How much later than its time an entry was written, when that is worth saying (over a minute). */
+const late = (entry: Audit.Reveal | Audit.Call): string => {
+  if (entry.recordedAt === undefined) return ""
+  const seconds = Math.round((entry.recordedAt - entry.at) / 1000)
+  if (seconds < 60) return ""
+  const text = seconds < 3600
+    ? `${Math.round(seconds / 60)} min`
+    : seconds < 172_800
+    ? `${(seconds / 3600).toFixed(1)} h`
+    : `${Math.round(seconds / 86_400)} days`
+  return `  (written ${text} later)`
+}
+
 /**
- * An entry as one line for people.
+ * An entry as one line for people: every text from the trail escaped (`visible`).
  *
  * @since 0.2.0
  * @category formatting
@@ -200,19 +251,25 @@ const list = (names: ReadonlyArray<string>) => names.length === 0 ? "nothing" : 
 export const toLine = (entry: Audit.Entry): string => {
   const at = new Date(entry.at).toISOString().replace("T", " ").replace("Z", "")
   if (entry._tag === "Gap") {
-    return `${at}  GAP: ${entry.entries} entries lost between ${new Date(entry.lostFrom).toISOString()} and ${
+    const count = entry.entries === null ? "an unknown number of" : String(entry.entries)
+    return `${at}  GAP: ${count} entries lost between ${new Date(entry.lostFrom).toISOString()} and ${
       new Date(entry.lostUntil).toISOString()
-    } (${entry.reason})`
+    } (${short(entry.reason, 300)})`
   }
-  const unit = entry.path.length === 0 ? "" : ` [${entry.path.join("/")}]`
-  const origin = `${at}  session ${entry.sessionId ?? "-"} · turn ${entry.turnId.slice(0, 8)}${unit}`
+  const unit = entry.path.length === 0 ? "" : ` [${short(entry.path.join("/"))}]`
+  const principal = entry.principal === undefined || entry.principal === null ? "" : ` · ${short(entry.principal)}`
+  const origin = `${at}  session ${entry.sessionId === null ? "-" : short(entry.sessionId, 128)}${principal} · turn ${
+    short(entry.turnId.slice(0, 8))
+  }${unit}`
   return entry._tag === "Reveal"
-    ? `${origin}  reveal  ${entry.tool} "${short(entry.query)}" → found ${list(entry.found)}; activated ${
+    ? `${origin}  reveal  ${short(entry.tool)} "${short(entry.query)}" → found ${list(entry.found)}; activated ${
       list(entry.activated)
-    }`
-    : `${origin}  call    ${entry.toolName}${
+    }${late(entry)}`
+    : `${origin}  call    ${short(entry.toolName)}${
       entry.target === undefined || entry.target === null ? "" : ` ${short(entry.target)}`
-    }${entry.source === null ? "" : ` (${entry.source})`}  ${entry.outcome}  ${Math.round(entry.durationMs)} ms`
+    }${entry.source === null ? "" : ` (${short(entry.source)})`}  ${short(entry.outcome)}  ${
+      Math.round(entry.durationMs)
+    } ms${late(entry)}`
 }
 
 /** Refuses a database that cannot hold a trail yet, instead of creating an empty one. */
@@ -239,6 +296,33 @@ const existing = (location: Database.Location): Effect.Effect<void, UsageError> 
 }
 
 /**
+ * `audit --prune`: the privileged operation of the trail — opening the database applies its
+ * migrations, and the entries older than the retention are deleted by the owner's function.
+ */
+const retention = (store: StoreConfig.Settings) =>
+  Effect.gen(function*() {
+    yield* existing(store.database)
+    const deleted = yield* Audit.pruneOlderThan(store.auditRetention).pipe(
+      Effect.provide(Database.layer(store.database, { timeout: store.databaseTimeout })),
+      Effect.mapError((e) =>
+        new UsageError({
+          reason: e._tag === "StoreUnavailable" && !e.retryable
+            ? `${e.message}. Retention is the privileged operation of the audit trail: run it as the owner of ` +
+              "the tables (see docs/persistence.md, \"Least privilege\")"
+            : e.message,
+          subject: "database"
+        })
+      )
+    )
+    const kept = Duration.isFinite(store.auditRetention) ? Duration.format(store.auditRetention) : "forever"
+    yield* Console.log(
+      `deleted ${deleted} audit entr${deleted === 1 ? "y" : "ies"} older than ${kept} from ${
+        Database.describe(store.database)
+      }`
+    )
+  })
+
+/**
  * The `audit` command.
  *
  * @since 0.2.0
@@ -252,29 +336,26 @@ export const command = Command.make("audit", {
     Flag.optional
   ),
   limit: Flag.Int("limit").pipe(Flags.withDefault(1_000, "at most this many entries")),
-  json: Flags.toggle("json", "one JSON object per entry")
-}, ({ database, json, limit, session, since }) =>
+  json: Flags.toggle("json", "one JSON object per entry"),
+  prune: Flags.toggle(
+    "prune",
+    "retention: delete the entries older than TOOL_SEARCH_AUDIT_RETENTION, and apply pending migrations (run it as the owner of the tables)"
+  )
+}, ({ database, json, limit, prune, session, since }) =>
   Effect.gen(function*() {
     const store = yield* settings("audit", database)
+    if (prune) return yield* retention(store)
     const now = yield* Clock.currentTimeMillis
     const from = Option.isSome(since) ? parseSince(since.value, now) : undefined
     if (typeof from === "string") return yield* badValue("audit", from)
     if (limit < 1) return yield* badValue("audit", `--limit: expected at least 1, got ${limit}`)
     yield* existing(store.database)
-    const entries = yield* Effect.gen(function*() {
-      const audit = yield* Audit.Audit
-      return yield* audit.entries({
-        ...(Option.isSome(session) ? { sessionId: session.value } : {}),
-        ...(from === undefined ? {} : { since: from }),
-        limit
-      })
-    }).pipe(
-      Effect.provide(
-        // reading: no retention here (`forever`), whatever the writers keep
-        Audit.Audit.layer({ retention: Duration.infinity }).pipe(
-          Layer.provide(Database.layer(store.database, { timeout: store.databaseTimeout }))
-        )
-      ),
+    // an embedded database a gateway holds is read through that gateway; reading changes nothing
+    const entries = yield* Audit.readAt(store.database, {
+      ...(Option.isSome(session) ? { sessionId: session.value } : {}),
+      ...(from === undefined ? {} : { since: from }),
+      limit
+    }, { timeout: store.databaseTimeout }).pipe(
       Effect.mapError((e) => new UsageError({ reason: e.message, subject: "database" }))
     )
     if (json) {

@@ -1,9 +1,12 @@
 /**
  * `tool-search bench-disclosure [--system-prompt-tokens N] [--json]`: the demo's conversation under
- * each delivery mode (`list`, `result`, `native`), side by side — the tool-definition tokens sent and
- * their saving against sending the whole catalog, the input tokens and the share of them a
- * provider's prefix cache could serve, the number of requests, and whether every scripted task
- * still succeeds (each turn answered, each planned tool run without failure).
+ * each delivery mode (`list`, `result`, `native`, `code`), side by side — the tool-definition tokens
+ * sent and their saving against sending the whole catalog, the input tokens and the share of them
+ * a provider's prefix cache could serve, the number of requests, and whether every scripted task
+ * still succeeds (each turn answered, each planned tool run without failure). Then the multi-step
+ * tasks (`Tasks`: list 200 records page by page, keep a few, act on each) under each mode: the
+ * input tokens, the requests, and whether each task made exactly the right calls — where code
+ * mode's one program keeps the intermediate data out of the model's context.
  *
  * The demo agent has no system prompt; real agents carry one, which `list` pays again after every
  * activation. `--system-prompt-tokens` gives the agent one of about that many tokens to show how
@@ -17,6 +20,7 @@ import { Console, Effect } from "effect"
 import type { AiError } from "effect/ai"
 import { Command, Flag } from "effect/cli"
 import * as Conversation from "../demo/Conversation.js"
+import * as Tasks from "../demo/Tasks.js"
 import * as Flags from "../Flags.js"
 import * as Demo from "./Demo.js"
 
@@ -101,6 +105,56 @@ export const measure = (
   }).pipe(Effect.provide(Demo.agent(delivery, systemPrompt === undefined ? {} : { systemPrompt })))
 
 /**
+ * The figures of one delivery mode over the multi-step tasks.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface TaskReport {
+  readonly delivery: Executor.Delivery
+  readonly requests: number
+  readonly inputTokens: number
+  /** Tasks answered whose expected calls were made, exactly and without failure. */
+  readonly tasksSucceeded: number
+  readonly tasks: number
+}
+
+/**
+ * Runs the multi-step tasks (each a turn of its own conversation) with one delivery mode.
+ *
+ * @since 0.3.0
+ * @category measuring
+ */
+export const measureTasks = (
+  delivery: Executor.Delivery,
+  systemPrompt?: string
+): Effect.Effect<TaskReport, AiError.AiError | UnknownTools> =>
+  Effect.gen(function*() {
+    let requests = 0
+    let inputTokens = 0
+    let tasksSucceeded = 0
+    for (const task of Tasks.tasks) {
+      const events: Array<TurnEvent.TurnEvent> = []
+      const rows = yield* Demo.run((_, event) => Effect.sync(() => void events.push(event)), [task])
+      const summary = Demo.summaryJson(rows, delivery)
+      requests += summary.requests
+      inputTokens += summary.inputTokens
+      if (Tasks.succeeded(task, events)) tasksSucceeded++
+    }
+    return {
+      delivery,
+      requests,
+      inputTokens,
+      tasksSucceeded,
+      tasks: Tasks.tasks.length
+    }
+  }).pipe(
+    Effect.provide(
+      Demo.agent(delivery, { plans: Tasks.plans, ...(systemPrompt === undefined ? {} : { systemPrompt }) })
+    )
+  )
+
+/**
  * A system prompt of about `tokens` tokens: operating rules of the kind agents carry, repeated.
  *
  * @since 0.2.0
@@ -164,6 +218,30 @@ export const render = (reports: ReadonlyArray<ModeReport>): ReadonlyArray<string
 }
 
 /**
+ * The multi-step reports as an aligned table, then each mode's input tokens against `result`'s.
+ *
+ * @since 0.3.0
+ * @category output
+ */
+export const renderTasks = (reports: ReadonlyArray<TaskReport>): ReadonlyArray<string> => {
+  const widths = [8, 9, 13, 6]
+  const line = (cells: ReadonlyArray<string>) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 8) : c.padStart(widths[i] ?? 8))).join("  ")
+  const result = reports.find((r) => r.delivery === "result")
+  return [
+    line(["delivery", "requests", "input tokens", "tasks"]),
+    ...reports.map((r) => line([r.delivery, String(r.requests), fmt(r.inputTokens), `${r.tasksSucceeded}/${r.tasks}`])),
+    ...(result === undefined ?
+      [] :
+      reports.filter((r) => r !== result).map((r) =>
+        `${r.delivery} against result: input tokens ${pct(r.inputTokens / result.inputTokens - 1)}, requests ${
+          r.requests - result.requests >= 0 ? "+" : ""
+        }${r.requests - result.requests}`
+      ))
+  ]
+}
+
+/**
  * The `bench-disclosure` command.
  *
  * @since 0.2.0
@@ -179,13 +257,20 @@ export const command = Command.make("bench-disclosure", {
     const systemPrompt = yield* systemPromptOf(systemPromptTokens)
     // the scripted model never fails: a failure here is a bug
     const reports = yield* Effect.orDie(Effect.forEach(Executor.deliveries, (d) => measure(d, systemPrompt)))
-    if (json) return yield* Console.log(JSON.stringify({ systemPromptTokens, modes: reports }))
+    const multiStep = yield* Effect.orDie(Effect.forEach(Executor.deliveries, (d) => measureTasks(d, systemPrompt)))
+    if (json) return yield* Console.log(JSON.stringify({ systemPromptTokens, modes: reports, multiStep }))
     yield* Console.log(
       `delivery modes on the demo's conversation (${Conversation.turns.length} turns, scripted model${
         systemPrompt === undefined ? "" : `, a ${fmt(systemPromptTokens)}-token system prompt`
       })`
     )
     for (const l of render(reports)) yield* Console.log(`  ${l}`)
+    yield* Console.log(
+      `multi-step tasks (${Tasks.tasks.length}: list ${
+        fmt(Tasks.records)
+      } records page by page, keep a few, act on each)`
+    )
+    for (const l of renderTasks(multiStep)) yield* Console.log(`  ${l}`)
   })).pipe(
     Command.withDescription("compare how found tools reach the model: tokens, prompt-cache share, requests, success")
   )

@@ -48,21 +48,30 @@ const Resources = ResourceCatalog.layerWithResources(Policies.resources).pipe(
  * @since 0.2.0
  * @category agent
  */
-export const agent = (delivery: Executor.Delivery, options: { readonly systemPrompt?: string } = {}) =>
-  Executor.layerMemory({
+export const agent = (
+  delivery: Executor.Delivery,
+  options: {
+    readonly systemPrompt?: string
+    /** The scripted model's plans, by user message: the conversation's by default. */
+    readonly plans?: Readonly<Record<string, ScriptedModel.Plan>>
+  } = {}
+) => {
+  const { plans = Conversation.plans, ...rest } = options
+  return Executor.layerMemory({
     maxIterations: 8,
     forks: { maxIterations: 6, inheritActivation: false },
     delivery,
-    ...options
+    ...rest
   }).pipe(
     Executor.withResources,
-    Layer.provideMerge(ScriptedModel.layer({ policy: "capable", plan: (text) => Conversation.plans[text] })),
+    Layer.provideMerge(ScriptedModel.layer({ policy: "capable", plan: (text) => plans[text] })),
     Layer.provideMerge(Catalog),
     Layer.provide(Resources),
     // the policies are attached to this agent: the resource table of contents names them
     Layer.provide(Visibility.layer({ strict: false, resources: [Policies.handbook.source ?? "policies"] })),
     Layer.provideMerge(TokenCounter.o200k)
   )
+}
 
 /**
  * The demo agent: executor, scripted model, catalogs, real tokenizer.
@@ -97,18 +106,22 @@ export interface TurnSummary {
 }
 
 /**
- * The whole conversation as events (each tagged with its turn), plus the per-turn summaries.
+ * The whole conversation (or `turns`, whose plans the agent has) as events, each tagged with its
+ * turn, plus the per-turn summaries.
  *
  * @since 0.1.0
  * @category running
  */
-export const run = (onEvent: (turn: number, event: TurnEvent.TurnEvent) => Effect.Effect<void>) =>
+export const run = (
+  onEvent: (turn: number, event: TurnEvent.TurnEvent) => Effect.Effect<void>,
+  turns: ReadonlyArray<{ readonly user: string }> = Conversation.turns
+) =>
   Effect.gen(function*() {
     const executor = yield* Executor.Executor
     const counter = yield* TokenCounter.TokenCounter
     const summaries: Array<TurnSummary> = []
     let history: ReadonlyArray<Prompt.MessageEncoded> = []
-    for (const [i, turn] of Conversation.turns.entries()) {
+    for (const [i, turn] of turns.entries()) {
       const n = i + 1
       const prompt: ReadonlyArray<Prompt.MessageEncoded> = [...history, { role: "user", content: turn.user }]
       const requests: Array<TurnEvent.ModelRequest> = []

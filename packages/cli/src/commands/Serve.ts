@@ -18,6 +18,8 @@
  *
  * @since 0.1.0
  */
+import { AgentConfig } from "@tool-search/agent"
+import { CodeConfig, Sandbox } from "@tool-search/code"
 import { ResourceCatalog, Setting, ToolCatalog, ToolSearchConfig } from "@tool-search/core"
 import {
   Gateway,
@@ -31,7 +33,7 @@ import {
   Upstream
 } from "@tool-search/mcp"
 import { Database } from "@tool-search/store"
-import { Config, Console, Effect, FileSystem, Layer, Logger, Option, Redacted, Result } from "effect"
+import { Config, Console, Duration, Effect, FileSystem, Layer, Logger, Option, Redacted, Result } from "effect"
 import { Command, Flag } from "effect/cli"
 import { badValue, report, type Subject, UsageError } from "../CliError.js"
 import * as Flags from "../Flags.js"
@@ -41,13 +43,23 @@ import * as GatewayDatabase from "../GatewayDatabase.js"
 // Settings
 // -----------------------------------------------------------------------------
 
+/** The delivery setting of the agent, as `serve` reads it: `list` (the default) or `code`. */
+const delivery = { delivery: AgentConfig.settings.delivery }
+
 /**
- * Every table `serve` reads, in the order the policy line shows them.
+ * Every table `serve` reads, in the order the policy line shows them: the core and gateway
+ * settings, the database, the delivery (`TOOL_SEARCH_DELIVERY=code`: code mode) and the sandbox's
+ * settings (`TOOL_SEARCH_CODE_*`).
  *
  * @since 0.2.0
  * @category settings
  */
-export const tables: ReadonlyArray<Setting.Table> = [...GatewayFile.tables, GatewayDatabase.settings]
+export const tables: ReadonlyArray<Setting.Table> = [
+  ...GatewayFile.tables,
+  GatewayDatabase.settings,
+  delivery,
+  CodeConfig.settings
+]
 
 const allSettings = tables.flatMap((t) => Object.values(t))
 
@@ -94,6 +106,9 @@ export interface Plan {
   readonly core: ToolSearchConfig.Settings
   readonly gateway: GatewayConfig.Settings
   readonly store: GatewayDatabase.Settings
+  /** `code`: the sessions run in code mode, their programs in a sandbox with the `code` settings. */
+  readonly delivery: "list" | "code"
+  readonly code: CodeConfig.Settings
   readonly servers: ReadonlyArray<Upstream.Input>
   /** Who may connect over HTTP: the variable's token (principal `default`) and the tokens file's principals. */
   readonly principals: ReadonlyArray<Principal.Principal>
@@ -219,6 +234,18 @@ export const plan = (input: Input): Effect.Effect<Plan, UsageError, FileSystem.F
     const store = yield* Setting.read(Setting.values(GatewayDatabase.settings), tables, sources).pipe(
       Effect.mapError((e) => configError(e))
     )
+    const delivered = (yield* Setting.read(Setting.values(delivery), tables, sources).pipe(
+      Effect.mapError((e) => configError(e))
+    )).delivery
+    if (delivered !== "list" && delivered !== "code") {
+      return yield* usage(
+        `delivery '${delivered}' is an agent's: a gateway session delivers 'list' (loaded tools join its list, ` +
+          "call_tool for clients that do not refresh it) or 'code' (ToolSearch answers declarations, execute_code runs " +
+          "programs)",
+        "settings"
+      )
+    }
+    const code = yield* Setting.read(CodeConfig.config, tables, sources).pipe(Effect.mapError((e) => configError(e)))
     const given = [...(file?.servers ?? []), ...(yield* parseSpecs(input.upstreams))]
     if (given.length === 0) {
       return yield* usage("no upstream server: give --upstream <name>=<command line>, or --config with \"mcpServers\"")
@@ -244,7 +271,7 @@ export const plan = (input: Input): Effect.Effect<Plan, UsageError, FileSystem.F
         "settings"
       )
     }
-    return { core, gateway, store, servers, principals }
+    return { core, gateway, store, delivery: delivered, code, servers, principals }
   })
 
 /** The policy in effect, as log annotations: what an operator checks first. */
@@ -264,6 +291,11 @@ const policy = (p: Plan, connected: ReadonlyArray<string>) => ({
     : "off",
   maxResults: `${p.core.disclosure.defaultMaxResults}/${p.core.disclosure.maxResultsLimit}`,
   maxLoadedTools: p.gateway.maxLoadedTools,
+  delivery: p.delivery === "code"
+    ? `code (programs: ${
+      Duration.format(p.code.codeTimeout)
+    }, ${p.code.codeMaxMemory} MB, ${p.code.codeMaxToolCalls} calls, ${p.code.codeWorkers} threads)`
+    : "list",
   resourceTools: p.gateway.resourceTools,
   minScore: `${p.core.disclosure.minScore}/${p.core.disclosure.minScoreRatio}`,
   limits:
@@ -345,7 +377,11 @@ export const serve = (input: Input): Effect.Effect<void, UsageError, FileSystem.
         return yield* Effect.never
       }).pipe(Effect.scoped)
     const Telemetry_ = p.gateway.otlpEndpoint === "" ? Layer.empty : Telemetry.layerOtlp(p.gateway.otlpEndpoint)
-    yield* Effect.provide(gateway, Layer.merge(Sources, Telemetry_)).pipe(
+    // code mode: one sandbox (a pool of worker threads) for every session's programs
+    const served = p.delivery === "code"
+      ? gateway.pipe(Gateway.withCode, Effect.provide(Sandbox.layer(p.code)))
+      : gateway
+    yield* Effect.provide(served, Layer.merge(Sources, Telemetry_)).pipe(
       Effect.catchTag("InvalidUpstream", (e) => Effect.fail(usage(e.message, "upstream"))),
       // one line naming the database and what to do, exit 2
       Effect.catchTag("DatabaseUnavailable", (e) =>

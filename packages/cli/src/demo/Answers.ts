@@ -1,7 +1,7 @@
 /**
  * The hand-written answers of the demo tools the conversation shows (the workspace built-ins,
- * the calendar, weather, maps, monitoring, database and translation tools it calls), by tool
- * name. Every other tool answers through the generic engine (`Engine`). Each answer is a pure
+ * the calendar, weather, maps, monitoring, database and translation tools it calls) and of the
+ * invoice listing the multi-step benchmark task pages through (`openInvoices`), by tool name. Every other tool answers through the generic engine (`Engine`). Each answer is a pure
  * function of the call's parameters.
  *
  * @since 0.2.0
@@ -33,12 +33,74 @@ const languageCode = (u: string): string => {
 }
 
 /**
+ * An open invoice of the demo's billing service.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Invoice {
+  readonly id: string
+  readonly number: string
+  readonly customer_id: string
+  readonly customer_email: string
+  readonly status: "open"
+  readonly currency: string
+  readonly amount_due: number
+  readonly due_date: string
+  readonly overdue: boolean
+  readonly lines: number
+  readonly hosted_invoice_url: string
+  readonly memo: string
+}
+
+/**
+ * The 200 open invoices `billing_list_invoices` pages through: large intermediate data for a
+ * multi-step task (list them all, keep the overdue ones, act on the largest).
+ *
+ * @since 0.3.0
+ * @category data
+ */
+export const openInvoices: ReadonlyArray<Invoice> = Array.from({ length: 200 }, (_, i) => {
+  const id = `in_${String(i + 1).padStart(4, "0")}`
+  const customer = `cus_${tag("customer", i % 60)}`
+  const overdue = pick(`overdue${id}`, 0, 3) === 0
+  return {
+    id,
+    number: `DEMO-${String(1000 + i)}`,
+    customer_id: customer,
+    customer_email: `billing+${customer.slice(4, 10)}@example.com`,
+    status: "open",
+    currency: "usd",
+    // cents, distinct: the index breaks ties
+    amount_due: pick(`amount${id}`, 10, 4999) * 1000 + i,
+    due_date: `2025-${overdue ? "05" : "06"}-${String(pick(`day${id}`, 1, 28)).padStart(2, "0")}`,
+    overdue,
+    lines: pick(`lines${id}`, 1, 6),
+    hosted_invoice_url: `https://pay.example.com/i/${tag("invoice", id)}`,
+    memo: "Thank you for your business. Payment is due within 30 days of the invoice date."
+  }
+})
+
+/** A page of `openInvoices`: `limit` (at most 100, 20 by default) from the `cursor` on. */
+const invoicePage = (p: Params) => {
+  const status = text(p, "status", "open")
+  const all = status === "open" ? openInvoices : []
+  const start = /^page_(\d+)$/.exec(text(p, "cursor"))?.[1]
+  const from = start === undefined ? 0 : Number(start)
+  const limit = Math.min(100, Math.max(1, count(p, "limit", 20)))
+  const data = all.slice(from, from + limit)
+  const next = from + limit < all.length ? `page_${from + limit}` : null
+  return { object: "list", status, data, has_more: next !== null, next_cursor: next }
+}
+
+/**
  * The hand-written answer of a tool, by its full name.
  *
  * @since 0.2.0
  * @category data
  */
 export const answers: Readonly<Record<string, (p: Params) => unknown>> = {
+  billing_list_invoices: invoicePage,
   read_file: (p) => ({
     path: text(p, "path"),
     content: `# ${text(p, "path")}\n\nDemo content of this file.\n`,

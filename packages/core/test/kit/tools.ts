@@ -1,7 +1,7 @@
 // The test kit's tools: a small mixed catalog, catalogs and units over any tools, and what the
 // model's answers hold. Other packages' tests import it as `@tool-search/core/test-kit`, an export
 // whose files are not published (`files` holds `dist/src` and `src` only).
-import { Effect, Layer } from "effect"
+import { Deferred, Effect, Layer, Ref } from "effect"
 import { CatalogTool, Disclosure, Keyword, ToolCatalog, Unit } from "../../src/index.js"
 
 /** A tool of `parameters` (one string property) whose handler echoes its name and parameters. */
@@ -30,6 +30,19 @@ export const deferAlways = Disclosure.layer({ defer: "always" })
 /** A catalog (keyword strategy) holding `tools`, deferring whatever its size. */
 export const catalogOf = (tools: ReadonlyArray<CatalogTool.CatalogTool>) =>
   ToolCatalog.layerWithTools(tools).pipe(Layer.provide(Keyword.layer), Layer.merge(deferAlways))
+
+/**
+ * Work that never ends once started: `started` completes when it runs, `finalized` turns true when
+ * its finalizer runs. What a test of interruption runs, awaits, then checks was cleaned up.
+ */
+export const endlessWork = Effect.gen(function*() {
+  const started = yield* Deferred.make<void>()
+  const finalized = yield* Ref.make(false)
+  const work = Effect.andThen(Deferred.succeed(started, undefined), Effect.never).pipe(
+    Effect.ensuring(Ref.set(finalized, true))
+  )
+  return { started, finalized, work }
+})
 
 /** Runs `effect` as one unit over a catalog of `tools`. */
 export const unitOver = <A, E>(

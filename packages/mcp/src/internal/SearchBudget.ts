@@ -13,10 +13,10 @@ import { Clock, Effect, Semaphore } from "effect"
 import { type Answer, result, textResult } from "./Calls.js"
 
 /** A session's search, within its budget. */
-export const make = (
+export const make = <R>(
   millisPerMinute: number,
-  search: (params: Record<string, unknown>, requestId: string) => Effect.Effect<Answer>
-): (params: Record<string, unknown>, requestId: string) => Effect.Effect<Answer> => {
+  search: (params: Record<string, unknown>, requestId: string) => Effect.Effect<Answer, never, R>
+): (params: Record<string, unknown>, requestId: string) => Effect.Effect<Answer, never, R> => {
   const one = Semaphore.makeUnsafe(1)
   const capacity = Math.max(1, millisPerMinute)
   let tokens = capacity

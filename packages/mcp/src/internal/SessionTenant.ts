@@ -42,6 +42,7 @@ export const make = (
     audited: (recorder) => ({
       ...recorder,
       reveal: (entry) => recorder.reveal({ ...entry, principal: principal.name }),
+      intent: (entry) => recorder.intent({ ...entry, principal: principal.name }),
       call: (entry) => recorder.call({ ...entry, principal: principal.name })
     }),
     calls: CallGate.make(maxCalls, maxCalls * 4, `principal '${principal.name}' (maxPrincipalCalls ${maxCalls})`),

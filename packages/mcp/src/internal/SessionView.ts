@@ -3,8 +3,8 @@
  * layer (`Unit.session`), with the session's loaded-set capacity, the `call_tool` dispatcher, the
  * resource level tools when the gateway offers them, the upstream servers as the sources a search
  * answer may name (only those the visibility policy exposes), and an observer that records each
- * search in the audit trail — and its resource and prompt methods when the gateway serves a
- * resource catalog.
+ * search in the audit trail, and in code mode `execute_code` (instead of `call_tool`) — and its
+ * resource and prompt methods when the gateway serves a resource catalog.
  *
  * @internal
  */
@@ -39,12 +39,13 @@ const sourcesOf = (sources: McpSources.Service): Unit.Sources => ({
     })))
 })
 
-/** The session's unit and its resource methods, if any. */
+/** The session's unit (in code mode with `code`) and its resource methods, if any. */
 export const make = (
   settings: Options,
   resourceCatalog: ResourceCatalog.Service | undefined,
   audit: Recorder | undefined,
-  session: () => string
+  session: () => string,
+  code?: Unit.Code
 ): Effect.Effect<SessionView, never, ToolCatalog.ToolCatalog | Scope.Scope> =>
   Effect.gen(function*() {
     const scope = yield* Scope.Scope
@@ -73,9 +74,11 @@ export const make = (
     const unit = Unit.session({
       capacity: settings.maxLoadedTools,
       resources: resourceTools,
-      dispatcher: settings.callTool,
+      // in code mode programs call what searches load: no dispatcher
+      dispatcher: settings.callTool && code === undefined,
       ...(sources === undefined ? {} : { sources: sourcesOf(sources) }),
-      observer
+      observer,
+      code
     })
     const context = yield* Layer.buildWithScope(
       resourceCatalog === undefined

@@ -1,59 +1,37 @@
 /**
- * The audit tables: writing a reveal or a call (bounded), and reading reveals, calls and gaps
- * merged into one list, oldest first.
+ * Reading the audit tables: reveals, calls (with the intents whose outcome never came, as calls
+ * whose outcome is `unfinished`) and gaps merged into one list, oldest first. (Writing is
+ * `batch`'s.)
  *
  * @internal
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
-import type { SqlError } from "effect/sql/SqlError"
-import type { Call, Entry, Filter, Origin, Reveal } from "../Audit.js"
-import * as Bounds from "./auditBounds.js"
-
-/** Appends one entry; arguments and results only with `payloads`. */
-export const insert = (sql: SqlClient, entry: Reveal | Call, payloads: boolean): Effect.Effect<void, SqlError> => {
-  const origin = {
-    at: new Date(entry.at),
-    turn_id: Bounds.text(entry.turnId),
-    session_id: entry.sessionId === null ? null : Bounds.text(entry.sessionId),
-    unit_path: Bounds.text(entry.path.join("/"))
-  }
-  if (entry._tag === "Reveal") {
-    return sql`INSERT INTO tool_search_audit_reveals
-      (at, turn_id, session_id, unit_path, tool, query, found, activated)
-      VALUES (${origin.at}, ${origin.turn_id}, ${origin.session_id}, ${origin.unit_path}, ${Bounds.text(entry.tool)},
-        ${Bounds.text(entry.query)}, ${[...Bounds.names(entry.found)]}::text[], ${[
-      ...Bounds.names(entry.activated)
-    ]}::text[])`
-      .pipe(Effect.asVoid)
-  }
-  const optional = (text: string | null | undefined) => text === null || text === undefined ? null : Bounds.text(text)
-  return sql`INSERT INTO tool_search_audit_calls
-    (at, turn_id, session_id, unit_path, call_id, tool_name, tool_id, source, target, outcome, duration_ms,
-      arguments, result)
-    VALUES (${origin.at}, ${origin.turn_id}, ${origin.session_id}, ${origin.unit_path}, ${Bounds.text(entry.callId)},
-      ${Bounds.text(entry.toolName)}, ${optional(entry.toolId)}, ${optional(entry.source)}, ${optional(entry.target)},
-      ${Bounds.text(entry.outcome)}, ${Number.isFinite(entry.durationMs) ? Math.max(0, entry.durationMs) : 0},
-      ${payloads ? Bounds.payload(entry.arguments) : null}::jsonb, ${
-    payloads ? Bounds.payload(entry.result) : null
-  }::jsonb)`
-    .pipe(Effect.asVoid)
-}
+import type { Entry, Filter, Origin } from "../Audit.js"
 
 interface OriginRow {
   readonly id: string
+  readonly entry_id: string | null
   readonly at: Date
+  readonly recorded_at: Date | null
   readonly turn_id: string
   readonly session_id: string | null
   readonly unit_path: string
+  readonly principal: string | null
 }
 
 const origin = (row: OriginRow): Origin => ({
   at: row.at.getTime(),
   turnId: row.turn_id,
   sessionId: row.session_id,
-  path: row.unit_path === "" ? [] : row.unit_path.split("/")
+  path: row.unit_path === "" ? [] : row.unit_path.split("/"),
+  ...(row.entry_id === null ? {} : { id: row.entry_id }),
+  ...(row.principal === null ? {} : { principal: row.principal }),
+  ...(row.recorded_at === null ? {} : { recordedAt: row.recorded_at.getTime() })
 })
+
+/** The columns every entry has. */
+const ORIGIN = "id::text AS id, entry_id, at, recorded_at, turn_id, session_id, unit_path, principal"
 
 /** Reads entries of the trail, oldest first (see `Audit.Filter`). */
 export const read = (sql: SqlClient, filter: Filter) =>
@@ -68,26 +46,38 @@ export const read = (sql: SqlClient, filter: Filter) =>
     const order = ascending ? sql`ORDER BY at ASC, id ASC` : sql`ORDER BY at DESC, id DESC`
     const reveals = yield* sql<
       OriginRow & { tool: string; query: string; found: ReadonlyArray<string>; activated: ReadonlyArray<string> }
-    >`SELECT id::text AS id, at, turn_id, session_id, unit_path, tool, query, found, activated
+    >`SELECT ${sql.literal(ORIGIN)}, tool, query, found, activated
       FROM tool_search_audit_reveals WHERE ${where(true)} ${order} LIMIT ${limit}`
-    const calls = yield* sql<
-      OriginRow & {
-        call_id: string
-        tool_name: string
-        tool_id: string | null
-        source: string | null
-        target: string | null
-        outcome: string
-        duration_ms: number
-        arguments: unknown
-        result: unknown
-      }
-    >`SELECT id::text AS id, at, turn_id, session_id, unit_path, call_id, tool_name, tool_id, source, target, outcome,
-        duration_ms, arguments, result
+    type CallRow = OriginRow & {
+      call_id: string
+      tool_name: string
+      tool_id: string | null
+      source: string | null
+      target: string | null
+      outcome: string
+      duration_ms: number
+      arguments: unknown
+      result: unknown
+    }
+    const calls = yield* sql<CallRow>`SELECT ${sql.literal(ORIGIN)}, call_id, tool_name, tool_id, source, target,
+        outcome, duration_ms, arguments, result
       FROM tool_search_audit_calls WHERE ${where(true)} ${order} LIMIT ${limit}`
+    // calls that started and whose outcome was never recorded
+    const unfinished = yield* sql<CallRow>`SELECT ${sql.literal(ORIGIN)}, call_id, tool_name, tool_id, source, target,
+        'unfinished' AS outcome, 0::float8 AS duration_ms, NULL::jsonb AS arguments, NULL::jsonb AS result
+      FROM tool_search_audit_intents i WHERE ${where(true)}
+        AND NOT EXISTS (SELECT 1 FROM tool_search_audit_calls c WHERE c.entry_id = i.entry_id)
+      ${order} LIMIT ${limit}`
     // Gaps belong to no session: shown with every filter, since any session may have lost entries.
     const gaps = yield* sql<
-      { id: string; at: Date; lost_from: Date; lost_until: Date; entries: string | number; reason: string }
+      {
+        id: string
+        at: Date
+        lost_from: Date
+        lost_until: Date
+        entries: string | number | null
+        reason: string
+      }
     >`SELECT id::text AS id, at, lost_from, lost_until, entries, reason
       FROM tool_search_audit_gaps WHERE ${where(false)} ${order} LIMIT ${limit}`
     const all: Array<{ readonly id: bigint; readonly entry: Entry }> = [
@@ -102,7 +92,7 @@ export const read = (sql: SqlClient, filter: Filter) =>
           activated: r.activated
         }
       })),
-      ...calls.map((c) => ({
+      ...[...calls, ...unfinished].map((c) => ({
         id: BigInt(c.id),
         entry: {
           _tag: "Call" as const,
@@ -125,7 +115,7 @@ export const read = (sql: SqlClient, filter: Filter) =>
           at: g.at.getTime(),
           lostFrom: g.lost_from.getTime(),
           lostUntil: g.lost_until.getTime(),
-          entries: Number(g.entries),
+          entries: g.entries === null ? null : Number(g.entries),
           reason: g.reason
         }
       }))

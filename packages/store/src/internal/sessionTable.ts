@@ -70,6 +70,38 @@ interface Row {
   readonly latest: ReadonlyArray<string>
 }
 
+/**
+ * Merges `state` into the stored session (its tools accumulate, `latest` is this write's); with
+ * `replace`, the stored one is dropped first. Idempotent: the same write again changes nothing
+ * but the access time.
+ */
+export const upsert = (
+  sql: SqlClient,
+  namespace: string,
+  sessionId: string,
+  state: SessionStore.State,
+  now: number,
+  replace: boolean
+): Effect.Effect<void, SqlError> =>
+  Effect.gen(function*() {
+    if (replace) {
+      yield* sql`DELETE FROM tool_search_sessions WHERE namespace = ${namespace} AND session_id = ${sessionId}`
+    }
+    yield* sql`
+      INSERT INTO tool_search_sessions AS s
+        (namespace, session_id, accumulated, latest, version, created_at, last_access, access_seq)
+      VALUES (${namespace}, ${sessionId}, ${[...state.accumulated]}::text[], ${[...state.latest]}::text[], 1,
+        ${new Date(now)}, ${new Date(now)}, nextval('tool_search_sessions_access'))
+      ON CONFLICT (namespace, session_id) DO UPDATE SET
+        accumulated = s.accumulated || ARRAY(
+          SELECT u.id FROM unnest(EXCLUDED.accumulated) WITH ORDINALITY AS u(id, n)
+          WHERE NOT (u.id = ANY(s.accumulated)) ORDER BY u.n),
+        latest = EXCLUDED.latest,
+        version = s.version + 1,
+        last_access = greatest(s.last_access, EXCLUDED.last_access),
+        access_seq = EXCLUDED.access_seq`
+  })
+
 /** The table of `namespace`, evicting by `strategy`. */
 export const make = (namespace: string, strategy: Eviction.Strategy) =>
   Effect.gen(function*() {
@@ -112,21 +144,8 @@ export const make = (namespace: string, strategy: Eviction.Strategy) =>
         })),
       write: (sessionId, state, now, replace) =>
         sql.withTransaction(Effect.gen(function*() {
-          if (replace) yield* remove(sessionId)
           yield* expire(now)
-          yield* sql`
-            INSERT INTO tool_search_sessions AS s
-              (namespace, session_id, accumulated, latest, version, created_at, last_access, access_seq)
-            VALUES (${namespace}, ${sessionId}, ${[...state.accumulated]}::text[], ${[...state.latest]}::text[], 1,
-              ${new Date(now)}, ${new Date(now)}, nextval('tool_search_sessions_access'))
-            ON CONFLICT (namespace, session_id) DO UPDATE SET
-              accumulated = s.accumulated || ARRAY(
-                SELECT u.id FROM unnest(EXCLUDED.accumulated) WITH ORDINALITY AS u(id, n)
-                WHERE NOT (u.id = ANY(s.accumulated)) ORDER BY u.n),
-              latest = EXCLUDED.latest,
-              version = s.version + 1,
-              last_access = greatest(s.last_access, EXCLUDED.last_access),
-              access_seq = EXCLUDED.access_seq`
+          yield* upsert(sql, namespace, sessionId, state, now, replace)
           yield* trim
         })),
       remove,

@@ -22,6 +22,8 @@ export interface Disclosed {
   readonly has: (key: string) => Effect.Effect<boolean>
   /** Marks a key as just used, so a capacity drops it last; unknown keys are ignored. */
   readonly touch: (key: string) => Effect.Effect<void>
+  /** Removes keys (unknown keys are ignored): what a stored copy of the unit lost elsewhere. */
+  readonly remove: (keys: ReadonlyArray<string>) => Effect.Effect<void>
 }
 
 interface State {
@@ -90,8 +92,22 @@ export const make = (
         (open) => open ? Effect.void : closed
       )
 
+    const remove = (keys: ReadonlyArray<string>) =>
+      Effect.flatMap(
+        Ref.modify(ref, (state): readonly [boolean, State | undefined] => {
+          if (state === undefined) return [false, state]
+          const gone = new Set(keys.filter((key) => state.used.has(key)))
+          if (gone.size === 0) return [true, state]
+          const used = new Map(state.used)
+          for (const key of gone) used.delete(key)
+          return [true, { ...state, keys: state.keys.filter((key) => !gone.has(key)), used }]
+        }),
+        (open) => open ? Effect.void : closed
+      )
+
     return {
       add,
+      remove,
       values: Effect.map(current, (state) => state.keys),
       has: (key) => Effect.map(current, (state) => state.used.has(key)),
       touch

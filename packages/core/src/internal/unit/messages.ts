@@ -28,17 +28,32 @@ import { Refused } from "../../Errors.js"
 /**
  * The description of `ToolSearch`, written for the model.
  */
-export const toolSearchDescription = (limit: number, defaultMax: number, style: QueryStyle = "keywords"): string =>
+export const toolSearchDescription = (
+  limit: number,
+  defaultMax: number,
+  style: QueryStyle = "keywords",
+  answers: Answers = "definitions"
+): string =>
   [
-    "Search the deferred tools and load the ones found: their full definitions are returned and they",
+    answers === "definitions"
+      ? "Search the deferred tools and load the ones found: their full definitions are returned and they" +
+        " can be called from your next step."
+      : "Search the deferred tools and load the ones found: their TypeScript declarations are returned and" +
+        ` your programs (${toolNames.executeCode}) can call them as tools.name(args).`,
     style === "regex"
-      ? "can be called from your next step. Query forms: a regular expression over tool names (RE2 syntax, " +
+      ? "Query forms: a regular expression over tool names (RE2 syntax, " +
         "case-insensitive, at most 200 characters, e.g. 'slack_(send|post)'); exact names ('select:Read,Edit');" +
         " a required name part plus a pattern ('+slack send')."
-      : "can be called from your next step. Query forms: keywords ('read file'); exact names" +
+      : "Query forms: keywords ('read file'); exact names" +
         " ('select:Read,Edit'); a required name part plus ranking words ('+slack send').",
     `Returns at most max_results tools (default ${defaultMax}, at most ${limit}).`
   ].join(" ")
+
+/**
+ * What the search tools answer for the tools they load: their definitions (JSON Schemas), or in
+ * code mode their declarations for a program.
+ */
+export type Answers = "definitions" | "declarations"
 
 /**
  * How a strategy reads the ranking text of a query: keywords, or a pattern over names (`regex`).

@@ -118,7 +118,10 @@ export const toolSearch = (
       const added = new Set(r.activated)
       return {
         isFailure: false,
-        result: Messages.renderFunctions(tools, r.note),
+        // code mode: declarations for a program instead of JSON Schemas
+        result: unit.code === undefined
+          ? Messages.renderFunctions(tools, r.note)
+          : unit.code.declare(tools.map(Messages.definitionOf), r.note),
         found: tools.map((t) => t.modelName),
         activated: tools.filter((t) => added.has(t.id)).map((t) => t.modelName)
       }
@@ -199,7 +202,13 @@ const discoverTools = (unit: State, params: unknown, context: CallContext): Effe
       found,
       activated
     )
-    return { isFailure: false, result: answer, found, activated } satisfies Unit.Output
+    const result = unit.code === undefined
+      ? answer
+      : unit.code.declare(
+        answer.tools,
+        answer.errors.length === 0 ? undefined : answer.errors.map((e) => e.error).join(" ")
+      )
+    return { isFailure: false, result, found, activated } satisfies Unit.Output
   }).pipe(Effect.catch((e) => Effect.succeed(failure(e.message))))
 }
 
@@ -210,23 +219,27 @@ const discoverTools = (unit: State, params: unknown, context: CallContext): Effe
 /** Meta tools by settings: units with the same settings share them (their definitions are data). */
 const made = new WeakMap<Disclosure.Options, Map<string, MetaTools>>()
 
-/** The meta tools of a unit with `disclosure`, over a catalog ranked by `strategy`; shared between units. */
-export const of = (disclosure: Disclosure.Options, strategy: string): MetaTools => {
+/**
+ * The meta tools of a unit with `disclosure`, over a catalog ranked by `strategy`, answering with
+ * definitions or (code mode) declarations; shared between units.
+ */
+export const of = (disclosure: Disclosure.Options, strategy: string, answers: Messages.Answers): MetaTools => {
   let byStrategy = made.get(disclosure)
   if (byStrategy === undefined) made.set(disclosure, byStrategy = new Map())
-  let tools = byStrategy.get(strategy)
-  if (tools === undefined) byStrategy.set(strategy, tools = make(disclosure, strategy))
+  const key = `${answers} ${strategy}`
+  let tools = byStrategy.get(key)
+  if (tools === undefined) byStrategy.set(key, tools = make(disclosure, strategy, answers))
   return tools
 }
 
 /** The meta tools of a unit with `disclosure`, over a catalog ranked by `strategy`. */
-const make = (disclosure: Disclosure.Options, strategy: string): MetaTools => {
+const make = (disclosure: Disclosure.Options, strategy: string, answers: Messages.Answers): MetaTools => {
   const limit = disclosure.maxResultsLimit
   const defaultMax = disclosure.defaultMaxResults
 
   const toolSearchTool = metaTool(
     Disclosure.toolNames.toolSearch,
-    Messages.toolSearchDescription(limit, defaultMax, strategy === "regex" ? "regex" : "keywords"),
+    Messages.toolSearchDescription(limit, defaultMax, strategy === "regex" ? "regex" : "keywords", answers),
     Messages.toolSearchParameters(limit, defaultMax),
     toolSearch
   )

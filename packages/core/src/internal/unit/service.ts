@@ -15,6 +15,7 @@ import type * as ResourceDisclosure from "../../ResourceDisclosure.js"
 import type * as TableOfContents from "../../TableOfContents.js"
 import type * as ToolCatalog from "../../ToolCatalog.js"
 import type * as Visibility from "../../Visibility.js"
+import type { Code } from "./code.js"
 import type { Disclosed } from "./disclosed.js"
 import type { ResourceSide } from "./resources.js"
 import type { Sources } from "./sources.js"
@@ -54,6 +55,8 @@ export interface State {
   readonly children: Children
   /** The name of the dispatcher tool the unit offers (`call_tool`), if it offers one. */
   readonly dispatcher: string | undefined
+  /** Code mode, if the unit offers it: `execute_code`, and `ToolSearch` answering with declarations. */
+  readonly code: Code | undefined
   /** The most tools the unit keeps active, if it is bounded. */
   readonly capacity: number | undefined
   /** Sees every search of the unit (an audit trail). */

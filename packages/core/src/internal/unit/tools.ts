@@ -6,7 +6,8 @@
  *
  * Visibility decides what exists, activation what is sent, permission what may run: three
  * decisions, three mechanisms. Below the deferral threshold (`Disclosure.Options.defer`) every
- * tool is sent and no search tool is offered.
+ * tool is sent and no search tool is offered. In code mode activated tools are not sent: programs
+ * call them (`callable`).
  *
  * @internal
  */
@@ -61,6 +62,11 @@ export interface ToolSide {
   readonly discover: (names: ReadonlyArray<string>) => Effect.Effect<Messages.DiscoveryAnswer, SearchFailed>
   /** Activated tools that still exist, in activation order. */
   readonly activated: Effect.Effect<ReadonlyArray<Entry>>
+  /**
+   * The catalog tools that may be called now: eager and activated tools (every tool below the
+   * deferral threshold) that exist for the unit and that the permission policy allows.
+   */
+  readonly callable: Effect.Effect<ReadonlyArray<Unit.ModelTool>>
   /** Deferred tools a search may return. */
   readonly searchable: Effect.Effect<ReadonlyArray<Entry>>
   /** Whether deferral is on: off below the threshold, when every tool is sent. */
@@ -84,6 +90,8 @@ export interface Inputs {
   readonly own: Effect.Effect<ReadonlyArray<Unit.ModelTool>>
   /** The meta tools of the mode, given the searchable tools and the active ids. */
   readonly metaTools: MetaTools
+  /** Whether activated tools join the tool list; not in code mode, where programs call them. */
+  readonly listsActivated: boolean
 }
 
 /** The meta tools a unit offers: built by `metaTools.ts`, which needs the tool side's operations. */
@@ -128,7 +136,7 @@ export const asModelTool = (tool: Entry, kind: "eager" | "activated"): Unit.Mode
 /** The tool side of a unit. */
 export const make = (inputs: Inputs): Effect.Effect<ToolSide> =>
   Effect.gen(function*() {
-    const { activation, catalog, metaTools, own, policies } = inputs
+    const { activation, catalog, listsActivated, metaTools, own, policies } = inputs
     const { disclosure, permission, visibility } = policies
     // This unit's ranked searches, turned into feedback evidence when a tool they found is called.
     const foundBy = yield* FoundBy.make(catalog.name)
@@ -241,8 +249,19 @@ export const make = (inputs: Inputs): Effect.Effect<ToolSide> =>
         ...eager.map((t) => asModelTool(t, "eager")),
         ...metaTools.visible(deferred, new Set(ids)),
         ...mine,
-        ...entriesOf(ids).map((t) => asModelTool(t, "activated"))
+        ...(listsActivated ? entriesOf(ids).map((t) => asModelTool(t, "activated")) : [])
       ]
+    })
+
+    const callable = Effect.gen(function*() {
+      const { deferred, eager } = yield* existing
+      const tools = Deferral.defers(disclosure, deferred.length)
+        ? [
+          ...eager.map((t) => asModelTool(t, "eager")),
+          ...entriesOf(yield* activation.values).map((t) => asModelTool(t, "activated"))
+        ]
+        : [...eager, ...deferred].map((t) => asModelTool(t, "eager"))
+      return tools.filter(permits)
     })
 
     const permits = (tool: Unit.ModelTool): boolean =>
@@ -298,6 +317,7 @@ export const make = (inputs: Inputs): Effect.Effect<ToolSide> =>
       browse,
       discover,
       activated: Effect.map(activation.values, entriesOf),
+      callable,
       searchable,
       deferring,
       recordSuccessfulCall: foundBy.recordSuccessfulCall,
