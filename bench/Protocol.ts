@@ -18,6 +18,9 @@
  */
 import { Bm25f } from "@tool-search/core"
 import { Effect } from "effect"
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
 import * as Associations from "./Associations.js"
 import * as Datasets from "./Datasets.js"
 import * as Generate from "./Generate.js"
@@ -72,9 +75,53 @@ export interface Evaluator {
   readonly ndcg: (p: Bm25f.Parameters, dataset: string, without?: ReadonlyArray<string>) => Effect.Effect<number>
 }
 
-/** An evaluator over loaded data sets. */
-export const evaluator = (datasets: ReadonlyArray<Datasets.Dataset>): Evaluator => {
-  const cache = new Map<string, ReadonlyArray<number>>()
+/**
+ * The version of the ranking's arithmetic, part of every key of the evaluation file: raise it when
+ * a change of the index, the analyzer or the scorer changes any score (not for one, such as
+ * a faster loop, that only changes how fast the same scores come).
+ */
+export const RANKING_VERSION = 3
+
+/**
+ * Where the evaluations of `--protocol`, `--ablate` and `--defaults` are kept between runs (one
+ * JSON line per evaluation: key and per-query nDCG@10), so a long run that is interrupted resumes
+ * where it stopped: `TOOL_SEARCH_CACHE_DIR`, else `node_modules/.cache/tool-search` of the
+ * repository. The key holds `RANKING_VERSION`, the data set's file sizes, and the parameters.
+ */
+export const evaluationsFile = (): string =>
+  join(
+    process.env["TOOL_SEARCH_CACHE_DIR"] ??
+      resolve(dirname(fileURLToPath(import.meta.url)), "../../node_modules/.cache/tool-search"),
+    "protocol-evaluations.jsonl"
+  )
+
+const readEvaluations = (file: string): Map<string, ReadonlyArray<number>> => {
+  const out = new Map<string, ReadonlyArray<number>>()
+  if (!existsSync(file)) return out
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (line.trim() === "") continue
+    try {
+      const entry: unknown = JSON.parse(line)
+      if (
+        typeof entry === "object" && entry !== null && "key" in entry && typeof entry.key === "string" &&
+        "values" in entry && Array.isArray(entry.values) && entry.values.every((v) => typeof v === "number")
+      ) out.set(entry.key, entry.values as ReadonlyArray<number>)
+    } catch {
+      // a line cut short by an interrupted run: evaluated again
+    }
+  }
+  return out
+}
+
+/** An evaluator over loaded data sets; evaluations persist in `file` (none: in memory only). */
+export const evaluator = (
+  datasets: ReadonlyArray<Datasets.Dataset>,
+  file: string | undefined = evaluationsFile()
+): Evaluator => {
+  const cache = file === undefined ? new Map<string, ReadonlyArray<number>>() : readEvaluations(file)
+  if (file !== undefined) mkdirSync(dirname(file), { recursive: true })
+  // what identifies a data set's content cheaply: its sizes
+  const shapes = new Map(datasets.map((d) => [d.name, `${d.tools.length}/${d.queries.length}`]))
   const tables = new Map<string, Associations.Table>()
   const tableWithout = (excluded: ReadonlyArray<string>): Associations.Table => {
     const key = [...excluded].sort().join(",")
@@ -88,7 +135,7 @@ export const evaluator = (datasets: ReadonlyArray<Datasets.Dataset>): Evaluator 
   const perQuery = (p: Bm25f.Parameters, dataset: string, without: ReadonlyArray<string> = []) => {
     const learned = p.associations !== undefined && p.associations.weight > 0
     const excluded = learned ? [...new Set([dataset, ...without])].sort() : []
-    const key = `${dataset} ${excluded.join(",")} ${Space.keyOf(p)}`
+    const key = `v${RANKING_VERSION} ${dataset}@${shapes.get(dataset)} ${excluded.join(",")} ${Space.keyOf(p)}`
     const hit = cache.get(key)
     if (hit !== undefined) return Effect.succeed(hit)
     const data = datasets.find((d) => d.name === dataset) as Datasets.Dataset
@@ -98,6 +145,7 @@ export const evaluator = (datasets: ReadonlyArray<Datasets.Dataset>): Evaluator 
     return Effect.map(Datasets.score(Peers.bm25f(resolved), data), (s) => {
       const values = s.perQuery.map((q) => q.ndcg)
       cache.set(key, values)
+      if (file !== undefined) appendFileSync(file, `${JSON.stringify({ key, values })}\n`)
       return values
     })
   }
@@ -294,11 +342,12 @@ export const protocol = (only?: ReadonlyArray<string>) =>
       const run = yield* choose(ev, others, start, `without ${heldOut}`, [heldOut])
       const before = yield* ev.perQuery(start, heldOut)
       const after = yield* ev.perQuery(run.chosen, heldOut)
-      nested.push(
-        `| ${heldOut} | ${run.changes.join("; ") || "(none)"} | ${f3(meanOf(before))} | ${f3(meanOf(after))} | ${
-          signed(meanOf(after) - meanOf(before))
-        } ±${f3(noise(after, before))} | ${versus(heldOut, after)} |`
-      )
+      const line = `| ${heldOut} | ${run.changes.join("; ") || "(none)"} | ${f3(meanOf(before))} | ${
+        f3(meanOf(after))
+      } | ${signed(meanOf(after) - meanOf(before))} ±${f3(noise(after, before))} | ${versus(heldOut, after)} |`
+      // each fold as it ends: a run cut short still says what it found (and resumes from the cache)
+      log(`nested fold done: ${line}`)
+      nested.push(line)
     }
     const final: Array<string> = []
     for (const name of names) {

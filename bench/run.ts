@@ -9,7 +9,9 @@
  * first run embeds every catalog, minutes); `--no-scale` skips the scale run; `--datasets a,b`
  * picks data sets. Without `../shared/bench` it says what is missing in one line and exits 2. Other modes: `--ablate` (every knob switched per data set),
  * `--protocol` (the leave-one-data-set-out tuning protocol), `--feedback` (learning from use),
- * `--min-score` (the "no good match" thresholds, `minScore` then `minScoreRatio`); see `Protocol.ts`, `Feedback.ts`, `MinScore.ts`.
+ * `--min-score` (the "no good match" thresholds, `minScore` then `minScoreRatio`), `--speed` (CPU time of
+ * BM25F queries, pruned and exhaustive, against wink-bm25; `--speed --callgrind <size|dataset>
+ * [--passes n] [--engine bm25f|wink]` for instruction counts); see `Protocol.ts`, `Feedback.ts`, `MinScore.ts`, `Speed.ts`.
  */
 import { NodeServices } from "@effect/platform-node"
 import { Evaluation } from "@tool-search/cli"
@@ -37,6 +39,7 @@ import * as Generate from "./Generate.js"
 import * as MinScore from "./MinScore.js"
 import * as Peers from "./Peers.js"
 import * as Protocol from "./Protocol.js"
+import * as Speed from "./Speed.js"
 import * as TuneHybrid from "./tune-hybrid.js"
 
 const args = process.argv.slice(2)
@@ -245,6 +248,16 @@ const main = scaleFlag >= 0
           )
         )
       )
+  )
+  : args.includes("--speed")
+  ? printing(
+    args.includes("--callgrind")
+      ? Speed.once(
+        args[args.indexOf("--callgrind") + 1] ?? "10000",
+        args.includes("--passes") ? Number(args[args.indexOf("--passes") + 1]) : 1,
+        args.includes("--engine") ? args[args.indexOf("--engine") + 1] : "bm25f"
+      )
+      : Speed.report()
   )
   : args.includes("--ablate")
   ? printing(Protocol.ablate(only))

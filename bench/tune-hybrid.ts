@@ -15,8 +15,10 @@ import { Bm25f, Hybrid, SearchDocument, Semantic } from "@tool-search/core"
 import { OfflineEmbeddings } from "@tool-search/embeddings-offline"
 import { Effect } from "effect"
 import { EmbeddingModel } from "effect/ai"
+import { appendFileSync, existsSync, readFileSync } from "node:fs"
+import { dirname, join } from "node:path"
 import * as Datasets from "./Datasets.js"
-import { noise } from "./Protocol.js"
+import { evaluationsFile, noise } from "./Protocol.js"
 
 const log = (message: string) => process.stderr.write(`hybrid: ${message}\n`)
 const f3 = (x: number) => x.toFixed(3)
@@ -41,9 +43,37 @@ interface Pair {
 
 const showPair = (p: Pair) => `w ${p.lexicalWeight}, margin ${p.margin > 1 ? "never" : p.margin}`
 
+/**
+ * The semantic side's pool per query is kept beside the protocol's evaluations (one JSON line per
+ * query: data set, query id, the pool's ids and similarities), so an interrupted run resumes and a
+ * second run embeds no query again.
+ */
+const poolsFile = (): string => join(dirname(evaluationsFile()), "hybrid-pools.jsonl")
+
+const readPools = (dataset: string): Map<string, ReadonlyArray<readonly [string, number]>> => {
+  const out = new Map<string, ReadonlyArray<readonly [string, number]>>()
+  const file = poolsFile()
+  if (!existsSync(file)) return out
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    try {
+      const entry: unknown = JSON.parse(line)
+      if (
+        typeof entry === "object" && entry !== null && "model" in entry &&
+        entry.model === OfflineEmbeddings.modelName &&
+        "dataset" in entry && entry.dataset === dataset && "id" in entry && typeof entry.id === "string" &&
+        "pool" in entry && Array.isArray(entry.pool)
+      ) out.set(entry.id, entry.pool as ReadonlyArray<readonly [string, number]>)
+    } catch {
+      // an empty or cut line
+    }
+  }
+  return out
+}
+
 /** The rankings of one data set's queries by both sides. */
 const rankings = (dataset: Datasets.Dataset) =>
   Effect.gen(function*() {
+    const pools = readPools(dataset.name)
     const docs = dataset.tools.map(SearchDocument.fromTool)
     const lexical = Bm25f.makeIndexWith(Bm25f.defaults)
     lexical.add(docs)
@@ -57,10 +87,17 @@ const rankings = (dataset: Datasets.Dataset) =>
     for (const q of dataset.queries) {
       if (runs.length % 250 === 0) log(`${dataset.name}: query ${runs.length}/${dataset.queries.length}`)
       const hits = yield* lexical.search({ text: q.query, limit: Hybrid.defaults.pool, accept: () => true })
-      const all = yield* semantic.similarities({ text: q.query, accept: () => true })
-      // only the pool's most similar tools take part in the fusion
-      const sims = new Map([...all].sort((a, b) => b[1] - a[1]).slice(0, Hybrid.defaults.pool))
-      runs.push({ q, hits, sims })
+      let pool = pools.get(q.id)
+      if (pool === undefined) {
+        const all = yield* semantic.similarities({ text: q.query, accept: () => true })
+        // only the pool's most similar tools take part in the fusion
+        pool = [...all].sort((a, b) => b[1] - a[1]).slice(0, Hybrid.defaults.pool)
+        appendFileSync(
+          poolsFile(),
+          `${JSON.stringify({ model: OfflineEmbeddings.modelName, dataset: dataset.name, id: q.id, pool })}\n`
+        )
+      }
+      runs.push({ q, hits, sims: new Map(pool) })
     }
     return runs
   })
