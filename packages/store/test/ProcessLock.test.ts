@@ -14,6 +14,13 @@ const write = (path: string, owner: object, ageMillis = 0) => {
   Fs.utimesSync(path, when, when)
 }
 
+/** Asserts that the lock at `path` is taken, then releases it. */
+const takesAndReleases = (path: string) => {
+  const lock = ProcessLock.acquire(path)
+  assert.isTrue("release" in lock)
+  if ("release" in lock) lock.release()
+}
+
 describe("ProcessLock", () => {
   it("a restarted container's PID 1 takes over its dead predecessor's lock: same id, another start time", () => {
     const path = lockPath()
@@ -28,9 +35,7 @@ describe("ProcessLock", () => {
   it("the older lock format (a process id alone) naming this process's id is a predecessor's", () => {
     const path = lockPath()
     Fs.writeFileSync(path, `${process.pid}\n`)
-    const lock = ProcessLock.acquire(path)
-    assert.isTrue("release" in lock)
-    if ("release" in lock) lock.release()
+    takesAndReleases(path)
   })
 
   it("a live owner is refused, surely; this process's own lock too", () => {
@@ -49,9 +54,7 @@ describe("ProcessLock", () => {
     write(path, elsewhere)
     assert.deepInclude(ProcessLock.acquire(path), { _tag: "Held", sure: false })
     write(path, elsewhere, ProcessLock.STALE_AFTER + 1_000)
-    const lock = ProcessLock.acquire(path)
-    assert.isTrue("release" in lock)
-    if ("release" in lock) lock.release()
+    takesAndReleases(path)
   })
 
   it("a holder refreshes its heartbeat and says where its audit is read", () => {
