@@ -36,6 +36,14 @@ describe("tool-search search", () => {
       assert.deepStrictEqual(JSON.parse(out).results.map((r: { name: string }) => r.name), ["slack_list_channels"])
     }))
 
+  it.effect("select: of 11 names returns all 11, as the model's search tool loads them (max_results is for ranked queries)", () =>
+    Effect.gen(function*() {
+      const names = Array.from({ length: 12 }, (_, i) => `tool_${i}`)
+      const many = writeJsonl(join(dir, "many.jsonl"), names.map((name) => ({ name, description: `Tool ${name}` })))
+      const { out } = yield* run(["search", `select:${names.slice(0, 11).join(",")}`, "--catalog", many, "--json"])
+      assert.deepStrictEqual(JSON.parse(out).results.map((r: { name: string }) => r.name), names.slice(0, 11))
+    }))
+
   it.effect("a missing file is a one-line error with exit code 2", () =>
     Effect.gen(function*() {
       const { err, exit } = yield* run(["search", "x", "--catalog", join(dir, "nope.jsonl")])
