@@ -96,7 +96,12 @@ export interface Analyzer {
   readonly forEachWord: (text: string, f: (word: string) => void) => void
   /** The terms of one word as `forEachWord` gives it. */
   readonly analyzeWord: (word: string) => ReadonlyArray<string>
-  /** The distinct terms of a query, quoted ones weighted by `quotedWeight` (see `weightedQueryTerms`). */
+  /**
+   * The distinct terms of a query, each with a weight: 1, or `quotedWeight` for a term that occurs
+   * only inside quotes (`'…'`, `"…"`, `“…”`, `«…»`, `「…」`, `『…』`). Quoted text in a request is
+   * usually a value the tool will receive — a file name, a message, a search phrase — rather than
+   * words about the tool, so it counts less.
+   */
   readonly weightedQueryTerms: (text: string, quotedWeight: number) => WeightedTerms
 }
 
@@ -173,64 +178,6 @@ const build = (options: Options, cacheLimit: number): Analyzer => {
 // With the defaults
 // -----------------------------------------------------------------------------
 
-// The module's functions analyze with the defaults and memoize nothing.
-const standard = build(defaults, 0)
-
-/**
- * The index terms of a text with the default steps, in order, repeats kept.
- *
- * @since 0.1.0
- * @category analysis
- */
-export const terms = (text: string): Array<string> => standard.terms(text)
-
-/**
- * The distinct terms of a query with the default steps, in order of first appearance.
- *
- * @since 0.1.0
- * @category analysis
- */
-export const queryTerms = (text: string): Array<string> => standard.queryTerms(text)
-
-/**
- * The distinct terms of a query, each with a weight: 1, or `quotedWeight` for a term that occurs
- * only inside quotes (`'…'`, `"…"`, `“…”`, `«…»`, `「…」`, `『…』`). Quoted text in a request is
- * usually a value the tool will receive — a file name, a message, a search phrase — rather than
- * words about the tool, so it should count less.
- *
- * @since 0.1.0
- * @category analysis
- */
-export const weightedQueryTerms = (text: string, quotedWeight: number): WeightedTerms =>
-  standard.weightedQueryTerms(text, quotedWeight)
-
-/**
- * Splits a request into its clauses: sentences (`.`, `!`, `?`, `;` and their CJK forms, new lines)
- * and parts joined by a few connectives that start a new request (`and also`, `as well as`,
- * `and then`, `, then`, `additionally`, `and`; `그리고`, `또한`; `并且`, `然后`, `以及`).
- * Agents often ask for several tools in one message; ranking each clause on its own keeps one
- * wordy clause from drowning the others. Clauses without a term are dropped.
- *
- * @since 0.1.0
- * @category analysis
- */
-export const clauses = (text: string): Array<string> =>
-  text.split(CLAUSE).filter((c): c is string => c !== undefined && WORD_TEST.test(c)).map((c) => c.trim())
-
-/**
- * Splits an identifier or phrase into words with their original case: separators (`_`, `-`, `.`,
- * spaces, punctuation) and case changes (`getPM2Level` → `get PM2 Level`) end a word; digits stay
- * with the letters before them (`s3`, `base64`, `ipv4`).
- *
- * @since 0.1.0
- * @category analysis
- */
-export const words = (text: string): Array<string> => {
-  const out: Array<string> = []
-  internal.forEachWord(text, (word) => internal.splitRun(word, out))
-  return out
-}
-
 // -----------------------------------------------------------------------------
 // Internals
 // -----------------------------------------------------------------------------
@@ -239,9 +186,6 @@ const QUOTE_MARK = /['"“«「『]/
 // A single quote counts only when it is not inside a word, so "it's" is not a quote.
 const QUOTED =
   /(?<![\p{L}\p{N}])'[^'\n]{1,200}'(?![\p{L}\p{N}])|"[^"\n]{1,200}"|“[^”\n]{1,200}”|«[^»\n]{1,200}»|「[^」\n]{1,200}」|『[^』\n]{1,200}』/gu
-const WORD_TEST = /[\p{L}\p{N}]/u
-const CLAUSE =
-  /(?<=[.!?;])\s+|[。！？；\n]+|,?\s+(?:and also|and then|as well as|and|additionally|그리고|또한)\s+|,\s*(?:also|then|additionally|plus)\b|并且|然后|以及/iu
 
 const stemmers: Record<Stemming, (word: string) => string> = {
   none: (word) => word,

@@ -1,12 +1,15 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import { Analyzer } from "../src/index.js"
-import { stripKoreanSuffix } from "../src/internal/analysis.js"
+import * as Analysis from "../src/internal/analysis.js"
+
+/** The default analysis (what the strategies use unless told otherwise). */
+const standard = Analyzer.make()
 
 describe("Analyzer", () => {
   it("splits camelCase, snake_case, kebab-case, dotted names and acronyms", () => {
-    assert.deepStrictEqual(Analyzer.words("getHealthWorkforce"), ["get", "Health", "Workforce"])
-    assert.deepStrictEqual(Analyzer.words("read_file auth-method storage.blob.list"), [
+    assert.deepStrictEqual(Analysis.words("getHealthWorkforce"), ["get", "Health", "Workforce"])
+    assert.deepStrictEqual(Analysis.words("read_file auth-method storage.blob.list"), [
       "read",
       "file",
       "auth",
@@ -15,9 +18,9 @@ describe("Analyzer", () => {
       "blob",
       "list"
     ])
-    assert.deepStrictEqual(Analyzer.words("HTTPServer"), ["HTTP", "Server"])
+    assert.deepStrictEqual(Analysis.words("HTTPServer"), ["HTTP", "Server"])
     // digits stay with the letters before them: s3, base64, pm2
-    assert.deepStrictEqual(Analyzer.words("getPM2.5Level s3Bucket base64Encode"), [
+    assert.deepStrictEqual(Analysis.words("getPM2.5Level s3Bucket base64Encode"), [
       "get",
       "PM2",
       "5",
@@ -30,83 +33,83 @@ describe("Analyzer", () => {
   })
 
   it("lower-cases, drops stop words and stems lightly, the same way for names and queries", () => {
-    assert.deepStrictEqual(Analyzer.terms("Send messages to the Slack channels"), [
+    assert.deepStrictEqual(standard.terms("Send messages to the Slack channels"), [
       "send",
       "messag",
       "slack",
       "channel"
     ])
-    assert.deepStrictEqual(Analyzer.terms("slack_send_message"), ["slack", "send", "messag"])
-    assert.deepStrictEqual(new Set(Analyzer.terms("creating created creates create")), new Set(["creat"]))
-    assert.deepStrictEqual(Analyzer.terms("queries entries"), ["query", "entry"])
-    assert.deepStrictEqual(Analyzer.terms("logging mapping"), ["log", "map"])
+    assert.deepStrictEqual(standard.terms("slack_send_message"), ["slack", "send", "messag"])
+    assert.deepStrictEqual(new Set(standard.terms("creating created creates create")), new Set(["creat"]))
+    assert.deepStrictEqual(standard.terms("queries entries"), ["query", "entry"])
+    assert.deepStrictEqual(standard.terms("logging mapping"), ["log", "map"])
     // short words, and words that would keep no vowel, are not stemmed
-    assert.deepStrictEqual(Analyzer.terms("string bus ids"), ["string", "bus", "ids"])
+    assert.deepStrictEqual(standard.terms("string bus ids"), ["string", "bus", "ids"])
     // `get`, `list` and `all` carry meaning for tools and are kept
-    assert.deepStrictEqual(Analyzer.terms("Please list all the items"), ["list", "all", "item"])
+    assert.deepStrictEqual(standard.terms("Please list all the items"), ["list", "all", "item"])
   })
 
   it("normalizes compatibility forms (NFKC)", () => {
-    assert.deepStrictEqual(Analyzer.terms("Ｆｕｌｌ　ｗｉｄｔｈ"), ["full", "width"])
+    assert.deepStrictEqual(standard.terms("Ｆｕｌｌ　ｗｉｄｔｈ"), ["full", "width"])
   })
 
   it("Korean: a word with a particle or request ending also gives its stem", () => {
-    const query = Analyzer.terms("슬랙으로 메시지를 전송해줘")
+    const query = standard.terms("슬랙으로 메시지를 전송해줘")
     for (const stem of ["슬랙", "메시지", "전송"]) assert.include(query, stem)
     // the full forms stay terms too, so a word that merely ends like a particle loses nothing
     assert.include(query, "메시지를")
-    assert.deepStrictEqual(Analyzer.terms("슬랙 메시지"), ["슬랙", "메시지"])
-    assert.strictEqual(stripKoreanSuffix("에서"), undefined, "a bare particle is not stripped to nothing")
+    assert.deepStrictEqual(standard.terms("슬랙 메시지"), ["슬랙", "메시지"])
+    assert.strictEqual(Analysis.stripKoreanSuffix("에서"), undefined, "a bare particle is not stripped to nothing")
   })
 
   it("Chinese and Japanese without spaces become overlapping bigrams", () => {
-    assert.deepStrictEqual(Analyzer.terms("发送消息到频道"), ["发送", "送消", "消息", "息到", "到频", "频道"])
-    const query = new Set(Analyzer.terms("发送消息"))
+    assert.deepStrictEqual(standard.terms("发送消息到频道"), ["发送", "送消", "消息", "息到", "到频", "频道"])
+    const query = new Set(standard.terms("发送消息"))
     assert.isTrue(query.has("发送") && query.has("消息"))
     // the katakana prolonged sound mark stays inside the word
-    assert.include(Analyzer.terms("メッセージを送信"), "セー")
-    assert.deepStrictEqual(Analyzer.terms("消息api"), ["消息", "api"])
-    assert.deepStrictEqual(Analyzer.terms("信"), ["信"])
+    assert.include(standard.terms("メッセージを送信"), "セー")
+    assert.deepStrictEqual(standard.terms("消息api"), ["消息", "api"])
+    assert.deepStrictEqual(standard.terms("信"), ["信"])
   })
 
   it("splits requests into clauses at sentences and connectives", () => {
     assert.deepStrictEqual(
-      Analyzer.clauses("Get the weather in Paris. Then send it to Slack; also book a flight, and then email me"),
+      Analysis.clauses("Get the weather in Paris. Then send it to Slack; also book a flight, and then email me"),
       ["Get the weather in Paris.", "Then send it to Slack;", "also book a flight", "email me"]
     )
-    assert.deepStrictEqual(Analyzer.clauses("List users and delete the old ones"), [
+    assert.deepStrictEqual(Analysis.clauses("List users and delete the old ones"), [
       "List users",
       "delete the old ones"
     ])
-    assert.deepStrictEqual(Analyzer.clauses("天气查询然后发送邮件"), ["天气查询", "发送邮件"])
-    assert.deepStrictEqual(Analyzer.clauses("read a file"), ["read a file"])
+    assert.deepStrictEqual(Analysis.clauses("天气查询然后发送邮件"), ["天气查询", "发送邮件"])
+    assert.deepStrictEqual(Analysis.clauses("read a file"), ["read a file"])
   })
 
   it("terms only inside quotes weigh less: they are values for the tool, not words about it", () => {
-    const q = Analyzer.weightedQueryTerms(`Translate "what time is it" into French; it's urgent`, 0.3)
+    const q = standard.weightedQueryTerms(`Translate "what time is it" into French; it's urgent`, 0.3)
     const weightOf = new Map(q.terms.map((t, i) => [t, q.weights[i]]))
     assert.strictEqual(weightOf.get("translat"), 1)
     assert.strictEqual(weightOf.get("french"), 1)
     assert.strictEqual(weightOf.get("tim"), 0.3) // "time", stemmed
     assert.strictEqual(weightOf.get("urgent"), 1, "the apostrophe of it's opens no quote")
-    const both = Analyzer.weightedQueryTerms(`search files for 'files'`, 0.3)
+    const both = standard.weightedQueryTerms(`search files for 'files'`, 0.3)
     assert.deepStrictEqual(both.weights, [1, 1], "a term also outside quotes keeps its full weight")
-    assert.deepStrictEqual(Analyzer.weightedQueryTerms(`send 'hi'`, 1).weights, [1, 1])
+    assert.deepStrictEqual(standard.weightedQueryTerms(`send 'hi'`, 1).weights, [1, 1])
   })
 
   it("queryTerms are the distinct terms in order", () => {
-    assert.deepStrictEqual(Analyzer.queryTerms("file files read file"), ["fil", "read"])
+    assert.deepStrictEqual(standard.queryTerms("file files read file"), ["fil", "read"])
   })
 
   it("property: terms are never empty, contain no separators, and the analysis is deterministic", () => {
     fc.assert(
       fc.property(fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: "grapheme", maxLength: 30 })), (text) => {
-        const terms = Analyzer.terms(text)
+        const terms = standard.terms(text)
         for (const t of terms) {
           assert.isAbove(t.length, 0)
           assert.notMatch(t, /[\s_.\-/]/)
         }
-        assert.deepStrictEqual(Analyzer.terms(text), terms, "memoized analyses agree")
+        assert.deepStrictEqual(standard.terms(text), terms, "memoized analyses agree")
       })
     )
   })
@@ -115,24 +118,24 @@ describe("Analyzer", () => {
     const split = Analyzer.make({ compounds: false })
     fc.assert(
       fc.property(fc.array(fc.stringMatching(/^[a-z]{2,8}$/), { minLength: 1, maxLength: 4 }), (parts) => {
-        const snake = Analyzer.terms(parts.join("_"))
-        assert.deepStrictEqual(Analyzer.terms(parts.join("-")), snake)
-        assert.deepStrictEqual(Analyzer.terms(parts.join(".")), snake)
-        assert.deepStrictEqual(Analyzer.terms(parts.join(" ")), snake)
+        const snake = standard.terms(parts.join("_"))
+        assert.deepStrictEqual(standard.terms(parts.join("-")), snake)
+        assert.deepStrictEqual(standard.terms(parts.join(".")), snake)
+        assert.deepStrictEqual(standard.terms(parts.join(" ")), snake)
         const camel = parts.map((p, i) => (i === 0 ? p : `${p.slice(0, 1).toUpperCase()}${p.slice(1)}`)).join("")
         assert.deepStrictEqual(split.terms(camel), snake)
         // with compounds (the default), the whole word comes first, then the same terms
-        const compound = Analyzer.terms(camel)
+        const compound = standard.terms(camel)
         assert.deepStrictEqual(parts.length > 1 ? compound.slice(1) : compound, snake)
       })
     )
   })
 
   it("compounds: MySQL meets mysql, and each step can be switched off", () => {
-    assert.deepStrictEqual(Analyzer.terms("MySQL"), ["mysql", "sql"]) // `my` is a stop word
-    assert.include(Analyzer.terms("mysql_database_list"), "mysql")
+    assert.deepStrictEqual(standard.terms("MySQL"), ["mysql", "sql"]) // `my` is a stop word
+    assert.include(standard.terms("mysql_database_list"), "mysql")
     // a compound is made of the split parts: NFKC's separators ("⒈" is "1.") never enter a term
-    for (const term of Analyzer.terms("x⒈Y")) assert.notInclude(term, ".")
+    for (const term of standard.terms("x⒈Y")) assert.notInclude(term, ".")
     assert.deepStrictEqual(Analyzer.make({ camelCase: false }).terms("getHealthWorkforce"), ["gethealthworkforc"])
     assert.deepStrictEqual(Analyzer.make({ snakeCase: false }).terms("read_file"), ["read_file"])
     assert.deepStrictEqual(Analyzer.make({ stopWords: false, stemming: "none" }).terms("the files"), ["the", "files"])

@@ -1,12 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { CatalogTool, Keyword, SearchDocument } from "../src/index.js"
+import { indexOf } from "./kit/tools.js"
 
 const doc = (input: CatalogTool.Input) => SearchDocument.fromTool(CatalogTool.make(input))
 
 const search = (docs: ReadonlyArray<SearchDocument.SearchDocument>, text: string) =>
   Effect.gen(function*() {
-    const index = yield* Keyword.makeIndex
+    const index = yield* indexOf(Keyword.layer)
     index.add(docs)
     return yield* index.search({ text, limit: 10, accept: () => true })
   })
@@ -48,7 +49,7 @@ describe("Keyword strategy", () => {
 
   it.effect("only scores above zero are returned, respecting accept and limit", () =>
     Effect.gen(function*() {
-      const index = yield* Keyword.makeIndex
+      const index = yield* indexOf(Keyword.layer)
       index.add([doc({ name: "a_tool" }), doc({ name: "b_tool" }), doc({ name: "c_other" })])
       const hits = yield* index.search({ text: "tool", limit: 1, accept: (id) => id !== "a_tool" })
       assert.deepStrictEqual(hits.map((h) => h.id), ["b_tool"])

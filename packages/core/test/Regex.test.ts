@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Result } from "effect"
 import { CatalogTool, Query, Regex, SearchDocument, ToolCatalog } from "../src/index.js"
 import * as Pattern from "../src/internal/regexPattern.js"
+import { indexOf } from "./kit/tools.js"
 
 const doc = (input: CatalogTool.Input) => SearchDocument.fromTool(CatalogTool.make(input))
 
@@ -14,7 +15,7 @@ const names = [
 ]
 
 const index = Effect.gen(function*() {
-  const index = yield* Regex.makeIndex
+  const index = yield* indexOf(Regex.layer)
   index.add(names.map((name) => doc({ name })))
   index.add([doc({ name: "notify", aliases: ["push_alert"] })])
   return index

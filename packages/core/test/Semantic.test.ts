@@ -12,12 +12,15 @@ import {
   VectorCache
 } from "../src/index.js"
 
+/** The default analysis (what the strategies use unless told otherwise). */
+const standard = Analyzer.make()
+
 // A fake embedding model: words hashed into 64 dimensions, with a few synonyms sharing one, so
 // "automobile" is close to "car" without sharing a word. It records every text it embeds.
 const SYNONYMS: Record<string, string> = { automobil: "car", vehicl: "car", dispatch: "send", messag: "mail" }
 const vectorOf = (text: string): Array<number> => {
   const v = new Array<number>(64).fill(0)
-  for (const term of Analyzer.terms(text)) {
+  for (const term of standard.terms(text)) {
     const word = SYNONYMS[term] ?? term
     let h = 7
     for (let i = 0; i < word.length; i++) h = (h * 31 + word.charCodeAt(i)) % 64

@@ -294,3 +294,28 @@ export const bigrams = (text: string, out: Array<string>): void => {
   }
   for (let i = 0; i + 1 < chars.length; i++) out.push(`${chars[i]}${chars[i + 1]}`)
 }
+
+const WORD_TEST = /[\p{L}\p{N}]/u
+const CLAUSE =
+  /(?<=[.!?;])\s+|[。！？；\n]+|,?\s+(?:and also|and then|as well as|and|additionally|그리고|또한)\s+|,\s*(?:also|then|additionally|plus)\b|并且|然后|以及/iu
+
+/**
+ * Splits a request into its clauses: sentences (`.`, `!`, `?`, `;` and their CJK forms, new lines)
+ * and parts joined by a few connectives that start a new request (`and also`, `as well as`,
+ * `and then`, `, then`, `additionally`, `and`; `그리고`, `또한`; `并且`, `然后`, `以及`).
+ * Agents often ask for several tools in one message; ranking each clause on its own keeps one
+ * wordy clause from drowning the others. Clauses without a term are dropped.
+ */
+export const clauses = (text: string): Array<string> =>
+  text.split(CLAUSE).filter((c): c is string => c !== undefined && WORD_TEST.test(c)).map((c) => c.trim())
+
+/**
+ * Splits an identifier or phrase into words with their original case: separators (`_`, `-`, `.`,
+ * spaces, punctuation) and case changes (`getPM2Level` → `get PM2 Level`) end a word; digits stay
+ * with the letters before them (`s3`, `base64`, `ipv4`).
+ */
+export const words = (text: string): Array<string> => {
+  const out: Array<string> = []
+  forEachWord(text, (word) => splitRun(word, out))
+  return out
+}

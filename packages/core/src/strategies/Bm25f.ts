@@ -16,7 +16,7 @@
  * and three additions for how agents ask for tools are parameters, chosen by the tuning protocol
  * of docs/search.md (`plain` turns the additions off):
  * - name coverage: `λ · (name words found in the request / name words)` is added;
- * - clauses: a request of several clauses (`Analyzer.clauses`) scores each tool as
+ * - clauses: a request of several clauses (split at sentence ends and connectives such as "and then") scores each tool as
  *   `(1 − w) · whole / best whole + w · max over clauses (clause / best of that clause)`, so the
  *   best tool of every clause reaches the top instead of being buried by the wordiest clause;
  * - quoted values (`"…"`, `'…'`) are arguments, not words about the tool: their terms weigh less.
@@ -78,7 +78,7 @@ export interface Parameters {
   /** Added to a tool's score times the share of its name's words found in the query; 0 disables. */
   readonly nameCoverage: number
   /**
-   * For a request of several clauses (`Analyzer.clauses`): the weight of the tool's best clause
+   * For a request of several clauses (sentences, or parts joined by "and then", "also"…): the weight of the tool's best clause
    * score, the whole-request score getting the rest (both scaled by the best score); 0 disables.
    */
   readonly clauseWeight: number
@@ -277,14 +277,6 @@ export const makeIndexWith = (parameters: Parameters): Index => {
     size: store.size
   }
 }
-
-/**
- * A new BM25F index with the default parameters.
- *
- * @since 0.1.0
- * @category constructors
- */
-export const makeIndex: Effect.Effect<Index> = Effect.sync(() => makeIndexWith(defaults))
 
 // -----------------------------------------------------------------------------
 // Layers

@@ -56,7 +56,7 @@ const score = (entry: Entry, keywords: ReadonlyArray<string>): number => {
  * @since 0.1.0
  * @category constructors
  */
-export const makeIndex: Effect.Effect<SearchIndex> = Effect.sync(() => {
+const makeIndex: Effect.Effect<SearchIndex> = Effect.sync(() => {
   const entries = new Map<string, Entry>()
   return {
     add: (docs) => docs.forEach((doc) => entries.set(doc.id, entryOf(doc))),

@@ -123,7 +123,7 @@ export const makeIndexWith = (budget: Partial<Budget> = {}): Effect.Effect<Searc
  * @since 0.1.0
  * @category constructors
  */
-export const makeIndex: Effect.Effect<SearchIndex> = makeIndexWith()
+const makeIndex: Effect.Effect<SearchIndex> = makeIndexWith()
 
 /**
  * The regex strategy as a layer.

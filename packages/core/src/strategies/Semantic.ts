@@ -17,6 +17,7 @@
 import { Effect, type Layer, Semaphore } from "effect"
 import type { EmbeddingModel } from "effect/ai"
 import * as Analyzer from "../Analyzer.js"
+import { words } from "../internal/analysis.js"
 import * as EmbeddingStrategy from "../internal/embeddingStrategy.js"
 import { TopK } from "../internal/TopK.js"
 import * as VectorFile from "../internal/vectorFile.js"
@@ -79,11 +80,11 @@ export interface Index extends SearchIndex {
  * @category models
  */
 export const documentText = (doc: SearchDocument): string => {
-  const parts = [Analyzer.words(doc.name).join(" ").toLowerCase()]
+  const parts = [words(doc.name).join(" ").toLowerCase()]
   if (doc.aliases.length > 0) parts.push(doc.aliases.join(", "))
   if (doc.description.trim() !== "") parts.push(doc.description.trim())
   if (doc.parameterNames.length > 0) {
-    parts.push(`Parameters: ${doc.parameterNames.map((p) => Analyzer.words(p).join(" ").toLowerCase()).join(", ")}`)
+    parts.push(`Parameters: ${doc.parameterNames.map((p) => words(p).join(" ").toLowerCase()).join(", ")}`)
   }
   return parts.join(". ")
 }

@@ -3,7 +3,7 @@
 // whose files are not published (`files` holds `dist/src` and `src` only).
 import { Deferred, Effect, Layer, Ref } from "effect"
 import { createServer } from "node:net"
-import { CatalogTool, Disclosure, Keyword, ToolCatalog, Unit } from "../../src/index.js"
+import { CatalogTool, Disclosure, Keyword, SearchStrategy, ToolCatalog, Unit } from "../../src/index.js"
 
 /** A tool of `parameters` (one string property) whose handler echoes its name and parameters. */
 const echoTool =
@@ -101,3 +101,12 @@ export const freePort = (): Promise<number> =>
       probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
     })
   })
+
+/** A new, empty index of the strategy `layer` provides: how a catalog gets one. */
+export const indexOf = <E, R>(
+  layer: Layer.Layer<SearchStrategy.SearchStrategy, E, R>
+): Effect.Effect<SearchStrategy.SearchIndex, E, R> =>
+  Effect.gen(function*() {
+    const strategy = yield* SearchStrategy.SearchStrategy
+    return yield* strategy.makeIndex
+  }).pipe(Effect.provide(layer))

@@ -10,9 +10,9 @@
  * @internal
  */
 import type { Analyzer } from "../../Analyzer.js"
-import { clauses } from "../../Analyzer.js"
 import type { Hit } from "../../SearchStrategy.js"
 import type { Associations, Feedback } from "../../strategies/Bm25f.js"
+import { clauses } from "../analysis.js"
 import { TopK } from "../TopK.js"
 import type { Postings, Store } from "./Store.js"
 
