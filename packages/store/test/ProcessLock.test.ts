@@ -15,7 +15,7 @@ const write = (path: string, owner: object, ageMillis = 0) => {
 }
 
 /** Asserts that the lock at `path` is taken, then releases it. */
-const takesAndReleases = (path: string) => {
+const expectTakenAndReleased = (path: string) => {
   const lock = ProcessLock.acquire(path)
   assert.isTrue("release" in lock)
   if ("release" in lock) lock.release()
@@ -35,7 +35,7 @@ describe("ProcessLock", () => {
   it("the older lock format (a process id alone) naming this process's id is a predecessor's", () => {
     const path = lockPath()
     Fs.writeFileSync(path, `${process.pid}\n`)
-    takesAndReleases(path)
+    expectTakenAndReleased(path)
   })
 
   it("a live owner is refused, surely; this process's own lock too", () => {
@@ -54,7 +54,7 @@ describe("ProcessLock", () => {
     write(path, elsewhere)
     assert.deepInclude(ProcessLock.acquire(path), { _tag: "Held", sure: false })
     write(path, elsewhere, ProcessLock.STALE_AFTER + 1_000)
-    takesAndReleases(path)
+    expectTakenAndReleased(path)
   })
 
   it("a holder refreshes its heartbeat and says where its audit is read", () => {

@@ -16,7 +16,6 @@
  */
 import { Effect, type Layer, Semaphore } from "effect"
 import type { EmbeddingModel } from "effect/ai"
-import * as Analyzer from "../Analyzer.js"
 import { words } from "../internal/analysis.js"
 import * as EmbeddingStrategy from "../internal/embeddingStrategy.js"
 import { TopK } from "../internal/TopK.js"
