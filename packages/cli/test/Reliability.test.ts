@@ -353,7 +353,10 @@ describe.skipIf(Cluster.unavailable !== undefined)(
         report(`${signal} during an outage: the next process wrote what was held within ${wrote} ms of starting`)
         const audit = yield* audited(location)
         if (signal === "SIGTERM") return compare(`SIGTERM during an outage`, seen, ranUpstream, audit)
-        // killed: calls in flight ran upstream without an answer; each is in the audit as unfinished
+        // killed: calls in flight ran upstream without an answer; each is in the audit as unfinished.
+        // An intent is recorded right before the upstream is asked, so a call killed in between is
+        // unfinished without having run: unfinished entries may outnumber the calls that ran
+        // unanswered, never the calls the clients were left without an answer for.
         const answered = new Set(seen.ok)
         const inFlight = ranUpstream.filter((t) => !answered.has(t))
         report(
@@ -361,7 +364,10 @@ describe.skipIf(Cluster.unavailable !== undefined)(
             `${audit.tokens.size} calls, ${audit.unfinished} unfinished, ${audit.gaps.length} gap rows`
         )
         for (const t of seen.ok) assert.strictEqual(audit.tokens.get(t), 1, t)
-        assert.strictEqual(audit.tokens.size + audit.unfinished, ranUpstream.length)
+        const ranSet = new Set(ranUpstream)
+        for (const t of audit.tokens.keys()) assert.isTrue(ranSet.has(t), `audited as answered but never ran: ${t}`)
+        assert.isAtLeast(audit.tokens.size + audit.unfinished, ranUpstream.length, "every call that ran is there")
+        assert.isAtMost(audit.unfinished, seen.failed.length, "no unfinished call the clients were not left without")
         assert.deepStrictEqual(audit.gaps, [])
       })
 
