@@ -62,6 +62,9 @@ const modes = ["search", "catalog", "staged"] as const satisfies ReadonlyArray<D
 const details = ["none", "first-sentence", "full"] as const satisfies ReadonlyArray<Disclosure.DescriptionDetail>
 const choices = (values: ReadonlyArray<string>) => values.map((v) => `\`${v}\``).join(" | ")
 
+/** The table of contents' defaults, read once (the reference's default value). */
+const tocDefaults = TableOfContents.TableOfContents.defaultValue()
+
 /**
  * Every core setting: its variable, flag, values, default and description.
  *
@@ -176,13 +179,13 @@ export const settings = {
   }),
   tocNamesPerSource: Setting.make("tocNamesPerSource", {
     schema: Setting.IntAtLeast(0),
-    default: TableOfContents.TableOfContents.defaultValue().namesPerSource,
+    default: tocDefaults.namesPerSource,
     values: "integer ≥ 0",
     description: "tool names the table of contents lists per connected source before counting the rest"
   }),
   tocDetail: Setting.make("tocDetail", {
     schema: Setting.Choice(details),
-    default: TableOfContents.TableOfContents.defaultValue().detail,
+    default: tocDefaults.detail,
     values: choices(details),
     description: "what the table of contents shows of each listed tool"
   }),
@@ -212,8 +215,8 @@ const defaults: Settings = {
   disclosure: Disclosure.defaults,
   visibility: Visibility.defaults,
   tableOfContents: {
-    namesPerSource: TableOfContents.TableOfContents.defaultValue().namesPerSource,
-    detail: TableOfContents.TableOfContents.defaultValue().detail
+    namesPerSource: tocDefaults.namesPerSource,
+    detail: tocDefaults.detail
   },
   discoveryFirst: false,
   feedback: true

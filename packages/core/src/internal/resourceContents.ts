@@ -109,7 +109,7 @@ export const render = (contents: ResourceContents): string => {
     if (group.hidden > 0) lines.push(`- ${moreResources(group.hidden)}`)
   }
   const { groups, resources } = contents.overflow
-  lines.push(...overflowLines(resources, ["more resource", "more resources"], groups, ["group", "groups"]))
+  lines.push(...overflowLines(resources, ["resource", "resources"], groups, ["group", "groups"]))
   return lines.join("\n")
 }
 
@@ -142,7 +142,11 @@ export const overflowLines = (
   group: readonly [string, string]
 ): ReadonlyArray<string> =>
   entries > 0
-    ? [`(${counted(entries, ...entry)} in ${counted(groups, `other ${group[0]}`, `other ${group[1]}`)}, hidden)`]
+    ? [
+      `(${counted(entries, `more ${entry[0]}`, `more ${entry[1]}`)} in ${
+        counted(groups, `other ${group[0]}`, `other ${group[1]}`)
+      }, hidden)`
+    ]
     : []
 
 const moreResources = (n: number): string => moreHidden(n, "resource", "resources")

@@ -67,7 +67,7 @@ export const render = (contents: Contents): string => {
     if (group.hidden > 0) lines.push(`- ${moreTools(group.hidden)}`)
   }
   const { categories, tools } = contents.overflow
-  lines.push(...overflowLines(tools, ["more tool", "more tools"], categories, ["category", "categories"]))
+  lines.push(...overflowLines(tools, ["tool", "tools"], categories, ["category", "categories"]))
   return lines.join("\n")
 }
 
