@@ -20,6 +20,7 @@
  */
 import type { Evaluation } from "@tool-search/cli"
 import { Bm25f, Disclosure, SearchDocument } from "@tool-search/core"
+import { Bm25fIndex } from "@tool-search/core/internal/bench"
 import { Effect } from "effect"
 import * as Datasets from "./Datasets.js"
 
@@ -105,7 +106,7 @@ const collect = (only?: ReadonlyArray<string>) =>
     const runs: Array<Runs> = []
     for (const d of datasets) {
       log(d.name)
-      const index = Bm25f.makeIndexWith(Bm25f.defaults)
+      const index = Bm25fIndex.make(Bm25f.defaults)
       index.add(d.tools.map(SearchDocument.fromTool))
       const run = (text: string) =>
         Effect.map(
