@@ -25,7 +25,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"
 import * as CatalogTool from "./CatalogTool.js"
 import * as Disclosure from "./Disclosure.js"
-import type { DuplicateTool, InvalidTool } from "./Errors.js"
+import type { DuplicateEntry, InvalidEntry } from "./Errors.js"
 import * as Messages from "./internal/unit/messages.js"
 import * as MetaTools from "./internal/unit/metaTools.js"
 import { UnitService } from "./internal/unit/service.js"
@@ -82,7 +82,7 @@ export const layerFromToolkit = <Tools extends Record<string, Tool.Any>>(
   options: LayerOptions = {}
 ): Layer.Layer<
   ToolCatalog | SearchStrategy,
-  InvalidTool | DuplicateTool,
+  InvalidEntry | DuplicateEntry,
   Tool.HandlersFor<Tools>
 > => {
   const { strategy = Strategies.layer(Strategies.defaultName), ...rest } = options

@@ -13,7 +13,7 @@
  * - **model-facing** — `TableOfContents`, `SearchToolkit`, `NativeDeferral`
  * - **resources** — `Resource`, `ResourceFile`, `ResourceCatalog`, `ResourceDisclosure`
  * - **settings** — `Setting`, `ToolSearchConfig`, `ResourceConfig`
- * - **errors** — every error class, at the top level only (`InvalidTool`, `Refused`, …), so that
+ * - **errors** — every error class, at the top level only (`InvalidEntry`, `Refused`, …), so that
  *   declaration files of dependent code can name them
  *
  * Everything else is in `internal/` and is not part of the API.
