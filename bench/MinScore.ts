@@ -192,7 +192,7 @@ export const report = (only?: ReadonlyArray<string>, full = false) =>
 // minScoreRatio, with minScore at its default
 // -----------------------------------------------------------------------------
 
-/** The ratios tried, each with `Disclosure.defaults.minScore`. */
+/** The ratios tried, each with `Disclosure.Disclosure.defaultValue().minScore`. */
 export const RATIOS: ReadonlyArray<number> = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7]
 
 /** What one rule does to one data set's top 5s. */
@@ -253,7 +253,7 @@ const pct = (x: number) => `${(x * 100).toFixed(1)} %`
 export const ratioReport = (only?: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const runs = yield* collect(only)
-    const minScore = Disclosure.defaults.minScore
+    const minScore = Disclosure.Disclosure.defaultValue().minScore
     const at = (i: number) => (hits: Hits["hits"]) => keep(hits, { absolute: minScore, relative: RATIOS[i] as number })
     const rows = new Map(runs.map((r) => [r.name, RATIOS.map((_, i) => ratioRowOf([r], at(i)))]))
     const none = new Map(runs.map((r) => [r.name, ratioRowOf([r], (hits) => hits)]))

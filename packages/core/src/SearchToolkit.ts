@@ -97,6 +97,9 @@ export const layerFromToolkit = <Tools extends Record<string, Tool.Any>>(
 // ToolSearch alone, as an effect/ai tool
 // -----------------------------------------------------------------------------
 
+/** The default disclosure settings, whose limits `ToolSearch`'s schema states. */
+const disclosure = Disclosure.Disclosure.defaultValue()
+
 /**
  * `ToolSearch`, with the same schema the executor sends (`additionalProperties: false`).
  *
@@ -104,14 +107,8 @@ export const layerFromToolkit = <Tools extends Record<string, Tool.Any>>(
  * @category tools
  */
 const ToolSearch = Tool.dynamic(Disclosure.toolNames.toolSearch, {
-  description: Messages.toolSearchDescription(
-    Disclosure.defaults.maxResultsLimit,
-    Disclosure.defaults.defaultMaxResults
-  ),
-  parameters: Messages.toolSearchParameters(
-    Disclosure.defaults.maxResultsLimit,
-    Disclosure.defaults.defaultMaxResults
-  ),
+  description: Messages.toolSearchDescription(disclosure.maxResultsLimit, disclosure.defaultMaxResults),
+  parameters: Messages.toolSearchParameters(disclosure.maxResultsLimit, disclosure.defaultMaxResults),
   success: Schema.Unknown,
   failure: Schema.String,
   failureMode: "return"
