@@ -30,15 +30,7 @@ export type Setup = "stock" | "analyzer"
 export const setups: ReadonlyArray<Setup> = ["stock", "analyzer"]
 
 /** The seed's field weights, as the peers' users configure them. */
-export const seedWeights: Readonly<Record<Bm25f.Field, number>> = {
-  name: 3,
-  aliases: 3,
-  parameterNames: 2,
-  category: 1,
-  description: 1,
-  parameterDescriptions: 1,
-  queries: 1
-}
+export const seedWeights: Readonly<Record<Bm25f.Field, number>> = { ...Bm25fIndex.stockRanker.weights, queries: 1 }
 
 /** A 40-word English stop list: Lucene's 33 English stop words and `from has have i me my were`. */
 export const PLAIN_STOP_WORDS: ReadonlySet<string> = new Set(

@@ -131,17 +131,9 @@ export const knobs: ReadonlyArray<Knob> = [
  * (the feedback weight is not a knob here: without evidence it changes nothing).
  */
 export const origin: Bm25f.Parameters = {
-  k1: 1.5,
-  b: 0.75,
-  weights: {
-    name: 3,
-    aliases: 3,
-    parameterNames: 2,
-    category: 1,
-    description: 1,
-    parameterDescriptions: 1,
-    queries: Bm25f.defaults.weights.queries
-  },
+  // the hand-set BM25F that the default fusion keeps as its second ranker
+  ...Bm25fIndex.stockRanker,
+  weights: { ...Bm25fIndex.stockRanker.weights, queries: Bm25f.defaults.weights.queries },
   nameCoverage: 1,
   clauseWeight: 0.5,
   quotedWeight: 0.3,
