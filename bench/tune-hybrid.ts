@@ -5,13 +5,14 @@
  * For every data set, every query is ranked once by BM25F (the defaults, a pool of 50) and by the
  * offline embedding model (the 50 most similar tools; vectors cached on disk, so a second run
  * embeds nothing); then every pair (lexical weight, margin) of the grid is evaluated from those
- * rankings (`Hybrid.fuse`, `Hybrid.confident`). Each fold proposes, among the pairs at or above BM25F
+ * rankings (`HybridIndex.fuse`, `HybridIndex.confident`). Each fold proposes, among the pairs at or above BM25F
  * on each of its tuning sets, the one with the best mean; the proposal is judged on the held-out
  * set against BM25F (Δ ± noise, paired bootstrap). The chosen pair: the same criterion on every
  * data set.
  */
 import { Evaluation } from "@tool-search/cli"
 import { Bm25f, Hybrid, SearchDocument, Semantic } from "@tool-search/core"
+import { Bm25fIndex, HybridIndex, SemanticIndex } from "@tool-search/core/internal/bench"
 import { OfflineEmbeddings } from "@tool-search/embeddings-offline"
 import { Effect } from "effect"
 import { EmbeddingModel } from "effect/ai"
@@ -75,9 +76,9 @@ const rankings = (dataset: Datasets.Dataset) =>
   Effect.gen(function*() {
     const pools = readPools(dataset.name)
     const docs = dataset.tools.map(SearchDocument.fromTool)
-    const lexical = Bm25f.makeIndexWith(Bm25f.defaults)
+    const lexical = Bm25fIndex.make(Bm25f.defaults)
     lexical.add(docs)
-    const semantic = yield* Semantic.makeIndexWith(yield* EmbeddingModel.EmbeddingModel, {
+    const semantic = yield* SemanticIndex.make(yield* EmbeddingModel.EmbeddingModel, {
       ...Semantic.defaults,
       model: OfflineEmbeddings.modelName,
       onProgress: (done, total) => log(`${dataset.name}: embedding tools ${done}/${total}`)
@@ -104,9 +105,9 @@ const rankings = (dataset: Datasets.Dataset) =>
 
 const perQuery = (runs: ReadonlyArray<Run>, pair: Pair): ReadonlyArray<number> =>
   runs.map(({ hits, q, sims }) => {
-    const ranked = Hybrid.confident(hits, pair.margin)
+    const ranked = HybridIndex.confident(hits, pair.margin)
       ? hits.slice(0, 10)
-      : Hybrid.fuse(hits, sims, { lexicalWeight: pair.lexicalWeight, pool: Hybrid.defaults.pool }, 10)
+      : HybridIndex.fuse(hits, sims, { lexicalWeight: pair.lexicalWeight, pool: Hybrid.defaults.pool }, 10)
     return Evaluation.quality(q, ranked.map((h) => h.id), 10).ndcg
   })
 
