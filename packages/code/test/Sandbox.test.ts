@@ -259,45 +259,26 @@ describe("Sandbox: threads", () => {
       const thread = yield* Effect.scoped(Effect.tap(Thread.spawn, (thread) => Effect.sync(() => started(thread))))
       return yield* Deferred.await(thread.exited)
     })
+  const running = (code: string) => (thread: Thread.Thread) =>
+    thread.worker.postMessage(
+      {
+        _tag: "Start",
+        run: 1,
+        code,
+        tools: [],
+        memoryBytes: 16 * 1024 * 1024,
+        stackBytes: 256 * 1024,
+        maxToolCalls: 1,
+        maxOutput: 1000
+      } satisfies Protocol.ToWorker
+    )
 
   it.live("a thread the sandbox no longer needs exits on its own, not terminated", () =>
     Effect.map(exitCode(() => {}), (code) => assert.strictEqual(code, 0)))
 
   it.live("so does a thread in the middle of a run", () =>
-    Effect.map(
-      exitCode((thread) =>
-        thread.worker.postMessage(
-          {
-            _tag: "Start",
-            run: 1,
-            code: `await new Promise(() => {}); return 1`,
-            tools: [],
-            memoryBytes: 16 * 1024 * 1024,
-            stackBytes: 256 * 1024,
-            maxToolCalls: 1,
-            maxOutput: 1000
-          } satisfies Protocol.ToWorker
-        )
-      ),
-      (code) => assert.strictEqual(code, 0)
-    ))
+    Effect.map(exitCode(running(`await new Promise(() => {}); return 1`)), (code) => assert.strictEqual(code, 0)))
 
   it.live("so does a thread busy computing", () =>
-    Effect.map(
-      exitCode((thread) =>
-        thread.worker.postMessage(
-          {
-            _tag: "Start",
-            run: 1,
-            code: `while (true) {}`,
-            tools: [],
-            memoryBytes: 16 * 1024 * 1024,
-            stackBytes: 256 * 1024,
-            maxToolCalls: 1,
-            maxOutput: 1000
-          } satisfies Protocol.ToWorker
-        )
-      ),
-      (code) => assert.strictEqual(code, 0)
-    ))
+    Effect.map(exitCode(running(`while (true) {}`)), (code) => assert.strictEqual(code, 0)))
 })
