@@ -9,6 +9,11 @@
  * time of the process (`process.cpuUsage`), which a machine loaded by other work inflates far less
  * than wall-clock time; wall-clock figures are reported too.
  *
+ * The replay runs every request a second time, when `effect/ai`'s caches of each request's objects
+ * are warm and the heap holds nothing else: a lower bound of what `generateText` costs. `inSitu` is
+ * the other bound: the CPU time spent inside each `generateText` call as the executor made it (cold
+ * per-request work, and the garbage collections that fall inside it, included).
+ *
  * @since 0.1.0
  */
 import { Executor, ScriptedModel, TokenCounter } from "@tool-search/agent"
@@ -67,13 +72,18 @@ export interface Report {
     readonly modelUsPerIteration: number
     readonly executorUsPerIteration: number
   }
+  /** The CPU split with the model's share measured inside the executor's own calls, not replayed. */
+  readonly inSitu: {
+    readonly modelUsPerIteration: number
+    readonly executorUsPerIteration: number
+  }
 }
 
 /**
  * The model the executor calls: the scripted one, recording every request it is sent, so that the
  * same requests can be sent again without the executor (`replay`).
  */
-const recordingModel = (requests: Array<Effect.Effect<unknown, unknown>>) =>
+const recordingModel = (requests: Array<Effect.Effect<unknown, unknown>>, inModel: { cpu: number }) =>
   Layer.effect(
     LanguageModel.LanguageModel,
     Effect.map(Effect.service(LanguageModel.LanguageModel), (model) => ({
@@ -81,7 +91,13 @@ const recordingModel = (requests: Array<Effect.Effect<unknown, unknown>>) =>
       generateText: ((options: Parameters<typeof model.generateText>[0]) =>
         Effect.suspend(() => {
           requests.push(Effect.suspend(() => model.generateText(options) as Effect.Effect<unknown, unknown>))
-          return model.generateText(options)
+          const started = now().cpu
+          return Effect.ensuring(
+            model.generateText(options),
+            Effect.sync(() => {
+              inModel.cpu += now().cpu - started
+            })
+          )
         })) as typeof model.generateText
     }))
   ).pipe(Layer.provide(ScriptedModel.layer({ policy: "capable" })))
@@ -104,6 +120,7 @@ const now = () => {
  */
 export const measure = (toolCount: number, turns: number): Effect.Effect<Report> => {
   const requests: Array<Effect.Effect<unknown, unknown>> = []
+  const inModel = { cpu: 0 }
   return Effect.gen(function*() {
     const catalog = yield* ToolCatalog.ToolCatalog
     yield* catalog.register(generate(toolCount)).pipe(Effect.orDie) // generated names are valid
@@ -113,10 +130,12 @@ export const measure = (toolCount: number, turns: number): Effect.Effect<Report>
     // warm-up: JIT, token counts, tool definition caches
     for (let i = 0; i < 50; i++) yield* turn(i)
     requests.length = 0
+    inModel.cpu = 0
     let iterations = 0
     const start = now()
     for (let i = 0; i < turns; i++) iterations += (yield* turn(i)).iterations
     const end = now()
+    const inSituModel = inModel.cpu
     // the same requests, without the executor (after a warm-up of its own)
     const sent = [...requests]
     for (const request of sent.slice(0, 150)) yield* Effect.orDie(request)
@@ -133,12 +152,16 @@ export const measure = (toolCount: number, turns: number): Effect.Effect<Report>
       turns,
       iterations,
       ...per(end.cpu - start.cpu, replayEnd.cpu - replayStart.cpu),
-      wall: per(end.wall - start.wall, replayEnd.wall - replayStart.wall)
+      wall: per(end.wall - start.wall, replayEnd.wall - replayStart.wall),
+      inSitu: {
+        modelUsPerIteration: round(inSituModel / iterations),
+        executorUsPerIteration: round((end.cpu - start.cpu - inSituModel) / iterations)
+      }
     }
   }).pipe(
     Effect.provide(
       Executor.layerMemory({ maxIterations: 6 }).pipe(
-        Layer.provideMerge(recordingModel(requests)),
+        Layer.provideMerge(recordingModel(requests, inModel)),
         Layer.provideMerge(ToolCatalog.layer.pipe(Layer.provide(Strategies.layer(Strategies.defaultName)))),
         Layer.provide(TokenCounter.o200k)
       )
@@ -171,6 +194,11 @@ export const command = Command.make("bench-executor", {
       `  the executor's own                   ${
         r.executorUsPerIteration.toFixed(1)
       } µs  (target: at most generateText's)`
+    )
+    yield* Console.log(
+      `  in situ (the model's share timed inside the executor's own calls): ${
+        r.inSitu.modelUsPerIteration.toFixed(1)
+      } µs in generateText, ${r.inSitu.executorUsPerIteration.toFixed(1)} µs the executor's own`
     )
     yield* Console.log(
       `  wall clock: ${r.wall.usPerIteration.toFixed(1)} µs total, ${
