@@ -14,7 +14,15 @@ import type { Hit } from "../../SearchStrategy.js"
 import type { Associations, Feedback } from "../../strategies/Bm25f.js"
 import { clauses } from "../analysis.js"
 import { TopK } from "../TopK.js"
-import type { Postings, Store } from "./Store.js"
+import type { Store } from "./Store.js"
+
+/** One term's postings: `[from, to)` of the store's arenas. */
+interface Postings {
+  readonly slots: Int32Array
+  readonly tfs: Int32Array
+  readonly from: number
+  readonly to: number
+}
 
 /** The ranking additions the scorer applies on top of BM25F. */
 export interface Additions {
@@ -129,7 +137,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     clauseCeilings.fill(0)
     for (let t = 0; t < terms.length; t++) {
       const id = store.vocabulary.find(terms[t] as string)
-      const df = id === undefined ? 0 : store.postings(id).size
+      const df = id === undefined ? 0 : store.df(id)
       const mask = masks?.[t] ?? 0
       const weight = weights[t] ?? 1
       if (t < counted) {
@@ -141,8 +149,13 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
         }
       }
       if (id === undefined || df === 0) continue
-      const p: Postings = store.postings(id)
-      const impacts = store.impactsOf(p)
+      const impacts = store.impactsOf(id)
+      const p: Postings = {
+        slots: store.postingSlots(),
+        tfs: store.postingFrequencies(),
+        from: store.start(id),
+        to: store.start(id) + df
+      }
       const before = count
       // with clauses, every term goes through the clause loop (an expansion term has mask 0) so a
       // slot it touches first gets its clause mask reset
@@ -155,7 +168,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
         })
       // the second ranker reads the same postings, unweighted (plain BM25F: quotes count in full)
       if (fusionWeight > 0) {
-        addSecond(p, store.impactsOf(p, 1), t < counted ? 1 : weight, second, touched, before, count)
+        addSecond(p, store.impactsOf(id, 1), t < counted ? 1 : weight, second, touched, before, count)
       }
     }
     return count
@@ -289,7 +302,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
         let packed = tfs[i] as number
         let tf = 0
         for (; packed !== 0; packed >>>= store.tfBits) tf += packed & tfMax
-        const df = store.postings(term).size
+        const df = store.df(term)
         const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5))
         mass.set(term, (mass.get(term) ?? 0) + share * (tf / length) * idf)
       }
@@ -424,8 +437,7 @@ const addPostings = (
 ): number => {
   const slots = p.slots
   const tfs = p.tfs
-  const df = p.size
-  for (let i = 0; i < df; i++) {
+  for (let i = p.from; i < p.to; i++) {
     const slot = slots[i] as number
     const impact = (impacts[i] as number) * weight
     const inName = ((tfs[i] as number) & tfMax) * weight // the name is field 0: its frequency is the low bits
@@ -455,8 +467,7 @@ const addSecond = (
   // slots touched first by this term start from 0
   for (let i = newFrom; i < newTo; i++) second[touched[i] as number] = 0
   const slots = p.slots
-  const df = p.size
-  for (let i = 0; i < df; i++) {
+  for (let i = p.from; i < p.to; i++) {
     const slot = slots[i] as number
     second[slot] = (second[slot] as number) + (impacts[i] as number) * weight
   }
@@ -484,8 +495,7 @@ const addClausePostings = (
   const { clauseNameHits, clauseScores, slotMasks } = clause
   const slots = p.slots
   const tfs = p.tfs
-  const df = p.size
-  for (let i = 0; i < df; i++) {
+  for (let i = p.from; i < p.to; i++) {
     const slot = slots[i] as number
     const impact = (impacts[i] as number) * weight
     const inName = ((tfs[i] as number) & tfMax) * weight
