@@ -83,8 +83,8 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
   let stamps = new Uint32Array(0)
   let touched = new Int32Array(0)
   let stamp = 0
-  // Per-clause scores and name hits, [slot * MAX_CLAUSES + clause], allocated by the first request
-  // with several clauses.
+  // Per-clause scores and name hits, one plane per clause ([clause * capacity + slot], so a term's
+  // postings write one plane in slot order), allocated by the first request with several clauses.
   let clauseScores = new Float64Array(0)
   let clauseNameHits = new Float64Array(0)
   let slotMasks = new Int32Array(0) // which clauses each touched slot has a score in
@@ -150,26 +150,46 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
       }
       if (id === undefined || df === 0) continue
       const impacts = store.impactsOf(id)
-      const p: Postings = {
-        slots: store.postingSlots(),
-        tfs: store.postingFrequencies(),
-        from: store.start(id),
-        to: store.start(id) + df
-      }
-      const before = count
+      const slots = store.postingSlots()
+      const tfs = store.postingFrequencies()
+      const from = store.start(id)
+      const to = from + df
+      // the second ranker reads the same postings, unweighted (plain BM25F: quotes count in full)
+      const secondImpacts = fusionWeight > 0 ? store.impactsOf(id, 1) : undefined
+      const secondWeight = t < counted ? 1 : weight
       // with clauses, every term goes through the clause loop (an expansion term has mask 0) so a
       // slot it touches first gets its clause mask reset
-      count = masks === undefined
-        ? addPostings(p, impacts, weight, tfMax, stamps, stamp, scores, nameHits, touched, count)
-        : addClausePostings(p, impacts, weight, tfMax, stamps, stamp, scores, nameHits, touched, count, mask, {
+      count = masks !== undefined
+        ? addClausePostings(slots, tfs, from, to, impacts, weight, tfMax, stamps, stamp, scores, nameHits, touched, count, {
+          mask,
+          capacity,
           clauseScores,
           clauseNameHits,
-          slotMasks
+          slotMasks,
+          secondImpacts,
+          secondWeight,
+          second
         })
-      // the second ranker reads the same postings, unweighted (plain BM25F: quotes count in full)
-      if (fusionWeight > 0) {
-        addSecond(p, store.impactsOf(id, 1), t < counted ? 1 : weight, second, touched, before, count)
-      }
+        : secondImpacts === undefined
+        ? addPostings(slots, tfs, from, to, impacts, weight, tfMax, stamps, stamp, scores, nameHits, touched, count)
+        : addFusedPostings(
+          slots,
+          tfs,
+          from,
+          to,
+          impacts,
+          weight,
+          tfMax,
+          stamps,
+          stamp,
+          scores,
+          nameHits,
+          touched,
+          count,
+          secondImpacts,
+          secondWeight,
+          second
+        )
     }
     return count
   }
@@ -198,12 +218,12 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
         undefined,
         query.terms.length
       )
-      for (let i = 0; i < count; i++) {
-        const slot = touched[i] as number
-        raw[slot] = scores[slot] as number
-        if (nameCoverage !== 0) scores[slot] = (scores[slot] as number) + coverage(slot, nameHits[slot] as number)
-      }
-      return fuseSecond(count)
+      finishWhole(touched, count, scores, raw, nameHits, fusionWeight > 0 ? second : undefined, lengths, {
+        fieldCount: store.fieldCount,
+        nameCoverage,
+        fusionWeight
+      })
+      return count
     }
     // Several clauses: one pass over the postings of the distinct terms, each term adding to the
     // whole request and to the clauses it occurs in.
@@ -228,26 +248,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
       [...terms.map((t) => maskOf.get(t) as number), ...extra.map(() => 0)],
       own
     )
-    return fuseSecond(fuseClauses(count, clauseCount))
-  }
-
-  /** Fuses the second ranker's max-normalized sums into the scores (when fused). */
-  const fuseSecond = (count: number): number => {
-    if (!(fusionWeight > 0)) return count
-    let best = 0
-    let bestSecond = 0
-    for (let i = 0; i < count; i++) {
-      const slot = touched[i] as number
-      if ((scores[slot] as number) > best) best = scores[slot] as number
-      if ((second[slot] as number) > bestSecond) bestSecond = second[slot] as number
-    }
-    const a = best > 0 ? (1 - fusionWeight) / best : 0
-    const b = bestSecond > 0 ? fusionWeight / bestSecond : 0
-    for (let i = 0; i < count; i++) {
-      const slot = touched[i] as number
-      scores[slot] = a * (scores[slot] as number) + b * (second[slot] as number)
-    }
-    return count
+    return fuseClauses(count, clauseCount)
   }
 
   /** The expansion terms of a request from the association table: the most probable, not already asked. */
@@ -336,10 +337,13 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
 
   /**
    * Turns whole-request and clause scores into the fused score of every touched slot:
-   * `(1 − w) · whole / best whole + w · max over clauses (clause / best of that clause)`.
+   * `(1 − w) · whole / best whole + w · max over clauses (clause / best of that clause)`, then
+   * fuses the second ranker (when fused).
    */
   const fuseClauses = (count: number, clauseCount: number): number => {
     let best = 0
+    let bestSecond = 0
+    const fused = fusionWeight > 0
     const bestOfClause = new Float64Array(clauseCount)
     for (let i = 0; i < count; i++) {
       const slot = touched[i] as number
@@ -347,11 +351,12 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
       const s = (scores[slot] as number) + coverage(slot, nameHits[slot] as number)
       scores[slot] = s
       if (s > best) best = s
-      const row = slot * MAX_CLAUSES
+      if (fused && (second[slot] as number) > bestSecond) bestSecond = second[slot] as number
       for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
         if ((m & 1) === 0) continue
-        const w = (clauseScores[row + c] as number) + coverage(slot, clauseNameHits[row + c] as number)
-        clauseScores[row + c] = w
+        const at = c * capacity + slot
+        const w = (clauseScores[at] as number) + coverage(slot, clauseNameHits[at] as number)
+        clauseScores[at] = w
         if (w > (bestOfClause[c] as number)) bestOfClause[c] = w
       }
     }
@@ -360,17 +365,20 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
       bestOfClause[c] = b > 0 ? 1 / b : 0
     }
     const whole = (1 - clauseWeight) / best
+    let bestFused = 0
     for (let i = 0; i < count; i++) {
       const slot = touched[i] as number
-      const row = slot * MAX_CLAUSES
       let clause = 0
       for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
         if ((m & 1) === 0) continue
-        const v = (clauseScores[row + c] as number) * (bestOfClause[c] as number)
+        const v = (clauseScores[c * capacity + slot] as number) * (bestOfClause[c] as number)
         if (v > clause) clause = v
       }
-      scores[slot] = whole * (scores[slot] as number) + clauseWeight * clause
+      const v = whole * (scores[slot] as number) + clauseWeight * clause
+      scores[slot] = v
+      if (v > bestFused) bestFused = v
     }
+    if (fused) fuseSecond(touched, count, scores, second, bestFused, bestSecond, fusionWeight)
     return count
   }
 
@@ -382,12 +390,12 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     const slot = store.slotOf(id) as number // a returned hit is a touched slot, which holds a document
     let strength = ceiling > 0 ? (raw[slot] as number) / ceiling : 0
     if (lastClauses > 0) {
-      const row = slot * MAX_CLAUSES
       for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
         const top = clauseCeilings[c] as number
         if ((m & 1) === 0 || top <= 0) continue
         // the clause's score had its name coverage added by `fuseClauses`: take it out again
-        const clause = (clauseScores[row + c] as number) - coverage(slot, clauseNameHits[row + c] as number)
+        const at = c * capacity + slot
+        const clause = (clauseScores[at] as number) - coverage(slot, clauseNameHits[at] as number)
         strength = Math.max(strength, clause / top)
       }
     }
@@ -420,11 +428,15 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
   }
 }
 
-// The two hot loops, as top-level functions over typed arrays so the engine compiles them tight.
+// The hot loops, as top-level functions over typed arrays so the engine compiles them tight.
+// Each slot's sums add the query's terms in query order, whichever loop runs.
 
-/** Adds one term's postings to the scores; returns the new count of touched slots. */
+/** Adds one term's postings `[from, to)` to the scores; returns the new count of touched slots. */
 const addPostings = (
-  p: Postings,
+  slots: Int32Array,
+  tfs: Int32Array,
+  from: number,
+  to: number,
   impacts: Float32Array,
   weight: number,
   tfMax: number,
@@ -435,9 +447,7 @@ const addPostings = (
   touched: Int32Array,
   count: number
 ): number => {
-  const slots = p.slots
-  const tfs = p.tfs
-  for (let i = p.from; i < p.to; i++) {
+  for (let i = from; i < to; i++) {
     const slot = slots[i] as number
     const impact = (impacts[i] as number) * weight
     const inName = ((tfs[i] as number) & tfMax) * weight // the name is field 0: its frequency is the low bits
@@ -454,28 +464,12 @@ const addPostings = (
   return count
 }
 
-/** Adds one term's postings under the second scoring to `second` (the slots touched are those of the first). */
-const addSecond = (
-  p: Postings,
-  impacts: Float32Array,
-  weight: number,
-  second: Float64Array,
-  touched: Int32Array,
-  newFrom: number,
-  newTo: number
-): void => {
-  // slots touched first by this term start from 0
-  for (let i = newFrom; i < newTo; i++) second[touched[i] as number] = 0
-  const slots = p.slots
-  for (let i = p.from; i < p.to; i++) {
-    const slot = slots[i] as number
-    second[slot] = (second[slot] as number) + (impacts[i] as number) * weight
-  }
-}
-
-/** `addPostings` that also adds to the clauses in `mask`. */
-const addClausePostings = (
-  p: Postings,
+/** `addPostings` that also adds the second ranker's impacts, weighted `secondWeight`, to `second`. */
+const addFusedPostings = (
+  slots: Int32Array,
+  tfs: Int32Array,
+  from: number,
+  to: number,
   impacts: Float32Array,
   weight: number,
   tfMax: number,
@@ -485,43 +479,141 @@ const addClausePostings = (
   nameHits: Float64Array,
   touched: Int32Array,
   count: number,
-  mask: number,
-  clause: {
-    readonly clauseScores: Float64Array
-    readonly clauseNameHits: Float64Array
-    readonly slotMasks: Int32Array
-  }
+  secondImpacts: Float32Array,
+  secondWeight: number,
+  second: Float64Array
 ): number => {
-  const { clauseNameHits, clauseScores, slotMasks } = clause
-  const slots = p.slots
-  const tfs = p.tfs
-  for (let i = p.from; i < p.to; i++) {
+  for (let i = from; i < to; i++) {
     const slot = slots[i] as number
     const impact = (impacts[i] as number) * weight
     const inName = ((tfs[i] as number) & tfMax) * weight
-    const row = slot * MAX_CLAUSES
+    const other = (secondImpacts[i] as number) * secondWeight
+    if (stamps[slot] !== stamp) {
+      stamps[slot] = stamp
+      scores[slot] = impact
+      nameHits[slot] = inName
+      second[slot] = other
+      touched[count++] = slot
+    } else {
+      scores[slot] = (scores[slot] as number) + impact
+      nameHits[slot] = (nameHits[slot] as number) + inName
+      second[slot] = (second[slot] as number) + other
+    }
+  }
+  return count
+}
+
+/** `addPostings` that also adds to the clauses in `mask` and, when fused, to the second ranker. */
+const addClausePostings = (
+  slots: Int32Array,
+  tfs: Int32Array,
+  from: number,
+  to: number,
+  impacts: Float32Array,
+  weight: number,
+  tfMax: number,
+  stamps: Uint32Array,
+  stamp: number,
+  scores: Float64Array,
+  nameHits: Float64Array,
+  touched: Int32Array,
+  count: number,
+  clause: {
+    readonly mask: number
+    readonly capacity: number
+    readonly clauseScores: Float64Array
+    readonly clauseNameHits: Float64Array
+    readonly slotMasks: Int32Array
+    readonly secondImpacts: Float32Array | undefined
+    readonly secondWeight: number
+    readonly second: Float64Array
+  }
+): number => {
+  const { capacity, clauseNameHits, clauseScores, mask, second, secondImpacts, secondWeight, slotMasks } = clause
+  for (let i = from; i < to; i++) {
+    const slot = slots[i] as number
+    const impact = (impacts[i] as number) * weight
+    const inName = ((tfs[i] as number) & tfMax) * weight
     let seen = 0 // the clauses this slot already has a score in; entries of others are stale
     if (stamps[slot] !== stamp) {
       stamps[slot] = stamp
       scores[slot] = impact
       nameHits[slot] = inName
+      if (secondImpacts !== undefined) second[slot] = (secondImpacts[i] as number) * secondWeight
       touched[count++] = slot
     } else {
       scores[slot] = (scores[slot] as number) + impact
       nameHits[slot] = (nameHits[slot] as number) + inName
+      if (secondImpacts !== undefined) {
+        second[slot] = (second[slot] as number) + (secondImpacts[i] as number) * secondWeight
+      }
       seen = slotMasks[slot] as number
     }
     slotMasks[slot] = seen | mask
     for (let c = 0, m = mask; m !== 0; c++, m >>>= 1) {
       if ((m & 1) === 0) continue
+      const at = c * capacity + slot
       if ((seen & (1 << c)) === 0) {
-        clauseScores[row + c] = impact
-        clauseNameHits[row + c] = inName
+        clauseScores[at] = impact
+        clauseNameHits[at] = inName
       } else {
-        clauseScores[row + c] = (clauseScores[row + c] as number) + impact
-        clauseNameHits[row + c] = (clauseNameHits[row + c] as number) + inName
+        clauseScores[at] = (clauseScores[at] as number) + impact
+        clauseNameHits[at] = (clauseNameHits[at] as number) + inName
       }
     }
   }
   return count
+}
+
+/**
+ * Completes the scores of a request of one clause: keeps each slot's sum before additions in
+ * `raw`, adds name coverage, and fuses the second ranker (when `second` is given).
+ */
+const finishWhole = (
+  touched: Int32Array,
+  count: number,
+  scores: Float64Array,
+  raw: Float64Array,
+  nameHits: Float64Array,
+  second: Float64Array | undefined,
+  lengths: Uint16Array,
+  options: { readonly fieldCount: number; readonly nameCoverage: number; readonly fusionWeight: number }
+): void => {
+  const { fieldCount, fusionWeight, nameCoverage } = options
+  let best = 0
+  let bestSecond = 0
+  for (let i = 0; i < count; i++) {
+    const slot = touched[i] as number
+    let score = scores[slot] as number
+    raw[slot] = score
+    if (nameCoverage !== 0) {
+      const hits = nameHits[slot] as number
+      const length = lengths[slot * fieldCount] as number
+      score = score + (hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0)
+      scores[slot] = score
+    }
+    if (second !== undefined) {
+      if (score > best) best = score
+      if ((second[slot] as number) > bestSecond) bestSecond = second[slot] as number
+    }
+  }
+  if (second !== undefined) fuseSecond(touched, count, scores, second, best, bestSecond, fusionWeight)
+}
+
+/** Fuses the second ranker's max-normalized sums into the scores. */
+const fuseSecond = (
+  touched: Int32Array,
+  count: number,
+  scores: Float64Array,
+  second: Float64Array,
+  best: number,
+  bestSecond: number,
+  fusionWeight: number
+): void => {
+  const a = best > 0 ? (1 - fusionWeight) / best : 0
+  const b = bestSecond > 0 ? fusionWeight / bestSecond : 0
+  for (let i = 0; i < count; i++) {
+    const slot = touched[i] as number
+    scores[slot] = a * (scores[slot] as number) + b * (second[slot] as number)
+  }
 }
