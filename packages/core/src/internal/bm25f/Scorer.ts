@@ -76,6 +76,10 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
   let raw = new Float64Array(0)
   // how many clauses the last query had (0: one), for strengths
   let lastClauses = 0
+  // whether the last query's scores are fused with the second ranker, and how (`finalScore`)
+  let mixed = false
+  let mixFirst = 0
+  let mixSecond = 0
   // the query's term weight: Σ weight · idf over its terms, the most a tool could match; per clause too
   let ceiling = 0
   const clauseCeilings = new Float64Array(MAX_CLAUSES)
@@ -218,11 +222,11 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
         undefined,
         query.terms.length
       )
-      finishWhole(touched, count, scores, raw, nameHits, fusionWeight > 0 ? second : undefined, lengths, {
-        fieldCount: store.fieldCount,
-        nameCoverage,
-        fusionWeight
-      })
+      mixed = fusionWeight > 0
+      if (mixed) {
+        const best = wholeBests(touched, count, scores, nameHits, second, lengths, store.fieldCount, nameCoverage)
+        mix(best.first, best.second)
+      }
       return count
     }
     // Several clauses: one pass over the postings of the distinct terms, each term adding to the
@@ -248,7 +252,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
       [...terms.map((t) => maskOf.get(t) as number), ...extra.map(() => 0)],
       own
     )
-    return fuseClauses(count, clauseCount)
+    return fuseAll(count, clauseCount)
   }
 
   /** The expansion terms of a request from the association table: the most probable, not already asked. */
@@ -280,7 +284,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     const top = new TopK(feedback.docs)
     for (let i = 0; i < count; i++) {
       const slot = touched[i] as number
-      const score = scores[slot] as number
+      const score = finalScore(slot)
       // ties are broken by tool id, as in the results, so the same catalog always feeds back the same
       if (score > 0 && score >= top.floor()) top.offer(store.idAt(slot), score)
     }
@@ -335,51 +339,47 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     return scoreWith(text, parts, [...expansion.terms, ...fed.terms], [...expansion.weights, ...fed.weights])
   }
 
-  /**
-   * Turns whole-request and clause scores into the fused score of every touched slot:
-   * `(1 − w) · whole / best whole + w · max over clauses (clause / best of that clause)`, then
-   * fuses the second ranker (when fused).
-   */
-  const fuseClauses = (count: number, clauseCount: number): number => {
-    let best = 0
-    let bestSecond = 0
+  /** Fuses whole-request and clause scores (`fuseClauses`), then the second ranker (when fused). */
+  const fuseAll = (count: number, clauseCount: number): number => {
     const fused = fusionWeight > 0
-    const bestOfClause = new Float64Array(clauseCount)
-    for (let i = 0; i < count; i++) {
-      const slot = touched[i] as number
-      raw[slot] = scores[slot] as number
-      const s = (scores[slot] as number) + coverage(slot, nameHits[slot] as number)
-      scores[slot] = s
-      if (s > best) best = s
-      if (fused && (second[slot] as number) > bestSecond) bestSecond = second[slot] as number
-      for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
-        if ((m & 1) === 0) continue
-        const at = c * capacity + slot
-        const w = (clauseScores[at] as number) + coverage(slot, clauseNameHits[at] as number)
-        clauseScores[at] = w
-        if (w > (bestOfClause[c] as number)) bestOfClause[c] = w
-      }
-    }
-    for (let c = 0; c < clauseCount; c++) {
-      const b = bestOfClause[c] as number
-      bestOfClause[c] = b > 0 ? 1 / b : 0
-    }
-    const whole = (1 - clauseWeight) / best
-    let bestFused = 0
-    for (let i = 0; i < count; i++) {
-      const slot = touched[i] as number
-      let clause = 0
-      for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
-        if ((m & 1) === 0) continue
-        const v = (clauseScores[c * capacity + slot] as number) * (bestOfClause[c] as number)
-        if (v > clause) clause = v
-      }
-      const v = whole * (scores[slot] as number) + clauseWeight * clause
-      scores[slot] = v
-      if (v > bestFused) bestFused = v
-    }
-    if (fused) fuseSecond(touched, count, scores, second, bestFused, bestSecond, fusionWeight)
+    const best = fuseClauses(touched, count, clauseCount, {
+      scores,
+      raw,
+      nameHits,
+      second: fused ? second : undefined,
+      lengths,
+      fieldCount: store.fieldCount,
+      nameCoverage,
+      clauseWeight,
+      capacity,
+      clauseScores,
+      clauseNameHits,
+      slotMasks
+    })
+    mixed = fused
+    if (fused) mix(best.fused, best.second)
     return count
+  }
+
+  /** The coefficients of the fusion with the second ranker, from the best score of each. */
+  const mix = (best: number, bestSecond: number): void => {
+    mixFirst = best > 0 ? (1 - fusionWeight) / best : 0
+    mixSecond = bestSecond > 0 ? fusionWeight / bestSecond : 0
+  }
+
+  /**
+   * The last `run`'s score of a touched slot. A request of one clause keeps each slot's BM25F sum
+   * in `scores` and adds name coverage here; the fusion with the second ranker is applied here
+   * too, so the scores of most slots, which never reach the results, are never written back.
+   */
+  const finalScore = (slot: number): number => {
+    let v = scores[slot] as number
+    if (lastClauses === 0 && nameCoverage !== 0) {
+      const hits = nameHits[slot] as number
+      const length = lengths[slot * store.fieldCount] as number
+      v = v + (hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0)
+    }
+    return mixed ? mixFirst * v + mixSecond * (second[slot] as number) : v
   }
 
   /**
@@ -388,7 +388,9 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
    */
   const strengthOf = (id: string): number => {
     const slot = store.slotOf(id) as number // a returned hit is a touched slot, which holds a document
-    let strength = ceiling > 0 ? (raw[slot] as number) / ceiling : 0
+    // a request of one clause keeps the sums before additions in `scores`
+    const sum = lastClauses > 0 ? raw[slot] as number : scores[slot] as number
+    let strength = ceiling > 0 ? sum / ceiling : 0
     if (lastClauses > 0) {
       for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
         const top = clauseCeilings[c] as number
@@ -409,7 +411,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     let floor = 0
     for (let i = 0; i < count; i++) {
       const slot = touched[i] as number
-      const score = scores[slot] as number
+      const score = finalScore(slot)
       if (!(score > 0) || score < floor) continue
       const id = store.idAt(slot)
       if (top.wouldKeep(id, score) && accept(id)) {
@@ -423,7 +425,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
   return {
     run,
     touched: (i) => touched[i] as number,
-    score: (slot) => scores[slot] as number,
+    score: finalScore,
     select
   }
 }
@@ -566,54 +568,114 @@ const addClausePostings = (
 }
 
 /**
- * Completes the scores of a request of one clause: keeps each slot's sum before additions in
- * `raw`, adds name coverage, and fuses the second ranker (when `second` is given).
+ * The best score of a request of one clause (its BM25F sum plus name coverage) and the best sum
+ * of the second ranker, over the touched slots: the scales of the fusion.
  */
-const finishWhole = (
+const wholeBests = (
   touched: Int32Array,
   count: number,
   scores: Float64Array,
-  raw: Float64Array,
   nameHits: Float64Array,
-  second: Float64Array | undefined,
+  second: Float64Array,
   lengths: Uint16Array,
-  options: { readonly fieldCount: number; readonly nameCoverage: number; readonly fusionWeight: number }
-): void => {
-  const { fieldCount, fusionWeight, nameCoverage } = options
+  fieldCount: number,
+  nameCoverage: number
+): { readonly first: number; readonly second: number } => {
   let best = 0
   let bestSecond = 0
   for (let i = 0; i < count; i++) {
     const slot = touched[i] as number
     let score = scores[slot] as number
-    raw[slot] = score
     if (nameCoverage !== 0) {
       const hits = nameHits[slot] as number
       const length = lengths[slot * fieldCount] as number
       score = score + (hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0)
-      scores[slot] = score
     }
-    if (second !== undefined) {
-      if (score > best) best = score
-      if ((second[slot] as number) > bestSecond) bestSecond = second[slot] as number
-    }
+    if (score > best) best = score
+    if ((second[slot] as number) > bestSecond) bestSecond = second[slot] as number
   }
-  if (second !== undefined) fuseSecond(touched, count, scores, second, best, bestSecond, fusionWeight)
+  return { first: best, second: bestSecond }
 }
 
-/** Fuses the second ranker's max-normalized sums into the scores. */
-const fuseSecond = (
+/**
+ * Turns whole-request and clause scores into the fused score of every touched slot:
+ * `(1 − w) · whole / best whole + w · max over clauses (clause / best of that clause)`, name
+ * coverage added to the whole and to each clause first; returns the best fused score and the best
+ * of the second ranker (when given).
+ */
+const fuseClauses = (
   touched: Int32Array,
   count: number,
-  scores: Float64Array,
-  second: Float64Array,
-  best: number,
-  bestSecond: number,
-  fusionWeight: number
-): void => {
-  const a = best > 0 ? (1 - fusionWeight) / best : 0
-  const b = bestSecond > 0 ? fusionWeight / bestSecond : 0
+  clauseCount: number,
+  state: {
+    readonly scores: Float64Array
+    readonly raw: Float64Array
+    readonly nameHits: Float64Array
+    readonly second: Float64Array | undefined
+    readonly lengths: Uint16Array
+    readonly fieldCount: number
+    readonly nameCoverage: number
+    readonly clauseWeight: number
+    readonly capacity: number
+    readonly clauseScores: Float64Array
+    readonly clauseNameHits: Float64Array
+    readonly slotMasks: Int32Array
+  }
+): { readonly fused: number; readonly second: number } => {
+  const {
+    capacity,
+    clauseNameHits,
+    clauseScores,
+    clauseWeight,
+    fieldCount,
+    lengths,
+    nameCoverage,
+    nameHits,
+    raw,
+    scores,
+    second,
+    slotMasks
+  } = state
+  let best = 0
+  let bestSecond = 0
+  const bestOfClause = new Float64Array(clauseCount)
   for (let i = 0; i < count; i++) {
     const slot = touched[i] as number
-    scores[slot] = a * (scores[slot] as number) + b * (second[slot] as number)
+    const length = lengths[slot * fieldCount] as number
+    const hits = nameHits[slot] as number
+    const r = scores[slot] as number
+    raw[slot] = r
+    const s = r + (hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0)
+    scores[slot] = s
+    if (s > best) best = s
+    if (second !== undefined && (second[slot] as number) > bestSecond) bestSecond = second[slot] as number
+    for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
+      if ((m & 1) === 0) continue
+      const at = c * capacity + slot
+      const h = clauseNameHits[at] as number
+      const w = (clauseScores[at] as number) +
+        (h > 0 && length > 0 ? (nameCoverage * Math.min(h, length)) / length : 0)
+      clauseScores[at] = w
+      if (w > (bestOfClause[c] as number)) bestOfClause[c] = w
+    }
   }
+  for (let c = 0; c < clauseCount; c++) {
+    const b = bestOfClause[c] as number
+    bestOfClause[c] = b > 0 ? 1 / b : 0
+  }
+  const whole = (1 - clauseWeight) / best
+  let bestFused = 0
+  for (let i = 0; i < count; i++) {
+    const slot = touched[i] as number
+    let clause = 0
+    for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
+      if ((m & 1) === 0) continue
+      const v = (clauseScores[c * capacity + slot] as number) * (bestOfClause[c] as number)
+      if (v > clause) clause = v
+    }
+    const v = whole * (scores[slot] as number) + clauseWeight * clause
+    scores[slot] = v
+    if (v > bestFused) bestFused = v
+  }
+  return { fused: bestFused, second: bestSecond }
 }
