@@ -5,7 +5,10 @@
  * pseudo-relevance feedback) and keeps the best hits with `TopK`.
  *
  * Scratch arrays are reused across queries: a stamp per slot marks what the current query touched,
- * so nothing is cleared between queries.
+ * so nothing is cleared between queries. What a query adds up per slot (the BM25F sum, the second
+ * ranker's sum, the name hits, the stamp) sits side by side in one array, so a posting reads and
+ * writes one cache line, and so do the passes over the touched slots; the clause sums of a slot
+ * sit side by side too.
  *
  * @internal
  */
@@ -15,14 +18,6 @@ import type { Associations, Feedback } from "../../strategies/Bm25f.js"
 import { clauses } from "../analysis.js"
 import { TopK } from "../TopK.js"
 import type { Store } from "./Store.js"
-
-/** One term's postings: `[from, to)` of the store's arenas. */
-interface Postings {
-  readonly slots: Int32Array
-  readonly tfs: Int32Array
-  readonly from: number
-  readonly to: number
-}
 
 /** The ranking additions the scorer applies on top of BM25F. */
 export interface Additions {
@@ -62,17 +57,24 @@ export interface Scorer {
 // At most this many clauses are ranked separately; later ones join the last.
 const MAX_CLAUSES = 8
 
+// The per-slot accumulators: `ACC` numbers per slot, at these offsets.
+const ACC = 4
+const SCORE = 0
+const SECOND = 1
+const HITS = 2
+const STAMP = 3
+
 /** A scorer over `store`; the name is field 0. */
 export const make = (store: Store, analyzer: Analyzer, additions: Additions): Scorer => {
   const { associationWeight, associations, clauseWeight, feedback, fusionWeight, nameCoverage, quotedWeight } =
     additions
   const tfMax = store.tfMax
-  // the second ranker's sums, when fused
-  let second = new Float64Array(0)
 
   let capacity = 0
-  let scores = new Float64Array(0)
-  // each touched slot's BM25F sum before additions: the numerator of its strength
+  // per slot: the BM25F sum, the second ranker's sum (when fused), the name hits, the stamp
+  let acc = new Float64Array(0)
+  // each touched slot's BM25F sum before additions, for requests of several clauses (one clause
+  // keeps it in `acc`): the numerator of its strength
   let raw = new Float64Array(0)
   // how many clauses the last query had (0: one), for strengths
   let lastClauses = 0
@@ -83,40 +85,34 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
   // the query's term weight: Σ weight · idf over its terms, the most a tool could match; per clause too
   let ceiling = 0
   const clauseCeilings = new Float64Array(MAX_CLAUSES)
-  let nameHits = new Float64Array(0)
-  let stamps = new Uint32Array(0)
   let touched = new Int32Array(0)
   let stamp = 0
-  // Per-clause scores and name hits, one plane per clause ([clause * capacity + slot], so a term's
-  // postings write one plane in slot order), allocated by the first request with several clauses.
-  let clauseScores = new Float64Array(0)
-  let clauseNameHits = new Float64Array(0)
+  // Per-clause scores and name hits, side by side: a row of two per clause of the query per slot
+  // (`[slot * 2 * clauses + 2 * clause]`, as dense as the query needs), allocated by the first
+  // request with several clauses.
+  let clauseSums = new Float64Array(0)
   let slotMasks = new Int32Array(0) // which clauses each touched slot has a score in
 
   const fit = (): void => {
     const needed = store.capacity()
     if (needed <= capacity) return
     capacity = needed
-    scores = new Float64Array(capacity)
-    if (fusionWeight > 0) second = new Float64Array(capacity)
+    acc = new Float64Array(capacity * ACC)
     raw = new Float64Array(capacity)
-    nameHits = new Float64Array(capacity)
-    stamps = new Uint32Array(capacity)
     touched = new Int32Array(capacity)
     stamp = 0
-    if (clauseScores.length > 0) allocateClauses()
+    if (clauseSums.length > 0) allocateClauses()
   }
 
   const allocateClauses = (): void => {
-    clauseScores = new Float64Array(capacity * MAX_CLAUSES)
-    clauseNameHits = new Float64Array(capacity * MAX_CLAUSES)
+    clauseSums = new Float64Array(capacity * 2 * MAX_CLAUSES)
     slotMasks = new Int32Array(capacity)
   }
 
   const nextStamp = (): void => {
     stamp = (stamp + 1) >>> 0
     if (stamp === 0) {
-      stamps.fill(0)
+      for (let at = STAMP; at < acc.length; at += ACC) acc[at] = 0
       stamp = 1
     }
   }
@@ -153,55 +149,31 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
         }
       }
       if (id === undefined || df === 0) continue
-      const impacts = store.impactsOf(id)
-      const slots = store.postingSlots()
-      const tfs = store.postingFrequencies()
-      const from = store.start(id)
-      const to = from + df
-      // the second ranker reads the same postings, unweighted (plain BM25F: quotes count in full)
-      const secondImpacts = fusionWeight > 0 ? store.impactsOf(id, 1) : undefined
-      const secondWeight = t < counted ? 1 : weight
+      const postings = {
+        slots: store.postingSlots(),
+        tfs: store.postingFrequencies(),
+        from: store.start(id),
+        to: store.start(id) + df,
+        impacts: store.impactsOf(id),
+        weight,
+        tfMax,
+        // the second ranker reads the same postings, unweighted (plain BM25F: quotes count in full)
+        secondImpacts: fusionWeight > 0 ? store.impactsOf(id, 1) : undefined,
+        secondWeight: t < counted ? 1 : weight
+      }
       // with clauses, every term goes through the clause loop (an expansion term has mask 0) so a
       // slot it touches first gets its clause mask reset
       count = masks !== undefined
-        ? addClausePostings(slots, tfs, from, to, impacts, weight, tfMax, stamps, stamp, scores, nameHits, touched, count, {
-          mask,
-          capacity,
-          clauseScores,
-          clauseNameHits,
-          slotMasks,
-          secondImpacts,
-          secondWeight,
-          second
-        })
-        : secondImpacts === undefined
-        ? addPostings(slots, tfs, from, to, impacts, weight, tfMax, stamps, stamp, scores, nameHits, touched, count)
-        : addFusedPostings(
-          slots,
-          tfs,
-          from,
-          to,
-          impacts,
-          weight,
-          tfMax,
-          stamps,
-          stamp,
-          scores,
-          nameHits,
-          touched,
-          count,
-          secondImpacts,
-          secondWeight,
-          second
-        )
+        ? addClausePostings(postings, acc, stamp, touched, count, mask, clauseSums, 2 * lastClauses, slotMasks)
+        : addPostings(postings, acc, stamp, touched, count)
     }
     return count
   }
 
   // the name lengths of the current query's slots (the name is field 0), read once per query
-  let lengths: Uint16Array = new Uint16Array(0)
+  let names: Uint16Array = new Uint16Array(0)
   const coverage = (slot: number, hits: number): number => {
-    const length = lengths[slot * store.fieldCount] as number
+    const length = names[slot] as number
     return hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0
   }
 
@@ -212,7 +184,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     extra: ReadonlyArray<string>,
     extraWeights: ReadonlyArray<number>
   ): number => {
-    lengths = store.lengths()
+    names = store.nameLengths()
     lastClauses = parts.length < 2 ? 0 : Math.min(parts.length, MAX_CLAUSES)
     if (parts.length < 2) {
       const query = analyzer.weightedQueryTerms(text, quotedWeight)
@@ -224,7 +196,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
       )
       mixed = fusionWeight > 0
       if (mixed) {
-        const best = wholeBests(touched, count, scores, nameHits, second, lengths, store.fieldCount, nameCoverage)
+        const best = wholeBests(touched, count, acc, names, nameCoverage)
         mix(best.first, best.second)
       }
       return count
@@ -232,7 +204,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     // Several clauses: one pass over the postings of the distinct terms, each term adding to the
     // whole request and to the clauses it occurs in.
     fit()
-    if (clauseScores.length === 0) allocateClauses()
+    if (clauseSums.length === 0) allocateClauses()
     const clauseCount = Math.min(parts.length, MAX_CLAUSES)
     const maskOf = new Map<string, number>()
     const weightOf = new Map<string, number>()
@@ -252,7 +224,18 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
       [...terms.map((t) => maskOf.get(t) as number), ...extra.map(() => 0)],
       own
     )
-    return fuseAll(count, clauseCount)
+    const best = fuseClauses(touched, count, clauseCount, {
+      acc,
+      raw,
+      names,
+      nameCoverage,
+      clauseWeight,
+      clauseSums,
+      slotMasks
+    })
+    mixed = fusionWeight > 0
+    if (mixed) mix(best.fused, best.second)
+    return count
   }
 
   /** The expansion terms of a request from the association table: the most probable, not already asked. */
@@ -339,28 +322,6 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     return scoreWith(text, parts, [...expansion.terms, ...fed.terms], [...expansion.weights, ...fed.weights])
   }
 
-  /** Fuses whole-request and clause scores (`fuseClauses`), then the second ranker (when fused). */
-  const fuseAll = (count: number, clauseCount: number): number => {
-    const fused = fusionWeight > 0
-    const best = fuseClauses(touched, count, clauseCount, {
-      scores,
-      raw,
-      nameHits,
-      second: fused ? second : undefined,
-      lengths,
-      fieldCount: store.fieldCount,
-      nameCoverage,
-      clauseWeight,
-      capacity,
-      clauseScores,
-      clauseNameHits,
-      slotMasks
-    })
-    mixed = fused
-    if (fused) mix(best.fused, best.second)
-    return count
-  }
-
   /** The coefficients of the fusion with the second ranker, from the best score of each. */
   const mix = (best: number, bestSecond: number): void => {
     mixFirst = best > 0 ? (1 - fusionWeight) / best : 0
@@ -369,17 +330,18 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
 
   /**
    * The last `run`'s score of a touched slot. A request of one clause keeps each slot's BM25F sum
-   * in `scores` and adds name coverage here; the fusion with the second ranker is applied here
-   * too, so the scores of most slots, which never reach the results, are never written back.
+   * and adds name coverage here; the fusion with the second ranker is applied here too, so the
+   * scores of most slots, which never reach the results, are never written back.
    */
   const finalScore = (slot: number): number => {
-    let v = scores[slot] as number
+    const at = slot * ACC
+    let v = acc[at + SCORE] as number
     if (lastClauses === 0 && nameCoverage !== 0) {
-      const hits = nameHits[slot] as number
-      const length = lengths[slot * store.fieldCount] as number
+      const hits = acc[at + HITS] as number
+      const length = names[slot] as number
       v = v + (hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0)
     }
-    return mixed ? mixFirst * v + mixSecond * (second[slot] as number) : v
+    return mixed ? mixFirst * v + mixSecond * (acc[at + SECOND] as number) : v
   }
 
   /**
@@ -388,16 +350,15 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
    */
   const strengthOf = (id: string): number => {
     const slot = store.slotOf(id) as number // a returned hit is a touched slot, which holds a document
-    // a request of one clause keeps the sums before additions in `scores`
-    const sum = lastClauses > 0 ? raw[slot] as number : scores[slot] as number
+    const sum = lastClauses > 0 ? raw[slot] as number : acc[slot * ACC + SCORE] as number
     let strength = ceiling > 0 ? sum / ceiling : 0
     if (lastClauses > 0) {
       for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
         const top = clauseCeilings[c] as number
         if ((m & 1) === 0 || top <= 0) continue
         // the clause's score had its name coverage added by `fuseClauses`: take it out again
-        const at = c * capacity + slot
-        const clause = (clauseScores[at] as number) - coverage(slot, clauseNameHits[at] as number)
+        const at = slot * 2 * lastClauses + 2 * c
+        const clause = (clauseSums[at] as number) - coverage(slot, clauseSums[at + 1] as number)
         strength = Math.max(strength, clause / top)
       }
     }
@@ -433,134 +394,112 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
 // The hot loops, as top-level functions over typed arrays so the engine compiles them tight.
 // Each slot's sums add the query's terms in query order, whichever loop runs.
 
-/** Adds one term's postings `[from, to)` to the scores; returns the new count of touched slots. */
+/** One term's postings (`[from, to)` of the store's arenas) and how they count. */
+interface TermPostings {
+  readonly slots: Int32Array
+  readonly tfs: Int32Array
+  readonly from: number
+  readonly to: number
+  readonly impacts: Float32Array
+  readonly weight: number
+  readonly tfMax: number
+  /** The second ranker's impacts, when fused, weighted `secondWeight`. */
+  readonly secondImpacts: Float32Array | undefined
+  readonly secondWeight: number
+}
+
+/** Adds one term's postings to the accumulators; returns the new count of touched slots. */
 const addPostings = (
-  slots: Int32Array,
-  tfs: Int32Array,
-  from: number,
-  to: number,
-  impacts: Float32Array,
-  weight: number,
-  tfMax: number,
-  stamps: Uint32Array,
+  p: TermPostings,
+  acc: Float64Array,
   stamp: number,
-  scores: Float64Array,
-  nameHits: Float64Array,
   touched: Int32Array,
   count: number
 ): number => {
-  for (let i = from; i < to; i++) {
-    const slot = slots[i] as number
-    const impact = (impacts[i] as number) * weight
-    const inName = ((tfs[i] as number) & tfMax) * weight // the name is field 0: its frequency is the low bits
-    if (stamps[slot] !== stamp) {
-      stamps[slot] = stamp
-      scores[slot] = impact
-      nameHits[slot] = inName
-      touched[count++] = slot
-    } else {
-      scores[slot] = (scores[slot] as number) + impact
-      nameHits[slot] = (nameHits[slot] as number) + inName
+  const { from, impacts, secondImpacts, secondWeight, slots, tfMax, tfs, to, weight } = p
+  if (secondImpacts === undefined) {
+    for (let i = from; i < to; i++) {
+      const slot = slots[i] as number
+      const at = slot * ACC
+      const impact = (impacts[i] as number) * weight
+      const inName = ((tfs[i] as number) & tfMax) * weight // the name is field 0: its frequency is the low bits
+      if (acc[at + STAMP] !== stamp) {
+        acc[at + STAMP] = stamp
+        acc[at + SCORE] = impact
+        acc[at + HITS] = inName
+        touched[count++] = slot
+      } else {
+        acc[at + SCORE] = (acc[at + SCORE] as number) + impact
+        acc[at + HITS] = (acc[at + HITS] as number) + inName
+      }
     }
+    return count
   }
-  return count
-}
-
-/** `addPostings` that also adds the second ranker's impacts, weighted `secondWeight`, to `second`. */
-const addFusedPostings = (
-  slots: Int32Array,
-  tfs: Int32Array,
-  from: number,
-  to: number,
-  impacts: Float32Array,
-  weight: number,
-  tfMax: number,
-  stamps: Uint32Array,
-  stamp: number,
-  scores: Float64Array,
-  nameHits: Float64Array,
-  touched: Int32Array,
-  count: number,
-  secondImpacts: Float32Array,
-  secondWeight: number,
-  second: Float64Array
-): number => {
   for (let i = from; i < to; i++) {
     const slot = slots[i] as number
+    const at = slot * ACC
     const impact = (impacts[i] as number) * weight
     const inName = ((tfs[i] as number) & tfMax) * weight
     const other = (secondImpacts[i] as number) * secondWeight
-    if (stamps[slot] !== stamp) {
-      stamps[slot] = stamp
-      scores[slot] = impact
-      nameHits[slot] = inName
-      second[slot] = other
+    if (acc[at + STAMP] !== stamp) {
+      acc[at + STAMP] = stamp
+      acc[at + SCORE] = impact
+      acc[at + SECOND] = other
+      acc[at + HITS] = inName
       touched[count++] = slot
     } else {
-      scores[slot] = (scores[slot] as number) + impact
-      nameHits[slot] = (nameHits[slot] as number) + inName
-      second[slot] = (second[slot] as number) + other
+      acc[at + SCORE] = (acc[at + SCORE] as number) + impact
+      acc[at + SECOND] = (acc[at + SECOND] as number) + other
+      acc[at + HITS] = (acc[at + HITS] as number) + inName
     }
   }
   return count
 }
 
-/** `addPostings` that also adds to the clauses in `mask` and, when fused, to the second ranker. */
+/** `addPostings` that also adds to the clauses in `mask`. */
 const addClausePostings = (
-  slots: Int32Array,
-  tfs: Int32Array,
-  from: number,
-  to: number,
-  impacts: Float32Array,
-  weight: number,
-  tfMax: number,
-  stamps: Uint32Array,
+  p: TermPostings,
+  acc: Float64Array,
   stamp: number,
-  scores: Float64Array,
-  nameHits: Float64Array,
   touched: Int32Array,
   count: number,
-  clause: {
-    readonly mask: number
-    readonly capacity: number
-    readonly clauseScores: Float64Array
-    readonly clauseNameHits: Float64Array
-    readonly slotMasks: Int32Array
-    readonly secondImpacts: Float32Array | undefined
-    readonly secondWeight: number
-    readonly second: Float64Array
-  }
+  mask: number,
+  clauseSums: Float64Array,
+  rowWidth: number,
+  slotMasks: Int32Array
 ): number => {
-  const { capacity, clauseNameHits, clauseScores, mask, second, secondImpacts, secondWeight, slotMasks } = clause
+  const { from, impacts, secondImpacts, secondWeight, slots, tfMax, tfs, to, weight } = p
   for (let i = from; i < to; i++) {
     const slot = slots[i] as number
+    const at = slot * ACC
     const impact = (impacts[i] as number) * weight
     const inName = ((tfs[i] as number) & tfMax) * weight
     let seen = 0 // the clauses this slot already has a score in; entries of others are stale
-    if (stamps[slot] !== stamp) {
-      stamps[slot] = stamp
-      scores[slot] = impact
-      nameHits[slot] = inName
-      if (secondImpacts !== undefined) second[slot] = (secondImpacts[i] as number) * secondWeight
+    if (acc[at + STAMP] !== stamp) {
+      acc[at + STAMP] = stamp
+      acc[at + SCORE] = impact
+      acc[at + HITS] = inName
+      if (secondImpacts !== undefined) acc[at + SECOND] = (secondImpacts[i] as number) * secondWeight
       touched[count++] = slot
     } else {
-      scores[slot] = (scores[slot] as number) + impact
-      nameHits[slot] = (nameHits[slot] as number) + inName
+      acc[at + SCORE] = (acc[at + SCORE] as number) + impact
+      acc[at + HITS] = (acc[at + HITS] as number) + inName
       if (secondImpacts !== undefined) {
-        second[slot] = (second[slot] as number) + (secondImpacts[i] as number) * secondWeight
+        acc[at + SECOND] = (acc[at + SECOND] as number) + (secondImpacts[i] as number) * secondWeight
       }
       seen = slotMasks[slot] as number
     }
     slotMasks[slot] = seen | mask
+    const row = slot * rowWidth
     for (let c = 0, m = mask; m !== 0; c++, m >>>= 1) {
       if ((m & 1) === 0) continue
-      const at = c * capacity + slot
+      const cat = row + 2 * c
       if ((seen & (1 << c)) === 0) {
-        clauseScores[at] = impact
-        clauseNameHits[at] = inName
+        clauseSums[cat] = impact
+        clauseSums[cat + 1] = inName
       } else {
-        clauseScores[at] = (clauseScores[at] as number) + impact
-        clauseNameHits[at] = (clauseNameHits[at] as number) + inName
+        clauseSums[cat] = (clauseSums[cat] as number) + impact
+        clauseSums[cat + 1] = (clauseSums[cat + 1] as number) + inName
       }
     }
   }
@@ -574,25 +513,24 @@ const addClausePostings = (
 const wholeBests = (
   touched: Int32Array,
   count: number,
-  scores: Float64Array,
-  nameHits: Float64Array,
-  second: Float64Array,
-  lengths: Uint16Array,
-  fieldCount: number,
+  acc: Float64Array,
+  names: Uint16Array,
   nameCoverage: number
 ): { readonly first: number; readonly second: number } => {
   let best = 0
   let bestSecond = 0
   for (let i = 0; i < count; i++) {
     const slot = touched[i] as number
-    let score = scores[slot] as number
+    const at = slot * ACC
+    let score = acc[at + SCORE] as number
     if (nameCoverage !== 0) {
-      const hits = nameHits[slot] as number
-      const length = lengths[slot * fieldCount] as number
+      const hits = acc[at + HITS] as number
+      const length = names[slot] as number
       score = score + (hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0)
     }
     if (score > best) best = score
-    if ((second[slot] as number) > bestSecond) bestSecond = second[slot] as number
+    const other = acc[at + SECOND] as number
+    if (other > bestSecond) bestSecond = other
   }
   return { first: best, second: bestSecond }
 }
@@ -600,62 +538,47 @@ const wholeBests = (
 /**
  * Turns whole-request and clause scores into the fused score of every touched slot:
  * `(1 − w) · whole / best whole + w · max over clauses (clause / best of that clause)`, name
- * coverage added to the whole and to each clause first; returns the best fused score and the best
- * of the second ranker (when given).
+ * coverage added to the whole and to each clause first; keeps each slot's sum before additions
+ * in `raw`; returns the best fused score and the best of the second ranker.
  */
 const fuseClauses = (
   touched: Int32Array,
   count: number,
   clauseCount: number,
   state: {
-    readonly scores: Float64Array
+    readonly acc: Float64Array
     readonly raw: Float64Array
-    readonly nameHits: Float64Array
-    readonly second: Float64Array | undefined
-    readonly lengths: Uint16Array
-    readonly fieldCount: number
+    readonly names: Uint16Array
     readonly nameCoverage: number
     readonly clauseWeight: number
-    readonly capacity: number
-    readonly clauseScores: Float64Array
-    readonly clauseNameHits: Float64Array
+    readonly clauseSums: Float64Array
     readonly slotMasks: Int32Array
   }
 ): { readonly fused: number; readonly second: number } => {
-  const {
-    capacity,
-    clauseNameHits,
-    clauseScores,
-    clauseWeight,
-    fieldCount,
-    lengths,
-    nameCoverage,
-    nameHits,
-    raw,
-    scores,
-    second,
-    slotMasks
-  } = state
+  const { acc, clauseSums, clauseWeight, nameCoverage, names, raw, slotMasks } = state
   let best = 0
   let bestSecond = 0
   const bestOfClause = new Float64Array(clauseCount)
   for (let i = 0; i < count; i++) {
     const slot = touched[i] as number
-    const length = lengths[slot * fieldCount] as number
-    const hits = nameHits[slot] as number
-    const r = scores[slot] as number
+    const at = slot * ACC
+    const length = names[slot] as number
+    const hits = acc[at + HITS] as number
+    const r = acc[at + SCORE] as number
     raw[slot] = r
     const s = r + (hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0)
-    scores[slot] = s
+    acc[at + SCORE] = s
     if (s > best) best = s
-    if (second !== undefined && (second[slot] as number) > bestSecond) bestSecond = second[slot] as number
+    const other = acc[at + SECOND] as number
+    if (other > bestSecond) bestSecond = other
+    const row = slot * 2 * clauseCount
     for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
       if ((m & 1) === 0) continue
-      const at = c * capacity + slot
-      const h = clauseNameHits[at] as number
-      const w = (clauseScores[at] as number) +
+      const cat = row + 2 * c
+      const h = clauseSums[cat + 1] as number
+      const w = (clauseSums[cat] as number) +
         (h > 0 && length > 0 ? (nameCoverage * Math.min(h, length)) / length : 0)
-      clauseScores[at] = w
+      clauseSums[cat] = w
       if (w > (bestOfClause[c] as number)) bestOfClause[c] = w
     }
   }
@@ -667,14 +590,16 @@ const fuseClauses = (
   let bestFused = 0
   for (let i = 0; i < count; i++) {
     const slot = touched[i] as number
+    const row = slot * 2 * clauseCount
     let clause = 0
     for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
       if ((m & 1) === 0) continue
-      const v = (clauseScores[c * capacity + slot] as number) * (bestOfClause[c] as number)
+      const v = (clauseSums[row + 2 * c] as number) * (bestOfClause[c] as number)
       if (v > clause) clause = v
     }
-    const v = whole * (scores[slot] as number) + clauseWeight * clause
-    scores[slot] = v
+    const at = slot * ACC
+    const v = whole * (acc[at + SCORE] as number) + clauseWeight * clause
+    acc[at + SCORE] = v
     if (v > bestFused) bestFused = v
   }
   return { fused: bestFused, second: bestSecond }

@@ -44,8 +44,8 @@ export interface Store {
   readonly idAt: (slot: number) => string
   /** The length of a field of a slot, in terms. */
   readonly lengthAt: (slot: number, field: number) => number
-  /** Every field length, `fieldCount` per slot (valid until the next write): for hot loops. */
-  readonly lengths: () => Uint16Array
+  /** The length of every slot's name (field 0), by slot (valid until the next write): for hot loops. */
+  readonly nameLengths: () => Uint16Array
   /** Slots allocated so far: every slot number is below it. */
   readonly capacity: () => number
   readonly size: () => number
@@ -83,6 +83,7 @@ export const make = (
   const slotOf = new Map<string, number>()
   const ids: Array<string> = []
   let lengths = new Uint16Array(0) // fieldCount per slot
+  let nameLengths = new Uint16Array(0) // field 0's, by slot
   // The forward index: each slot's term ids and packed frequencies, in two shared arenas (one
   // allocation per growth, not two per document); a removed document's entries stay as garbage
   // until the arenas are compacted.
@@ -269,6 +270,9 @@ export const make = (
     const l = new Uint16Array(next * fieldCount)
     l.set(lengths)
     lengths = l
+    const names = new Uint16Array(next)
+    names.set(nameLengths)
+    nameLengths = names
     docStart = grown(docStart, next)
     const counts = new Int32Array(next).fill(-1)
     counts.set(docCount)
@@ -291,6 +295,7 @@ export const make = (
       lengthTotals[f] = (lengthTotals[f] as number) - (lengths[slot * fieldCount + f] as number)
       lengths[slot * fieldCount + f] = 0
     }
+    nameLengths[slot] = 0
     garbage += Math.max(0, n)
     docCount[slot] = -1
     ids[slot] = ""
@@ -321,6 +326,7 @@ export const make = (
       }
       const length = Math.min(n, 0xffff)
       lengths[slot * fieldCount + f] = length
+      if (f === 0) nameLengths[slot] = length
       lengthTotals[f] = (lengthTotals[f] as number) + length
     }
     reserve(distinct)
@@ -425,7 +431,7 @@ export const make = (
     slotOf: (id) => slotOf.get(id),
     idAt: (slot) => ids[slot] ?? "",
     lengthAt: (slot, field) => lengths[slot * fieldCount + field] as number,
-    lengths: () => lengths,
+    nameLengths: () => nameLengths,
     capacity: () => capacity,
     size: () => live,
     df: (term) => ranges[3 * term + 1] as number,
