@@ -89,8 +89,8 @@ export const make = (
   // until the arenas are compacted.
   let docStart = new Int32Array(0)
   let docCount = new Int32Array(0) // -1: a free slot
-  let arenaTerms = new Int32Array(1024)
-  let arenaTfs = new Int32Array(1024)
+  let arenaTerms = new Int32Array(64)
+  let arenaTfs = new Int32Array(64)
   let arenaSize = 0
   let garbage = 0
   const freeSlots: Array<number> = []
@@ -104,14 +104,14 @@ export const make = (
 
   // The postings: per term, its start, size and capacity in the arenas (3 entries per term).
   let terms = 0
-  let ranges = new Int32Array(3 * 1024)
-  let postSlots = new Int32Array(4096)
-  let postTfs = new Int32Array(4096)
+  let ranges = new Int32Array(3 * 64)
+  let postSlots = new Int32Array(64)
+  let postTfs = new Int32Array(64)
   let postEnd = 0
   let postGarbage = 0
   // per scoring: the impacts arena and, per term, the version its impacts were computed at
   let impacts: Array<Float32Array> = scoringList.map(() => new Float32Array(0))
-  let impactVersions: Array<Int32Array> = scoringList.map(() => new Int32Array(1024).fill(-1))
+  let impactVersions: Array<Int32Array> = scoringList.map(() => new Int32Array(64).fill(-1))
 
   const vocabulary = Vocabulary.make(analyzer, (term) => {
     if (3 * (term + 1) > ranges.length) {
@@ -135,7 +135,7 @@ export const make = (
   const reservePostings = (n: number): void => {
     if (postEnd + n <= postSlots.length) return
     const needed = postEnd - postGarbage + n
-    const length = Math.max(needed * 2, 4096)
+    const length = Math.max(needed * 2, 64)
     const slots = new Int32Array(length)
     const tfs = new Int32Array(length)
     let at = 0
@@ -241,7 +241,8 @@ export const make = (
       ranges[3 * t + 2] = size
       total += size
     }
-    postSlots = new Int32Array(Math.max(total, 1024))
+    // room for later additions at the end, so the first ones after a bulk load move no other list
+    postSlots = new Int32Array(total + (total >> 3) + 64)
     postTfs = new Int32Array(postSlots.length)
     postEnd = total
     postGarbage = 0
@@ -261,7 +262,7 @@ export const make = (
   }
 
   // Scratch space for adding one document: packed frequencies by term id, the distinct term ids.
-  let docTf = new Int32Array(1024)
+  let docTf = new Int32Array(64)
   let docIds = new Int32Array(256)
 
   const grow = (needed: number): void => {

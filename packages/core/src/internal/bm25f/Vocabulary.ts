@@ -50,10 +50,10 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
   }
 
   // Every known word is an entry: its term ids are `arena[starts[e], starts[e] + counts[e])`.
-  let arena = new Int32Array(4096)
+  let arena = new Int32Array(64)
   let arenaSize = 0
-  let starts = new Int32Array(1024)
-  let counts = new Int32Array(1024)
+  let starts = new Int32Array(64)
+  let counts = new Int32Array(64)
   let entries = 0
   const entryOf = (word: string): number => {
     const terms = analyzer.analyzeWord(word)
