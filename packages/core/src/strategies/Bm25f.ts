@@ -203,15 +203,33 @@ export const plain: Parameters = {
  * @since 0.1.0
  * @category models
  */
-export const fieldTexts = (doc: SearchDocument): Readonly<Record<Field, string>> => ({
-  name: doc.name,
-  aliases: doc.aliases.join(" \n "),
-  parameterNames: doc.parameterNames.join(" \n "),
-  category: doc.category,
-  description: doc.description,
-  parameterDescriptions: doc.parameterDescriptions.join(" \n "),
-  queries: doc.queries?.join(" \n ") ?? ""
-})
+export const fieldTexts = (doc: SearchDocument): Readonly<Record<Field, string>> => {
+  const values = fieldValues(doc)
+  const text = (f: number): string => {
+    const value = values[f] ?? ""
+    return typeof value === "string" ? value : value.join(" \n ")
+  }
+  return {
+    name: text(0),
+    aliases: text(1),
+    parameterNames: text(2),
+    category: text(3),
+    description: text(4),
+    parameterDescriptions: text(5),
+    queries: text(6)
+  }
+}
+
+/** The value of each field of a document in `FIELDS` order: a text, or a list of texts (the index reads each item). */
+const fieldValues = (doc: SearchDocument): ReadonlyArray<string | ReadonlyArray<string>> => [
+  doc.name,
+  doc.aliases,
+  doc.parameterNames,
+  doc.category,
+  doc.description,
+  doc.parameterDescriptions,
+  doc.queries ?? []
+]
 
 /**
  * The live BM25F index: the `SearchIndex` operations plus `score` for tests and tools.
@@ -256,10 +274,8 @@ export const makeIndexWith = (parameters: Parameters): Index => {
   })
   return {
     add: (docs) => {
-      for (const doc of docs) {
-        const texts = fieldTexts(doc)
-        store.add(doc.id, FIELDS.map((f) => texts[f]))
-      }
+      // lists as they are: the store reads each item without joining them
+      for (const doc of docs) store.add(doc.id, fieldValues(doc))
       store.commit()
     },
     remove: (ids) => {

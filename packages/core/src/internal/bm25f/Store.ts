@@ -34,8 +34,11 @@ export interface Store {
   readonly tfBits: number
   readonly tfMax: number
   readonly vocabulary: Vocabulary.Vocabulary
-  /** Adds or replaces a document from the texts of its fields, in packing order. */
-  readonly add: (id: string, fields: ReadonlyArray<string>) => void
+  /**
+   * Adds or replaces a document from the texts of its fields, in packing order; a field of several
+   * texts (a list of aliases) is indexed as their concatenation, without joining them.
+   */
+  readonly add: (id: string, fields: ReadonlyArray<string | ReadonlyArray<string>>) => void
   readonly remove: (id: string) => void
   /** Marks the end of a write: impacts and averages are recomputed by the next query. */
   readonly commit: () => void
@@ -304,7 +307,24 @@ export const make = (
     live--
   }
 
-  const add = (id: string, fields: ReadonlyArray<string>): void => {
+  // the distinct terms of the document being added, in `docIds`
+  let distinct = 0
+  /** Counts the terms of one text into `docTf` at `shift`; returns how many it has. */
+  const count = (text: string, shift: number): number => {
+    const n = vocabulary.scan(text)
+    const scanned = vocabulary.scanned()
+    if (terms > docTf.length) docTf = grown(docTf, Math.max(terms, docTf.length * 2))
+    if (distinct + n > docIds.length) docIds = grown(docIds, Math.max(distinct + n, docIds.length * 2))
+    for (let j = 0; j < n; j++) {
+      const term = scanned[j] as number
+      const current = docTf[term] as number
+      if (current === 0) docIds[distinct++] = term
+      if (((current >>> shift) & tfMax) < tfMax) docTf[term] = current + (1 << shift)
+    }
+    return n
+  }
+
+  const add = (id: string, fields: ReadonlyArray<string | ReadonlyArray<string>>): void => {
     if (slotOf.has(id)) remove(id)
     const slot = freeSlots.pop() ?? ids.length
     if (slot === ids.length) ids.push(id)
@@ -312,19 +332,13 @@ export const make = (
     grow(slot + 1)
     slotOf.set(id, slot)
     live++
-    let distinct = 0
+    distinct = 0
     for (let f = 0; f < fieldCount; f++) {
       const shift = f * tfBits
-      const n = vocabulary.scan(fields[f] ?? "")
-      const scanned = vocabulary.scanned()
-      if (terms > docTf.length) docTf = grown(docTf, Math.max(terms, docTf.length * 2))
-      if (distinct + n > docIds.length) docIds = grown(docIds, Math.max(distinct + n, docIds.length * 2))
-      for (let j = 0; j < n; j++) {
-        const term = scanned[j] as number
-        const current = docTf[term] as number
-        if (current === 0) docIds[distinct++] = term
-        if (((current >>> shift) & tfMax) < tfMax) docTf[term] = current + (1 << shift)
-      }
+      const field = fields[f] ?? ""
+      let n = 0
+      if (typeof field === "string") n = count(field, shift)
+      else for (const text of field) n += count(text, shift)
       const length = Math.min(n, 0xffff)
       lengths[slot * fieldCount + f] = length
       if (f === 0) nameLengths[slot] = length
