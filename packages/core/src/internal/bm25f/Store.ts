@@ -212,8 +212,15 @@ export const make = (
   /** Writes the postings of the pending documents. */
   const flush = (): void => {
     if (pending.length === 0) return
-    if (pending.length * 4 >= live) rebuildPostings()
-    else {
+    if (pending.length * 4 >= live) {
+      rebuildPostings()
+      // the forward arenas doubled while the catalog was read: keep an eighth more than they hold
+      const fit = arenaSize + (arenaSize >> 3) + 64
+      if (arenaTerms.length > fit + (fit >> 2)) {
+        arenaTerms = grown(arenaTerms.subarray(0, arenaSize), fit)
+        arenaTfs = grown(arenaTfs.subarray(0, arenaSize), fit)
+      }
+    } else {
       for (const slot of pending) {
         if (isPending[slot] === 0) continue
         isPending[slot] = 0
