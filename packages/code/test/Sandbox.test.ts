@@ -1,6 +1,8 @@
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
 import { ConfigProvider, Deferred, Effect, Exit, Fiber, Layer, Ref } from "effect"
 import { Sandbox } from "../src/index.js"
+import type * as Protocol from "../src/internal/protocol.js"
+import * as Thread from "../src/internal/thread.js"
 import { getSum, reasonOf, run } from "./fixtures.js"
 
 const Live = Sandbox.layer({ codeWorkers: 2 })
@@ -246,4 +248,56 @@ layer(Live, { excludeTestServices: true })("Sandbox: toModel", (it) => {
       const fiber = yield* Effect.forkChild(run(`return 1`))
       assert.deepStrictEqual((yield* Fiber.join(fiber)).result, 1)
     }))
+})
+
+describe("Sandbox: threads", () => {
+  // `Worker.terminate` on a thread that has loaded WebAssembly can crash the process
+  // (nodejs/node#56312): a thread that answers is asked to exit and ends on its own, exit code 0
+  // (a terminated thread exits with 1)
+  const exitCode = (started: (thread: Thread.Thread) => void) =>
+    Effect.gen(function*() {
+      const thread = yield* Effect.scoped(Effect.tap(Thread.spawn, (thread) => Effect.sync(() => started(thread))))
+      return yield* Deferred.await(thread.exited)
+    })
+
+  it.live("a thread the sandbox no longer needs exits on its own, not terminated", () =>
+    Effect.map(exitCode(() => {}), (code) => assert.strictEqual(code, 0)))
+
+  it.live("so does a thread in the middle of a run", () =>
+    Effect.map(
+      exitCode((thread) =>
+        thread.worker.postMessage(
+          {
+            _tag: "Start",
+            run: 1,
+            code: `await new Promise(() => {}); return 1`,
+            tools: [],
+            memoryBytes: 16 * 1024 * 1024,
+            stackBytes: 256 * 1024,
+            maxToolCalls: 1,
+            maxOutput: 1000
+          } satisfies Protocol.ToWorker
+        )
+      ),
+      (code) => assert.strictEqual(code, 0)
+    ))
+
+  it.live("so does a thread busy computing", () =>
+    Effect.map(
+      exitCode((thread) =>
+        thread.worker.postMessage(
+          {
+            _tag: "Start",
+            run: 1,
+            code: `while (true) {}`,
+            tools: [],
+            memoryBytes: 16 * 1024 * 1024,
+            stackBytes: 256 * 1024,
+            maxToolCalls: 1,
+            maxOutput: 1000
+          } satisfies Protocol.ToWorker
+        )
+      ),
+      (code) => assert.strictEqual(code, 0)
+    ))
 })

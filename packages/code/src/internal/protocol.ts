@@ -43,7 +43,15 @@ export type Settle = typeof Settle.Type
 export const Stop = Schema.TaggedStruct("Stop", { run: Schema.Int })
 export type Stop = typeof Stop.Type
 
-export const ToWorker = Schema.Union([Start, Settle, Stop])
+/**
+ * End the thread: it stops its run, if any, and closes its port; with nothing left to do, the thread
+ * exits on its own. (`Worker.terminate` is kept for a thread that does not answer: terminating a thread
+ * that has loaded WebAssembly can crash the whole process, nodejs/node#56312.)
+ */
+export const Shutdown = Schema.TaggedStruct("Shutdown", {})
+export type Shutdown = typeof Shutdown.Type
+
+export const ToWorker = Schema.Union([Start, Settle, Stop, Shutdown])
 export type ToWorker = typeof ToWorker.Type
 
 // -----------------------------------------------------------------------------

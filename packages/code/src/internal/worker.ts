@@ -74,6 +74,10 @@ port.on("message", (raw: unknown) => {
     case "Stop":
       if (current?.run === m.run) current.handle?.stop()
       return
+    case "Shutdown":
+      current?.handle?.stop()
+      port.close()
+      return
   }
 })
 
