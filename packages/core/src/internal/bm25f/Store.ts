@@ -1,7 +1,9 @@
 /**
  * The documents of one BM25F index and the postings of every term, updated in place: `add` and
- * `remove` change postings, document frequencies and field length totals, and nothing is ever
- * rebuilt. Documents live in slots; freed slots are reused.
+ * `remove` change postings, document frequencies and field length totals; the postings of the
+ * documents added by a batch are written at `commit`, one by one or, for a batch of a quarter of
+ * the catalog or more, by rebuilding every list in one counting sort. Documents live in slots;
+ * freed slots are reused.
  *
  * Postings live in two shared arenas (typed arrays), not in arrays per term: a term owns a range
  * of them (a start, a size and a capacity), a slot number and the per-field term frequencies
