@@ -149,17 +149,18 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
         }
       }
       if (id === undefined || df === 0) continue
+      const impacts = store.impactsOf(id)
       const postings = {
         slots: store.postingSlots(),
         tfs: store.postingFrequencies(),
         from: store.start(id),
         to: store.start(id) + df,
-        impacts: store.impactsOf(id),
+        impacts,
         weight,
         tfMax,
         // the second ranker reads the same postings, unweighted (plain BM25F: quotes count in full)
-        secondImpacts: fusionWeight > 0 ? store.impactsOf(id, 1) : undefined,
-        secondWeight: t < counted ? 1 : weight
+        secondImpacts: fusionWeight > 0 ? store.impactsOf(id, 1) : impacts,
+        secondWeight: fusionWeight > 0 ? (t < counted ? 1 : weight) : 0
       }
       // with clauses, every term goes through the clause loop (an expansion term has mask 0) so a
       // slot it touches first gets its clause mask reset
@@ -403,8 +404,8 @@ interface TermPostings {
   readonly impacts: Float32Array
   readonly weight: number
   readonly tfMax: number
-  /** The second ranker's impacts, when fused, weighted `secondWeight`. */
-  readonly secondImpacts: Float32Array | undefined
+  /** The second ranker's impacts, weighted `secondWeight` (0 when not fused: its sums are never read). */
+  readonly secondImpacts: Float32Array
   readonly secondWeight: number
 }
 
@@ -417,29 +418,11 @@ const addPostings = (
   count: number
 ): number => {
   const { from, impacts, secondImpacts, secondWeight, slots, tfMax, tfs, to, weight } = p
-  if (secondImpacts === undefined) {
-    for (let i = from; i < to; i++) {
-      const slot = slots[i] as number
-      const at = slot * ACC
-      const impact = (impacts[i] as number) * weight
-      const inName = ((tfs[i] as number) & tfMax) * weight // the name is field 0: its frequency is the low bits
-      if (acc[at + STAMP] !== stamp) {
-        acc[at + STAMP] = stamp
-        acc[at + SCORE] = impact
-        acc[at + HITS] = inName
-        touched[count++] = slot
-      } else {
-        acc[at + SCORE] = (acc[at + SCORE] as number) + impact
-        acc[at + HITS] = (acc[at + HITS] as number) + inName
-      }
-    }
-    return count
-  }
   for (let i = from; i < to; i++) {
     const slot = slots[i] as number
     const at = slot * ACC
     const impact = (impacts[i] as number) * weight
-    const inName = ((tfs[i] as number) & tfMax) * weight
+    const inName = ((tfs[i] as number) & tfMax) * weight // the name is field 0: its frequency is the low bits
     const other = (secondImpacts[i] as number) * secondWeight
     if (acc[at + STAMP] !== stamp) {
       acc[at + STAMP] = stamp
@@ -479,14 +462,12 @@ const addClausePostings = (
       acc[at + STAMP] = stamp
       acc[at + SCORE] = impact
       acc[at + HITS] = inName
-      if (secondImpacts !== undefined) acc[at + SECOND] = (secondImpacts[i] as number) * secondWeight
+      acc[at + SECOND] = (secondImpacts[i] as number) * secondWeight
       touched[count++] = slot
     } else {
       acc[at + SCORE] = (acc[at + SCORE] as number) + impact
       acc[at + HITS] = (acc[at + HITS] as number) + inName
-      if (secondImpacts !== undefined) {
-        acc[at + SECOND] = (acc[at + SECOND] as number) + (secondImpacts[i] as number) * secondWeight
-      }
+      acc[at + SECOND] = (acc[at + SECOND] as number) + (secondImpacts[i] as number) * secondWeight
       seen = slotMasks[slot] as number
     }
     slotMasks[slot] = seen | mask
