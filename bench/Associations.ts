@@ -10,6 +10,7 @@
  * a set is always scored with a model learned without it.
  */
 import { Analyzer, Bm25f, type CatalogTool, SearchDocument } from "@tool-search/core"
+import { Bm25fIndex } from "@tool-search/core/internal/bench"
 import type * as Datasets from "./Datasets.js"
 
 /** A learned table: request term → associated index terms with their strength (the strongest 1), best first. */
@@ -30,7 +31,7 @@ export const defaults: Options = { minRequests: 5, perTerm: 5, minLift: 0.01 }
 
 /** The terms of a tool the model translates into: its name, description and parameter names. */
 const toolTerms = (analyzer: Analyzer.Analyzer, tool: CatalogTool.CatalogTool): ReadonlyArray<string> => {
-  const texts = Bm25f.fieldTexts(SearchDocument.fromTool(tool))
+  const texts = Bm25fIndex.fieldTexts(SearchDocument.fromTool(tool))
   return [...new Set(analyzer.terms(`${texts.name} \n ${texts.description} \n ${texts.parameterNames}`))]
 }
 

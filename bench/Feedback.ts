@@ -12,6 +12,7 @@
  */
 import { Evaluation } from "@tool-search/cli"
 import { Bm25f, SearchDocument, SearchFeedback } from "@tool-search/core"
+import { Bm25fIndex } from "@tool-search/core/internal/bench"
 import { Effect } from "effect"
 import * as Datasets from "./Datasets.js"
 import { EPSILON } from "./Protocol.js"
@@ -40,8 +41,8 @@ const fedAndJudged = (
         queries.set(id, past.slice(-SearchFeedback.defaults.perTool))
       }
     }
-    const index = Bm25f.makeIndexWith({ ...Bm25f.defaults, weights: { ...Bm25f.defaults.weights, queries: weight } })
-    index.add(dataset.tools.map((t) => SearchDocument.withQueries(SearchDocument.fromTool(t), queries.get(t.id) ?? [])))
+    const index = Bm25fIndex.make({ ...Bm25f.defaults, weights: { ...Bm25f.defaults.weights, queries: weight } })
+    index.add(dataset.tools.map((t) => ({ ...SearchDocument.fromTool(t), queries: queries.get(t.id) ?? [] })))
     let sum = 0
     let repeatSum = 0
     let repeats = 0

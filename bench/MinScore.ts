@@ -20,6 +20,7 @@
  */
 import type { Evaluation } from "@tool-search/cli"
 import { Bm25f, Disclosure, SearchDocument } from "@tool-search/core"
+import { Bm25fIndex } from "@tool-search/core/internal/bench"
 import { Effect } from "effect"
 import * as Datasets from "./Datasets.js"
 
@@ -105,7 +106,7 @@ const collect = (only?: ReadonlyArray<string>) =>
     const runs: Array<Runs> = []
     for (const d of datasets) {
       log(d.name)
-      const index = Bm25f.makeIndexWith(Bm25f.defaults)
+      const index = Bm25fIndex.make(Bm25f.defaults)
       index.add(d.tools.map(SearchDocument.fromTool))
       const run = (text: string) =>
         Effect.map(
@@ -191,7 +192,7 @@ export const report = (only?: ReadonlyArray<string>, full = false) =>
 // minScoreRatio, with minScore at its default
 // -----------------------------------------------------------------------------
 
-/** The ratios tried, each with `Disclosure.defaults.minScore`. */
+/** The ratios tried, each with `Disclosure.Disclosure.defaultValue().minScore`. */
 export const RATIOS: ReadonlyArray<number> = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7]
 
 /** What one rule does to one data set's top 5s. */
@@ -252,7 +253,7 @@ const pct = (x: number) => `${(x * 100).toFixed(1)} %`
 export const ratioReport = (only?: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const runs = yield* collect(only)
-    const minScore = Disclosure.defaults.minScore
+    const minScore = Disclosure.Disclosure.defaultValue().minScore
     const at = (i: number) => (hits: Hits["hits"]) => keep(hits, { absolute: minScore, relative: RATIOS[i] as number })
     const rows = new Map(runs.map((r) => [r.name, RATIOS.map((_, i) => ratioRowOf([r], at(i)))]))
     const none = new Map(runs.map((r) => [r.name, ratioRowOf([r], (hits) => hits)]))

@@ -18,6 +18,7 @@
  */
 import type { Evaluation } from "@tool-search/cli"
 import { Analyzer, Bm25f, type CatalogTool, SearchDocument } from "@tool-search/core"
+import { Bm25fIndex } from "@tool-search/core/internal/bench"
 import { Effect } from "effect"
 import MiniSearch from "minisearch"
 import wink from "wink-bm25-text-search"
@@ -29,15 +30,7 @@ export type Setup = "stock" | "analyzer"
 export const setups: ReadonlyArray<Setup> = ["stock", "analyzer"]
 
 /** The seed's field weights, as the peers' users configure them. */
-export const seedWeights: Readonly<Record<Bm25f.Field, number>> = {
-  name: 3,
-  aliases: 3,
-  parameterNames: 2,
-  category: 1,
-  description: 1,
-  parameterDescriptions: 1,
-  queries: 1
-}
+export const seedWeights: Readonly<Record<Bm25f.Field, number>> = { ...Bm25fIndex.stockRanker.weights, queries: 1 }
 
 /** A 40-word English stop list: Lucene's 33 English stop words and `from has have i me my were`. */
 export const PLAIN_STOP_WORDS: ReadonlySet<string> = new Set(
@@ -53,11 +46,11 @@ export const plainTokens = (text: string): Array<string> =>
     .split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0 && !PLAIN_STOP_WORDS.has(t))
 
 const fieldsOf = (tool: CatalogTool.CatalogTool): Readonly<Record<Bm25f.Field, string>> =>
-  Bm25f.fieldTexts(SearchDocument.fromTool(tool))
+  Bm25fIndex.fieldTexts(SearchDocument.fromTool(tool))
 
 /** BM25F with the given parameters (its live index, as the catalog uses it). */
 export const bm25f = (parameters: Bm25f.Parameters = Bm25f.defaults, name = "bm25f"): Evaluation.Engine => {
-  const index = Bm25f.makeIndexWith(parameters)
+  const index = Bm25fIndex.make(parameters)
   return {
     name,
     build: (tools) => Effect.sync(() => index.add(tools.map(SearchDocument.fromTool))),
@@ -76,12 +69,12 @@ export const miniSearch = (setup: Setup): Evaluation.Engine => {
   const index = new MiniSearch<Record<string, string>>(
     setup === "stock"
       ? {
-        fields: [...Bm25f.FIELDS],
+        fields: [...Bm25fIndex.FIELDS],
         idField: "id",
         searchOptions: { boost: { ...seedWeights }, combineWith: "OR" }
       }
       : {
-        fields: [...Bm25f.FIELDS],
+        fields: [...Bm25fIndex.FIELDS],
         idField: "id",
         tokenize: (text) => analyzer.terms(text),
         processTerm: (term) => term,
@@ -112,11 +105,11 @@ export const winkBm25 = (setup: Setup): Evaluation.Engine => {
     bm25Params: { k1: parameters.k1, b: parameters.b, k: 1 }
   })
   if (setup === "stock") {
-    for (const field of Bm25f.FIELDS) engine.definePrepTasks([plainTokens], field)
+    for (const field of Bm25fIndex.FIELDS) engine.definePrepTasks([plainTokens], field)
     engine.definePrepTasks([plainTokens])
   } else {
     // documents keep repeated terms (term frequency); queries use distinct terms, as BM25F does
-    for (const field of Bm25f.FIELDS) engine.definePrepTasks([(text) => analyzer.terms(text)], field)
+    for (const field of Bm25fIndex.FIELDS) engine.definePrepTasks([(text) => analyzer.terms(text)], field)
     engine.definePrepTasks([(text) => analyzer.queryTerms(text)])
   }
   return {

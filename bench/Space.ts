@@ -4,6 +4,7 @@
  * out (docs/search.md).
  */
 import { type Analyzer, Bm25f } from "@tool-search/core"
+import { Bm25fIndex } from "@tool-search/core/internal/bench"
 
 /** One knob: how to read it from parameters, set it, and the values to try. */
 export interface Knob<A = unknown> {
@@ -57,8 +58,8 @@ const weightKnob = (fields: ReadonlyArray<Bm25f.Field>, values: ReadonlyArray<nu
     values
   }) as Knob
 
-/** A fusion with the stock ranker (`Bm25f.stockRanker`) at `weight`. */
-export const stockFusion = (weight: number): Bm25f.Fusion => ({ ...Bm25f.stockRanker, weight })
+/** A fusion with the stock ranker (`Bm25fIndex.stockRanker`) at `weight`. */
+export const stockFusion = (weight: number): Bm25f.Fusion => ({ ...Bm25fIndex.stockRanker, weight })
 
 /**
  * Stands for the learned association table in parameters: the protocol's evaluator replaces it
@@ -130,17 +131,9 @@ export const knobs: ReadonlyArray<Knob> = [
  * (the feedback weight is not a knob here: without evidence it changes nothing).
  */
 export const origin: Bm25f.Parameters = {
-  k1: 1.5,
-  b: 0.75,
-  weights: {
-    name: 3,
-    aliases: 3,
-    parameterNames: 2,
-    category: 1,
-    description: 1,
-    parameterDescriptions: 1,
-    queries: Bm25f.defaults.weights.queries
-  },
+  // the hand-set BM25F that the default fusion keeps as its second ranker
+  ...Bm25fIndex.stockRanker,
+  weights: { ...Bm25fIndex.stockRanker.weights, queries: Bm25f.defaults.weights.queries },
   nameCoverage: 1,
   clauseWeight: 0.5,
   quotedWeight: 0.3,

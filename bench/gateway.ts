@@ -20,7 +20,8 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import { Regex, SearchDocument } from "@tool-search/core"
+import { SearchDocument } from "@tool-search/core"
+import { RegexIndex } from "@tool-search/core/internal/bench"
 import { Effect, Fiber } from "effect"
 import { spawn } from "node:child_process"
 import * as Fs from "node:fs"
@@ -39,9 +40,12 @@ const regexBudget = Effect.gen(function*() {
   const pattern = "(.{0,30}){10}x"
   console.log(`## Regex budget: '${pattern}' over ${tools.length} generated names\n`)
   for (
-    const [label, maxSteps] of [["with the budget (default)", Regex.MAX_STEPS], ["without a budget", Infinity]] as const
+    const [label, maxSteps] of [["with the budget (default)", RegexIndex.MAX_STEPS], [
+      "without a budget",
+      Infinity
+    ]] as const
   ) {
-    const index = yield* Regex.makeIndexWith({ maxSteps })
+    const index = yield* RegexIndex.make({ maxSteps })
     index.add(docs)
     // another session's request: how long it waits behind this search
     let waited = 0
@@ -58,7 +62,7 @@ const regexBudget = Effect.gen(function*() {
       : `${outcome.success.length} hits`
     console.log(`- ${label}: ${elapsed.toFixed(0)} ms (${what}); a concurrent fiber waited ${waited.toFixed(1)} ms`)
   }
-  const ordinary = yield* Regex.makeIndexWith({})
+  const ordinary = yield* RegexIndex.make({})
   ordinary.add(docs)
   const started = performance.now()
   const hits = yield* ordinary.search({ text: "send.*message", limit: 5, accept: () => true }).pipe(Effect.orDie)

@@ -149,8 +149,15 @@ const measureOne = (dataset: string, name: string) =>
     return { ...report, rankings: [] }
   })
 
+/** One engine on one data set in a child process, under the parent's conditions (`--conditions=@tool-search/internal`). */
 const child = (dataset: string, name: string): Row => {
-  const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--one", dataset, name], {
+  const result = spawnSync(process.execPath, [
+    ...process.execArgv,
+    fileURLToPath(import.meta.url),
+    "--one",
+    dataset,
+    name
+  ], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
     maxBuffer: 64 * 1024 * 1024
@@ -220,7 +227,12 @@ const program = Effect.gen(function*() {
     out.push("| tools | index ms | heap MB | p50 µs | p99 µs | add one tool to the built index, p50 / p99 µs |")
     out.push("|---|---|---|---|---|---|")
     for (const size of [10_000, 100_000]) {
-      const result = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--scale", String(size)], {
+      const result = spawnSync(process.execPath, [
+        ...process.execArgv,
+        fileURLToPath(import.meta.url),
+        "--scale",
+        String(size)
+      ], {
         encoding: "utf8",
         stdio: ["ignore", "pipe", "inherit"]
       })

@@ -303,6 +303,25 @@ describe("the packages installed from their tarballs", () => {
 
   it("every installed package imports", () => expectImports(machine))
 
+  it("the repository's own entries (the benchmark's indexes, the test kits) are not exported to an installed package", () => {
+    writeFileSync(
+      join(app, "internal.mjs"),
+      `for (const name of ["@tool-search/core/internal/bench", "@tool-search/core/test-kit"]) {
+  try {
+    await import(name)
+    console.log(name, "imported")
+  } catch (error) {
+    console.log(name, error.code)
+  }
+}\n`
+    )
+    const out = expectSuccess(run(process.execPath, ["internal.mjs"], app), "importing the internal entries").stdout
+    assert.deepStrictEqual(out.trim().split("\n"), [
+      "@tool-search/core/internal/bench ERR_PACKAGE_PATH_NOT_EXPORTED",
+      "@tool-search/core/test-kit ERR_PACKAGE_PATH_NOT_EXPORTED"
+    ])
+  })
+
   it("the README example and the toolkit app type-check against the installed declarations", () => {
     writeFileSync(join(app, "readme.ts"), readmeExample())
     writeFileSync(join(app, "toolkit.ts"), readFileSync(join(root, "consumer", "app", "toolkit.ts"), "utf8"))

@@ -50,19 +50,19 @@ export const settings = {
     description: "a tool call running longer is cancelled; the model is told it timed out"
   }),
   toolResultMaxTokens: Setting.make("toolResultMaxTokens", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: UnitToolkit.defaults.toolResultMaxTokens,
     values: "integer ≥ 1",
     description: "a longer tool result is cut for the model, with a note; events keep the full result"
   }),
   toolArgumentsMaxSize: Setting.make("toolArgumentsMaxSize", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: UnitToolkit.defaults.toolArgumentsMaxSize,
     values: "integer ≥ 1 (characters of JSON)",
     description: "larger tool-call arguments are refused before the tool runs"
   }),
   toolArgumentsMaxDepth: Setting.make("toolArgumentsMaxDepth", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: UnitToolkit.defaults.toolArgumentsMaxDepth,
     values: "integer ≥ 1",
     description: "deeper nested tool-call arguments are refused before the tool runs"

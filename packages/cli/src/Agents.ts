@@ -224,8 +224,8 @@ const feedbackStore = (command: string, database: Option.Option<string>, feedbac
 const buildFailure = {
   ConfigError: "settings",
   DatabaseUnavailable: "database",
-  DuplicateTool: "catalog",
-  InvalidTool: "catalog",
+  DuplicateEntry: "catalog",
+  InvalidEntry: "catalog",
   InvalidUpstream: "upstream"
 } as const satisfies Record<string, Subject>
 

@@ -49,43 +49,43 @@ export const settings = {
     description: "a program running longer (its tool calls included) is stopped; the model is told it ran out of time"
   }),
   codeMaxMemory: Setting.make("codeMaxMemory", {
-    schema: Setting.IntBetween(1, MAX_MEMORY_MB),
+    schema: Setting.Int(1, MAX_MEMORY_MB),
     default: 64,
     values: `integer from 1 to ${MAX_MEMORY_MB} (megabytes)`,
     description: "the memory one program may allocate; a program that needs more is stopped"
   }),
   codeMaxStack: Setting.make("codeMaxStack", {
-    schema: Setting.IntBetween(16, MAX_STACK_KB),
+    schema: Setting.Int(16, MAX_STACK_KB),
     default: 512,
     values: `integer from 16 to ${MAX_STACK_KB} (kilobytes)`,
     description: "the stack of one program; deeper recursion is stopped with a stack-overflow error"
   }),
   codeMaxToolCalls: Setting.make("codeMaxToolCalls", {
-    schema: Setting.IntAtLeast(0),
+    schema: Setting.Int(0),
     default: 100,
     values: "integer ≥ 0",
     description: "the tool calls one program may make; the next one stops the program"
   }),
   codeMaxOutput: Setting.make("codeMaxOutput", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 100_000,
     values: "integer ≥ 1 (characters)",
     description: "console output plus the returned value of one program; more stops the program"
   }),
   codeMaxSize: Setting.make("codeMaxSize", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 100_000,
     values: "integer ≥ 1 (characters)",
     description: "a longer program is refused before it runs"
   }),
   codeToolConcurrency: Setting.make("codeToolConcurrency", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 4,
     values: "integer ≥ 1",
     description: "tool calls of one program running at once (`Promise.all`); the others wait their turn"
   }),
   codeWorkers: Setting.make("codeWorkers", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 4,
     values: "integer ≥ 1",
     description: "worker threads running programs; a program waits for a free one when all are busy"

@@ -95,7 +95,7 @@ export const parseAll = (file: string, text: string, options: Options = {}): Eff
       const { line, value } = item
       const decoded = yield* Effect.result(ToolSpec.decode(value, options))
       if (decoded._tag === "Failure") {
-        const { reason, tool } = decoded.failure
+        const { name: tool, reason } = decoded.failure
         yield* reject(
           new CatalogFileError({
             file,

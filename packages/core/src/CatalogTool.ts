@@ -13,7 +13,7 @@
 import { Context, Effect, Predicate, Schema } from "effect"
 import type { JsonSchema } from "effect"
 import { Tool, type Toolkit } from "effect/ai"
-import { InvalidTool, ToolExecutionError } from "./Errors.js"
+import { InvalidEntry, ToolExecutionError } from "./Errors.js"
 import { annotationsOf, approvalOf, guard, type LooseHandle, toolkitHandler } from "./internal/handlers.js"
 import { messageOf } from "./internal/messages.js"
 import * as Names from "./internal/names.js"
@@ -237,8 +237,9 @@ export const firstSentence = (description: string): string => {
  * @since 0.1.0
  * @category validation
  */
-export const validate = (tool: CatalogTool): Effect.Effect<CatalogTool, InvalidTool> => {
-  const invalid = (reason: string) => Effect.fail(new InvalidTool({ tool: tool.name || tool.id, reason }))
+export const validate = (tool: CatalogTool): Effect.Effect<CatalogTool, InvalidEntry> => {
+  const invalid = (reason: string) =>
+    Effect.fail(new InvalidEntry({ kind: "tool", name: tool.name || tool.id, reason }))
   if (!Names.isValid(tool.name)) {
     return invalid(`name must match ${Names.PATTERN.source} (letters, digits, '_' or '-', at most 64 characters)`)
   }

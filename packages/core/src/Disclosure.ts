@@ -116,13 +116,8 @@ export interface Options {
   readonly defer: "always" | "never" | number
 }
 
-/**
- * The defaults: `search` mode, 5 results, clamp at 20, the "no good match" thresholds the protocol chose.
- *
- * @since 0.1.0
- * @category settings
- */
-export const defaults: Options = {
+/** The defaults: `search` mode, 5 results, clamp at 20, the "no good match" thresholds the protocol chose. */
+const defaults: Options = {
   mode: "search",
   descriptionDetail: "none",
   defaultMaxResults: 5,
@@ -135,7 +130,9 @@ export const defaults: Options = {
 }
 
 /**
- * The disclosure settings in the context; defaults when none were provided.
+ * The disclosure settings in the context; when none were provided, the defaults (`search` mode, 5
+ * results, clamp at 20, the "no good match" thresholds the protocol chose), which
+ * `Disclosure.defaultValue()` returns.
  *
  * @since 0.1.0
  * @category services

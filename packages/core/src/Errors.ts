@@ -24,17 +24,38 @@ export class CatalogFileError extends Schema.TaggedError<CatalogFileError>()("Ca
 }
 
 /**
- * A tool definition that the catalog or a model provider would reject. Names the tool and the reason.
+ * A tool or resource definition that the catalog (or a model provider) would reject: `kind` says
+ * which, `name` is the tool's name or the resource's URI, `reason` what is wrong.
  *
- * @since 0.1.0
+ * @since 0.3.0
  * @category errors
  */
-export class InvalidTool extends Schema.TaggedError<InvalidTool>()("InvalidTool", {
-  tool: Schema.String,
+export class InvalidEntry extends Schema.TaggedError<InvalidEntry>()("InvalidEntry", {
+  kind: Schema.Literals(["tool", "resource"]),
+  name: Schema.String,
   reason: Schema.String
 }) {
   override get message(): string {
-    return `Invalid tool '${this.tool}': ${this.reason}`
+    return `Invalid ${this.kind} '${this.name}': ${this.reason}`
+  }
+}
+
+/**
+ * Another entry of the catalog already has this key: a tool's id (`name` is the tool's name) or a
+ * resource's URI (`id` and `name` are the URI).
+ *
+ * @since 0.3.0
+ * @category errors
+ */
+export class DuplicateEntry extends Schema.TaggedError<DuplicateEntry>()("DuplicateEntry", {
+  kind: Schema.Literals(["tool", "resource"]),
+  id: Schema.String,
+  name: Schema.String
+}) {
+  override get message(): string {
+    return this.kind === "tool"
+      ? `Duplicate tool id '${this.id}' (tool '${this.name}'): ids must be unique in a catalog; give one an explicit id`
+      : `Duplicate resource URI '${this.id}': URIs must be unique in a catalog`
   }
 }
 
@@ -73,21 +94,6 @@ export class InvalidArguments extends Schema.TaggedError<InvalidArguments>()("In
 }
 
 /**
- * Another tool already has this id.
- *
- * @since 0.1.0
- * @category errors
- */
-export class DuplicateTool extends Schema.TaggedError<DuplicateTool>()("DuplicateTool", {
-  id: Schema.String,
-  name: Schema.String
-}) {
-  override get message(): string {
-    return `Duplicate tool id '${this.id}' (tool '${this.name}'): ids must be unique in a catalog; give one an explicit id`
-  }
-}
-
-/**
  * A query that cannot be run; the message tells the model how to fix it.
  *
  * @since 0.1.0
@@ -118,21 +124,6 @@ export class SearchFailed extends Schema.TaggedError<SearchFailed>()("SearchFail
 }
 
 /**
- * A resource definition the catalog rejects; names the resource and the reason.
- *
- * @since 0.2.0
- * @category errors
- */
-export class InvalidResource extends Schema.TaggedError<InvalidResource>()("InvalidResource", {
-  uri: Schema.String,
-  reason: Schema.String
-}) {
-  override get message(): string {
-    return `Invalid resource '${this.uri}': ${this.reason}`
-  }
-}
-
-/**
  * Reading a body or rendering a prompt failed (a missing file, a server that is down, a timeout).
  *
  * @since 0.2.0
@@ -144,20 +135,6 @@ export class ResourceReadError extends Schema.TaggedError<ResourceReadError>()("
 }) {
   override get message(): string {
     return `Reading resource '${this.uri}' failed: ${this.reason}`
-  }
-}
-
-/**
- * Another resource already has this URI.
- *
- * @since 0.2.0
- * @category errors
- */
-export class DuplicateResource extends Schema.TaggedError<DuplicateResource>()("DuplicateResource", {
-  uri: Schema.String
-}) {
-  override get message(): string {
-    return `Duplicate resource URI '${this.uri}': URIs must be unique in a catalog`
   }
 }
 

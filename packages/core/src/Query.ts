@@ -13,6 +13,7 @@
 import { Result } from "effect"
 
 import { InvalidQuery } from "./Errors.js"
+import { MAX_LENGTH } from "./internal/queryLength.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -65,14 +66,6 @@ export interface Required {
  */
 export type Query = Keywords | Select | Required
 
-/**
- * Longest query accepted, in characters.
- *
- * @since 0.1.0
- * @category limits
- */
-export const MAX_LENGTH = 2_000
-
 // -----------------------------------------------------------------------------
 // Constructors
 // -----------------------------------------------------------------------------
@@ -85,13 +78,8 @@ export const MAX_LENGTH = 2_000
  */
 export const keywords = (text: string): Query => ({ _tag: "Keywords", text })
 
-/**
- * A selection of exact names.
- *
- * @since 0.1.0
- * @category constructors
- */
-export const select = (names: ReadonlyArray<string>): Query => ({ _tag: "Select", names })
+/** A selection of exact names. */
+const select = (names: ReadonlyArray<string>): Query => ({ _tag: "Select", names })
 
 /**
  * A name filter with ranking text.

@@ -22,7 +22,7 @@
  */
 import { Effect } from "effect"
 import type { ResourceReadError } from "./Errors.js"
-import { InvalidResource } from "./Errors.js"
+import { InvalidEntry } from "./Errors.js"
 import * as Validation from "./internal/resourceValidation.js"
 
 // -----------------------------------------------------------------------------
@@ -199,8 +199,11 @@ export const limits = {
  * @since 0.2.0
  * @category validation
  */
-export const validate = (resource: Resource): Effect.Effect<Resource, InvalidResource> =>
-  Effect.mapError(Validation.validate(resource, limits), ({ reason, uri }) => new InvalidResource({ uri, reason }))
+export const validate = (resource: Resource): Effect.Effect<Resource, InvalidEntry> =>
+  Effect.mapError(
+    Validation.validate(resource, limits),
+    ({ reason, uri }) => new InvalidEntry({ kind: "resource", name: uri, reason })
+  )
 
 // -----------------------------------------------------------------------------
 // Constructors

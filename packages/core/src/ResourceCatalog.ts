@@ -19,8 +19,8 @@
  */
 import { Context, type Duration, Effect, Layer, Option, PubSub, Semaphore, Stream } from "effect"
 import type { Scope } from "effect"
-import type { InvalidQuery, InvalidResource, SearchFailed } from "./Errors.js"
-import { DuplicateResource } from "./Errors.js"
+import type { InvalidEntry, InvalidQuery, SearchFailed } from "./Errors.js"
+import { DuplicateEntry } from "./Errors.js"
 import * as Passages from "./internal/passages.js"
 import * as Index from "./internal/resourceIndex.js"
 import * as ResourceSearch from "./internal/resourceSearch.js"
@@ -169,14 +169,14 @@ export interface Service {
   readonly register: (
     resources: Resource.Resource | Iterable<Resource.Resource>,
     options?: { readonly replace?: boolean }
-  ) => Effect.Effect<void, InvalidResource | DuplicateResource>
+  ) => Effect.Effect<void, InvalidEntry | DuplicateEntry>
   /** Removes resources by URI; unknown URIs are ignored. */
   readonly unregister: (uris: string | Iterable<string>) => Effect.Effect<void>
   /** Makes a source hold exactly `resources`, in one atomic step (what a `list_changed` needs). */
   readonly replaceSource: (
     source: string,
     resources: Iterable<Resource.Resource>
-  ) => Effect.Effect<void, InvalidResource | DuplicateResource>
+  ) => Effect.Effect<void, InvalidEntry | DuplicateEntry>
   /** Every resource, in registration order. */
   readonly all: Effect.Effect<ReadonlyArray<Entry>>
   readonly get: (uri: string) => Effect.Effect<Option.Option<Entry>>
@@ -247,7 +247,9 @@ const make = (
         const valid = new Map<string, Resource.Resource>()
         for (const resource of resources) {
           const checked = yield* Resource.validate(resource)
-          if (valid.has(checked.uri)) return yield* new DuplicateResource({ uri: checked.uri })
+          if (valid.has(checked.uri)) {
+            return yield* new DuplicateEntry({ kind: "resource", id: checked.uri, name: checked.uri })
+          }
           valid.set(checked.uri, checked)
         }
         return [...valid.values()]
@@ -258,7 +260,7 @@ const make = (
     const write = <E>(
       resources: ReadonlyArray<Resource.Resource>,
       plan: (valid: ReadonlyArray<Resource.Resource>) => Effect.Effect<ReadonlyArray<string>, E>
-    ): Effect.Effect<void, E | InvalidResource | DuplicateResource> =>
+    ): Effect.Effect<void, E | InvalidEntry | DuplicateEntry> =>
       Effect.gen(function*() {
         const valid = yield* validate(resources)
         const prepared = yield* Effect.forEach(valid, prepare, { concurrency: Math.max(1, options.indexConcurrency) })
@@ -280,7 +282,9 @@ const make = (
       const resources = isResource(input) ? [input] : [...input]
       const duplicates = (valid: ReadonlyArray<Resource.Resource>) => {
         const taken = opts?.replace === true ? undefined : valid.find((r) => table.get(r.uri) !== undefined)
-        return taken === undefined ? Effect.succeed([]) : Effect.fail(new DuplicateResource({ uri: taken.uri }))
+        return taken === undefined
+          ? Effect.succeed([])
+          : Effect.fail(new DuplicateEntry({ kind: "resource", id: taken.uri, name: taken.uri }))
       }
       // fail before reading any body when a URI is already taken
       return Effect.suspend(() => duplicates(resources)).pipe(Effect.andThen(write(resources, duplicates)))
@@ -294,7 +298,9 @@ const make = (
             const owner = table.get(r.uri)
             return owner !== undefined && owner.source !== source
           })
-          if (taken !== undefined) return Effect.fail(new DuplicateResource({ uri: taken.uri }))
+          if (taken !== undefined) {
+            return Effect.fail(new DuplicateEntry({ kind: "resource", id: taken.uri, name: taken.uri }))
+          }
           const incoming = new Set(valid.map((r) => r.uri))
           return Effect.succeed(
             table.all().filter((e) => e.source === source && !incoming.has(e.uri)).map((e) => e.uri)
@@ -385,5 +391,5 @@ export const layerWith = (options: Partial<Options>): Layer.Layer<ResourceCatalo
 export const layerWithResources = (
   resources: Iterable<Resource.Resource>,
   options: Partial<Options> = {}
-): Layer.Layer<ResourceCatalog, InvalidResource | DuplicateResource, SearchStrategy> =>
+): Layer.Layer<ResourceCatalog, InvalidEntry | DuplicateEntry, SearchStrategy> =>
   Layer.effect(ResourceCatalog, Effect.tap(make(options), (catalog) => catalog.register(resources)))

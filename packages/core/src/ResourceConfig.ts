@@ -19,43 +19,43 @@ const d = ResourceDisclosure.ResourceDisclosure.defaultValue()
  */
 export const settings = {
   resourceMaxResults: Setting.make("resourceMaxResults", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: d.defaultMaxResults,
     values: "integer, 1 to `TOOL_SEARCH_RESOURCE_MAX_RESULTS_LIMIT`",
     description: "resources or passages when the model gives no `max` (`sample_resources`, `search_resources`)"
   }),
   resourceMaxResultsLimit: Setting.make("resourceMaxResultsLimit", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: d.maxResultsLimit,
     values: "integer ≥ 1",
     description: "larger `max` of the resource tools are clamped to it"
   }),
   resourceSnippetLength: Setting.make("resourceSnippetLength", {
-    schema: Setting.IntAtLeast(20),
+    schema: Setting.Int(20),
     default: d.snippetLength,
     values: "integer ≥ 20",
     description: "characters of the snippet `sample_resources` shows per resource"
   }),
   resourceExcerptLength: Setting.make("resourceExcerptLength", {
-    schema: Setting.IntAtLeast(20),
+    schema: Setting.Int(20),
     default: d.excerptLength,
     values: "integer ≥ 20",
     description: "characters of the excerpt `search_resources` shows per passage"
   }),
   resourceReadLength: Setting.make("resourceReadLength", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: d.defaultReadLength,
     values: "integer, 1 to `TOOL_SEARCH_RESOURCE_MAX_READ_LENGTH`",
     description: "characters `read_resource` returns when the model gives no `length`"
   }),
   resourceMaxReadLength: Setting.make("resourceMaxReadLength", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: d.maxReadLength,
     values: "integer ≥ 1",
     description: "larger `length` of `read_resource` are clamped to it; also bounds a rendered prompt"
   }),
   resourceReadTimeout: Setting.make("resourceReadTimeout", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 30,
     values: "seconds, integer ≥ 1",
     description: "how long one read or prompt rendering may take"
@@ -65,11 +65,8 @@ export const settings = {
 /**
  * The resource settings from the `ConfigProvider` in context (the environment unless one was
  * provided), checked together: a default above its limit is an error naming both variables.
- *
- * @since 0.2.0
- * @category settings
  */
-export const config: Config.Config<ResourceDisclosure.Options> = Setting.options(settings).pipe(
+const config: Config.Config<ResourceDisclosure.Options> = Setting.options(settings).pipe(
   Config.mapEffect((v) => {
     const or = <A>(o: Option.Option<A>, fallback: A): A => Option.getOrElse(o, () => fallback)
     const limit = or(v.resourceMaxResultsLimit, d.maxResultsLimit)

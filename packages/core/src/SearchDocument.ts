@@ -50,17 +50,6 @@ export const fromTool = (tool: CatalogTool): SearchDocument => {
   }
 }
 
-/**
- * The document with these past queries (`SearchFeedback`).
- *
- * @since 0.2.0
- * @category constructors
- */
-export const withQueries = (doc: SearchDocument, queries: ReadonlyArray<string>): SearchDocument => ({
-  ...doc,
-  queries
-})
-
 // Nested objects contribute their property names too (one level is where real schemas put them:
 // `options.timeout`), but not deeper, so a huge schema cannot dominate the index.
 const collect = (schema: unknown, names: Array<string>, descriptions: Array<string>, depth: number): void => {

@@ -25,7 +25,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"
 import * as CatalogTool from "./CatalogTool.js"
 import * as Disclosure from "./Disclosure.js"
-import type { DuplicateTool, InvalidTool } from "./Errors.js"
+import type { DuplicateEntry, InvalidEntry } from "./Errors.js"
 import * as Messages from "./internal/unit/messages.js"
 import * as MetaTools from "./internal/unit/metaTools.js"
 import { UnitService } from "./internal/unit/service.js"
@@ -82,7 +82,7 @@ export const layerFromToolkit = <Tools extends Record<string, Tool.Any>>(
   options: LayerOptions = {}
 ): Layer.Layer<
   ToolCatalog | SearchStrategy,
-  InvalidTool | DuplicateTool,
+  InvalidEntry | DuplicateEntry,
   Tool.HandlersFor<Tools>
 > => {
   const { strategy = Strategies.layer(Strategies.defaultName), ...rest } = options
@@ -97,6 +97,9 @@ export const layerFromToolkit = <Tools extends Record<string, Tool.Any>>(
 // ToolSearch alone, as an effect/ai tool
 // -----------------------------------------------------------------------------
 
+/** The default disclosure settings, whose limits `ToolSearch`'s schema states. */
+const disclosure = Disclosure.Disclosure.defaultValue()
+
 /**
  * `ToolSearch`, with the same schema the executor sends (`additionalProperties: false`).
  *
@@ -104,14 +107,8 @@ export const layerFromToolkit = <Tools extends Record<string, Tool.Any>>(
  * @category tools
  */
 const ToolSearch = Tool.dynamic(Disclosure.toolNames.toolSearch, {
-  description: Messages.toolSearchDescription(
-    Disclosure.defaults.maxResultsLimit,
-    Disclosure.defaults.defaultMaxResults
-  ),
-  parameters: Messages.toolSearchParameters(
-    Disclosure.defaults.maxResultsLimit,
-    Disclosure.defaults.defaultMaxResults
-  ),
+  description: Messages.toolSearchDescription(disclosure.maxResultsLimit, disclosure.defaultMaxResults),
+  parameters: Messages.toolSearchParameters(disclosure.maxResultsLimit, disclosure.defaultMaxResults),
   success: Schema.Unknown,
   failure: Schema.String,
   failureMode: "return"

@@ -6,7 +6,7 @@
  * Each package declares its settings as a table (a record of `Setting`s). The same table gives the
  * `Config` that reads them, the documentation table (`markdownTable`), the flags of a command and
  * one precedence for every source: command-line flags, then a config file, then the environment,
- * then the defaults (`provider`).
+ * then the defaults (`read`).
  *
  * Values are decoded with Effect's `Config.schema`, so `Schema.Int`, `Schema.Literals` or
  * `Schema.BooleanLiterals`-style schemas read from strings and from JSON alike; an unset or empty
@@ -149,22 +149,15 @@ const words = (key: string): Array<string> => key.split(/(?=[A-Z])/).map((w) => 
 export const Boolean: Schema.ConstraintCodec<boolean, unknown> = Schemas.booleanOr([])
 
 /**
- * An integer of at least `min`.
+ * An integer of at least `minimum`, and at most `maximum` when given.
  *
- * @since 0.2.0
+ * @since 0.3.0
  * @category schemas
  */
-export const IntAtLeast = (min: number): Schema.ConstraintCodec<number, unknown> =>
-  Schema.Int.check(Schema.isGreaterThanOrEqualTo(min))
-
-/**
- * An integer from `minimum` to `maximum`.
- *
- * @since 0.2.0
- * @category schemas
- */
-export const IntBetween = (minimum: number, maximum: number): Schema.ConstraintCodec<number, unknown> =>
-  Schema.Int.check(Schema.isBetween({ minimum, maximum }))
+export const Int = (minimum: number, maximum?: number): Schema.ConstraintCodec<number, unknown> =>
+  Schema.Int.check(
+    maximum === undefined ? Schema.isGreaterThanOrEqualTo(minimum) : Schema.isBetween({ minimum, maximum })
+  )
 
 /**
  * One of `choices`.
@@ -177,7 +170,7 @@ export const Choice = <const L extends ReadonlyArray<string>>(choices: L): Schem
 
 /**
  * A list: comma-separated, items trimmed, empty items dropped. `*` is refused: list the names.
- * (A config file's JSON array reaches it joined by commas, see `provider`.)
+ * (A config file's JSON array reaches it joined by commas, see `read`.)
  *
  * @since 0.2.0
  * @category schemas
@@ -233,22 +226,20 @@ export const values = <T extends Table>(table: T): Config.Config<Values<T>> =>
   >
 
 /**
- * The one precedence of every source: `flags`, then `file`, then the environment (the
- * `ConfigProvider` in context, or `environment` when given), then the defaults (which the settings
- * apply). `flags` and `file` are keyed by setting key (`maxResults`); absent or `undefined` entries
- * fall through to the next source, while an explicit empty string is a value (`--allow ""`).
+ * The sources of settings besides the defaults: `flags` and `file` are keyed by setting key
+ * (`maxResults`); `environment` replaces the `ConfigProvider` in context.
  *
- * @since 0.2.0
+ * @since 0.3.0
  * @category reading
  */
-export const provider = (
-  tables: ReadonlyArray<Table>,
-  sources: {
-    readonly flags?: Readonly<Record<string, unknown>>
-    readonly file?: Readonly<Record<string, unknown>>
-    readonly environment?: Readonly<Record<string, string>>
-  }
-): Effect.Effect<ConfigProvider.ConfigProvider> =>
+export interface Sources {
+  readonly flags?: Readonly<Record<string, unknown>>
+  readonly file?: Readonly<Record<string, unknown>>
+  readonly environment?: Readonly<Record<string, string>>
+}
+
+/** The `ConfigProvider` of `read`'s precedence over `sources`. */
+const provider = (tables: ReadonlyArray<Table>, sources: Sources): Effect.Effect<ConfigProvider.ConfigProvider> =>
   Effect.map(Effect.service(ConfigProvider.ConfigProvider), (current) => {
     const byEnv = (values: Readonly<Record<string, unknown>> | undefined) => {
       const out: Record<string, unknown> = {}
@@ -272,7 +263,10 @@ export const provider = (
   })
 
 /**
- * Reads `config` from `sources` in the one precedence (`provider`).
+ * Reads `config` in the one precedence of every source: `flags`, then `file`, then the environment
+ * (the `ConfigProvider` in context, or `environment` when given), then the defaults (which the
+ * settings apply). Absent or `undefined` entries of `flags` and `file` fall through to the next
+ * source, while an explicit empty string is a value (`--allow ""`).
  *
  * @since 0.2.0
  * @category reading
@@ -280,7 +274,7 @@ export const provider = (
 export const read = <A>(
   config: Config.Config<A>,
   tables: ReadonlyArray<Table>,
-  sources: Parameters<typeof provider>[1]
+  sources: Sources
 ): Effect.Effect<A, Config.ConfigError> => Effect.flatMap(provider(tables, sources), (p) => config.parse(p))
 
 /**

@@ -16,7 +16,7 @@ import type { Scope } from "effect"
 import * as CatalogTool from "./CatalogTool.js"
 import { isMetaTool } from "./Disclosure.js"
 import type { InvalidQuery, SearchFailed } from "./Errors.js"
-import { DuplicateTool, InvalidTool } from "./Errors.js"
+import { DuplicateEntry, InvalidEntry } from "./Errors.js"
 import * as Evidence from "./internal/evidence.js"
 import * as ToolRanking from "./internal/toolRanking.js"
 import * as ToolTable from "./internal/toolTable.js"
@@ -141,14 +141,14 @@ export interface Service {
   readonly register: (
     tools: CatalogTool.CatalogTool | Iterable<CatalogTool.CatalogTool>,
     options?: { readonly replace?: boolean }
-  ) => Effect.Effect<void, InvalidTool | DuplicateTool>
+  ) => Effect.Effect<void, InvalidEntry | DuplicateEntry>
   /** Removes tools by id; unknown ids are ignored. */
   readonly unregister: (ids: string | Iterable<string>) => Effect.Effect<void>
   /** Makes a source hold exactly `tools`, in one atomic step (what a `tools/list_changed` needs). */
   readonly replaceSource: (
     source: string,
     tools: Iterable<CatalogTool.CatalogTool>
-  ) => Effect.Effect<void, InvalidTool | DuplicateTool>
+  ) => Effect.Effect<void, InvalidEntry | DuplicateEntry>
   /** Eager tools, in registration order. */
   readonly eager: Effect.Effect<ReadonlyArray<Entry>>
   /** Deferred tools, in registration order. */
@@ -215,20 +215,21 @@ const make = (partial: Partial<Options> = {}): Effect.Effect<Service, never, Sea
     const prepare = (
       tools: ReadonlyArray<CatalogTool.CatalogTool>,
       replaceable: (id: string) => boolean
-    ): Effect.Effect<ReadonlyArray<CatalogTool.CatalogTool>, InvalidTool | DuplicateTool> =>
+    ): Effect.Effect<ReadonlyArray<CatalogTool.CatalogTool>, InvalidEntry | DuplicateEntry> =>
       Effect.gen(function*() {
         const seen = new Set<string>()
         const valid: Array<CatalogTool.CatalogTool> = []
         for (const tool of tools) {
           const checked = yield* CatalogTool.validate(tool)
           if (isMetaTool(checked.name)) {
-            return yield* new InvalidTool({
-              tool: checked.name,
+            return yield* new InvalidEntry({
+              kind: "tool",
+              name: checked.name,
               reason: "the name is reserved for the search tools"
             })
           }
           if (seen.has(checked.id) || (table.get(checked.id) !== undefined && !replaceable(checked.id))) {
-            return yield* new DuplicateTool({ id: checked.id, name: checked.name })
+            return yield* new DuplicateEntry({ kind: "tool", id: checked.id, name: checked.name })
           }
           seen.add(checked.id)
           valid.push(checked)
@@ -373,5 +374,5 @@ export const layerWith = (options: Partial<Options>): Layer.Layer<ToolCatalog, n
 export const layerWithTools = (
   tools: Iterable<CatalogTool.CatalogTool>,
   options: Partial<Options> = {}
-): Layer.Layer<ToolCatalog, InvalidTool | DuplicateTool, SearchStrategy> =>
+): Layer.Layer<ToolCatalog, InvalidEntry | DuplicateEntry, SearchStrategy> =>
   Layer.effect(ToolCatalog, Effect.tap(make(options), (catalog) => catalog.register(tools)))

@@ -2,8 +2,8 @@
  * The settings of tool-search's core, declared once as a table of `Setting`s: the search strategy,
  * the disclosure mode and search tool defaults, the visibility policy and the table of contents.
  * The agent and the gateway declare their own tables the same way (`AgentConfig`,
- * `GatewayConfig`); `Setting.markdownTable` renders them for the docs and `Setting.provider` gives
- * every source one precedence (flags, config file, environment, defaults).
+ * `GatewayConfig`); `Setting.markdownTable` renders them for the docs and `Setting.read` reads them
+ * in one precedence for every source (flags, config file, environment, defaults).
  *
  * `config` yields one typed `Settings` object; `layer(settings)` provides `Disclosure`, `Visibility`,
  * `TableOfContents`, the `SearchStrategy` and the settings themselves from it, `layerConfig` the same from the environment. An unset (or empty)
@@ -62,8 +62,10 @@ const modes = ["search", "catalog", "staged"] as const satisfies ReadonlyArray<D
 const details = ["none", "first-sentence", "full"] as const satisfies ReadonlyArray<Disclosure.DescriptionDetail>
 const choices = (values: ReadonlyArray<string>) => values.map((v) => `\`${v}\``).join(" | ")
 
-/** The table of contents' defaults, read once (the reference's default value). */
+/** The defaults of disclosure and the table of contents (the references' default values) and of visibility, read once. */
 const tocDefaults = TableOfContents.TableOfContents.defaultValue()
+const visibilityDefaults = Visibility.make().options
+const disclosureDefaults = Disclosure.Disclosure.defaultValue()
 
 /**
  * Every core setting: its variable, flag, values, default and description.
@@ -79,106 +81,106 @@ export const settings = {
     description: "the search strategy, from the registry of built-in strategies"
   }),
   maxResults: Setting.make("maxResults", {
-    schema: Setting.IntAtLeast(1),
-    default: Disclosure.defaults.defaultMaxResults,
+    schema: Setting.Int(1),
+    default: disclosureDefaults.defaultMaxResults,
     values: "integer, 1 to `TOOL_SEARCH_MAX_RESULTS_LIMIT`",
     description: "results when the model gives no `max_results`"
   }),
   maxResultsLimit: Setting.make("maxResultsLimit", {
-    schema: Setting.IntAtLeast(1),
-    default: Disclosure.defaults.maxResultsLimit,
+    schema: Setting.Int(1),
+    default: disclosureDefaults.maxResultsLimit,
     values: "integer ≥ 1",
     description: "larger `max_results` are clamped to it"
   }),
   mode: Setting.make("mode", {
     schema: Setting.Choice(modes),
-    default: Disclosure.defaults.mode,
+    default: disclosureDefaults.mode,
     values: choices(modes),
     description: "the disclosure mode"
   }),
   descriptionDetail: Setting.make("descriptionDetail", {
     schema: Setting.Choice(details),
-    default: Disclosure.defaults.descriptionDetail,
+    default: disclosureDefaults.descriptionDetail,
     values: choices(details),
     description: "what `discover_tools` (catalog mode) lists of each deferred tool"
   }),
   searchTools: Setting.make<boolean | "auto">("searchTools", {
     schema: Schemas.booleanOr(["auto"]),
-    default: Disclosure.defaults.searchTools,
+    default: disclosureDefaults.searchTools,
     values: choices(["auto", "true", "false"]),
     defaultText: "auto (true with discovery first)",
     description: "whether staged mode offers `search_tools`; an explicit value beats the size heuristic"
   }),
   searchToolsThreshold: Setting.make("searchToolsThreshold", {
-    schema: Setting.IntAtLeast(0),
-    default: Disclosure.defaults.searchToolsThreshold,
+    schema: Setting.Int(0),
+    default: disclosureDefaults.searchToolsThreshold,
     values: "integer ≥ 0",
     description: "with `auto`, `search_tools` needs at least this many searchable tools"
   }),
   minScore: Setting.make("minScore", {
     schema: Schemas.NumberBetween(0, 1),
-    default: Disclosure.defaults.minScore,
+    default: disclosureDefaults.minScore,
     values: "number, 0 to 1",
     description:
       "\"no good match\": ToolSearch (an agent's, or `serve`'s for every session) does not load hits whose strength (share of the query's term weight matched) is below it; 0 turns it off"
   }),
   minScoreRatio: Setting.make("minScoreRatio", {
     schema: Schemas.NumberBetween(0, 1),
-    default: Disclosure.defaults.minScoreRatio,
+    default: disclosureDefaults.minScoreRatio,
     values: "number, 0 to 1",
     description: "nor hits whose score is below this share of the best hit's score (in the same search); 0 turns it off"
   }),
   defer: Setting.make<"always" | "never" | number>("defer", {
-    schema: Schemas.Defer(Disclosure.defaults.defer as number),
-    default: Disclosure.defaults.defer,
+    schema: Schemas.Defer(disclosureDefaults.defer as number),
+    default: disclosureDefaults.defer,
     values: "`auto`, `auto:N`, `always`, `never`",
-    defaultText: `auto:${Disclosure.defaults.defer}`,
+    defaultText: `auto:${disclosureDefaults.defer}`,
     description:
       "when tools are deferred: `auto:N` sends every tool directly while fewer than N could be deferred (a few tools cost less than the search tool and its round trip); `always`; `never`"
   }),
   strict: Setting.make("strict", {
     schema: Setting.Boolean,
-    default: Visibility.defaults.strict,
+    default: visibilityDefaults.strict,
     values: "boolean",
     description: "nothing outside the selection is listed, searchable or executable"
   }),
   select: Setting.make("select", {
     schema: Setting.List,
-    default: Visibility.defaults.select,
+    default: visibilityDefaults.select,
     values: "comma-separated tool names or ids",
     defaultText: "(none)",
     description: "tools the agent names explicitly"
   }),
   connected: Setting.make("connected", {
     schema: Setting.List,
-    default: Visibility.defaults.connected,
+    default: visibilityDefaults.connected,
     values: "comma-separated source ids",
     defaultText: "(none)",
     description: "sources the user attached; their tools bypass the platform gate and are listed by name"
   }),
   resources: Setting.make("resources", {
     schema: Setting.List,
-    default: Visibility.defaults.resources,
+    default: visibilityDefaults.resources,
     values: "comma-separated source ids",
     defaultText: "(none)",
     description: "sources of resource-bound tools (e.g. retrieval over attached documents)"
   }),
   explore: Setting.make("explore", {
     schema: Setting.Boolean,
-    default: Visibility.defaults.explore,
+    default: visibilityDefaults.explore,
     values: "boolean",
     defaultText: "false (true when `TOOL_SEARCH_PLATFORM_SOURCES` is set)",
     description: "whether platform sources join the selection"
   }),
   platformSources: Setting.make("platformSources", {
     schema: Schemas.ListOrAll,
-    default: Visibility.defaults.allow,
+    default: visibilityDefaults.allow,
     values: "`*` or comma-separated source ids",
     defaultText: "*",
     description: "the platform allow-list exploration covers"
   }),
   tocNamesPerSource: Setting.make("tocNamesPerSource", {
-    schema: Setting.IntAtLeast(0),
+    schema: Setting.Int(0),
     default: tocDefaults.namesPerSource,
     values: "integer ≥ 0",
     description: "tool names the table of contents lists per connected source before counting the rest"
@@ -212,8 +214,8 @@ export const settings = {
  */
 const defaults: Settings = {
   strategy: Strategies.defaultName,
-  disclosure: Disclosure.defaults,
-  visibility: Visibility.defaults,
+  disclosure: disclosureDefaults,
+  visibility: visibilityDefaults,
   tableOfContents: {
     namesPerSource: tocDefaults.namesPerSource,
     detail: tocDefaults.detail
@@ -233,8 +235,8 @@ const defaults: Settings = {
 export const config: Config.Config<Settings> = Setting.options(settings).pipe(
   Config.mapEffect((v) => {
     const or = <A>(o: Option.Option<A>, fallback: A): A => Option.getOrElse(o, () => fallback)
-    const limit = or(v.maxResultsLimit, Disclosure.defaults.maxResultsLimit)
-    const maxResults = or(v.maxResults, Math.min(Disclosure.defaults.defaultMaxResults, limit))
+    const limit = or(v.maxResultsLimit, disclosureDefaults.maxResultsLimit)
+    const maxResults = or(v.maxResults, Math.min(disclosureDefaults.defaultMaxResults, limit))
     if (maxResults > limit) {
       return Effect.fail(
         Setting.invalid(settings.maxResults.env, `${maxResults} exceeds ${settings.maxResultsLimit.env} (${limit})`)
@@ -244,25 +246,25 @@ export const config: Config.Config<Settings> = Setting.options(settings).pipe(
     return Effect.succeed<Settings>({
       strategy: or(v.strategy, Strategies.defaultName),
       disclosure: {
-        mode: or(v.mode, Disclosure.defaults.mode),
-        descriptionDetail: or(v.descriptionDetail, Disclosure.defaults.descriptionDetail),
+        mode: or(v.mode, disclosureDefaults.mode),
+        descriptionDetail: or(v.descriptionDetail, disclosureDefaults.descriptionDetail),
         defaultMaxResults: maxResults,
         maxResultsLimit: limit,
         // forcing discovery first is an explicit opt-in to the search tool: never leave it out
-        searchTools: or(v.searchTools, discoveryFirst ? true : Disclosure.defaults.searchTools),
-        searchToolsThreshold: or(v.searchToolsThreshold, Disclosure.defaults.searchToolsThreshold),
-        minScore: or(v.minScore, Disclosure.defaults.minScore),
-        minScoreRatio: or(v.minScoreRatio, Disclosure.defaults.minScoreRatio),
-        defer: or(v.defer, Disclosure.defaults.defer)
+        searchTools: or(v.searchTools, discoveryFirst ? true : disclosureDefaults.searchTools),
+        searchToolsThreshold: or(v.searchToolsThreshold, disclosureDefaults.searchToolsThreshold),
+        minScore: or(v.minScore, disclosureDefaults.minScore),
+        minScoreRatio: or(v.minScoreRatio, disclosureDefaults.minScoreRatio),
+        defer: or(v.defer, disclosureDefaults.defer)
       },
       visibility: {
-        strict: or(v.strict, Visibility.defaults.strict),
-        select: or(v.select, Visibility.defaults.select),
-        connected: or(v.connected, Visibility.defaults.connected),
-        resources: or(v.resources, Visibility.defaults.resources),
+        strict: or(v.strict, visibilityDefaults.strict),
+        select: or(v.select, visibilityDefaults.select),
+        connected: or(v.connected, visibilityDefaults.connected),
+        resources: or(v.resources, visibilityDefaults.resources),
         // naming platform sources turns exploration on for them, as the command line's --allow does
         explore: or(v.explore, Option.isSome(v.platformSources)),
-        allow: or(v.platformSources, Visibility.defaults.allow)
+        allow: or(v.platformSources, visibilityDefaults.allow)
       },
       tableOfContents: {
         namesPerSource: or(v.tocNamesPerSource, defaults.tableOfContents.namesPerSource),

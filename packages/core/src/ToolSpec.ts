@@ -12,7 +12,7 @@
 import type { JsonSchema } from "effect"
 import { Effect, Predicate, Schema, SchemaGetter } from "effect"
 import * as CatalogTool from "./CatalogTool.js"
-import { InvalidTool } from "./Errors.js"
+import { InvalidEntry } from "./Errors.js"
 import * as Names from "./internal/names.js"
 
 // -----------------------------------------------------------------------------
@@ -127,11 +127,12 @@ export interface DecodeOptions {
 export const decode = (
   input: unknown,
   options: DecodeOptions = {}
-): Effect.Effect<CatalogTool.CatalogTool, InvalidTool> =>
+): Effect.Effect<CatalogTool.CatalogTool, InvalidEntry> =>
   Schema.decodeUnknownEffect(Spec)(input).pipe(
     Effect.mapError((error) =>
-      new InvalidTool({
-        tool: Predicate.isObject(input) && typeof input["name"] === "string" ? input["name"] : "<unnamed>",
+      new InvalidEntry({
+        kind: "tool",
+        name: Predicate.isObject(input) && typeof input["name"] === "string" ? input["name"] : "<unnamed>",
         reason: error.message
       })
     ),

@@ -120,13 +120,8 @@ export interface Visibility {
 // Constructors
 // -----------------------------------------------------------------------------
 
-/**
- * Strict, nothing selected, no exploration: only what is named, connected or resource-bound exists.
- *
- * @since 0.1.0
- * @category constructors
- */
-export const defaults: Options = {
+/** Strict, nothing selected, no exploration: only what is named, connected or resource-bound exists. */
+const defaults: Options = {
   strict: true,
   select: [],
   connected: [],
@@ -136,7 +131,8 @@ export const defaults: Options = {
 }
 
 /**
- * Builds a policy; every field defaults as in `defaults`.
+ * Builds a policy; every field left out defaults to strict, nothing selected, connected or
+ * resource-bound, no exploration, every source allowed (`make().options` are the defaults).
  *
  * @since 0.1.0
  * @category constructors
@@ -198,7 +194,7 @@ export const Visibility = Context.Reference<Visibility>("@tool-search/core/Visib
 })
 
 /**
- * Provides a policy, or builds one from settings (each defaulting as in `defaults`: strict).
+ * Provides a policy, or builds one from settings (each defaulting as in `make`: strict).
  *
  * **Example**
  *

@@ -12,8 +12,9 @@
  * - **policies** — `Disclosure`, `Visibility`, `Permission`
  * - **model-facing** — `TableOfContents`, `SearchToolkit`, `NativeDeferral`
  * - **resources** — `Resource`, `ResourceFile`, `ResourceCatalog`, `ResourceDisclosure`
+ * - **audit** — `AuditRecord` (types only)
  * - **settings** — `Setting`, `ToolSearchConfig`, `ResourceConfig`
- * - **errors** — every error class, at the top level only (`InvalidTool`, `Refused`, …), so that
+ * - **errors** — every error class, at the top level only (`InvalidEntry`, `Refused`, …), so that
  *   declaration files of dependent code can name them
  *
  * Everything else is in `internal/` and is not part of the API.
@@ -277,6 +278,19 @@ export * as ResourceCatalog from "./ResourceCatalog.js"
  * @category resources
  */
 export * as ResourceDisclosure from "./ResourceDisclosure.js"
+
+// -----------------------------------------------------------------------------
+// Audit
+// -----------------------------------------------------------------------------
+
+/**
+ * The audit record of a gateway session (types only): what `@tool-search/mcp` writes and
+ * `@tool-search/store` keeps.
+ *
+ * @since 0.3.0
+ * @category audit
+ */
+export * as AuditRecord from "./AuditRecord.js"
 
 // -----------------------------------------------------------------------------
 // Settings

@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fc from "fast-check"
 import { Bm25f, CatalogTool, SearchDocument } from "../src/index.js"
+import * as Bm25fIndex from "../src/internal/bm25fIndex.js"
 
 const doc = (input: CatalogTool.Input) => SearchDocument.fromTool(CatalogTool.make(input))
 
@@ -19,7 +20,7 @@ const search = (index: Bm25f.Index, text: string, limit = 10) => index.search({ 
 
 // Plain BM25F with round parameters, to score by hand.
 const hand: Bm25f.Parameters = {
-  ...Bm25f.plain,
+  ...Bm25fIndex.plain(Bm25f.defaults),
   k1: 1.5,
   b: 0.75,
   weights: { name: 3, aliases: 3, parameterNames: 2, category: 1, description: 1, parameterDescriptions: 1, queries: 1 }
@@ -28,7 +29,7 @@ const hand: Bm25f.Parameters = {
 describe("BM25F scoring", () => {
   it.effect("matches a hand computation (k1 = 1.5, b = 0.75, name 3, description 1)", () =>
     Effect.gen(function*() {
-      const index = Bm25f.makeIndexWith(hand)
+      const index = Bm25fIndex.make(hand)
       index.add(corpus)
       // N = 3; average lengths: name 2, description 5/3
       const idfSend = Math.log(1 + (3 - 1 + 0.5) / (1 + 0.5)) // df(send) = 1
@@ -51,8 +52,8 @@ describe("BM25F scoring", () => {
     Effect.gen(function*() {
       // without the fusion, whose normalization would rescale the sum
       const unfused = { ...Bm25f.defaults, fusion: undefined }
-      const plain = Bm25f.makeIndexWith({ ...unfused, nameCoverage: 0 })
-      const index = Bm25f.makeIndexWith(unfused)
+      const plain = Bm25fIndex.make({ ...unfused, nameCoverage: 0 })
+      const index = Bm25fIndex.make(unfused)
       plain.add(corpus)
       index.add(corpus)
       const λ = Bm25f.defaults.nameCoverage
@@ -63,7 +64,7 @@ describe("BM25F scoring", () => {
 
   it.effect("field weights: a word in the name outranks the same word in a description", () =>
     Effect.gen(function*() {
-      const index = Bm25f.makeIndexWith(hand)
+      const index = Bm25fIndex.make(hand)
       index.add([
         doc({ id: "a", name: "archive", description: "Stores old invoices" }),
         doc({ id: "b", name: "invoice", description: "Creates a document" }),
@@ -74,7 +75,7 @@ describe("BM25F scoring", () => {
 
   it.effect("parameter names and descriptions, category and aliases are searched", () =>
     Effect.gen(function*() {
-      const index = Bm25f.makeIndexWith(Bm25f.defaults)
+      const index = Bm25fIndex.make(Bm25f.defaults)
       index.add([
         doc({
           id: "rag",
@@ -123,9 +124,9 @@ describe("BM25F scoring", () => {
       ]
       const query =
         "Get the hourly weather forecast for Paris with temperature units and alerts for the city. Then post it to Slack."
-      const plain = Bm25f.makeIndexWith(Bm25f.plain)
+      const plain = Bm25fIndex.make(Bm25fIndex.plain(Bm25f.defaults))
       plain.add(tools)
-      const index = Bm25f.makeIndexWith(Bm25f.defaults)
+      const index = Bm25fIndex.make(Bm25f.defaults)
       index.add(tools)
       const plainRank = (yield* search(plain, query)).map((h) =>
         h.id
@@ -147,9 +148,9 @@ describe("BM25F scoring", () => {
       const query = `How do I say "what is the current time in this city" in French? Translate it.`
       // the first ranker alone: the fused stock ranker counts quoted words in full, by design
       const unfused = { ...Bm25f.defaults, fusion: undefined }
-      const plain = Bm25f.makeIndexWith({ ...unfused, quotedWeight: 1 })
+      const plain = Bm25fIndex.make({ ...unfused, quotedWeight: 1 })
       plain.add(tools)
-      const index = Bm25f.makeIndexWith(unfused)
+      const index = Bm25fIndex.make(unfused)
       index.add(tools)
       assert.strictEqual((yield* search(plain, query))[0]?.id, "clock", "unweighted, the quoted sentence wins")
       assert.strictEqual((yield* search(index, query))[0]?.id, "translate")
@@ -157,7 +158,7 @@ describe("BM25F scoring", () => {
 
   it.effect("results respect limit and accept, and only positive scores are returned", () =>
     Effect.gen(function*() {
-      const index = Bm25f.makeIndexWith(Bm25f.defaults)
+      const index = Bm25fIndex.make(Bm25f.defaults)
       index.add(corpus)
       assert.deepStrictEqual(
         (yield* index.search({ text: "mail", limit: 1, accept: (id) => id !== "read_mail" })).map((h) => h.id),
@@ -171,7 +172,7 @@ describe("BM25F scoring", () => {
 describe("BM25F live index", () => {
   it.effect("add, replace and remove take effect at once", () =>
     Effect.gen(function*() {
-      const index = Bm25f.makeIndexWith(Bm25f.defaults)
+      const index = Bm25fIndex.make(Bm25f.defaults)
       index.add(corpus)
       assert.deepStrictEqual((yield* search(index, "folder")).map((h) => h.id), ["list_files"])
       index.add([doc({ name: "list_files", description: "List the entries of a directory" })]) // same id: replaced
@@ -198,7 +199,7 @@ describe("BM25F live index", () => {
     )
     fc.assert(
       fc.property(fc.array(op, { maxLength: 25 }), text, (ops, query) => {
-        const live = Bm25f.makeIndexWith(Bm25f.defaults)
+        const live = Bm25fIndex.make(Bm25f.defaults)
         const survivors = new Map<string, SearchDocument.SearchDocument>()
         for (const o of ops) {
           const id = `t${o.id}`
@@ -211,7 +212,7 @@ describe("BM25F live index", () => {
             survivors.delete(id)
           }
         }
-        const fresh = Bm25f.makeIndexWith(Bm25f.defaults)
+        const fresh = Bm25fIndex.make(Bm25f.defaults)
         fresh.add([...survivors.values()])
         assert.strictEqual(live.size(), survivors.size)
         for (const id of survivors.keys()) assert.closeTo(live.score(id, query), fresh.score(id, query), 1e-5)

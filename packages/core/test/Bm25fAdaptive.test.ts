@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fc from "fast-check"
 import { Bm25f, CatalogTool, SearchDocument } from "../src/index.js"
+import * as Bm25fIndex from "../src/internal/bm25fIndex.js"
 
 const doc = (input: CatalogTool.Input) => SearchDocument.fromTool(CatalogTool.make(input))
 const all = () => true
@@ -19,10 +20,10 @@ const tools = [
 
 describe("BM25F: fusion, feedback, associations", () => {
   it("a fusion of weight 0 is no fusion", () => {
-    const unfused = Bm25f.makeIndexWith({ ...Bm25f.defaults, fusion: undefined, associations: undefined })
-    const zero = Bm25f.makeIndexWith({
+    const unfused = Bm25fIndex.make({ ...Bm25f.defaults, fusion: undefined, associations: undefined })
+    const zero = Bm25fIndex.make({
       ...Bm25f.defaults,
-      fusion: { ...Bm25f.stockRanker, weight: 0 },
+      fusion: { ...Bm25fIndex.stockRanker, weight: 0 },
       associations: undefined
     })
     unfused.add(tools)
@@ -33,7 +34,7 @@ describe("BM25F: fusion, feedback, associations", () => {
   })
 
   it("fused scores are max-normalized: the best hit of a fused ranking scores at most 1", () => {
-    const index = Bm25f.makeIndexWith({ ...Bm25f.defaults, associations: undefined })
+    const index = Bm25fIndex.make({ ...Bm25f.defaults, associations: undefined })
     index.add(tools)
     const hits = Effect.runSync(index.search({ text: "send an email", limit: 5, accept: all }))
     assert.strictEqual(hits[0]?.id, "send_mail")
@@ -42,8 +43,8 @@ describe("BM25F: fusion, feedback, associations", () => {
 
   it("an association expands the query: `weather` finds the forecast tool through `forecast`", () => {
     const table = new Map([["weather", [["forecast", 1]] as const]])
-    const index = Bm25f.makeIndexWith({ ...Bm25f.defaults, associations: { table, weight: 0.5 } })
-    const without = Bm25f.makeIndexWith({ ...Bm25f.defaults, associations: undefined })
+    const index = Bm25fIndex.make({ ...Bm25f.defaults, associations: { table, weight: 0.5 } })
+    const without = Bm25fIndex.make({ ...Bm25f.defaults, associations: undefined })
     index.add(tools)
     without.add(tools)
     const ids = (i: Bm25f.Index) =>
@@ -57,17 +58,17 @@ describe("BM25F: fusion, feedback, associations", () => {
     // through an association, which must start it from a clean clause mask
     const table = new Map([["mail", [["forecast", 1]] as const]])
     const parameters = { ...Bm25f.defaults, associations: { table, weight: 0.5 } }
-    const used = Bm25f.makeIndexWith(parameters)
+    const used = Bm25fIndex.make(parameters)
     used.add(tools)
     ranked(used, "Forecast the coming days. Then retrieve the weather")
-    const fresh = Bm25f.makeIndexWith(parameters)
+    const fresh = Bm25fIndex.make(parameters)
     fresh.add(tools)
     const request = "Send the mail. Then list the files"
     assert.deepStrictEqual(ranked(used, request), ranked(fresh, request))
   })
 
   it("pseudo-relevance feedback adds the best hit's words: a tool sharing them is found", () => {
-    const index = Bm25f.makeIndexWith({
+    const index = Bm25fIndex.make({
       ...Bm25f.defaults,
       associations: undefined,
       feedback: { docs: 1, terms: 5, weight: 0.5 }
@@ -98,7 +99,7 @@ describe("BM25F: fusion, feedback, associations", () => {
         fc.array(op, { maxLength: 120 }),
         fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 4 }),
         (ops, query) => {
-          const live = Bm25f.makeIndexWith(parameters)
+          const live = Bm25fIndex.make(parameters)
           const survivors = new Map<string, SearchDocument.SearchDocument>()
           for (const o of ops) {
             if ("add" in o) {
@@ -114,7 +115,7 @@ describe("BM25F: fusion, feedback, associations", () => {
               survivors.delete(`t${o.remove}`)
             }
           }
-          const fresh = Bm25f.makeIndexWith(parameters)
+          const fresh = Bm25fIndex.make(parameters)
           fresh.add([...survivors.values()])
           const text = query.join(" ")
           const a = Effect.runSync(live.search({ text, limit: 5, accept: all }))

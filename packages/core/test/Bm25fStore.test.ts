@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import * as fc from "fast-check"
 import * as Analyzer from "../src/Analyzer.js"
 import * as CatalogTool from "../src/CatalogTool.js"
+import * as Bm25fIndex from "../src/internal/bm25fIndex.js"
 import * as SearchDocument from "../src/SearchDocument.js"
 import * as Bm25f from "../src/strategies/Bm25f.js"
 
@@ -57,7 +58,7 @@ const load = (
   parameters: Bm25f.Parameters,
   batches: ReadonlyArray<{ add: Array<Tool> } | { remove: Array<number> }>
 ) => {
-  const index = Bm25f.makeIndexWith(parameters)
+  const index = Bm25fIndex.make(parameters)
   const survivors = new Map<string, SearchDocument.SearchDocument>()
   for (const b of batches) {
     if ("add" in b) {
@@ -85,10 +86,10 @@ const exhaustive = (
 ): Map<string, number> => {
   const analyzer = Analyzer.make(parameters.analyzer)
   const fields = docs.map((d) => {
-    const texts = Bm25f.fieldTexts(d)
-    return Bm25f.FIELDS.map((f) => analyzer.terms(texts[f]))
+    const texts = Bm25fIndex.fieldTexts(d)
+    return Bm25fIndex.FIELDS.map((f) => analyzer.terms(texts[f]))
   })
-  const averages = Bm25f.FIELDS.map((_, f) =>
+  const averages = Bm25fIndex.FIELDS.map((_, f) =>
     fields.reduce((sum, d) => sum + (d[f] as Array<string>).length, 0) / docs.length
   )
   const scores = new Map<string, number>()
@@ -98,7 +99,7 @@ const exhaustive = (
     const idf = Math.log(1 + (docs.length - df + 0.5) / (df + 0.5))
     docs.forEach((d, i) => {
       let tf = 0
-      Bm25f.FIELDS.forEach((field, f) => {
+      Bm25fIndex.FIELDS.forEach((field, f) => {
         const terms = fields[i]?.[f] as Array<string>
         const n = terms.filter((t) => t === term).length
         if (n === 0) return
@@ -113,6 +114,8 @@ const exhaustive = (
   return scores
 }
 
+const plain = Bm25fIndex.plain(Bm25f.defaults)
+
 const run = (index: Bm25f.Index, text: string, limit: number) =>
   Effect.runSync(index.search({ text, limit, accept: () => true }))
 
@@ -123,11 +126,11 @@ describe("BM25F store", () => {
         fc.array(batch, { minLength: 1, maxLength: 8 }),
         fc.array(query, { minLength: 1, maxLength: 4 }),
         (batches, queries) => {
-          const { index, survivors } = load(Bm25f.plain, batches)
+          const { index, survivors } = load(plain, batches)
           const docs = [...survivors.values()]
           assert.strictEqual(index.size(), docs.length)
           for (const q of queries) {
-            const expected = exhaustive(Bm25f.plain, docs, q)
+            const expected = exhaustive(plain, docs, q)
             for (const d of docs) {
               assert.strictEqual(
                 index.score(d.id, q),
@@ -166,7 +169,7 @@ describe("BM25F store", () => {
         (batches, queries, variant) => {
           const parameters = variants[variant] as Bm25f.Parameters
           const { index, survivors } = load(parameters, batches)
-          const once = Bm25f.makeIndexWith(parameters)
+          const once = Bm25fIndex.make(parameters)
           once.add([...survivors.values()])
           for (const q of queries) assert.deepStrictEqual(run(index, q, 8), run(once, q, 8), q)
         }

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Result } from "effect"
 import { CatalogTool, Query, Regex, SearchDocument, ToolCatalog } from "../src/index.js"
+import * as RegexIndex from "../src/internal/regexIndex.js"
 import * as Pattern from "../src/internal/regexPattern.js"
 import { indexOf } from "./kit/tools.js"
 
@@ -64,14 +65,14 @@ describe("Regex strategy", () => {
       const names = Array.from({ length: 500 }, (_, i) => `${"a".repeat(60)}${i}`.slice(0, 63) + "_")
       const perChar = Pattern.instructions(Result.getOrThrow(Pattern.compile("(a+)+$")))
       const linear = names.reduce((sum, n) => sum + (n.length + 1) * perChar, 0)
-      const index = yield* Regex.makeIndexWith({ maxSteps: linear })
+      const index = yield* RegexIndex.make({ maxSteps: linear })
       index.add(names.map((name) => doc({ name })))
       assert.deepStrictEqual(yield* index.search({ text: "(a+)+$", limit: 5, accept: () => true }), [])
     }))
 
   it.effect("a pattern too expensive for the catalog stops at the step budget and says so", () =>
     Effect.gen(function*() {
-      const index = yield* Regex.makeIndexWith({ maxSteps: 5_000_000 })
+      const index = yield* RegexIndex.make({ maxSteps: 5_000_000 })
       const names = Array.from({ length: 2000 }, (_, i) => `tool_${i}_send_message_to_channel_${i % 97}`)
       index.add(names.map((name) => doc({ name })))
       const expensive = "(.{0,30}){10}x"
@@ -91,7 +92,7 @@ describe("Regex strategy", () => {
 
   it.effect("a long search yields: a fiber started after it runs before it ends", () =>
     Effect.gen(function*() {
-      const index = yield* Regex.makeIndexWith({ yieldEvery: 100 })
+      const index = yield* RegexIndex.make({ yieldEvery: 100 })
       index.add(Array.from({ length: 5000 }, (_, i) => doc({ name: `tool_${i}_send_message` })))
       const order: Array<string> = []
       const search = yield* Effect.forkChild(

@@ -126,14 +126,14 @@ describe("ResourceCatalog", () => {
         counted("ok://a", "alpha", reads),
         Resource.text({ uri: "no scheme", name: "bad", text: "x" })
       ]))
-      assert.strictEqual(invalid._tag, "InvalidResource")
+      assert.strictEqual(invalid._tag, "InvalidEntry")
       const duplicate = yield* Effect.flip(
         catalog.register([counted("ok://a", "a", reads), counted("ok://a", "b", reads)])
       )
-      assert.strictEqual(duplicate._tag, "DuplicateResource")
+      assert.strictEqual(duplicate._tag, "DuplicateEntry")
       yield* catalog.register(handbook)
       const taken = yield* Effect.flip(catalog.register([counted("ok://b", "b", reads), handbook]))
-      assert.strictEqual(taken._tag, "DuplicateResource")
+      assert.strictEqual(taken._tag, "DuplicateEntry")
       assert.strictEqual(yield* Ref.get(reads), 0)
       assert.deepStrictEqual((yield* catalog.all).map((e) => e.uri), [handbook.uri])
     }).pipe(Effect.provide(EmptyResources)))
@@ -204,7 +204,7 @@ describe("ResourceCatalog", () => {
         [["wiki://acme/page-2", "wiki://acme/page-3"], ["wiki://acme/page-1"]]
       ])
       const stolen = yield* Effect.flip(catalog.replaceSource("wiki", [{ ...handbook, source: "wiki" }]))
-      assert.strictEqual(stolen._tag, "DuplicateResource")
+      assert.strictEqual(stolen._tag, "DuplicateEntry")
       assert.strictEqual(Option.getOrThrow(yield* catalog.get(handbook.uri)).source, "handbook")
     }).pipe(Effect.provide(resourceCatalogOf([handbook]))))
 

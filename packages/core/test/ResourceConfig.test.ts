@@ -2,7 +2,12 @@ import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { ResourceConfig, ResourceDisclosure, Setting } from "../src/index.js"
 
-const load = (env: Record<string, string>) => ResourceConfig.config.parse(ConfigProvider.fromEnv({ env }))
+/** The options `layerConfig` provides under `env`. */
+const load = (env: Record<string, string>) =>
+  ResourceDisclosure.ResourceDisclosure.pipe(
+    Effect.provide(ResourceConfig.layerConfig),
+    Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env })))
+  )
 
 describe("ResourceConfig", () => {
   it.effect("no variable set gives the defaults", () =>

@@ -1,16 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Effect, Layer, Ref } from "effect"
 import { AiError, EmbeddingModel } from "effect/ai"
-import {
-  Analyzer,
-  CatalogTool,
-  Hybrid,
-  Query,
-  SearchDocument,
-  Semantic,
-  ToolCatalog,
-  VectorCache
-} from "../src/index.js"
+import { Analyzer, CatalogTool, Hybrid, Query, SearchDocument, Semantic, ToolCatalog } from "../src/index.js"
+import * as HybridIndex from "../src/internal/hybridIndex.js"
+import * as SemanticIndex from "../src/internal/semanticIndex.js"
+import * as VectorCaches from "../src/internal/vectorCaches.js"
 
 /** The default analysis (what the strategies use unless told otherwise). */
 const standard = Analyzer.make()
@@ -78,7 +72,7 @@ describe("Semantic strategy", () => {
   it.effect("ranks by cosine similarity, finding tools described in other words", () =>
     Effect.gen(function*() {
       const { model } = yield* fake
-      const index = yield* Semantic.makeIndexWith(model, Semantic.defaults)
+      const index = yield* SemanticIndex.make(model, Semantic.defaults)
       index.add(tools.map(SearchDocument.fromTool))
       const hits = yield* index.search({ text: "automobile", limit: 3, accept: () => true })
       assert.strictEqual(hits[0]?.id, "rent_car")
@@ -92,14 +86,14 @@ describe("Semantic strategy", () => {
   it.effect("embeds lazily: add only queues, the next search embeds, a cache avoids embedding again", () =>
     Effect.gen(function*() {
       const { fake: f, model } = yield* fake
-      const cache = VectorCache.memory()
-      const first = yield* Semantic.makeIndexWith(model, { ...Semantic.defaults, cache })
+      const cache = VectorCaches.memory()
+      const first = yield* SemanticIndex.make(model, { ...Semantic.defaults, cache })
       first.add(tools.map(SearchDocument.fromTool))
       assert.deepStrictEqual(yield* Ref.get(f.embedded), [], "add does not call the model")
       yield* first.search({ text: "car", limit: 1, accept: () => true })
       assert.strictEqual((yield* Ref.get(f.embedded)).length, tools.length + 1, "every tool and the query")
       yield* Ref.set(f.embedded, [])
-      const second = yield* Semantic.makeIndexWith(model, { ...Semantic.defaults, cache })
+      const second = yield* SemanticIndex.make(model, { ...Semantic.defaults, cache })
       second.add(tools.map(SearchDocument.fromTool))
       yield* second.search({ text: "car", limit: 1, accept: () => true })
       assert.deepStrictEqual(yield* Ref.get(f.embedded), ["car"], "tool vectors came from the cache")
@@ -108,7 +102,7 @@ describe("Semantic strategy", () => {
       yield* second.search({ text: "car", limit: 1, accept: () => true })
       assert.deepStrictEqual(yield* Ref.get(f.embedded), [
         "car",
-        Semantic.documentText(doc({ name: "rent_car", description: "Rent a vehicle" })),
+        SemanticIndex.documentText(doc({ name: "rent_car", description: "Rent a vehicle" })),
         "car"
       ])
     }))
@@ -116,12 +110,12 @@ describe("Semantic strategy", () => {
   it.effect("a document whose embedded text is unchanged (only past queries changed) is not embedded again", () =>
     Effect.gen(function*() {
       const { fake: f, model } = yield* fake
-      const index = yield* Semantic.makeIndexWith(model, Semantic.defaults) // no cache
+      const index = yield* SemanticIndex.make(model, Semantic.defaults) // no cache
       index.add(tools.map(SearchDocument.fromTool))
       yield* index.search({ text: "car", limit: 1, accept: () => true })
       yield* Ref.set(f.embedded, [])
       index.add([
-        SearchDocument.withQueries(SearchDocument.fromTool(tools[0] as CatalogTool.CatalogTool), ["hire a car"])
+        { ...SearchDocument.fromTool(tools[0] as CatalogTool.CatalogTool), queries: ["hire a car"] }
       ])
       yield* index.search({ text: "car", limit: 1, accept: () => true })
       assert.deepStrictEqual(yield* Ref.get(f.embedded), ["car"], "only the query")
@@ -161,20 +155,23 @@ describe("Hybrid strategy", () => {
   it("fuse: lexical scores over the best, cosine min-max over the pool, weighted", () => {
     const lexical = [{ id: "a", score: 4 }, { id: "b", score: 2 }]
     const sims = new Map([["a", 0.2], ["b", 0.6], ["c", 1.0], ["d", 0.0]])
-    const hits = Hybrid.fuse(lexical, sims, { lexicalWeight: 0.4, pool: 3 }, 10)
+    const hits = HybridIndex.fuse(lexical, sims, { lexicalWeight: 0.4, pool: 3 }, 10)
     // lexical: a 4/4 = 1, b 2/4 = 0.5; pool = c (1.0), b (0.6), a (0.2): min 0.2, span 0.8 →
     // semantic a 0, b 0.5, c 1; d is outside the pool
     assert.deepStrictEqual(hits.map((h) => h.id), ["c", "b", "a"])
     assert.closeTo(hits[0]?.score ?? 0, 0.6 * 1, 1e-12)
     assert.closeTo(hits[1]?.score ?? 0, 0.4 * 0.5 + 0.6 * 0.5, 1e-12)
     assert.closeTo(hits[2]?.score ?? 0, 0.4 * 1, 1e-12)
-    assert.deepStrictEqual(Hybrid.fuse(lexical, sims, { lexicalWeight: 1, pool: 3 }, 10).map((h) => h.id), ["a", "b"])
+    assert.deepStrictEqual(HybridIndex.fuse(lexical, sims, { lexicalWeight: 1, pool: 3 }, 10).map((h) => h.id), [
+      "a",
+      "b"
+    ])
   })
 
   it.effect("finds exact names lexically and paraphrases semantically, on one live index", () =>
     Effect.gen(function*() {
       const { model } = yield* fake
-      const index = yield* Hybrid.makeIndexWith(model, Hybrid.defaults)
+      const index = yield* HybridIndex.make(model, Hybrid.defaults)
       index.add(tools.map(SearchDocument.fromTool))
       assert.strictEqual((yield* index.search({ text: "read_file", limit: 3, accept: () => true }))[0]?.id, "read_file")
       assert.strictEqual((yield* index.search({ text: "automobile", limit: 3, accept: () => true }))[0]?.id, "rent_car")
@@ -188,17 +185,17 @@ describe("Hybrid strategy", () => {
 
 describe("Hybrid confidence", () => {
   it("a clear lexical winner is confident; a close second or no hit is not", () => {
-    assert.isTrue(Hybrid.confident([{ score: 10 }, { score: 5 }], 0.3))
-    assert.isFalse(Hybrid.confident([{ score: 10 }, { score: 8 }], 0.3))
-    assert.isTrue(Hybrid.confident([{ score: 1 }], 0.99))
-    assert.isFalse(Hybrid.confident([], 0))
-    assert.isFalse(Hybrid.confident([{ score: 10 }, { score: 1 }], undefined))
+    assert.isTrue(HybridIndex.confident([{ score: 10 }, { score: 5 }], 0.3))
+    assert.isFalse(HybridIndex.confident([{ score: 10 }, { score: 8 }], 0.3))
+    assert.isTrue(HybridIndex.confident([{ score: 1 }], 0.99))
+    assert.isFalse(HybridIndex.confident([], 0))
+    assert.isFalse(HybridIndex.confident([{ score: 10 }, { score: 1 }], undefined))
   })
 
   it.effect("a confident lexical ranking is answered without embedding the query (a failing model is never asked)", () =>
     Effect.gen(function*() {
       const { fake: state, model } = yield* fake
-      const index = yield* Hybrid.makeIndexWith(model, { ...Hybrid.defaults, confidentMargin: 0.2 })
+      const index = yield* HybridIndex.make(model, { ...Hybrid.defaults, confidentMargin: 0.2 })
       index.add(tools.map(SearchDocument.fromTool))
       yield* Ref.set(state.failing, true)
       const hits = yield* index.search({ text: "read_file", limit: 3, accept: () => true })

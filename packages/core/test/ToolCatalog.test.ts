@@ -30,7 +30,7 @@ describe("ToolCatalog", () => {
         tool("bad name!", "spaces and punctuation are rejected by providers"),
         tool("good_two", "fine")
       ]))
-      assert.strictEqual(error._tag, "InvalidTool")
+      assert.strictEqual(error._tag, "InvalidEntry")
       assert.include(error.message, "bad name!")
       assert.strictEqual((yield* c.all).length, 8)
       assert.isTrue(Option.isNone(yield* c.findByName("good_one")))
@@ -41,10 +41,10 @@ describe("ToolCatalog", () => {
     Effect.gen(function*() {
       const c = yield* catalog
       const again = yield* Effect.flip(c.register(tool("Grep", "another grep")))
-      assert.strictEqual(again._tag, "DuplicateTool")
+      assert.strictEqual(again._tag, "DuplicateEntry")
       assert.include(again.message, "'Grep'")
       const inBatch = yield* Effect.flip(c.register([tool("x1", "a"), tool("x2", "b", { id: "x1" })]))
-      assert.strictEqual(inBatch._tag, "DuplicateTool")
+      assert.strictEqual(inBatch._tag, "DuplicateEntry")
       assert.isTrue(Option.isNone(yield* c.findByName("x1")))
       yield* c.register(tool("Grep", "a better grep"), { replace: true })
       assert.strictEqual(
@@ -61,7 +61,7 @@ describe("ToolCatalog", () => {
       const reserved = yield* Effect.flip(c.register(tool("ToolSearch", "an impostor")))
       assert.include(reserved.message, "reserved")
       const long = yield* Effect.flip(c.register(tool("x".repeat(65), "too long")))
-      assert.strictEqual(long._tag, "InvalidTool")
+      assert.strictEqual(long._tag, "InvalidEntry")
     }).pipe(Effect.provide(EmptyCatalog)))
 
   it.effect("names shared by two sources are qualified by source, only where they collide", () =>
@@ -147,7 +147,7 @@ describe("ToolCatalog", () => {
       const slack = Effect.map(c.all, (all) => ids(all.filter((t) => t.source === "slack")))
       assert.deepStrictEqual(yield* slack, ["slack_send_message", "slack_react"])
       const bad = yield* Effect.flip(c.replaceSource("slack", [tool("no good", "x")]))
-      assert.strictEqual(bad._tag, "InvalidTool")
+      assert.strictEqual(bad._tag, "InvalidEntry")
       assert.deepStrictEqual(yield* slack, ["slack_send_message", "slack_react"])
     }).pipe(Effect.provide(CatalogLive)))
 

@@ -147,7 +147,7 @@ describe("Setting", () => {
   it.effect("precedence: flags, then the config file, then the environment, then the default", () =>
     Effect.gen(function*() {
       const tables = [ToolSearchConfig.settings]
-      const read = (sources: Parameters<typeof Setting.provider>[1]) =>
+      const read = (sources: Setting.Sources) =>
         Effect.map(Setting.read(ToolSearchConfig.config, tables, sources), (s) => s.disclosure.mode)
       const environment = { TOOL_SEARCH_MODE: "catalog" }
       assert.strictEqual(yield* read({}), "search")

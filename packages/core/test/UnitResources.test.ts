@@ -371,7 +371,7 @@ describe("resource tools", () => {
       assert.strictEqual((yield* Unit.resolve("Grep")).name, "Grep")
       const catalog = yield* ToolCatalog.ToolCatalog
       const reserved = yield* Effect.flip(catalog.register(CatalogTool.make({ name: "read_resource" })))
-      assert.strictEqual(reserved._tag, "InvalidTool")
+      assert.strictEqual(reserved._tag, "InvalidEntry")
     }).pipe(
       Unit.provideWith({ resources: true }),
       Effect.provide(Layer.merge(CatalogLive, resourceCatalogOf(everything)))

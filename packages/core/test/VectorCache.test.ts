@@ -6,12 +6,13 @@ import { appendFileSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { CatalogTool, Query, Semantic, ToolCatalog, VectorCache } from "../src/index.js"
+import * as VectorCaches from "../src/internal/vectorCaches.js"
 import { key } from "../src/internal/vectorFile.js"
 import * as MemoryFs from "./kit/MemoryFileSystem.js"
 
 const vector = (cache: VectorCache.VectorCache, k: string) => Effect.map(cache.getMany([k]), ([v]) => [...(v ?? [])])
 
-describe("VectorCache.makeFile", () => {
+describe("VectorCaches.makeFile", () => {
   it.effect("persists vectors across caches, one file per model, and ignores a torn last record", () => {
     const disk = MemoryFs.disk()
     return Effect.gen(function*() {
@@ -19,17 +20,17 @@ describe("VectorCache.makeFile", () => {
       const k2 = key("model/a", "two")
       assert.notStrictEqual(k1, k2)
       assert.notStrictEqual(k1, key("model/b", "one"), "the model is part of the key")
-      const first = yield* VectorCache.makeFile("/cache", "model/a")
+      const first = yield* VectorCaches.makeFile("/cache", "model/a")
       yield* first.setMany([[k1, Float32Array.from([1, 2, 3])], [k2, Float32Array.from([0.5])]])
       assert.deepStrictEqual([...disk.files.keys()], ["/cache/model_a.vectors"])
-      const second = yield* VectorCache.makeFile("/cache", "model/a")
+      const second = yield* VectorCaches.makeFile("/cache", "model/a")
       assert.deepStrictEqual(yield* vector(second, k1), [1, 2, 3])
       assert.deepStrictEqual(yield* vector(second, k2), [0.5])
       assert.deepStrictEqual(yield* vector(second, key("model/a", "three")), [])
       // a process killed mid-write leaves a partial record: it is skipped, the rest still loads
       const file = disk.files.get("/cache/model_a.vectors") as Uint8Array
       disk.files.set("/cache/model_a.vectors", Uint8Array.from([...file, ...new Uint8Array(30)]))
-      const third = yield* VectorCache.makeFile("/cache", "model/a")
+      const third = yield* VectorCaches.makeFile("/cache", "model/a")
       assert.deepStrictEqual(yield* vector(third, k1), [1, 2, 3])
     }).pipe(Effect.provide(MemoryFs.layer(disk)))
   })
@@ -38,9 +39,9 @@ describe("VectorCache.makeFile", () => {
     Effect.gen(function*() {
       const disk = MemoryFs.disk()
       const k = key("m", "x")
-      const writer = yield* VectorCache.makeFile("/cache", "m").pipe(Effect.provide(MemoryFs.layer(disk)))
+      const writer = yield* VectorCaches.makeFile("/cache", "m").pipe(Effect.provide(MemoryFs.layer(disk)))
       yield* writer.setMany([[k, Float32Array.from([7])]])
-      const reader = yield* VectorCache.makeFile("/cache", "m").pipe(Effect.provide(MemoryFs.layer(disk)))
+      const reader = yield* VectorCaches.makeFile("/cache", "m").pipe(Effect.provide(MemoryFs.layer(disk)))
       assert.deepStrictEqual(yield* vector(reader, k), [7])
       disk.files.delete("/cache/m.vectors")
       assert.deepStrictEqual(yield* vector(reader, k), [7], "loaded once, kept")
@@ -50,16 +51,16 @@ describe("VectorCache.makeFile", () => {
     Effect.gen(function*() {
       const disk = MemoryFs.disk()
       disk.readOnly.add("/cache")
-      const cache = yield* VectorCache.makeFile("/cache", "m").pipe(Effect.provide(MemoryFs.layer(disk)))
+      const cache = yield* VectorCaches.makeFile("/cache", "m").pipe(Effect.provide(MemoryFs.layer(disk)))
       yield* cache.setMany([[key("m", "x"), Float32Array.from([1])]])
       assert.deepStrictEqual(yield* vector(cache, key("m", "x")), [1], "kept in memory")
       assert.strictEqual(disk.files.size, 0)
     }))
 })
 
-describe("VectorCache.directory", () => {
+describe("VectorCaches.directory", () => {
   const directoryWith = (env: Record<string, string>, files: Record<string, string> = {}) =>
-    VectorCache.directory.pipe(
+    VectorCaches.directory.pipe(
       Effect.provide(MemoryFs.layer(MemoryFs.disk(files))),
       Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env })))
     )
@@ -124,7 +125,7 @@ describe("VectorCache.Store", () => {
     }))
 })
 
-describe("VectorCache.makeFile on Node's file system", () => {
+describe("VectorCaches.makeFile on Node's file system", () => {
   const onDisk = <A, E>(effect: Effect.Effect<A, E, FileSystem.FileSystem>) =>
     Effect.provide(effect, NodeFileSystem.layer)
 
@@ -132,10 +133,10 @@ describe("VectorCache.makeFile on Node's file system", () => {
     onDisk(Effect.gen(function*() {
       const dir = mkdtempSync(join(tmpdir(), "tool-search-vectors-"))
       const k1 = key("model/a", "one")
-      yield* (yield* VectorCache.makeFile(dir, "model/a")).setMany([[k1, Float32Array.from([1, 2, 3])]])
-      assert.deepStrictEqual(yield* vector(yield* VectorCache.makeFile(dir, "model/a"), k1), [1, 2, 3])
+      yield* (yield* VectorCaches.makeFile(dir, "model/a")).setMany([[k1, Float32Array.from([1, 2, 3])]])
+      assert.deepStrictEqual(yield* vector(yield* VectorCaches.makeFile(dir, "model/a"), k1), [1, 2, 3])
       appendFileSync(join(dir, "model_a.vectors"), new Uint8Array(30))
-      assert.deepStrictEqual(yield* vector(yield* VectorCache.makeFile(dir, "model/a"), k1), [1, 2, 3])
+      assert.deepStrictEqual(yield* vector(yield* VectorCaches.makeFile(dir, "model/a"), k1), [1, 2, 3])
     })))
 
   it.effect("a cache that cannot be written is a warning, not a failure", () =>
@@ -143,7 +144,7 @@ describe("VectorCache.makeFile on Node's file system", () => {
       const dir = mkdtempSync(join(tmpdir(), "tool-search-vectors-"))
       const blocked = join(dir, "file-not-dir")
       writeFileSync(blocked, "x")
-      const cache = yield* VectorCache.makeFile(join(blocked, "sub"), "m")
+      const cache = yield* VectorCaches.makeFile(join(blocked, "sub"), "m")
       yield* cache.setMany([[key("m", "x"), Float32Array.from([1])]])
       assert.deepStrictEqual(yield* vector(cache, key("m", "x")), [1], "kept in memory")
     })))

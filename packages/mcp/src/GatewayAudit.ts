@@ -12,99 +12,48 @@
  * process stopped during it) still has a record. Recording never makes an answer wait: an
  * implementation takes the entry and writes it when it can.
  *
- * The gateway only states the entries; an implementation keeps them (`@tool-search/store` appends
+ * The records are `@tool-search/core`'s `AuditRecord`: the gateway only states them; an implementation keeps them (`@tool-search/store` appends
  * them to its audit trail, and `tool-search serve --database` wires it). Without one in context
  * nothing is recorded.
  *
  * @since 0.2.0
  */
-import { Context, type Effect, Option } from "effect"
+import type { AuditRecord } from "@tool-search/core"
+import { Context, Option } from "effect"
 
 /**
- * One search of a gateway session.
+ * One search of a gateway session (`AuditRecord.Reveal` of `@tool-search/core`).
  *
  * @since 0.2.0
  * @category models
  */
-export interface Reveal {
-  /** Epoch milliseconds, when the search started. */
-  readonly at: number
-  /** The `mcp-session-id` (`stdio` over stdio). */
-  readonly sessionId: string
-  /** The JSON-RPC id of the `tools/call` request. */
-  readonly requestId: string
-  /** The search tool (`ToolSearch`). */
-  readonly tool: string
-  readonly query: string
-  /** Tool names found, in rank order. */
-  readonly found: ReadonlyArray<string>
-  /** Tool names this search loaded for the session. */
-  readonly activated: ReadonlyArray<string>
-  /** The principal whose token opened the session (`Principal`), when the gateway has tokens. */
-  readonly principal?: string | null
-}
+export type Reveal = AuditRecord.Reveal
 
 /**
- * One `tools/call` of a gateway session, other than a search; or one `resources/read`, `prompts/get`.
+ * One `tools/call` of a gateway session, other than a search; or one `resources/read`,
+ * `prompts/get` (`AuditRecord.Call` of `@tool-search/core`).
  *
  * @since 0.2.0
  * @category models
  */
-export interface Call {
-  /** The id of its intent, when one was recorded. */
-  readonly id?: string
-  /** Epoch milliseconds, when the call started. */
-  readonly at: number
-  readonly sessionId: string
-  readonly requestId: string
-  /** The principal whose token opened the session (`Principal`), when the gateway has tokens. */
-  readonly principal?: string | null
-  /** The tool as the client named it; for a resource read or prompt request, the MCP method. */
-  readonly toolName: string
-  /** The catalog id, when the name resolved to a catalog tool. */
-  readonly toolId: string | null
-  /** The upstream server, or the tool's catalog source. */
-  readonly source: string | null
-  /** What a resource read or prompt request acted on: the URI or prompt name as the client gave it. */
-  readonly target?: string | null
-  /** The tool whose program made the call (`execute_code`, code mode); absent for a client's own call. */
-  readonly via?: string
-  /** `ok`, or `not-active`, `unknown`, `not-found`, `not-permitted`, `invalid`, `timeout`, `failed`. */
-  readonly outcome: string
-  readonly durationMs: number
-  /** Only when `payloads` is on. */
-  readonly arguments?: unknown
-  /** Only when `payloads` is on. */
-  readonly result?: unknown
-}
+export type Call = AuditRecord.Call
 
 /**
- * A call about to run a tool, recorded right before it runs: the call without its outcome, and
- * the `id` its outcome (`Call.id`) will have.
+ * A call about to run a tool, recorded right before it runs (`AuditRecord.Intent` of
+ * `@tool-search/core`).
  *
  * @since 0.2.0
  * @category models
  */
-export type Intent = Omit<Call, "id" | "outcome" | "durationMs" | "arguments" | "result"> & {
-  readonly id: string
-}
+export type Intent = AuditRecord.Intent
 
 /**
- * An audit trail the gateway writes to.
+ * An audit trail the gateway writes to (`AuditRecord.Recorder` of `@tool-search/core`).
  *
  * @since 0.2.0
  * @category models
  */
-export interface Recorder {
-  /** Records a search; never fails. */
-  readonly reveal: (entry: Reveal) => Effect.Effect<void>
-  /** Records a call about to run; never fails, never waits for storage. */
-  readonly intent: (entry: Intent) => Effect.Effect<void>
-  /** Records a call's outcome; never fails, never waits for storage. */
-  readonly call: (entry: Call) => Effect.Effect<void>
-  /** Whether calls carry their arguments and results. */
-  readonly payloads: boolean
-}
+export type Recorder = AuditRecord.Recorder
 
 /**
  * The audit trail of the gateway sessions opened in its scope; none by default.

@@ -83,56 +83,56 @@ export const settings = {
     description: "`Host` headers HTTP accepts (DNS rebinding protection)"
   }),
   maxSessions: Setting.make("maxSessions", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 500,
     values: "integer ≥ 1",
     description: "HTTP sessions kept at once; a new one evicts the one idle the longest"
   }),
   sessionIdleTimeout: Setting.make("sessionIdleTimeout", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 1800,
     values: "seconds ≥ 1",
     description: "an HTTP session without a request for this long is closed"
   }),
   maxLoadedTools: Setting.make("maxLoadedTools", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 20,
     values: "integer ≥ 1",
     description: "tools loaded in one session; loading more unloads the least recently used"
   }),
   listChangedDelay: Setting.make("listChangedDelay", {
-    schema: Setting.IntAtLeast(0),
+    schema: Setting.Int(0),
     default: 250,
     values: "milliseconds ≥ 0",
     description: "upstream list changes within this window reach a session as one `list_changed`"
   }),
   maxArgumentBytes: Setting.make("maxArgumentBytes", {
-    schema: Setting.IntAtLeast(2),
+    schema: Setting.Int(2),
     default: 1_048_576,
     values: "bytes ≥ 2",
     description: "the size of one call's arguments (as JSON); larger calls are refused with -32602"
   }),
   maxArgumentDepth: Setting.make("maxArgumentDepth", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 64,
     values: "integer ≥ 1",
     description: "how deep one call's arguments may nest; deeper calls are refused with -32602"
   }),
   maxResultChars: Setting.make("maxResultChars", {
-    schema: Setting.IntAtLeast(100),
+    schema: Setting.Int(100),
     default: 100_000,
     values: "characters ≥ 100",
     description: "text of one tool result sent to the client; the rest is cut, with a note saying how much"
   }),
   maxResourceBytes: Setting.make("maxResourceBytes", {
-    schema: Setting.IntAtLeast(1024),
+    schema: Setting.Int(1024),
     default: 8_388_608,
     values: "characters ≥ 1024",
     description:
       "text or base64 of one `resources/read` or `prompts/get` answer sent to a client; a larger one is refused, named"
   }),
   maxSubscriptions: Setting.make("maxSubscriptions", {
-    schema: Setting.IntAtLeast(0),
+    schema: Setting.Int(0),
     default: 100,
     values: "integer ≥ 0",
     description: "resources one session may subscribe to at once (`resources/subscribe`)"
@@ -145,44 +145,44 @@ export const settings = {
       "also offer the resource level tools (`sample_resources`, `search_resources`, `read_resource`, `get_prompt`) to clients that prefer tools"
   }),
   maxSessionCalls: Setting.make("maxSessionCalls", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 8,
     values: "integer ≥ 1",
     description: "requests of one session running at once (calls, searches, reads); more wait in its queue"
   }),
   maxQueuedCalls: Setting.make("maxQueuedCalls", {
-    schema: Setting.IntAtLeast(0),
+    schema: Setting.Int(0),
     default: 32,
     values: "integer ≥ 0",
     description: "requests of one session waiting for a place; more are refused at once, named"
   }),
   maxPrincipalCalls: Setting.make("maxPrincipalCalls", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 32,
     values: "integer ≥ 1",
     description:
       "requests of one principal (one token) running at once across its sessions; more wait, then are refused"
   }),
   maxPrincipalSessions: Setting.make("maxPrincipalSessions", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 100,
     values: "integer ≥ 1",
     description: "HTTP sessions of one principal (one token); a new one evicts that principal's own idlest session"
   }),
   maxUpstreamCalls: Setting.make("maxUpstreamCalls", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 16,
     values: "integer ≥ 1",
     description: "requests to one upstream server at once, from every session; more wait for a place"
   }),
   maxBatchSize: Setting.make("maxBatchSize", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 16,
     values: "integer ≥ 1",
     description: "messages in one JSON-RPC batch over HTTP; a larger batch is refused whole"
   }),
   searchBudget: Setting.make("searchBudget", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 20_000,
     values: "milliseconds ≥ 1",
     description:
@@ -196,31 +196,31 @@ export const settings = {
       "with several tokens: let every principal's successful calls improve everyone's search ranking (default: kept per principal)"
   }),
   maxMessageBytes: Setting.make("maxMessageBytes", {
-    schema: Setting.IntAtLeast(1024),
+    schema: Setting.Int(1024),
     default: 4_194_304,
     values: "bytes ≥ 1024",
     description: "one message from a client (a stdio line, an HTTP body); larger ones are refused"
   }),
   maxUpstreamMessageBytes: Setting.make("maxUpstreamMessageBytes", {
-    schema: Setting.IntAtLeast(1024),
+    schema: Setting.Int(1024),
     default: 16_777_216,
     values: "bytes ≥ 1024",
     description: "one message from an upstream over stdio; a larger answer fails its request, named"
   }),
   callTimeout: Setting.make("callTimeout", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 60,
     values: "seconds ≥ 1",
     description: "an upstream tool call that takes longer fails, and is cancelled upstream"
   }),
   connectTimeout: Setting.make("connectTimeout", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 30,
     values: "seconds ≥ 1",
     description: "an upstream that takes longer to start (spawn, initialize, list) has failed this attempt"
   }),
   upstreamAttempts: Setting.make("upstreamAttempts", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 5,
     values: "integer ≥ 1",
     description: "failed start-ups in a row (a crash at start, an invalid answer) before an upstream is marked failed"

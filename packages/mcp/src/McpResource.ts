@@ -371,7 +371,7 @@ const common = (
 
 const checked = (resource: Resource.Resource, options: ImportOptions) =>
   Resource.validate(resource).pipe(
-    Effect.mapError((e) => new InvalidServerResource({ server: options.server, resource: e.uri, reason: e.reason }))
+    Effect.mapError((e) => new InvalidServerResource({ server: options.server, resource: e.name, reason: e.reason }))
   )
 
 const shorten = (text: string, max: number): string => text.length <= max ? text : `${text.slice(0, max - 1)}…`

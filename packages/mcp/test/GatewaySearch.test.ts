@@ -65,7 +65,7 @@ describe("Gateway ToolSearch: weak hits", () => {
       let cut = 0
       let whole = 0
       for (const options of settings) {
-        const disclosure = { ...Disclosure.defaults, defer: "always" as const, ...options }
+        const disclosure = { ...Disclosure.Disclosure.defaultValue(), defer: "always" as const, ...options }
         const context = Context.add(base, Disclosure.Disclosure, disclosure)
         const session = yield* connect(context, { maxLoadedTools: 100 })
         for (const query of queries) {
@@ -95,7 +95,11 @@ describe("Gateway ToolSearch: weak hits", () => {
       const base = yield* upstreams([{ name: "memory", transport: memory.transport }], {}, Bm25f)
       const over = (options: Partial<Disclosure.Options>) =>
         connect(
-          Context.add(base, Disclosure.Disclosure, { ...Disclosure.defaults, defer: "always" as const, ...options })
+          Context.add(base, Disclosure.Disclosure, {
+            ...Disclosure.Disclosure.defaultValue(),
+            defer: "always" as const,
+            ...options
+          })
         )
       const loose = yield* over({ minScore: 0, minScoreRatio: 0 })
       const strict = yield* over({ minScore: 0, minScoreRatio: 0.5 })

@@ -185,19 +185,19 @@ export const settings = {
     "the Anthropic key, for `anthropic:` models (no command takes keys as flags)"
   ),
   maxOutputTokens: optional("maxOutputTokens", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     values: "integer ≥ 1",
     defaultText: "4096 for `anthropic`, the server's own otherwise",
     description: "the token budget of each answer"
   }),
   modelTimeout: Setting.make("modelTimeout", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     default: 120,
     values: "seconds ≥ 1",
     description: "how long one model request may take before it fails"
   }),
   modelRetries: Setting.make("modelRetries", {
-    schema: Setting.IntBetween(0, 10),
+    schema: Setting.Int(0, 10),
     default: 2,
     values: "integer 0–10",
     description:
@@ -228,7 +228,7 @@ export const settings = {
     description: "the bearer key of an `openai-compatible` embeddings server"
   }),
   embeddingsDimensions: optional("embeddingsDimensions", {
-    schema: Setting.IntAtLeast(1),
+    schema: Setting.Int(1),
     values: "integer ≥ 1",
     defaultText: "the model's",
     description: "shorter vectors, for models that offer them (`text-embedding-3-*`)"

@@ -32,13 +32,14 @@
  * @since 0.2.0
  */
 import { PgClient } from "@effect/sql-pg"
+import type { AuditRecord } from "@tool-search/core"
 import { Clock, Duration, Effect, Option, Queue, Redacted, Result, Schedule, Schema, type Scope, Stream } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { createHmac, randomBytes, randomUUID } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import type { Call, Intent, Reveal, Service as AuditService } from "./Audit.js"
+import type { Service as AuditService } from "./Audit.js"
 import { Database } from "./Database.js"
 import type * as Entry from "./internal/entry.js"
 import * as GatewayTable from "./internal/gatewayTable.js"
@@ -357,62 +358,15 @@ export const sessions = (
 // -----------------------------------------------------------------------------
 
 /**
- * A search of a gateway session: the shape of `@tool-search/mcp`'s `GatewayAudit.Reveal` (an
- * audit reveal of one `tools/call` request, the session being its `mcp-session-id`).
- *
- * @since 0.2.0
- * @category models
- */
-export type GatewayReveal = Omit<Reveal, "_tag" | "turnId" | "path" | "sessionId" | "id" | "recordedAt"> & {
-  readonly sessionId: string
-  readonly requestId: string
-}
-
-/**
- * A call of a gateway session: the shape of `@tool-search/mcp`'s `GatewayAudit.Call` (the
- * request's JSON-RPC id is the call's id; `id`, when given, the id of its intent).
- *
- * @since 0.2.0
- * @category models
- */
-export type GatewayCall = Omit<Call, "_tag" | "turnId" | "path" | "sessionId" | "callId" | "recordedAt"> & {
-  readonly sessionId: string
-  readonly requestId: string
-}
-
-/**
- * A call about to run: the shape of `@tool-search/mcp`'s `GatewayAudit.Intent`.
- *
- * @since 0.2.0
- * @category models
- */
-export type GatewayIntent = Omit<Intent, "_tag" | "turnId" | "path" | "sessionId" | "callId" | "recordedAt"> & {
-  readonly sessionId: string
-  readonly requestId: string
-}
-
-/**
- * The gateway's audit recorder: the shape of `@tool-search/mcp`'s `GatewayAudit.Recorder`.
- *
- * @since 0.2.0
- * @category models
- */
-export interface Recorder {
-  readonly reveal: (entry: GatewayReveal) => Effect.Effect<void>
-  readonly intent: (entry: GatewayIntent) => Effect.Effect<void>
-  readonly call: (entry: GatewayCall) => Effect.Effect<void>
-  readonly payloads: boolean
-}
-
-/**
- * Records the gateway's reveals and calls in `audit`: each `tools/call` request is one turn (a
+ * Records the gateway's reveals and calls (`AuditRecord` of `@tool-search/core`, which
+ * `@tool-search/mcp`'s `GatewayAudit` writes) in `audit`: each `tools/call` request is one turn (a
  * fresh turn id; an intent and its outcome share the call's id), its JSON-RPC id the call's id, the
  * session its `mcp-session-id`.
  *
  * @since 0.2.0
  * @category constructors
  */
-export const recorder = (audit: AuditService): Recorder => {
+export const recorder = (audit: AuditService): AuditRecord.Recorder => {
   // an intent and its outcome belong to one turn
   const turns = new Map<string, string>()
   const turnOf = (id: string | undefined) => {

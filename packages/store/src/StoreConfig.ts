@@ -154,14 +154,14 @@ export const settings = {
       "where what the store could not write yet is kept on disk (written by the next process that opens it): it survives a stop or a kill during a database outage"
   }),
   journalBytes: Setting.make("journalBytes", {
-    schema: Setting.IntAtLeast(MEBIBYTE),
+    schema: Setting.Int(MEBIBYTE),
     default: 1024 * MEBIBYTE,
     values: "bytes ≥ 1048576",
     defaultText: "1073741824 (1 GiB)",
     description: "the most the journal holds; beyond it new entries are counted as an audit gap"
   }),
   heldBytes: Setting.make("heldBytes", {
-    schema: Setting.IntAtLeast(64 * 1024),
+    schema: Setting.Int(64 * 1024),
     default: 64 * MEBIBYTE,
     values: "bytes ≥ 65536",
     defaultText: "67108864 (64 MiB)",

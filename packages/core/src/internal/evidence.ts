@@ -23,7 +23,7 @@ export const make = (index: SearchIndex): IndexedEvidence => {
   const documentOf = (tool: CatalogTool): SearchDocument.SearchDocument => {
     const doc = SearchDocument.fromTool(tool)
     const queries = held.queries.get(tool.id)
-    return queries === undefined ? doc : SearchDocument.withQueries(doc, queries)
+    return queries === undefined ? doc : { ...doc, queries }
   }
   return {
     documentOf,

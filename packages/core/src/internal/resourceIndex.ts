@@ -7,13 +7,13 @@
 import { Effect } from "effect"
 
 import { InvalidQuery } from "../Errors.js"
-import { MAX_LENGTH } from "../Query.js"
 import type * as Resource from "../Resource.js"
 import type { Entry, Options, Passage, PassageMatch } from "../ResourceCatalog.js"
 import type { SearchDocument } from "../SearchDocument.js"
 import type { Hit } from "../SearchStrategy.js"
 import { messageOf } from "./messages.js"
 import * as Passages from "./passages.js"
+import { MAX_LENGTH } from "./queryLength.js"
 
 /** A validated resource with its body split, ready to commit. */
 export interface Prepared {

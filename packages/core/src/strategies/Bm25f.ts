@@ -14,7 +14,7 @@
  * `N` is the number of tools and `df` the number of tools containing the term in any field. Terms
  * come from an `Analyzer` with `Parameters.analyzer`. The weights, `k1`, `b`, the analyzer steps
  * and three additions for how agents ask for tools are parameters, chosen by the tuning protocol
- * of docs/search.md (`plain` turns the additions off):
+ * of docs/search.md:
  * - name coverage: `λ · (name words found in the request / name words)` is added;
  * - clauses: a request of several clauses (split at sentence ends and connectives such as "and then") scores each tool as
  *   `(1 − w) · whole / best whole + w · max over clauses (clause / best of that clause)`, so the
@@ -30,9 +30,7 @@
  */
 import { Effect, Layer } from "effect"
 import * as Analyzer from "../Analyzer.js"
-import * as Scorer from "../internal/bm25f/Scorer.js"
-import * as Store from "../internal/bm25f/Store.js"
-import type { SearchDocument } from "../SearchDocument.js"
+import * as Bm25fIndex from "../internal/bm25fIndex.js"
 import { type SearchIndex, SearchStrategy } from "../SearchStrategy.js"
 
 // -----------------------------------------------------------------------------
@@ -40,28 +38,19 @@ import { type SearchIndex, SearchStrategy } from "../SearchStrategy.js"
 // -----------------------------------------------------------------------------
 
 /**
- * The indexed fields, in packing order (the name first).
- *
- * @since 0.1.0
- * @category models
- */
-export const FIELDS = [
-  "name",
-  "aliases",
-  "parameterNames",
-  "category",
-  "description",
-  "parameterDescriptions",
-  "queries"
-] as const
-
-/**
  * One indexed field.
  *
  * @since 0.1.0
  * @category models
  */
-export type Field = typeof FIELDS[number]
+export type Field =
+  | "name"
+  | "aliases"
+  | "parameterNames"
+  | "category"
+  | "description"
+  | "parameterDescriptions"
+  | "queries"
 
 /**
  * The ranking parameters.
@@ -138,27 +127,6 @@ export interface Fusion {
 }
 
 /**
- * The second ranker of the default fusion: BM25F as it is usually configured by hand (the name
- * weighted 3, parameter names 2, the rest 1; k1 1.5, b 0.75), with no additions.
- *
- * @since 0.3.0
- * @category settings
- */
-export const stockRanker: Omit<Fusion, "weight"> = {
-  k1: 1.5,
-  b: 0.75,
-  weights: {
-    name: 3,
-    aliases: 3,
-    parameterNames: 2,
-    category: 1,
-    description: 1,
-    parameterDescriptions: 1,
-    queries: 0.25
-  }
-}
-
-/**
  * The parameters the tuning protocol chose (docs/search.md).
  *
  * @since 0.1.0
@@ -179,58 +147,9 @@ export const defaults: Parameters = {
   nameCoverage: 2,
   clauseWeight: 0.5,
   quotedWeight: 0.3,
-  fusion: { ...stockRanker, weight: 0.25 },
+  fusion: { ...Bm25fIndex.stockRanker, weight: 0.25 },
   analyzer: Analyzer.defaults
 }
-
-/**
- * Plain BM25F: the defaults without name coverage, clauses, quote weighting, fusion and associations.
- *
- * @since 0.1.0
- * @category settings
- */
-export const plain: Parameters = {
-  ...defaults,
-  nameCoverage: 0,
-  clauseWeight: 0,
-  quotedWeight: 1,
-  fusion: undefined,
-  associations: undefined
-}
-
-/**
- * The text of each field of a document, as the index analyzes it.
- *
- * @since 0.1.0
- * @category models
- */
-export const fieldTexts = (doc: SearchDocument): Readonly<Record<Field, string>> => {
-  const values = fieldValues(doc)
-  const text = (f: number): string => {
-    const value = values[f] ?? ""
-    return typeof value === "string" ? value : value.join(" \n ")
-  }
-  return {
-    name: text(0),
-    aliases: text(1),
-    parameterNames: text(2),
-    category: text(3),
-    description: text(4),
-    parameterDescriptions: text(5),
-    queries: text(6)
-  }
-}
-
-/** The value of each field of a document in `FIELDS` order: a text, or a list of texts (the index reads each item). */
-const fieldValues = (doc: SearchDocument): ReadonlyArray<string | ReadonlyArray<string>> => [
-  doc.name,
-  doc.aliases,
-  doc.parameterNames,
-  doc.category,
-  doc.description,
-  doc.parameterDescriptions,
-  doc.queries ?? []
-]
 
 /**
  * The live BM25F index: the `SearchIndex` operations plus `score` for tests and tools.
@@ -246,56 +165,6 @@ export interface Index extends SearchIndex {
 }
 
 // -----------------------------------------------------------------------------
-// Constructors
-// -----------------------------------------------------------------------------
-
-/**
- * A new, empty BM25F index with the given parameters.
- *
- * @since 0.1.0
- * @category constructors
- */
-export const makeIndexWith = (parameters: Parameters): Index => {
-  const analyzer = Analyzer.make(parameters.analyzer)
-  const fusion = parameters.fusion !== undefined && parameters.fusion.weight > 0 ? parameters.fusion : undefined
-  const store = Store.make(analyzer, FIELDS.length, [
-    { k1: parameters.k1, b: parameters.b, weights: Float64Array.from(FIELDS, (f) => parameters.weights[f]) },
-    ...(fusion === undefined
-      ? []
-      : [{ k1: fusion.k1, b: fusion.b, weights: Float64Array.from(FIELDS, (f) => fusion.weights[f]) }])
-  ])
-  const scorer = Scorer.make(store, analyzer, {
-    nameCoverage: parameters.nameCoverage,
-    clauseWeight: parameters.clauseWeight,
-    quotedWeight: parameters.quotedWeight,
-    fusionWeight: fusion?.weight ?? 0,
-    feedback: parameters.feedback ?? { docs: 0, terms: 0, weight: 0 },
-    associations: parameters.associations?.table,
-    associationWeight: parameters.associations?.weight ?? 0
-  })
-  return {
-    add: (docs) => {
-      // lists as they are: the store reads each item without joining them
-      for (const doc of docs) store.add(doc.id, fieldValues(doc))
-      store.commit()
-    },
-    remove: (ids) => {
-      for (const id of ids) store.remove(id)
-      store.commit()
-    },
-    search: (request) => Effect.sync(() => scorer.select(scorer.run(request.text), request.limit, request.accept)),
-    score: (id, text) => {
-      const slot = store.slotOf(id)
-      if (slot === undefined) return 0
-      const count = scorer.run(text)
-      for (let i = 0; i < count; i++) if (scorer.touched(i) === slot) return scorer.score(slot)
-      return 0
-    },
-    size: store.size
-  }
-}
-
-// -----------------------------------------------------------------------------
 // Layers
 // -----------------------------------------------------------------------------
 
@@ -306,7 +175,7 @@ export const makeIndexWith = (parameters: Parameters): Index => {
  * @category layers
  */
 export const layerWith = (parameters: Parameters): Layer.Layer<SearchStrategy> =>
-  Layer.succeed(SearchStrategy, { name: "bm25f", makeIndex: Effect.sync(() => makeIndexWith(parameters)) })
+  Layer.succeed(SearchStrategy, { name: "bm25f", makeIndex: Effect.sync(() => Bm25fIndex.make(parameters)) })
 
 /**
  * The BM25F strategy with the default parameters.

@@ -122,7 +122,7 @@ export const supervise = (shared: Shared, config: Upstream.Config, firstAttempt:
         )
         if (refused === undefined) return { tools, invalid }
         const culprit = tools.find((t) =>
-          refused._tag === "DuplicateTool" ? t.id === refused.id : t.name === refused.tool
+          refused._tag === "DuplicateEntry" ? t.id === refused.id : t.name === refused.name
         )
         if (culprit === undefined) {
           // Not attributable to one tool: register nothing rather than a partial, wrong source.

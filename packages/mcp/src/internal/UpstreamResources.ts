@@ -144,11 +144,11 @@ export const make = (
             Effect.catch((e) => Effect.succeed(e))
           )
           if (refused === undefined) break
-          const culprit = planned.find((p) => p.resource.uri.slice(0, 120) === refused.uri.slice(0, 120))
+          const culprit = planned.find((p) => p.resource.uri.slice(0, 120) === refused.name.slice(0, 120))
           invalid.push(
             new McpResource.InvalidServerResource({
               server,
-              resource: culprit?.original.name ?? refused.uri,
+              resource: culprit?.original.name ?? refused.name,
               reason: refused.message
             })
           )

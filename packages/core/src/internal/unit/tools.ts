@@ -196,7 +196,7 @@ export const make = (inputs: Inputs): Effect.Effect<ToolSide> =>
         }
         const found = deferred.length === 0
           ? []
-          : (yield* search(Query.select(deferred), deferred.length).pipe(
+          : (yield* search({ _tag: "Select", names: deferred }, deferred.length).pipe(
             Effect.catchTag("InvalidQuery", () => Effect.succeed({ matches: [] as ReadonlyArray<Match> }))
           )).matches.map((m) => m.tool)
         return { tools: [...eager, ...found].map(Messages.definitionOf), errors }
