@@ -8,7 +8,9 @@
  *
  * CPU time counts every thread of the process (the garbage collector's helpers too), so it is an
  * upper bound of the query's own work, and it still grows when other processes crowd the caches;
- * wall time is printed beside it for runs on a quiet machine.
+ * wall time is printed beside it for runs on a quiet machine. Memory is what the built index holds
+ * after the queries: the JavaScript heap and the array buffers (typed arrays), which `heapUsed`
+ * alone does not count.
  */
 import { Evaluation } from "@tool-search/cli"
 import type { CatalogTool } from "@tool-search/core"
@@ -51,12 +53,21 @@ export interface Cost {
   readonly wallP99Us: number
   /** Mean CPU time per query over the timed passes. */
   readonly cpuMeanUs: number
+  /** Heap and array buffers held by the built index (and its engine), MB. */
+  readonly memoryMb: number
+}
+
+const held = (): number => {
+  Evaluation.collectGarbage()
+  Evaluation.collectGarbage()
+  const m = process.memoryUsage()
+  return m.heapUsed + m.arrayBuffers
 }
 
 /** Builds `engine` on the workload, runs every query once to warm up, then `passes` timed passes. */
 export const cost = <E>(engine: Evaluation.Engine<E>, work: Workload, passes = 3): Effect.Effect<Cost, E> =>
   Effect.gen(function*() {
-    Evaluation.collectGarbage()
+    const m0 = held()
     const c0 = cpuUs()
     const w0 = performance.now()
     yield* engine.build(work.tools)
@@ -82,21 +93,22 @@ export const cost = <E>(engine: Evaluation.Engine<E>, work: Workload, passes = 3
       cpuP99Us: Evaluation.percentile(cpu, 99),
       wallP50Us: Evaluation.percentile(wall, 50),
       wallP99Us: Evaluation.percentile(wall, 99),
-      cpuMeanUs: (cpuUs() - total0) / cpu.length
+      cpuMeanUs: (cpuUs() - total0) / cpu.length,
+      memoryMb: (held() - m0) / 1e6
     }
   })
 
 const row = (work: string, engine: string, c: Cost): string =>
   `| ${work} | ${engine} | ${c.buildCpuMs.toFixed(0)} | ${c.buildWallMs.toFixed(0)} | ${c.cpuMeanUs.toFixed(1)} | ${
     c.cpuP50Us.toFixed(0)
-  } | ${c.cpuP99Us.toFixed(0)} | ${c.wallP50Us.toFixed(1)} | ${c.wallP99Us.toFixed(1)} |`
+  } | ${c.cpuP99Us.toFixed(0)} | ${c.wallP50Us.toFixed(1)} | ${c.wallP99Us.toFixed(1)} | ${c.memoryMb.toFixed(1)} |`
 
 /** The table: BM25F on the scale catalogs and on the largest real catalog, wink-bm25 (stock) beside it there, with both engines' nDCG@10. */
 export const report = (sizes: ReadonlyArray<number> = [10_000, 100_000], real = "seal-tools") =>
   Effect.gen(function*() {
     const out = [
-      "| catalog | engine | build CPU ms | build wall ms | query CPU mean µs | CPU p50 µs | CPU p99 µs | wall p50 µs | wall p99 µs |",
-      "|---|---|---|---|---|---|---|---|---|"
+      "| catalog | engine | build CPU ms | build wall ms | query CPU mean µs | CPU p50 µs | CPU p99 µs | wall p50 µs | wall p99 µs | heap + array buffers MB |",
+      "|---|---|---|---|---|---|---|---|---|---|"
     ]
     for (const size of sizes) {
       log(`generated ${size}`)

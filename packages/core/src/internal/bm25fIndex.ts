@@ -51,16 +51,34 @@ export const plain = (parameters: Parameters): Parameters => ({
   associations: undefined
 })
 
-/** The text of each field of a document, as the index analyzes it. */
-export const fieldTexts = (doc: SearchDocument): Readonly<Record<Field, string>> => ({
-  name: doc.name,
-  aliases: doc.aliases.join(" \n "),
-  parameterNames: doc.parameterNames.join(" \n "),
-  category: doc.category,
-  description: doc.description,
-  parameterDescriptions: doc.parameterDescriptions.join(" \n "),
-  queries: doc.queries?.join(" \n ") ?? ""
-})
+/** The value of each field of a document in `FIELDS` order: a text, or a list of texts (the index reads each item). */
+const fieldValues = (doc: SearchDocument): ReadonlyArray<string | ReadonlyArray<string>> => [
+  doc.name,
+  doc.aliases,
+  doc.parameterNames,
+  doc.category,
+  doc.description,
+  doc.parameterDescriptions,
+  doc.queries ?? []
+]
+
+/** The text of each field of a document, as the index analyzes it (list items joined). */
+export const fieldTexts = (doc: SearchDocument): Readonly<Record<Field, string>> => {
+  const values = fieldValues(doc)
+  const text = (f: number): string => {
+    const value = values[f] ?? ""
+    return typeof value === "string" ? value : value.join(" \n ")
+  }
+  return {
+    name: text(0),
+    aliases: text(1),
+    parameterNames: text(2),
+    category: text(3),
+    description: text(4),
+    parameterDescriptions: text(5),
+    queries: text(6)
+  }
+}
 
 /** A new, empty BM25F index with the given parameters. */
 export const make = (parameters: Parameters): Index => {
@@ -83,10 +101,8 @@ export const make = (parameters: Parameters): Index => {
   })
   return {
     add: (docs) => {
-      for (const doc of docs) {
-        const texts = fieldTexts(doc)
-        store.add(doc.id, FIELDS.map((f) => texts[f]))
-      }
+      // lists as they are: the store reads each item without joining them
+      for (const doc of docs) store.add(doc.id, fieldValues(doc))
       store.commit()
     },
     remove: (ids) => {

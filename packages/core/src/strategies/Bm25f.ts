@@ -22,8 +22,9 @@
  * - quoted values (`"…"`, `'…'`) are arguments, not words about the tool: their terms weigh less.
  *
  * The index is incremental (`internal/bm25f/Store`): `add` and `remove` update postings, document
- * frequencies and field length totals in place, so the next query sees them; nothing is ever
- * rebuilt. A query reads only the postings of its own terms (`internal/bm25f/Scorer`).
+ * frequencies and field length totals in place, so the next query sees them; only a batch of a
+ * quarter of the catalog or more (a catalog loaded at once) has its postings written in one
+ * counting sort. A query reads only the postings of its own terms (`internal/bm25f/Scorer`).
  *
  * @since 0.1.0
  */

@@ -5,7 +5,10 @@
  * pseudo-relevance feedback) and keeps the best hits with `TopK`.
  *
  * Scratch arrays are reused across queries: a stamp per slot marks what the current query touched,
- * so nothing is cleared between queries.
+ * so nothing is cleared between queries. What a query adds up per slot (the BM25F sum, the second
+ * ranker's sum, the name hits, the stamp) sits side by side in one array, so a posting reads and
+ * writes one cache line, and so do the passes over the touched slots; the clause sums of a slot
+ * sit side by side too.
  *
  * @internal
  */
@@ -14,7 +17,7 @@ import type { Hit } from "../../SearchStrategy.js"
 import type { Associations, Feedback } from "../../strategies/Bm25f.js"
 import { clauses } from "../analysis.js"
 import { TopK } from "../TopK.js"
-import type { Postings, Store } from "./Store.js"
+import type { Store } from "./Store.js"
 
 /** The ranking additions the scorer applies on top of BM25F. */
 export interface Additions {
@@ -54,57 +57,62 @@ export interface Scorer {
 // At most this many clauses are ranked separately; later ones join the last.
 const MAX_CLAUSES = 8
 
+// The per-slot accumulators: `ACC` numbers per slot, at these offsets.
+const ACC = 4
+const SCORE = 0
+const SECOND = 1
+const HITS = 2
+const STAMP = 3
+
 /** A scorer over `store`; the name is field 0. */
 export const make = (store: Store, analyzer: Analyzer, additions: Additions): Scorer => {
   const { associationWeight, associations, clauseWeight, feedback, fusionWeight, nameCoverage, quotedWeight } =
     additions
   const tfMax = store.tfMax
-  // the second ranker's sums, when fused
-  let second = new Float64Array(0)
 
   let capacity = 0
-  let scores = new Float64Array(0)
-  // each touched slot's BM25F sum before additions: the numerator of its strength
+  // per slot: the BM25F sum, the second ranker's sum (when fused), the name hits, the stamp
+  let acc = new Float64Array(0)
+  // each touched slot's BM25F sum before additions, for requests of several clauses (one clause
+  // keeps it in `acc`): the numerator of its strength
   let raw = new Float64Array(0)
   // how many clauses the last query had (0: one), for strengths
   let lastClauses = 0
+  // whether the last query's scores are fused with the second ranker, and how (`finalScore`)
+  let mixed = false
+  let mixFirst = 0
+  let mixSecond = 0
   // the query's term weight: Σ weight · idf over its terms, the most a tool could match; per clause too
   let ceiling = 0
   const clauseCeilings = new Float64Array(MAX_CLAUSES)
-  let nameHits = new Float64Array(0)
-  let stamps = new Uint32Array(0)
   let touched = new Int32Array(0)
   let stamp = 0
-  // Per-clause scores and name hits, [slot * MAX_CLAUSES + clause], allocated by the first request
-  // with several clauses.
-  let clauseScores = new Float64Array(0)
-  let clauseNameHits = new Float64Array(0)
+  // Per-clause scores and name hits, side by side: a row of two per clause of the query per slot
+  // (`[slot * 2 * clauses + 2 * clause]`, as dense as the query needs), allocated by the first
+  // request with several clauses.
+  let clauseSums = new Float64Array(0)
   let slotMasks = new Int32Array(0) // which clauses each touched slot has a score in
 
   const fit = (): void => {
     const needed = store.capacity()
     if (needed <= capacity) return
     capacity = needed
-    scores = new Float64Array(capacity)
-    if (fusionWeight > 0) second = new Float64Array(capacity)
+    acc = new Float64Array(capacity * ACC)
     raw = new Float64Array(capacity)
-    nameHits = new Float64Array(capacity)
-    stamps = new Uint32Array(capacity)
     touched = new Int32Array(capacity)
     stamp = 0
-    if (clauseScores.length > 0) allocateClauses()
+    if (clauseSums.length > 0) allocateClauses()
   }
 
   const allocateClauses = (): void => {
-    clauseScores = new Float64Array(capacity * MAX_CLAUSES)
-    clauseNameHits = new Float64Array(capacity * MAX_CLAUSES)
+    clauseSums = new Float64Array(capacity * 2 * MAX_CLAUSES)
     slotMasks = new Int32Array(capacity)
   }
 
   const nextStamp = (): void => {
     stamp = (stamp + 1) >>> 0
     if (stamp === 0) {
-      stamps.fill(0)
+      for (let at = STAMP; at < acc.length; at += ACC) acc[at] = 0
       stamp = 1
     }
   }
@@ -129,7 +137,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     clauseCeilings.fill(0)
     for (let t = 0; t < terms.length; t++) {
       const id = store.vocabulary.find(terms[t] as string)
-      const df = id === undefined ? 0 : store.postings(id).size
+      const df = id === undefined ? 0 : store.df(id)
       const mask = masks?.[t] ?? 0
       const weight = weights[t] ?? 1
       if (t < counted) {
@@ -141,30 +149,32 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
         }
       }
       if (id === undefined || df === 0) continue
-      const p: Postings = store.postings(id)
-      const impacts = store.impactsOf(p)
-      const before = count
+      const impacts = store.impactsOf(id)
+      const postings = {
+        slots: store.postingSlots(),
+        tfs: store.postingFrequencies(),
+        from: store.start(id),
+        to: store.start(id) + df,
+        impacts,
+        weight,
+        tfMax,
+        // the second ranker reads the same postings, unweighted (plain BM25F: quotes count in full)
+        secondImpacts: fusionWeight > 0 ? store.impactsOf(id, 1) : impacts,
+        secondWeight: fusionWeight > 0 ? (t < counted ? 1 : weight) : 0
+      }
       // with clauses, every term goes through the clause loop (an expansion term has mask 0) so a
       // slot it touches first gets its clause mask reset
-      count = masks === undefined
-        ? addPostings(p, impacts, weight, tfMax, stamps, stamp, scores, nameHits, touched, count)
-        : addClausePostings(p, impacts, weight, tfMax, stamps, stamp, scores, nameHits, touched, count, mask, {
-          clauseScores,
-          clauseNameHits,
-          slotMasks
-        })
-      // the second ranker reads the same postings, unweighted (plain BM25F: quotes count in full)
-      if (fusionWeight > 0) {
-        addSecond(p, store.impactsOf(p, 1), t < counted ? 1 : weight, second, touched, before, count)
-      }
+      count = masks !== undefined
+        ? addClausePostings(postings, acc, stamp, touched, count, mask, clauseSums, 2 * lastClauses, slotMasks)
+        : addPostings(postings, acc, stamp, touched, count)
     }
     return count
   }
 
   // the name lengths of the current query's slots (the name is field 0), read once per query
-  let lengths: Uint16Array = new Uint16Array(0)
+  let names: Uint16Array = new Uint16Array(0)
   const coverage = (slot: number, hits: number): number => {
-    const length = lengths[slot * store.fieldCount] as number
+    const length = names[slot] as number
     return hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0
   }
 
@@ -175,7 +185,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     extra: ReadonlyArray<string>,
     extraWeights: ReadonlyArray<number>
   ): number => {
-    lengths = store.lengths()
+    names = store.nameLengths()
     lastClauses = parts.length < 2 ? 0 : Math.min(parts.length, MAX_CLAUSES)
     if (parts.length < 2) {
       const query = analyzer.weightedQueryTerms(text, quotedWeight)
@@ -185,17 +195,17 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
         undefined,
         query.terms.length
       )
-      for (let i = 0; i < count; i++) {
-        const slot = touched[i] as number
-        raw[slot] = scores[slot] as number
-        if (nameCoverage !== 0) scores[slot] = (scores[slot] as number) + coverage(slot, nameHits[slot] as number)
+      mixed = fusionWeight > 0
+      if (mixed) {
+        const best = wholeBests(touched, count, acc, names, nameCoverage)
+        mix(best.first, best.second)
       }
-      return fuseSecond(count)
+      return count
     }
     // Several clauses: one pass over the postings of the distinct terms, each term adding to the
     // whole request and to the clauses it occurs in.
     fit()
-    if (clauseScores.length === 0) allocateClauses()
+    if (clauseSums.length === 0) allocateClauses()
     const clauseCount = Math.min(parts.length, MAX_CLAUSES)
     const maskOf = new Map<string, number>()
     const weightOf = new Map<string, number>()
@@ -215,25 +225,17 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
       [...terms.map((t) => maskOf.get(t) as number), ...extra.map(() => 0)],
       own
     )
-    return fuseSecond(fuseClauses(count, clauseCount))
-  }
-
-  /** Fuses the second ranker's max-normalized sums into the scores (when fused). */
-  const fuseSecond = (count: number): number => {
-    if (!(fusionWeight > 0)) return count
-    let best = 0
-    let bestSecond = 0
-    for (let i = 0; i < count; i++) {
-      const slot = touched[i] as number
-      if ((scores[slot] as number) > best) best = scores[slot] as number
-      if ((second[slot] as number) > bestSecond) bestSecond = second[slot] as number
-    }
-    const a = best > 0 ? (1 - fusionWeight) / best : 0
-    const b = bestSecond > 0 ? fusionWeight / bestSecond : 0
-    for (let i = 0; i < count; i++) {
-      const slot = touched[i] as number
-      scores[slot] = a * (scores[slot] as number) + b * (second[slot] as number)
-    }
+    const best = fuseClauses(touched, count, clauseCount, {
+      acc,
+      raw,
+      names,
+      nameCoverage,
+      clauseWeight,
+      clauseSums,
+      slotMasks
+    })
+    mixed = fusionWeight > 0
+    if (mixed) mix(best.fused, best.second)
     return count
   }
 
@@ -266,7 +268,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     const top = new TopK(feedback.docs)
     for (let i = 0; i < count; i++) {
       const slot = touched[i] as number
-      const score = scores[slot] as number
+      const score = finalScore(slot)
       // ties are broken by tool id, as in the results, so the same catalog always feeds back the same
       if (score > 0 && score >= top.floor()) top.offer(store.idAt(slot), score)
     }
@@ -289,7 +291,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
         let packed = tfs[i] as number
         let tf = 0
         for (; packed !== 0; packed >>>= store.tfBits) tf += packed & tfMax
-        const df = store.postings(term).size
+        const df = store.df(term)
         const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5))
         mass.set(term, (mass.get(term) ?? 0) + share * (tf / length) * idf)
       }
@@ -321,44 +323,26 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     return scoreWith(text, parts, [...expansion.terms, ...fed.terms], [...expansion.weights, ...fed.weights])
   }
 
+  /** The coefficients of the fusion with the second ranker, from the best score of each. */
+  const mix = (best: number, bestSecond: number): void => {
+    mixFirst = best > 0 ? (1 - fusionWeight) / best : 0
+    mixSecond = bestSecond > 0 ? fusionWeight / bestSecond : 0
+  }
+
   /**
-   * Turns whole-request and clause scores into the fused score of every touched slot:
-   * `(1 − w) · whole / best whole + w · max over clauses (clause / best of that clause)`.
+   * The last `run`'s score of a touched slot. A request of one clause keeps each slot's BM25F sum
+   * and adds name coverage here; the fusion with the second ranker is applied here too, so the
+   * scores of most slots, which never reach the results, are never written back.
    */
-  const fuseClauses = (count: number, clauseCount: number): number => {
-    let best = 0
-    const bestOfClause = new Float64Array(clauseCount)
-    for (let i = 0; i < count; i++) {
-      const slot = touched[i] as number
-      raw[slot] = scores[slot] as number
-      const s = (scores[slot] as number) + coverage(slot, nameHits[slot] as number)
-      scores[slot] = s
-      if (s > best) best = s
-      const row = slot * MAX_CLAUSES
-      for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
-        if ((m & 1) === 0) continue
-        const w = (clauseScores[row + c] as number) + coverage(slot, clauseNameHits[row + c] as number)
-        clauseScores[row + c] = w
-        if (w > (bestOfClause[c] as number)) bestOfClause[c] = w
-      }
+  const finalScore = (slot: number): number => {
+    const at = slot * ACC
+    let v = acc[at + SCORE] as number
+    if (lastClauses === 0 && nameCoverage !== 0) {
+      const hits = acc[at + HITS] as number
+      const length = names[slot] as number
+      v = v + (hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0)
     }
-    for (let c = 0; c < clauseCount; c++) {
-      const b = bestOfClause[c] as number
-      bestOfClause[c] = b > 0 ? 1 / b : 0
-    }
-    const whole = (1 - clauseWeight) / best
-    for (let i = 0; i < count; i++) {
-      const slot = touched[i] as number
-      const row = slot * MAX_CLAUSES
-      let clause = 0
-      for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
-        if ((m & 1) === 0) continue
-        const v = (clauseScores[row + c] as number) * (bestOfClause[c] as number)
-        if (v > clause) clause = v
-      }
-      scores[slot] = whole * (scores[slot] as number) + clauseWeight * clause
-    }
-    return count
+    return mixed ? mixFirst * v + mixSecond * (acc[at + SECOND] as number) : v
   }
 
   /**
@@ -367,14 +351,15 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
    */
   const strengthOf = (id: string): number => {
     const slot = store.slotOf(id) as number // a returned hit is a touched slot, which holds a document
-    let strength = ceiling > 0 ? (raw[slot] as number) / ceiling : 0
+    const sum = lastClauses > 0 ? raw[slot] as number : acc[slot * ACC + SCORE] as number
+    let strength = ceiling > 0 ? sum / ceiling : 0
     if (lastClauses > 0) {
-      const row = slot * MAX_CLAUSES
       for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
         const top = clauseCeilings[c] as number
         if ((m & 1) === 0 || top <= 0) continue
         // the clause's score had its name coverage added by `fuseClauses`: take it out again
-        const clause = (clauseScores[row + c] as number) - coverage(slot, clauseNameHits[row + c] as number)
+        const at = slot * 2 * lastClauses + 2 * c
+        const clause = (clauseSums[at] as number) - coverage(slot, clauseSums[at + 1] as number)
         strength = Math.max(strength, clause / top)
       }
     }
@@ -388,7 +373,7 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     let floor = 0
     for (let i = 0; i < count; i++) {
       const slot = touched[i] as number
-      const score = scores[slot] as number
+      const score = finalScore(slot)
       if (!(score > 0) || score < floor) continue
       const id = store.idAt(slot)
       if (top.wouldKeep(id, score) && accept(id)) {
@@ -402,116 +387,201 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
   return {
     run,
     touched: (i) => touched[i] as number,
-    score: (slot) => scores[slot] as number,
+    score: finalScore,
     select
   }
 }
 
-// The two hot loops, as top-level functions over typed arrays so the engine compiles them tight.
+// The hot loops, as top-level functions over typed arrays so the engine compiles them tight.
+// Each slot's sums add the query's terms in query order, whichever loop runs.
 
-/** Adds one term's postings to the scores; returns the new count of touched slots. */
+/** One term's postings (`[from, to)` of the store's arenas) and how they count. */
+interface TermPostings {
+  readonly slots: Int32Array
+  readonly tfs: Int32Array
+  readonly from: number
+  readonly to: number
+  readonly impacts: Float32Array
+  readonly weight: number
+  readonly tfMax: number
+  /** The second ranker's impacts, weighted `secondWeight` (0 when not fused: its sums are never read). */
+  readonly secondImpacts: Float32Array
+  readonly secondWeight: number
+}
+
+/** Adds one term's postings to the accumulators; returns the new count of touched slots. */
 const addPostings = (
-  p: Postings,
-  impacts: Float32Array,
-  weight: number,
-  tfMax: number,
-  stamps: Uint32Array,
+  p: TermPostings,
+  acc: Float64Array,
   stamp: number,
-  scores: Float64Array,
-  nameHits: Float64Array,
   touched: Int32Array,
   count: number
 ): number => {
-  const slots = p.slots
-  const tfs = p.tfs
-  const df = p.size
-  for (let i = 0; i < df; i++) {
+  const { from, impacts, secondImpacts, secondWeight, slots, tfMax, tfs, to, weight } = p
+  for (let i = from; i < to; i++) {
     const slot = slots[i] as number
+    const at = slot * ACC
     const impact = (impacts[i] as number) * weight
     const inName = ((tfs[i] as number) & tfMax) * weight // the name is field 0: its frequency is the low bits
-    if (stamps[slot] !== stamp) {
-      stamps[slot] = stamp
-      scores[slot] = impact
-      nameHits[slot] = inName
+    const other = (secondImpacts[i] as number) * secondWeight
+    if (acc[at + STAMP] !== stamp) {
+      acc[at + STAMP] = stamp
+      acc[at + SCORE] = impact
+      acc[at + SECOND] = other
+      acc[at + HITS] = inName
       touched[count++] = slot
     } else {
-      scores[slot] = (scores[slot] as number) + impact
-      nameHits[slot] = (nameHits[slot] as number) + inName
+      acc[at + SCORE] = (acc[at + SCORE] as number) + impact
+      acc[at + SECOND] = (acc[at + SECOND] as number) + other
+      acc[at + HITS] = (acc[at + HITS] as number) + inName
     }
   }
   return count
-}
-
-/** Adds one term's postings under the second scoring to `second` (the slots touched are those of the first). */
-const addSecond = (
-  p: Postings,
-  impacts: Float32Array,
-  weight: number,
-  second: Float64Array,
-  touched: Int32Array,
-  newFrom: number,
-  newTo: number
-): void => {
-  // slots touched first by this term start from 0
-  for (let i = newFrom; i < newTo; i++) second[touched[i] as number] = 0
-  const slots = p.slots
-  const df = p.size
-  for (let i = 0; i < df; i++) {
-    const slot = slots[i] as number
-    second[slot] = (second[slot] as number) + (impacts[i] as number) * weight
-  }
 }
 
 /** `addPostings` that also adds to the clauses in `mask`. */
 const addClausePostings = (
-  p: Postings,
-  impacts: Float32Array,
-  weight: number,
-  tfMax: number,
-  stamps: Uint32Array,
+  p: TermPostings,
+  acc: Float64Array,
   stamp: number,
-  scores: Float64Array,
-  nameHits: Float64Array,
   touched: Int32Array,
   count: number,
   mask: number,
-  clause: {
-    readonly clauseScores: Float64Array
-    readonly clauseNameHits: Float64Array
-    readonly slotMasks: Int32Array
-  }
+  clauseSums: Float64Array,
+  rowWidth: number,
+  slotMasks: Int32Array
 ): number => {
-  const { clauseNameHits, clauseScores, slotMasks } = clause
-  const slots = p.slots
-  const tfs = p.tfs
-  const df = p.size
-  for (let i = 0; i < df; i++) {
+  const { from, impacts, secondImpacts, secondWeight, slots, tfMax, tfs, to, weight } = p
+  for (let i = from; i < to; i++) {
     const slot = slots[i] as number
+    const at = slot * ACC
     const impact = (impacts[i] as number) * weight
     const inName = ((tfs[i] as number) & tfMax) * weight
-    const row = slot * MAX_CLAUSES
     let seen = 0 // the clauses this slot already has a score in; entries of others are stale
-    if (stamps[slot] !== stamp) {
-      stamps[slot] = stamp
-      scores[slot] = impact
-      nameHits[slot] = inName
+    if (acc[at + STAMP] !== stamp) {
+      acc[at + STAMP] = stamp
+      acc[at + SCORE] = impact
+      acc[at + HITS] = inName
+      acc[at + SECOND] = (secondImpacts[i] as number) * secondWeight
       touched[count++] = slot
     } else {
-      scores[slot] = (scores[slot] as number) + impact
-      nameHits[slot] = (nameHits[slot] as number) + inName
+      acc[at + SCORE] = (acc[at + SCORE] as number) + impact
+      acc[at + HITS] = (acc[at + HITS] as number) + inName
+      acc[at + SECOND] = (acc[at + SECOND] as number) + (secondImpacts[i] as number) * secondWeight
       seen = slotMasks[slot] as number
     }
     slotMasks[slot] = seen | mask
+    const row = slot * rowWidth
     for (let c = 0, m = mask; m !== 0; c++, m >>>= 1) {
       if ((m & 1) === 0) continue
+      const cat = row + 2 * c
       if ((seen & (1 << c)) === 0) {
-        clauseScores[row + c] = impact
-        clauseNameHits[row + c] = inName
+        clauseSums[cat] = impact
+        clauseSums[cat + 1] = inName
       } else {
-        clauseScores[row + c] = (clauseScores[row + c] as number) + impact
-        clauseNameHits[row + c] = (clauseNameHits[row + c] as number) + inName
+        clauseSums[cat] = (clauseSums[cat] as number) + impact
+        clauseSums[cat + 1] = (clauseSums[cat + 1] as number) + inName
       }
     }
   }
   return count
+}
+
+/**
+ * The best score of a request of one clause (its BM25F sum plus name coverage) and the best sum
+ * of the second ranker, over the touched slots: the scales of the fusion.
+ */
+const wholeBests = (
+  touched: Int32Array,
+  count: number,
+  acc: Float64Array,
+  names: Uint16Array,
+  nameCoverage: number
+): { readonly first: number; readonly second: number } => {
+  let best = 0
+  let bestSecond = 0
+  for (let i = 0; i < count; i++) {
+    const slot = touched[i] as number
+    const at = slot * ACC
+    let score = acc[at + SCORE] as number
+    if (nameCoverage !== 0) {
+      const hits = acc[at + HITS] as number
+      const length = names[slot] as number
+      score = score + (hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0)
+    }
+    if (score > best) best = score
+    const other = acc[at + SECOND] as number
+    if (other > bestSecond) bestSecond = other
+  }
+  return { first: best, second: bestSecond }
+}
+
+/**
+ * Turns whole-request and clause scores into the fused score of every touched slot:
+ * `(1 − w) · whole / best whole + w · max over clauses (clause / best of that clause)`, name
+ * coverage added to the whole and to each clause first; keeps each slot's sum before additions
+ * in `raw`; returns the best fused score and the best of the second ranker.
+ */
+const fuseClauses = (
+  touched: Int32Array,
+  count: number,
+  clauseCount: number,
+  state: {
+    readonly acc: Float64Array
+    readonly raw: Float64Array
+    readonly names: Uint16Array
+    readonly nameCoverage: number
+    readonly clauseWeight: number
+    readonly clauseSums: Float64Array
+    readonly slotMasks: Int32Array
+  }
+): { readonly fused: number; readonly second: number } => {
+  const { acc, clauseSums, clauseWeight, nameCoverage, names, raw, slotMasks } = state
+  let best = 0
+  let bestSecond = 0
+  const bestOfClause = new Float64Array(clauseCount)
+  for (let i = 0; i < count; i++) {
+    const slot = touched[i] as number
+    const at = slot * ACC
+    const length = names[slot] as number
+    const hits = acc[at + HITS] as number
+    const r = acc[at + SCORE] as number
+    raw[slot] = r
+    const s = r + (hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0)
+    acc[at + SCORE] = s
+    if (s > best) best = s
+    const other = acc[at + SECOND] as number
+    if (other > bestSecond) bestSecond = other
+    const row = slot * 2 * clauseCount
+    for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
+      if ((m & 1) === 0) continue
+      const cat = row + 2 * c
+      const h = clauseSums[cat + 1] as number
+      const w = (clauseSums[cat] as number) +
+        (h > 0 && length > 0 ? (nameCoverage * Math.min(h, length)) / length : 0)
+      clauseSums[cat] = w
+      if (w > (bestOfClause[c] as number)) bestOfClause[c] = w
+    }
+  }
+  for (let c = 0; c < clauseCount; c++) {
+    const b = bestOfClause[c] as number
+    bestOfClause[c] = b > 0 ? 1 / b : 0
+  }
+  const whole = (1 - clauseWeight) / best
+  let bestFused = 0
+  for (let i = 0; i < count; i++) {
+    const slot = touched[i] as number
+    const row = slot * 2 * clauseCount
+    let clause = 0
+    for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
+      if ((m & 1) === 0) continue
+      const v = (clauseSums[row + 2 * c] as number) * (bestOfClause[c] as number)
+      if (v > clause) clause = v
+    }
+    const at = slot * ACC
+    const v = whole * (acc[at + SCORE] as number) + clauseWeight * clause
+    acc[at + SCORE] = v
+    if (v > bestFused) bestFused = v
+  }
+  return { fused: bestFused, second: bestSecond }
 }

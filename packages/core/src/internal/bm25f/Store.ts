@@ -1,31 +1,25 @@
 /**
  * The documents of one BM25F index and the postings of every term, updated in place: `add` and
- * `remove` change postings, document frequencies and field length totals, and nothing is ever
- * rebuilt. Documents live in slots; freed slots are reused.
+ * `remove` change postings, document frequencies and field length totals; the postings of the
+ * documents added by a batch are written at `commit`, one by one or, for a batch of a quarter of
+ * the catalog or more, by rebuilding every list in one counting sort. Documents live in slots;
+ * freed slots are reused.
  *
- * Postings are packed in typed arrays: a slot number, and the per-field term frequencies in one
- * 32-bit word (`tfBits` bits per field). Each posting's score contribution (its *impact*) is cached
- * per term and per scoring (a store can be scored with several parameter sets, for fusion) and
- * recomputed lazily by the first query after a write, with the term's largest impact (its upper
- * bound, for pruning). Each document also keeps its own terms and packed frequencies (a forward
- * index), for pseudo-relevance feedback and for scoring a candidate's remaining terms directly.
+ * Postings live in two shared arenas (typed arrays), not in arrays per term: a term owns a range
+ * of them (a start, a size and a capacity), a slot number and the per-field term frequencies
+ * packed in one 32-bit word (`tfBits` bits per field) per posting. A term whose range is full
+ * moves to the end of the arena with twice the room; the arena is compacted when it grows. A
+ * catalog of 100,000 tools has over 100,000 terms: one array each would cost the garbage collector
+ * more than indexing itself. Each posting's score contribution (its *impact*) is kept in a third
+ * arena per scoring (a store can be scored with several parameter sets, for fusion), at the
+ * posting's position, and recomputed per term by the first query after a write. Each document
+ * also keeps its own terms and packed frequencies (a forward index), for pseudo-relevance
+ * feedback.
  *
  * @internal
  */
 import type { Analyzer } from "../../Analyzer.js"
 import * as Vocabulary from "./Vocabulary.js"
-
-/** The postings of one term: a growable list. */
-export interface Postings {
-  slots: Int32Array
-  tfs: Int32Array
-  size: number
-  /** Each posting's score contribution per scoring, valid while its version equals the store's. */
-  readonly impacts: Array<Float32Array | undefined>
-  readonly impactVersions: Array<number>
-  /** The largest impact per scoring, valid with the impacts. */
-  readonly maxImpacts: Array<number>
-}
 
 /** How impacts are computed. */
 export interface Scoring {
@@ -42,8 +36,11 @@ export interface Store {
   readonly tfBits: number
   readonly tfMax: number
   readonly vocabulary: Vocabulary.Vocabulary
-  /** Adds or replaces a document from the texts of its fields, in packing order. */
-  readonly add: (id: string, fields: ReadonlyArray<string>) => void
+  /**
+   * Adds or replaces a document from the texts of its fields, in packing order; a field of several
+   * texts (a list of aliases) is indexed as their concatenation, without joining them.
+   */
+  readonly add: (id: string, fields: ReadonlyArray<string | ReadonlyArray<string>>) => void
   readonly remove: (id: string) => void
   /** Marks the end of a write: impacts and averages are recomputed by the next query. */
   readonly commit: () => void
@@ -52,22 +49,28 @@ export interface Store {
   readonly idAt: (slot: number) => string
   /** The length of a field of a slot, in terms. */
   readonly lengthAt: (slot: number, field: number) => number
-  /** Every field length, `fieldCount` per slot (valid until the next write): for hot loops. */
-  readonly lengths: () => Uint16Array
+  /** The length of every slot's name (field 0), by slot (valid until the next write): for hot loops. */
+  readonly nameLengths: () => Uint16Array
   /** Slots allocated so far: every slot number is below it. */
   readonly capacity: () => number
   readonly size: () => number
-  readonly postings: (termId: number) => Postings
-  /** The impacts of a term's postings under a scoring (default the first), computed now if a write happened since. */
-  readonly impactsOf: (p: Postings, scoring?: number) => Float32Array
-  /** The largest impact of a term's postings under a scoring (computes the impacts if needed). */
-  readonly maxImpactOf: (p: Postings, scoring?: number) => number
+  /** How many documents hold a term (its postings). */
+  readonly df: (termId: number) => number
+  /** Where a term's postings start in the arenas; they are the next `df(termId)` entries. */
+  readonly start: (termId: number) => number
+  /** The slot of every posting (valid until the next write). */
+  readonly postingSlots: () => Int32Array
+  /** The packed field frequencies of every posting, parallel to `postingSlots`. */
+  readonly postingFrequencies: () => Int32Array
+  /**
+   * The impacts of every posting under a scoring (default the first), parallel to
+   * `postingSlots`; those of `termId` are computed now if a write happened since.
+   */
+  readonly impactsOf: (termId: number, scoring?: number) => Float32Array
   /** The term ids of a slot's document (its forward index), or `undefined` when free. */
   readonly termsAt: (slot: number) => Int32Array | undefined
   /** The packed field frequencies of a slot's terms, parallel to `termsAt`. */
   readonly frequenciesAt: (slot: number) => Int32Array | undefined
-  /** The impact of one term with document frequency `df` and packed frequencies `packed` in a slot. */
-  readonly impactAt: (slot: number, packed: number, df: number, scoring?: number) => number
   /** The average length of each field (valid until the next write). */
   readonly averages: () => Float64Array
 }
@@ -85,13 +88,14 @@ export const make = (
   const slotOf = new Map<string, number>()
   const ids: Array<string> = []
   let lengths = new Uint16Array(0) // fieldCount per slot
+  let nameLengths = new Uint16Array(0) // field 0's, by slot
   // The forward index: each slot's term ids and packed frequencies, in two shared arenas (one
   // allocation per growth, not two per document); a removed document's entries stay as garbage
   // until the arenas are compacted.
   let docStart = new Int32Array(0)
   let docCount = new Int32Array(0) // -1: a free slot
-  let arenaTerms = new Int32Array(1024)
-  let arenaTfs = new Int32Array(1024)
+  let arenaTerms = new Int32Array(64)
+  let arenaTfs = new Int32Array(64)
   let arenaSize = 0
   let garbage = 0
   const freeSlots: Array<number> = []
@@ -99,46 +103,182 @@ export const make = (
   let live = 0
   const lengthTotals = new Float64Array(fieldCount)
 
-  const postings: Array<Postings> = []
-  const vocabulary = Vocabulary.make(analyzer, () => {
-    postings.push({
-      slots: new Int32Array(4),
-      tfs: new Int32Array(4),
-      size: 0,
-      impacts: scoringList.map(() => undefined),
-      impactVersions: scoringList.map(() => -1),
-      maxImpacts: scoringList.map(() => 0)
-    })
+  // Any write changes N, document frequencies and average lengths; a growth of the posting
+  // arenas moves every impact.
+  let version = 0
+
+  // The postings: per term, its start, size and capacity in the arenas (3 entries per term).
+  let terms = 0
+  let ranges = new Int32Array(3 * 64)
+  let postSlots = new Int32Array(64)
+  let postTfs = new Int32Array(64)
+  let postEnd = 0
+  let postGarbage = 0
+  // per scoring: the impacts arena and, per term, the version its impacts were computed at
+  let impacts: Array<Float32Array> = scoringList.map(() => new Float32Array(0))
+  let impactVersions: Array<Int32Array> = scoringList.map(() => new Int32Array(64).fill(-1))
+
+  const vocabulary = Vocabulary.make(analyzer, (term) => {
+    if (3 * (term + 1) > ranges.length) {
+      ranges = grown(ranges, ranges.length * 2)
+      impactVersions = impactVersions.map((v) => {
+        const next = new Int32Array(v.length * 2).fill(-1)
+        next.set(v)
+        return next
+      })
+    }
+    ranges[3 * term] = 0
+    ranges[3 * term + 1] = 0
+    ranges[3 * term + 2] = 0
+    terms = term + 1
   })
 
-  // Scratch space for adding one document: packed frequencies by term id, the distinct term ids,
-  // the shift of the field being read and its length. `count` is created once, not once per field.
-  let docTf = new Int32Array(1024)
-  let docIds = new Int32Array(256)
-  let distinct = 0
-  let shift = 0
-  let fieldLength = 0
-  const count = (termIds: Int32Array): void => {
-    fieldLength += termIds.length
-    for (let j = 0; j < termIds.length; j++) {
-      const id = termIds[j] as number
-      if (id >= docTf.length) {
-        const grown = new Int32Array(Math.max(id + 1, docTf.length * 2))
-        grown.set(docTf)
-        docTf = grown
+  /**
+   * Room for `n` more postings at the end of the arenas: when they are full, new arenas twice the
+   * size of what is live, every term's range copied over in term order (its capacity kept).
+   */
+  const reservePostings = (n: number): void => {
+    if (postEnd + n <= postSlots.length) return
+    const needed = postEnd - postGarbage + n
+    const length = Math.max(needed * 2, 64)
+    const slots = new Int32Array(length)
+    const tfs = new Int32Array(length)
+    let at = 0
+    for (let t = 0; t < terms; t++) {
+      const from = ranges[3 * t] as number
+      const size = ranges[3 * t + 1] as number
+      slots.set(postSlots.subarray(from, from + size), at)
+      tfs.set(postTfs.subarray(from, from + size), at)
+      ranges[3 * t] = at
+      at += ranges[3 * t + 2] as number
+    }
+    postSlots = slots
+    postTfs = tfs
+    postEnd = at
+    postGarbage = 0
+    impacts = scoringList.map(() => new Float32Array(0))
+    version++
+  }
+
+  /** Appends a posting to a term's range, moving the range to the end of the arenas when full. */
+  const append = (term: number, slot: number, packed: number): void => {
+    const r = 3 * term
+    let start = ranges[r] as number
+    const size = ranges[r + 1] as number
+    const room = ranges[r + 2] as number
+    if (size === room) {
+      if (start + room === postEnd && postEnd + room <= postSlots.length && room > 0) {
+        // the last range grows in place
+        postEnd += room
+        ranges[r + 2] = room * 2
+      } else {
+        const next = Math.max(4, room * 2)
+        reservePostings(next)
+        start = ranges[r] as number // a compaction moves it
+        postSlots.copyWithin(postEnd, start, start + size)
+        postTfs.copyWithin(postEnd, start, start + size)
+        postGarbage += room
+        start = postEnd
+        ranges[r] = start
+        ranges[r + 2] = next
+        postEnd += next
       }
-      const current = docTf[id] as number
-      if (current === 0) {
-        if (distinct === docIds.length) {
-          const grown = new Int32Array(docIds.length * 2)
-          grown.set(docIds)
-          docIds = grown
-        }
-        docIds[distinct++] = id
-      }
-      if (((current >>> shift) & tfMax) < tfMax) docTf[id] = current + (1 << shift)
+    }
+    postSlots[start + size] = slot
+    postTfs[start + size] = packed
+    ranges[r + 1] = size + 1
+  }
+
+  /** Removes a slot's posting from a term's range (swapped with the last: order does not matter). */
+  const unlink = (term: number, slot: number): void => {
+    const r = 3 * term
+    const start = ranges[r] as number
+    const last = start + (ranges[r + 1] as number) - 1
+    for (let i = start; i <= last; i++) {
+      if (postSlots[i] !== slot) continue
+      postSlots[i] = postSlots[last] as number
+      postTfs[i] = postTfs[last] as number
+      ranges[r + 1] = last - start
+      return
     }
   }
+
+  // Documents added since the last commit whose postings are not written yet: their slots, and a
+  // flag per slot. A commit writes them one by one, or, when they are many (a catalog loaded at
+  // once), rebuilds every posting list from the forward index in one counting sort: one exact
+  // allocation and sequential writes per term instead of millions of appends scattered over the
+  // lists.
+  let pending: Array<number> = []
+  let isPending = new Uint8Array(0)
+
+  /** Writes the postings of the pending documents. */
+  const flush = (): void => {
+    if (pending.length === 0) return
+    if (pending.length * 4 >= live) {
+      rebuildPostings()
+      // the forward arenas doubled while the catalog was read: keep an eighth more than they hold
+      const fit = arenaSize + (arenaSize >> 3) + 64
+      if (arenaTerms.length > fit + (fit >> 2)) {
+        arenaTerms = grown(arenaTerms.subarray(0, arenaSize), fit)
+        arenaTfs = grown(arenaTfs.subarray(0, arenaSize), fit)
+      }
+    } else {
+      for (const slot of pending) {
+        if (isPending[slot] === 0) continue
+        isPending[slot] = 0
+        const n = docCount[slot] as number
+        const start = docStart[slot] as number
+        for (let i = start; i < start + n; i++) append(arenaTerms[i] as number, slot, arenaTfs[i] as number)
+      }
+    }
+    pending = []
+  }
+
+  /** Every posting list from the forward index, in slot order. */
+  const rebuildPostings = (): void => {
+    const sizes = new Int32Array(terms)
+    for (let slot = 0; slot < ids.length; slot++) {
+      const n = docCount[slot] as number
+      const start = docStart[slot] as number
+      for (let i = start; i < start + n; i++) {
+        const t = arenaTerms[i] as number
+        sizes[t] = (sizes[t] as number) + 1
+      }
+    }
+    // Each list gets an eighth more room than it needs, so the documents added after a bulk load
+    // rarely move a long list (a move copies it, and a full arena is compacted); short lists that
+    // fill up move to the room left at the end.
+    let total = 0
+    for (let t = 0; t < terms; t++) {
+      const size = sizes[t] as number
+      const room = size === 0 ? 0 : size + (size >> 3) + 1
+      ranges[3 * t] = total
+      ranges[3 * t + 1] = 0
+      ranges[3 * t + 2] = room
+      total += room
+    }
+    postSlots = new Int32Array(total + (total >> 4) + 64)
+    postTfs = new Int32Array(postSlots.length)
+    postEnd = total
+    postGarbage = 0
+    impacts = scoringList.map(() => new Float32Array(0))
+    for (let slot = 0; slot < ids.length; slot++) {
+      isPending[slot] = 0
+      const n = docCount[slot] as number
+      const start = docStart[slot] as number
+      for (let i = start; i < start + n; i++) {
+        const r = 3 * (arenaTerms[i] as number)
+        const at = (ranges[r] as number) + (ranges[r + 1] as number)
+        postSlots[at] = slot
+        postTfs[at] = arenaTfs[i] as number
+        ranges[r + 1] = (ranges[r + 1] as number) + 1
+      }
+    }
+  }
+
+  // Scratch space for adding one document: packed frequencies by term id, the distinct term ids.
+  let docTf = new Int32Array(64)
+  let docIds = new Int32Array(256)
 
   const grow = (needed: number): void => {
     if (needed <= capacity) return
@@ -146,12 +286,16 @@ export const make = (
     const l = new Uint16Array(next * fieldCount)
     l.set(lengths)
     lengths = l
-    const starts = new Int32Array(next)
-    starts.set(docStart)
-    docStart = starts
+    const names = new Uint16Array(next)
+    names.set(nameLengths)
+    nameLengths = names
+    docStart = grown(docStart, next)
     const counts = new Int32Array(next).fill(-1)
     counts.set(docCount)
     docCount = counts
+    const flags = new Uint8Array(next)
+    flags.set(isPending)
+    isPending = flags
     capacity = next
   }
 
@@ -161,22 +305,13 @@ export const make = (
     slotOf.delete(id)
     const start = docStart[slot] as number
     const n = docCount[slot] as number
-    if (n > 0) {
-      for (let i = start; i < start + n; i++) {
-        const p = postings[arenaTerms[i] as number] as Postings
-        const at = p.slots.subarray(0, p.size).indexOf(slot)
-        if (at < 0) continue
-        // swap with the last posting: order inside a posting list does not matter
-        const last = p.size - 1
-        p.slots[at] = p.slots[last] as number
-        p.tfs[at] = p.tfs[last] as number
-        p.size = last
-      }
-    }
+    // a pending document has no postings yet
+    if (isPending[slot] === 0) { for (let i = start; i < start + n; i++) unlink(arenaTerms[i] as number, slot) }
     for (let f = 0; f < fieldCount; f++) {
       lengthTotals[f] = (lengthTotals[f] as number) - (lengths[slot * fieldCount + f] as number)
       lengths[slot * fieldCount + f] = 0
     }
+    nameLengths[slot] = 0
     garbage += Math.max(0, n)
     docCount[slot] = -1
     ids[slot] = ""
@@ -184,7 +319,24 @@ export const make = (
     live--
   }
 
-  const add = (id: string, fields: ReadonlyArray<string>): void => {
+  // the distinct terms of the document being added, in `docIds`
+  let distinct = 0
+  /** Counts the terms of one text into `docTf` at `shift`; returns how many it has. */
+  const count = (text: string, shift: number): number => {
+    const n = vocabulary.scan(text)
+    const scanned = vocabulary.scanned()
+    if (terms > docTf.length) docTf = grown(docTf, Math.max(terms, docTf.length * 2))
+    if (distinct + n > docIds.length) docIds = grown(docIds, Math.max(distinct + n, docIds.length * 2))
+    for (let j = 0; j < n; j++) {
+      const term = scanned[j] as number
+      const current = docTf[term] as number
+      if (current === 0) docIds[distinct++] = term
+      if (((current >>> shift) & tfMax) < tfMax) docTf[term] = current + (1 << shift)
+    }
+    return n
+  }
+
+  const add = (id: string, fields: ReadonlyArray<string | ReadonlyArray<string>>): void => {
     if (slotOf.has(id)) remove(id)
     const slot = freeSlots.pop() ?? ids.length
     if (slot === ids.length) ids.push(id)
@@ -194,11 +346,14 @@ export const make = (
     live++
     distinct = 0
     for (let f = 0; f < fieldCount; f++) {
-      shift = f * tfBits
-      fieldLength = 0
-      vocabulary.forEachWord(fields[f] ?? "", count)
-      const length = Math.min(fieldLength, 0xffff)
+      const shift = f * tfBits
+      const field = fields[f] ?? ""
+      let n = 0
+      if (typeof field === "string") n = count(field, shift)
+      else for (const text of field) n += count(text, shift)
+      const length = Math.min(n, 0xffff)
       lengths[slot * fieldCount + f] = length
+      if (f === 0) nameLengths[slot] = length
       lengthTotals[f] = (lengthTotals[f] as number) + length
     }
     reserve(distinct)
@@ -212,18 +367,10 @@ export const make = (
       arenaTerms[start + i] = term
       arenaTfs[start + i] = tfs
       docTf[term] = 0
-      const p = postings[term] as Postings // created by the vocabulary
-      if (p.size === p.slots.length) {
-        const slots = new Int32Array(p.size * 2)
-        slots.set(p.slots)
-        p.slots = slots
-        const t = new Int32Array(p.size * 2)
-        t.set(p.tfs)
-        p.tfs = t
-      }
-      p.slots[p.size] = slot
-      p.tfs[p.size] = tfs
-      p.size++
+    }
+    if (isPending[slot] === 0) {
+      isPending[slot] = 1
+      pending.push(slot)
     }
   }
 
@@ -248,16 +395,10 @@ export const make = (
       if (arenaSize + n <= arenaTerms.length) return
     }
     const next = Math.max(arenaSize + n, arenaTerms.length * 2)
-    const terms = new Int32Array(next)
-    terms.set(arenaTerms.subarray(0, arenaSize))
-    arenaTerms = terms
-    const tfs = new Int32Array(next)
-    tfs.set(arenaTfs.subarray(0, arenaSize))
-    arenaTfs = tfs
+    arenaTerms = grown(arenaTerms.subarray(0, arenaSize), next)
+    arenaTfs = grown(arenaTfs.subarray(0, arenaSize), next)
   }
 
-  // Any write changes N, document frequencies and average lengths.
-  let version = 0
   const averages = new Float64Array(fieldCount)
   let averagesVersion = -1
 
@@ -281,27 +422,26 @@ export const make = (
     return (idf * tf) / (k1 + tf)
   }
 
-  const idfOf = (df: number): number => Math.log(1 + (live - df + 0.5) / (df + 0.5))
-
-  const impactsOf = (p: Postings, s = 0): Float32Array => {
-    const cached = p.impacts[s]
-    if (p.impactVersions[s] === version && cached !== undefined) return cached
+  const impactsOf = (term: number, s = 0): Float32Array => {
+    let arena = impacts[s] as Float32Array
+    const versions = impactVersions[s] as Int32Array
+    if (versions[term] === version && arena.length === postSlots.length) return arena
+    if (arena.length !== postSlots.length) {
+      // allocated by the first query after the arenas moved, not while a catalog is loaded
+      arena = new Float32Array(postSlots.length)
+      impacts[s] = arena
+      ;(impactVersions[s] as Int32Array).fill(-1)
+    }
     refreshAverages()
     const scoring = scoringList[s] as Scoring
-    const df = p.size
-    const idf = idfOf(df)
-    const impacts = cached !== undefined && cached.length >= df ? cached : new Float32Array(p.slots.length)
-    let max = 0
-    for (let i = 0; i < df; i++) {
-      const v = impact((p.slots[i] as number) * fieldCount, p.tfs[i] as number, idf, scoring)
-      impacts[i] = v
-      if (v > max) max = v
+    const start = ranges[3 * term] as number
+    const df = ranges[3 * term + 1] as number
+    const idf = Math.log(1 + (live - df + 0.5) / (df + 0.5))
+    for (let i = start; i < start + df; i++) {
+      arena[i] = impact((postSlots[i] as number) * fieldCount, postTfs[i] as number, idf, scoring)
     }
-    p.impacts[s] = impacts
-    p.impactVersions[s] = version
-    // a Float32 impact may round up: the bound must not be below any stored impact
-    p.maxImpacts[s] = Math.fround(max)
-    return impacts
+    versions[term] = version
+    return arena
   }
 
   return {
@@ -312,20 +452,20 @@ export const make = (
     add,
     remove,
     commit: () => {
+      flush()
       version++
     },
     slotOf: (id) => slotOf.get(id),
     idAt: (slot) => ids[slot] ?? "",
     lengthAt: (slot, field) => lengths[slot * fieldCount + field] as number,
-    lengths: () => lengths,
+    nameLengths: () => nameLengths,
     capacity: () => capacity,
     size: () => live,
-    postings: (termId) => postings[termId] as Postings,
+    df: (term) => ranges[3 * term + 1] as number,
+    start: (term) => ranges[3 * term] as number,
+    postingSlots: () => postSlots,
+    postingFrequencies: () => postTfs,
     impactsOf,
-    maxImpactOf: (p, s = 0) => {
-      impactsOf(p, s)
-      return p.maxImpacts[s] as number
-    },
     termsAt: (slot) =>
       (docCount[slot] ?? -1) < 0
         ? undefined
@@ -334,13 +474,16 @@ export const make = (
       (docCount[slot] ?? -1) < 0
         ? undefined
         : arenaTfs.subarray(docStart[slot] as number, (docStart[slot] as number) + (docCount[slot] as number)),
-    impactAt: (slot, packed, df, s = 0) => {
-      refreshAverages()
-      return Math.fround(impact(slot * fieldCount, packed, idfOf(df), scoringList[s] as Scoring))
-    },
     averages: () => {
       refreshAverages()
       return averages
     }
   }
+}
+
+/** A copy of `array` with room for `length` entries. */
+const grown = (array: Int32Array, length: number): Int32Array<ArrayBuffer> => {
+  const next = new Int32Array(length)
+  next.set(array)
+  return next
 }

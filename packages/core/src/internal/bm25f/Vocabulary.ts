@@ -5,6 +5,9 @@
  * ASCII text, most of what catalogs hold, is scanned without cutting out each word: a word is
  * hashed while it is read and found in an open-addressing table by comparing characters, so the
  * common case allocates nothing. Other text goes through the analyzer's word scanner and a map.
+ * The term ids of every known word live in one shared arena (a start and a count per word), not
+ * in an array per word: a catalog of 100,000 tools has as many distinct words, and as many small
+ * arrays would cost the garbage collector more than the scan itself.
  *
  * @internal
  */
@@ -18,8 +21,12 @@ export interface Vocabulary {
   readonly find: (term: string) => number | undefined
   /** The term of an id. */
   readonly termOf: (id: number) => string
-  /** Calls `f` with the term ids of every word of `text`, in order, creating ids for new terms. */
-  readonly forEachWord: (text: string, f: (ids: Int32Array) => void) => void
+  /**
+   * Analyzes `text`, creating ids for new terms; returns how many term ids it has, which are then
+   * the first entries of `scanned()`, in order (valid until the next `scan`).
+   */
+  readonly scan: (text: string) => number
+  readonly scanned: () => Int32Array
 }
 
 /**
@@ -41,38 +48,58 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
     }
     return id
   }
-  const idsOfWord = (word: string): Int32Array => Int32Array.from(analyzer.analyzeWord(word), idOf)
 
-  // Non-ASCII words and their term ids.
-  const wordIds = new Map<string, Int32Array>()
+  // Every known word is an entry: its term ids are `arena[starts[e], starts[e] + counts[e])`.
+  let arena = new Int32Array(64)
+  let arenaSize = 0
+  let starts = new Int32Array(64)
+  let counts = new Int32Array(64)
+  let entries = 0
+  const entryOf = (word: string): number => {
+    const terms = analyzer.analyzeWord(word)
+    if (entries === starts.length) {
+      starts = grown(starts, entries * 2)
+      counts = grown(counts, entries * 2)
+    }
+    if (arenaSize + terms.length > arena.length) {
+      arena = grown(arena, Math.max(arena.length * 2, arenaSize + terms.length))
+    }
+    starts[entries] = arenaSize
+    counts[entries] = terms.length
+    for (const term of terms) arena[arenaSize++] = idOf(term)
+    return entries++
+  }
 
-  // The open-addressing table of ASCII words: word, hash and term ids per slot.
+  // Non-ASCII words and their entries.
+  const wordEntries = new Map<string, number>()
+
+  // The open-addressing table of ASCII words: word, hash and entry per slot.
   let mask = (1 << 12) - 1
   let words: Array<string | undefined> = new Array(mask + 1)
-  let idsAt: Array<Int32Array | undefined> = new Array(mask + 1)
+  let entryAt = new Int32Array(mask + 1)
   let hashes = new Int32Array(mask + 1)
   let count = 0
 
   const rehash = (): void => {
     const oldWords = words
-    const oldIds = idsAt
+    const oldEntries = entryAt
     const oldHashes = hashes
     mask = mask * 2 + 1
     words = new Array(mask + 1)
-    idsAt = new Array(mask + 1)
+    entryAt = new Int32Array(mask + 1)
     hashes = new Int32Array(mask + 1)
     for (let i = 0; i < oldWords.length; i++) {
       if (oldWords[i] === undefined) continue
       let at = (oldHashes[i] as number) & mask
       while (words[at] !== undefined) at = (at + 1) & mask
       words[at] = oldWords[i]
-      idsAt[at] = oldIds[i]
+      entryAt[at] = oldEntries[i] as number
       hashes[at] = oldHashes[i] as number
     }
   }
 
-  /** The term ids of `text[start, end)`, whose FNV-1a hash is `hash`. */
-  const idsOfRange = (text: string, start: number, end: number, hash: number): Int32Array => {
+  /** The entry of `text[start, end)`, whose FNV-1a hash is `hash`. */
+  const entryOfRange = (text: string, start: number, end: number, hash: number): number => {
     let at = hash & mask
     for (;;) {
       const word = words[at]
@@ -85,20 +112,30 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
             break
           }
         }
-        if (same) return idsAt[at] as Int32Array // stored with the word
+        if (same) return entryAt[at] as number
       }
       at = (at + 1) & mask
     }
     const word = text.slice(start, end)
-    const ids = idsOfWord(word)
+    const entry = entryOf(word)
     words[at] = word
-    idsAt[at] = ids
+    entryAt[at] = entry
     hashes[at] = hash
     if (++count * 2 > mask) rehash()
-    return ids
+    return entry
   }
 
-  const forEachAsciiWord = (text: string, f: (ids: Int32Array) => void): void => {
+  // The term ids of the last scan.
+  let out = new Int32Array(256)
+  let outSize = 0
+  const emit = (entry: number): void => {
+    const n = counts[entry] as number
+    if (outSize + n > out.length) out = grown(out, Math.max(out.length * 2, outSize + n))
+    const from = starts[entry] as number
+    for (let i = 0; i < n; i++) out[outSize++] = arena[from + i] as number
+  }
+
+  const scanAscii = (text: string): void => {
     const n = text.length
     let start = -1
     let hash = 0
@@ -111,7 +148,7 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
         }
         hash = Fnv.step(hash, c)
       } else if (start >= 0) {
-        f(idsOfRange(text, start, i, hash))
+        emit(entryOfRange(text, start, i, hash))
         start = -1
       }
     }
@@ -120,16 +157,28 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
   return {
     find: (term) => termIds.get(term),
     termOf: (id) => byId[id] ?? "",
-    forEachWord: (text, f) => {
-      if (isAscii(text)) return forEachAsciiWord(text, f)
-      analyzer.forEachWord(text, (word) => {
-        let ids = wordIds.get(word)
-        if (ids === undefined) {
-          ids = idsOfWord(word)
-          wordIds.set(word, ids)
-        }
-        f(ids)
-      })
-    }
+    scan: (text) => {
+      outSize = 0
+      if (isAscii(text)) scanAscii(text)
+      else {
+        analyzer.forEachWord(text, (word) => {
+          let entry = wordEntries.get(word)
+          if (entry === undefined) {
+            entry = entryOf(word)
+            wordEntries.set(word, entry)
+          }
+          emit(entry)
+        })
+      }
+      return outSize
+    },
+    scanned: () => out
   }
+}
+
+/** A copy of `array` with room for `length` entries. */
+const grown = (array: Int32Array, length: number): Int32Array<ArrayBuffer> => {
+  const next = new Int32Array(length)
+  next.set(array)
+  return next
 }

@@ -1,0 +1,180 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as fc from "fast-check"
+import * as Analyzer from "../src/Analyzer.js"
+import * as CatalogTool from "../src/CatalogTool.js"
+import * as Bm25fIndex from "../src/internal/bm25fIndex.js"
+import * as SearchDocument from "../src/SearchDocument.js"
+import * as Bm25f from "../src/strategies/Bm25f.js"
+
+// The store keeps postings in shared arenas: a bulk load writes them with one counting sort, later
+// additions append to a term's range (moving it to the end when full), and the arenas are
+// compacted when they grow. These properties load random catalogs in random batches, with
+// removals and replacements between them, so every one of those paths runs, and compare with an
+// exhaustive scorer written from the formula and with an index loaded at once.
+
+// A few common words and more rare ones, so that posting lists of very different lengths grow.
+const COMMON = ["get", "list", "data", "item", "status", "details", "value", "name"]
+const RARE = ["slack", "jira", "invoice", "forecast", "kubernetes", "ledger", "spotify", "ticket", "calendar", "vault"]
+const word = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...COMMON) }, {
+  weight: 2,
+  arbitrary: fc.constantFrom(...RARE)
+})
+const phrase = (max: number) => fc.array(word, { minLength: 0, maxLength: max }).map((ws) => ws.join(" "))
+const tool = fc.record({
+  id: fc.integer({ min: 0, max: 40 }),
+  name: fc.array(word, { minLength: 1, maxLength: 3 }).map((ws) => ws.join("_")),
+  description: phrase(6),
+  parameter: fc.option(phrase(4), { nil: undefined })
+})
+// a batch adds (or replaces) tools, or removes some ids
+const batch = fc.oneof(
+  { weight: 3, arbitrary: fc.array(tool, { minLength: 1, maxLength: 30 }).map((tools) => ({ add: tools })) },
+  { weight: 1, arbitrary: fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 6 }).map((ids) => ({ remove: ids })) }
+)
+// requests of one clause and of several (sentences, "and then"), some with a quoted value
+const query = fc.tuple(phrase(4), fc.constantFrom("", ". ", " and then ", " \""), phrase(3))
+  .map(([a, sep, b]) => (sep === "" ? a : `${a}${sep}${b}${sep === " \"" ? "\"" : ""}`))
+
+type Tool = {
+  readonly id: number
+  readonly name: string
+  readonly description: string
+  readonly parameter: string | undefined
+}
+
+const documentOf = (t: Tool) =>
+  SearchDocument.fromTool(CatalogTool.make({
+    id: `t${t.id}`,
+    name: t.name,
+    description: t.description,
+    ...(t.parameter === undefined
+      ? {}
+      : { parameters: { type: "object", properties: { value: { type: "string", description: t.parameter } } } })
+  }))
+
+/** Runs the batches on a new index and returns it with the surviving documents, by id. */
+const load = (
+  parameters: Bm25f.Parameters,
+  batches: ReadonlyArray<{ add: Array<Tool> } | { remove: Array<number> }>
+) => {
+  const index = Bm25fIndex.make(parameters)
+  const survivors = new Map<string, SearchDocument.SearchDocument>()
+  for (const b of batches) {
+    if ("add" in b) {
+      const docs = b.add.map(documentOf)
+      index.add(docs)
+      for (const d of docs) survivors.set(d.id, d)
+    } else {
+      const ids = b.remove.map((id) => `t${id}`)
+      index.remove(ids)
+      for (const id of ids) survivors.delete(id)
+    }
+  }
+  return { index, survivors }
+}
+
+/**
+ * Plain BM25F of every document, computed from the formula of `Bm25f` with nothing kept between
+ * documents: each impact rounded to 32 bits as the index stores it, the terms of the query added
+ * in their order.
+ */
+const exhaustive = (
+  parameters: Bm25f.Parameters,
+  docs: ReadonlyArray<SearchDocument.SearchDocument>,
+  text: string
+): Map<string, number> => {
+  const analyzer = Analyzer.make(parameters.analyzer)
+  const fields = docs.map((d) => {
+    const texts = Bm25fIndex.fieldTexts(d)
+    return Bm25fIndex.FIELDS.map((f) => analyzer.terms(texts[f]))
+  })
+  const averages = Bm25fIndex.FIELDS.map((_, f) =>
+    fields.reduce((sum, d) => sum + (d[f] as Array<string>).length, 0) / docs.length
+  )
+  const scores = new Map<string, number>()
+  for (const term of analyzer.queryTerms(text)) {
+    const df = fields.filter((d) => d.some((terms) => terms.includes(term))).length
+    if (df === 0) continue
+    const idf = Math.log(1 + (docs.length - df + 0.5) / (df + 0.5))
+    docs.forEach((d, i) => {
+      let tf = 0
+      Bm25fIndex.FIELDS.forEach((field, f) => {
+        const terms = fields[i]?.[f] as Array<string>
+        const n = terms.filter((t) => t === term).length
+        if (n === 0) return
+        const avg = averages[f] as number
+        const norm = avg === 0 ? 1 : 1 - parameters.b + (parameters.b * terms.length) / avg
+        tf += (parameters.weights[field] * n) / norm
+      })
+      if (tf === 0) return
+      scores.set(d.id, (scores.get(d.id) ?? 0) + Math.fround((idf * tf) / (parameters.k1 + tf)))
+    })
+  }
+  return scores
+}
+
+const plain = Bm25fIndex.plain(Bm25f.defaults)
+
+const run = (index: Bm25f.Index, text: string, limit: number) =>
+  Effect.runSync(index.search({ text, limit, accept: () => true }))
+
+describe("BM25F store", () => {
+  it("property: after any batches of adds, replacements and removals, plain BM25F equals an exhaustive scorer on every document", () => {
+    fc.assert(
+      fc.property(
+        fc.array(batch, { minLength: 1, maxLength: 8 }),
+        fc.array(query, { minLength: 1, maxLength: 4 }),
+        (batches, queries) => {
+          const { index, survivors } = load(plain, batches)
+          const docs = [...survivors.values()]
+          assert.strictEqual(index.size(), docs.length)
+          for (const q of queries) {
+            const expected = exhaustive(plain, docs, q)
+            for (const d of docs) {
+              assert.strictEqual(
+                index.score(d.id, q),
+                expected.get(d.id) ?? 0,
+                `${d.id} for "${q}"`
+              )
+            }
+            const best = [...expected].map(([id, score]) => ({ id, score }))
+              .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, 5)
+            assert.deepStrictEqual(run(index, q, 5).map((h) => ({ id: h.id, score: h.score })), best)
+          }
+        }
+      ),
+      { numRuns: 200 }
+    )
+  })
+
+  it("property: with every addition of the ranking, an index built in batches answers exactly as one loaded at once", () => {
+    const table: Bm25f.Associations = {
+      get: (term) => {
+        const i = RARE.indexOf(term)
+        return i < 0 ? undefined : [[COMMON[i % COMMON.length] as string, 0.6]]
+      }
+    }
+    const variants: ReadonlyArray<Bm25f.Parameters> = [
+      Bm25f.defaults,
+      { ...Bm25f.defaults, fusion: undefined },
+      { ...Bm25f.defaults, feedback: { docs: 3, terms: 4, weight: 0.3 } },
+      { ...Bm25f.defaults, associations: { table, weight: 0.4 } }
+    ]
+    fc.assert(
+      fc.property(
+        fc.array(batch, { minLength: 1, maxLength: 8 }),
+        fc.array(query, { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 0, max: variants.length - 1 }),
+        (batches, queries, variant) => {
+          const parameters = variants[variant] as Bm25f.Parameters
+          const { index, survivors } = load(parameters, batches)
+          const once = Bm25fIndex.make(parameters)
+          once.add([...survivors.values()])
+          for (const q of queries) assert.deepStrictEqual(run(index, q, 8), run(once, q, 8), q)
+        }
+      ),
+      { numRuns: 200 }
+    )
+  })
+})
