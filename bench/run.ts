@@ -113,7 +113,7 @@ const scaleOne = (size: number) =>
       index.add([SearchDocument.fromTool(tool)])
       adds.push((performance.now() - t0) * 1000)
     }
-    return `| ${size.toLocaleString("en")} | ${report.indexMs.toFixed(0)} | ${report.heapMb.toFixed(1)} | ${
+    return `| ${size.toLocaleString("en")} | ${report.indexMs.toFixed(0)} | ${report.memoryMb.toFixed(1)} | ${
       report.p50Us.toFixed(1)
     } | ${report.p99Us.toFixed(1)} | ${Evaluation.percentile(adds, 50).toFixed(1)} / ${
       Evaluation.percentile(adds, 99).toFixed(1)
@@ -184,7 +184,7 @@ const program = Effect.gen(function*() {
     ""
   )
   out.push(
-    "| data set | engine | nDCG@10 | R@1 | R@5 | R@10 | MRR@10 | index ms | p50 µs | p99 µs | heap MB | ΔnDCG vs wink / MiniSearch | p50 speed-up vs wink / MiniSearch |"
+    "| data set | engine | nDCG@10 | R@1 | R@5 | R@10 | MRR@10 | index ms | p50 µs | p99 µs | memory MB | ΔnDCG vs wink / MiniSearch | p50 speed-up vs wink / MiniSearch |"
   )
   out.push("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
   for (const dataset of datasets) {
@@ -217,14 +217,14 @@ const program = Effect.gen(function*() {
           f(r.quality.ndcg)
         } | ${f(r.quality.recall1)} | ${f(r.quality.recall5)} | ${f(r.quality.recallK)} | ${f(r.quality.mrr)} | ${
           r.indexMs.toFixed(0)
-        } | ${r.p50Us.toFixed(1)} | ${r.p99Us.toFixed(1)} | ${r.heapMb.toFixed(1)} | ${delta} | ${speed} |`
+        } | ${r.p50Us.toFixed(1)} | ${r.p99Us.toFixed(1)} | ${r.memoryMb.toFixed(1)} | ${delta} | ${speed} |`
       )
     }
   }
 
   if (scale) {
     out.push("", "Scale (bm25f on generated catalogs; 1,000 queries of 3–6 words)", "")
-    out.push("| tools | index ms | heap MB | p50 µs | p99 µs | add one tool to the built index, p50 / p99 µs |")
+    out.push("| tools | index ms | memory MB | p50 µs | p99 µs | add one tool to the built index, p50 / p99 µs |")
     out.push("|---|---|---|---|---|---|")
     for (const size of [10_000, 100_000]) {
       const result = spawnSync(process.execPath, [

@@ -51,7 +51,7 @@ describe("tool-search bench", () => {
         "indexMs",
         "p50Us",
         "p99Us",
-        "heapMb"
+        "memoryMb"
       ])
       assert.strictEqual(report.strategy, "bm25f")
       assert.strictEqual(report.tools, 4)

@@ -1,7 +1,7 @@
 /**
  * `tool-search bench --tools <tools.jsonl> --queries <queries.jsonl> [--strategy s] [--k 10]
  * [--json] [--rankings <out.jsonl>]`: measures one strategy on a catalog and its queries — nDCG@k,
- * Recall@1/5/k, MRR@k, index time, query latency p50/p99 and heap — the way `npm run bench` does.
+ * Recall@1/5/k, MRR@k, index time, query latency p50/p99 and memory (heap plus array buffers) — the way `npm run bench` does.
  * Progress goes to stderr, results to stdout. Tool names that providers would reject are
  * sanitized (evaluation is by tool id).
  *
@@ -27,8 +27,8 @@ export const renderReport = (r: Evaluation.Report): ReadonlyArray<string> => [
   `quality    nDCG@${r.k} ${r.quality.ndcg.toFixed(4)}  Recall@1 ${r.quality.recall1.toFixed(4)}  Recall@5 ${
     r.quality.recall5.toFixed(4)
   }  Recall@${r.k} ${r.quality.recallK.toFixed(4)}  MRR@${r.k} ${r.quality.mrr.toFixed(4)}`,
-  `speed      index ${r.indexMs.toFixed(1)} ms  p50 ${r.p50Us.toFixed(1)} µs  p99 ${r.p99Us.toFixed(1)} µs  heap ${
-    r.heapMb.toFixed(1)
+  `speed      index ${r.indexMs.toFixed(1)} ms  p50 ${r.p50Us.toFixed(1)} µs  p99 ${r.p99Us.toFixed(1)} µs  memory ${
+    r.memoryMb.toFixed(1)
   } MB`
 ]
 
