@@ -180,7 +180,7 @@ const program = Effect.gen(function*() {
 
   const out: Array<string> = []
   out.push(
-    `Quality and speed (k = ${K}; latency per query on one core; heap held by the index). Deltas are against the stronger setup of each peer on that data set (marked *).`,
+    `Quality and speed (k = ${K}; latency per query on one core; memory held by the index: heap plus array buffers). Deltas are against the stronger setup of each peer on that data set (marked *).`,
     ""
   )
   out.push(
