@@ -19,7 +19,7 @@ import { EmbeddingModel } from "effect/ai"
 import { appendFileSync, existsSync, readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import * as Datasets from "./Datasets.js"
-import { evaluationsFile, noise } from "./Protocol.js"
+import { accepts, evaluationsFile, noise } from "./Protocol.js"
 
 const log = (message: string) => process.stderr.write(`hybrid: ${message}\n`)
 const f3 = (x: number) => x.toFixed(3)
@@ -134,13 +134,20 @@ export const report = (only?: ReadonlyArray<string>) =>
     const lexicalOnly: Pair = { lexicalWeight: 1, margin: 2 }
     const delta = (pair: Pair, dataset: string) =>
       meanOf(scoreOf(pair, dataset)) - meanOf(scoreOf(lexicalOnly, dataset))
-    /**
-     * The protocol's acceptance rule (`bench/Protocol.ts`): among pairs that leave no set of `sets`
-     * below BM25F by more than noise (paired bootstrap) and gain on average, the best mean; BM25F
-     * itself when none does.
-     */
+    // a bootstrap per pair and data set, computed once for every fold that asks
+    const noises = new Map<string, number>()
+    const noiseOf = (pair: Pair, dataset: string) => {
+      const key = `${dataset} ${pair.lexicalWeight} ${pair.margin}`
+      let n = noises.get(key)
+      if (n === undefined) {
+        n = noise(scoreOf(pair, dataset), scoreOf(lexicalOnly, dataset))
+        noises.set(key, n)
+      }
+      return n
+    }
+    /** Among the pairs the protocol's acceptance rule (`Protocol.accepts`) keeps on `sets`, the best mean gain; BM25F itself when none. */
     const choose = (sets: ReadonlyArray<string>): Pair =>
-      pairs.filter((p) => sets.every((d) => delta(p, d) >= -noise(scoreOf(p, d), scoreOf(lexicalOnly, d)))).reduce<
+      pairs.filter((p) => accepts(sets.map((d) => delta(p, d)), sets.map((d) => noiseOf(p, d)))).reduce<
         { pair: Pair; mean: number }
       >(
         (best, p) => {
