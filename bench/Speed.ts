@@ -57,17 +57,10 @@ export interface Cost {
   readonly memoryMb: number
 }
 
-const held = (): number => {
-  Evaluation.collectGarbage()
-  Evaluation.collectGarbage()
-  const m = process.memoryUsage()
-  return m.heapUsed + m.arrayBuffers
-}
-
 /** Builds `engine` on the workload, runs every query once to warm up, then `passes` timed passes. */
 export const cost = <E>(engine: Evaluation.Engine<E>, work: Workload, passes = 3): Effect.Effect<Cost, E> =>
   Effect.gen(function*() {
-    const m0 = held()
+    const m0 = Evaluation.memoryHeld()
     const c0 = cpuUs()
     const w0 = performance.now()
     yield* engine.build(work.tools)
@@ -94,7 +87,7 @@ export const cost = <E>(engine: Evaluation.Engine<E>, work: Workload, passes = 3
       wallP50Us: Evaluation.percentile(wall, 50),
       wallP99Us: Evaluation.percentile(wall, 99),
       cpuMeanUs: (cpuUs() - total0) / cpu.length,
-      memoryMb: (held() - m0) / 1e6
+      memoryMb: (Evaluation.memoryHeld() - m0) / 1e6
     }
   })
 

@@ -201,13 +201,8 @@ export const percentile = (values: ReadonlyArray<number>, p: number): number => 
 // Harness
 // -----------------------------------------------------------------------------
 
-/**
- * Forces a full garbage collection, so heap figures measure what is really held.
- *
- * @since 0.1.0
- * @category measuring
- */
-export const collectGarbage: () => void = (() => {
+/** Forces a full garbage collection, so memory figures measure what is really held. */
+const collectGarbage: () => void = (() => {
   // V8 frees the bytecode of functions idle over a few collections; that would make the heap of a
   // run shrink by code it merely stopped using (file parsing), so keep code memory stable.
   v8.setFlagsFromString("--no-flush-bytecode")
@@ -216,7 +211,14 @@ export const collectGarbage: () => void = (() => {
   return typeof gc === "function" ? () => (gc as () => void)() : () => undefined
 })()
 
-const memoryUsed = (): number => {
+/**
+ * The memory held after full collections, in bytes: the JavaScript heap plus array buffers (an index
+ * kept in typed arrays holds its data outside the heap).
+ *
+ * @since 0.3.0
+ * @category measuring
+ */
+export const memoryHeld = (): number => {
   // twice: the first pass may only run finalizers that free more
   collectGarbage()
   collectGarbage()
@@ -240,13 +242,13 @@ export const measure = <E>(
   Effect.gen(function*() {
     const progress = options.onProgress ?? (() => undefined)
     const { issues, queries } = validate(input, new Set(tools.map((t) => t.id)))
-    const before = memoryUsed()
+    const before = memoryHeld()
     progress(`${engine.name}: indexing ${tools.length} tools`)
     let start = performance.now()
     yield* engine.build(tools)
     yield* engine.search("warm up", options.k)
     const indexMs = performance.now() - start
-    const memoryMb = (memoryUsed() - before) / 1e6
+    const memoryMb = (memoryHeld() - before) / 1e6
 
     const rankings: Array<{ readonly id: string; readonly ranked: ReadonlyArray<string> }> = []
     const qualities: Array<Quality> = []
