@@ -71,6 +71,10 @@ interface Encoder {
 /** Characters per token of budget that `truncate` looks at (real text averages about four). */
 const WINDOW = 8
 
+/** Pieces (words, numbers, runs of punctuation) whose counts `o200k` keeps, and the longest kept. */
+const PIECES_CACHED = 100_000
+const PIECE_MAX_CACHED = 64
+
 interface Counter {
   readonly encoding: string
   readonly count: (text: string) => number
@@ -126,12 +130,14 @@ export const o200k: Layer.Layer<never> = Layer.effect(
   TokenCounter,
   Effect.sync(() => {
     let encoder: Encoder | undefined
+    let pattern: RegExp | undefined
     const load = async () => {
       const [{ Tiktoken }, ranks] = await Promise.all([
         import("js-tiktoken/lite"),
         import("js-tiktoken/ranks/o200k_base")
       ])
       encoder = new Tiktoken(ranks.default)
+      pattern = new RegExp(ranks.default.pat_str, "gu")
     }
     let loading: Promise<void> | undefined
     // the layer awaits `ready` before anyone can get the service
@@ -142,7 +148,35 @@ export const o200k: Layer.Layer<never> = Layer.effect(
     // Special-token text (`<|endoftext|>`) in a tool result or description is ordinary text here:
     // js-tiktoken throws on it by default.
     const encode = (text: string) => loaded().encode(text, [], [])
-    return make("o200k_base", (text) => encode(text).length, (text, maxTokens) => {
+    // js-tiktoken compiles its split pattern again on every call (most of the cost of a short
+    // text), and the executor counts every message it sends. So the text is split here with one
+    // compiled pattern, and each piece is encoded once: tiktoken encodes the pieces of a text
+    // independently, so the text's count is the sum of its pieces' (a property test checks it).
+    const pieces = new Map<string, number>()
+    const count = (text: string): number => {
+      const split = pattern
+      if (split === undefined) return encode(text).length
+      let tokens = 0
+      split.lastIndex = 0
+      for (let match = split.exec(text); match !== null; match = split.exec(text)) {
+        const piece = match[0]
+        if (piece === "") {
+          split.lastIndex++ // the pattern matches no empty piece; never loop on one
+          continue
+        }
+        let n = pieces.get(piece)
+        if (n === undefined) {
+          n = encode(piece).length
+          if (piece.length <= PIECE_MAX_CACHED) {
+            if (pieces.size >= PIECES_CACHED) pieces.clear()
+            pieces.set(piece, n)
+          }
+        }
+        tokens += n
+      }
+      return tokens
+    }
+    return make("o200k_base", count, (text, maxTokens) => {
       const window = text.slice(0, maxTokens * WINDOW)
       const tokens = encode(window)
       if (tokens.length <= maxTokens && window.length === text.length) return text

@@ -84,7 +84,7 @@ describe("prefix-cache accounting", () => {
       const first: Spec = { tools: [0, 1, 2], system: null, messages: [] }
       yield* index.observe(requestOf(first))
       yield* index.observe(requestOf({ tools: [3, 3, 3], system: null, messages: [] }))
-      // only the last three keys are kept: the first request's are gone
+      // at most three keys are kept: the first request's are gone
       assert.strictEqual((yield* index.observe(requestOf(first))).prefixTokens, 0)
     }))
 

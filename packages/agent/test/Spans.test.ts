@@ -4,7 +4,7 @@ import { Executor } from "../src/index.js"
 import { agent, user } from "./fixtures.js"
 
 describe("spans", () => {
-  it.effect("turn > iteration > model-call / tool-call > search", () =>
+  it.effect("turn > iteration > effect/ai's generateText / tool-call > search", () =>
     Effect.gen(function*() {
       const base = yield* Tracer.Tracer
       const spans: Array<{ name: string; parent: string | undefined }> = []
@@ -22,7 +22,9 @@ describe("spans", () => {
       const parents = (name: string) => [...new Set(ours.filter((s) => s.name === name).map((s) => s.parent))]
       assert.deepStrictEqual(ours.filter((s) => s.name === "tool-search.iteration").length, 3)
       assert.deepStrictEqual(parents("tool-search.iteration"), ["tool-search.turn"])
-      assert.deepStrictEqual(parents("tool-search.model-call"), ["tool-search.iteration"])
+      const generate = spans.filter((s) => s.name === "LanguageModel.generateText").map((s) => s.parent)
+      assert.deepStrictEqual([...new Set(generate)], ["tool-search.iteration"])
+      assert.strictEqual(generate.length, 3)
       assert.deepStrictEqual(parents("tool-search.tool-call"), ["tool-search.iteration"])
       assert.deepStrictEqual(parents("tool-search.search"), ["tool-search.tool-call"])
     }).pipe(Effect.provide(agent("capable"))))

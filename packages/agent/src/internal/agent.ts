@@ -103,7 +103,8 @@ export const make = (options: Options) =>
       forks: yield* Ref.make(0)
     }
     const service: Service = {
-      run: (input) => Run.turn(agent, input, () => Effect.void),
+      // nobody listens to `run`'s events: none is built
+      run: (input) => Run.turn(agent, input, undefined),
       stream: (input) =>
         Stream.callback<TurnEvent, Run.RunError>((queue) =>
           Effect.forkScoped(
@@ -115,7 +116,7 @@ export const make = (options: Options) =>
             )
           )
         ),
-      fork: (input) => Run.fork(agent, input, [], () => Effect.void),
+      fork: (input) => Run.fork(agent, input, [], undefined),
       totals: agent.tokens.totals,
       options
     }

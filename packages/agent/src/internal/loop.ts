@@ -44,12 +44,14 @@ export const run = (unit: Run): Effect.Effect<TurnResult, AiError.AiError, Unit.
       prefixTokens: 0,
       forceSearch: agent.options.discoveryFirst
     }
-    yield* emit(TurnEvent.TurnStarted({
-      path,
-      sessionId: input.sessionId ?? null,
-      carried: unit.carried.flatMap((id) => agent.catalog.getUnsafe(id)?.modelName ?? []),
-      deferring: yield* Unit.deferring
-    }))
+    if (emit !== undefined) {
+      yield* emit(TurnEvent.TurnStarted({
+        path,
+        sessionId: input.sessionId ?? null,
+        carried: unit.carried.flatMap((id) => agent.catalog.getUnsafe(id)?.modelName ?? []),
+        deferring: yield* Unit.deferring
+      }))
+    }
 
     const loop = Effect.gen(function*() {
       while (state.iterations < budget) {
@@ -67,7 +69,9 @@ export const run = (unit: Run): Effect.Effect<TurnResult, AiError.AiError, Unit.
     const { eagerToolTokens, inputTokens, iterations, prefixTokens, prompt, text, toolTokens } = state
     const tokens = { toolTokens, eagerToolTokens, inputTokens, prefixTokens }
     yield* agent.tokens.add({ isTurn: unit.isTurn, requests: iterations, ...tokens })
-    yield* emit(TurnEvent.TurnFinished({ path, stopReason, iterations, text, activated, ...tokens }))
+    if (emit !== undefined) {
+      yield* emit(TurnEvent.TurnFinished({ path, stopReason, iterations, text, activated, ...tokens }))
+    }
     return { stopReason, text, iterations, prompt, activated, ...tokens, requests: iterations }
   }).pipe(Effect.withSpan("tool-search.turn", { attributes: { path: unit.path.join("/") } }, noStackTrace))
 
@@ -76,7 +80,7 @@ const iterate = (unit: Run, state: TurnState): Effect.Effect<boolean, AiError.Ai
   Effect.gen(function*() {
     const { agent, delivery, emit, path } = unit
     const iteration = state.iterations
-    yield* emit(TurnEvent.IterationStarted({ path, iteration }))
+    if (emit !== undefined) yield* emit(TurnEvent.IterationStarted({ path, iteration }))
     // Asked every iteration: under `list`, what the previous iteration activated is sent now.
     const { deferred, tools } = yield* delivery.request
     const searchTool = state.forceSearch ? Disclosure.discoveryTool(tools.map((t) => t.name)) : undefined
@@ -88,34 +92,38 @@ const iterate = (unit: Run, state: TurnState): Effect.Effect<boolean, AiError.Ai
     state.eagerToolTokens += eager
     state.inputTokens += inputTokens
     state.prefixTokens += prefixTokens
-    yield* emit(TurnEvent.ModelRequest({
-      path,
-      iteration,
-      tools: tools.map((t) => t.name),
-      toolTokens: sent,
-      eagerToolTokens: eager,
-      toolChoice: searchTool ?? "auto",
-      inputTokens,
-      prefixTokens,
-      ...(deferred.length === 0 ? {} : { deferredTools: deferred.length })
-    }))
+    if (emit !== undefined) {
+      yield* emit(TurnEvent.ModelRequest({
+        path,
+        iteration,
+        tools: tools.map((t) => t.name),
+        toolTokens: sent,
+        eagerToolTokens: eager,
+        toolChoice: searchTool ?? "auto",
+        inputTokens,
+        prefixTokens,
+        ...(deferred.length === 0 ? {} : { deferredTools: deferred.length })
+      }))
+    }
     const response = yield* agent.model.generateText({
       prompt: state.prompt,
       toolkit: unit.delivery.toolkitOf(tools, deferred),
       toolChoice: searchTool === undefined ? "auto" : { tool: searchTool },
       ...requestOptions
-    }).pipe(Effect.withSpan("tool-search.model-call", { attributes: { tools: tools.length } }, noStackTrace))
+    }) // in effect/ai's own span, `LanguageModel.generateText`, a child of the iteration's
     state.prompt = Prompt.concat(state.prompt, Prompt.fromResponseParts(response.content))
     state.text = response.text
-    yield* emit(TurnEvent.ModelResponse({
-      path,
-      iteration,
-      text: response.text,
-      toolCalls: response.toolCalls.map((c) => c.name),
-      inputTokens: response.usage.inputTokens.total ?? null,
-      cachedInputTokens: response.usage.inputTokens.cacheRead ?? null,
-      outputTokens: response.usage.outputTokens.total ?? null
-    }))
+    if (emit !== undefined) {
+      yield* emit(TurnEvent.ModelResponse({
+        path,
+        iteration,
+        text: response.text,
+        toolCalls: response.toolCalls.map((c) => c.name),
+        inputTokens: response.usage.inputTokens.total ?? null,
+        cachedInputTokens: response.usage.inputTokens.cacheRead ?? null,
+        outputTokens: response.usage.outputTokens.total ?? null
+      }))
+    }
     if (response.toolCalls.length === 0) return true
     state.prompt = Prompt.concat(state.prompt, yield* delivery.dispatch(response.toolCalls))
     return false

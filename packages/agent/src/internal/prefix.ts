@@ -10,8 +10,8 @@
  * cacheable prefix is the longest chain the index has seen. Recording and looking up are O(chunks)
  * per request, whatever the length of the conversation or the number of earlier requests.
  *
- * The index keeps the most recent `capacity` keys (a provider's cache forgets too); an evicted key
- * only makes a later figure smaller, never larger. Counts are the `TokenCounter`'s, per chunk:
+ * The index keeps between the most recent `capacity / 2` and `capacity` keys (a provider's cache
+ * forgets too); an evicted key only makes a later figure smaller, never larger. Counts are the `TokenCounter`'s, per chunk:
  * deterministic, close to but not exactly what a provider bills.
  */
 import { Effect, Predicate } from "effect"
@@ -64,8 +64,21 @@ export const make = (counter: TokenCounterService, capacity: number = defaultCap
     return chunk
   }
 
-  // insertion-ordered: the first key is the least recently seen
-  const seen = new Map<number, true>()
+  // Two generations: a key goes into `recent`, and when `recent` holds half the capacity it
+  // becomes `older` and the older one is dropped. O(1) per key: an exact LRU in one insertion-ordered
+  // Map cost ~150 µs per request at 100,000 keys, since every deletion leaves a hole that V8 skips
+  // on each iteration from the front.
+  const half = Math.max(1, Math.floor(capacity / 2))
+  let recent = new Set<number>()
+  let older = new Set<number>()
+  const record = (key: number) => {
+    if (recent.has(key)) return
+    recent.add(key)
+    if (recent.size >= half) {
+      older = recent
+      recent = new Set()
+    }
+  }
 
   const observe = (request: Request) =>
     Effect.sync((): Measure => {
@@ -84,17 +97,10 @@ export const make = (counter: TokenCounterService, capacity: number = defaultCap
         key = hash(`${key}:${chunk.hash}`)
         inputTokens += chunk.tokens
         // the longest start seen before: every key up to it was seen too, unless evicted since
-        if (seen.has(key)) prefixTokens = inputTokens
+        if (recent.has(key) || older.has(key)) prefixTokens = inputTokens
         keys.push(key)
       }
-      for (const k of keys) {
-        seen.delete(k)
-        seen.set(k, true)
-      }
-      for (const oldest of seen.keys()) {
-        if (seen.size <= capacity) break
-        seen.delete(oldest)
-      }
+      for (const k of keys) record(k)
       return { inputTokens, prefixTokens }
     })
 

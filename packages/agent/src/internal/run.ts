@@ -19,8 +19,8 @@ import * as Delivery from "./delivery.js"
 import * as Forks from "./forks.js"
 import * as Loop from "./loop.js"
 
-/** Where a unit's events go. */
-export type Emit = (event: TurnEvent.TurnEvent) => Effect.Effect<void>
+/** Where a unit's events go: `undefined` when nobody listens (`Executor.run`), and then none is built. */
+export type Emit = ((event: TurnEvent.TurnEvent) => Effect.Effect<void>) | undefined
 
 /** What a unit can fail with: its model calls, or an activation it was told to start with. */
 export type RunError = AiError.AiError | UnknownTools
@@ -160,6 +160,18 @@ const observerOf = (
 ): UnitToolkit.Observer => {
   const { agent, emit, path, searched } = run
   const via = (call: UnitToolkit.Call) => call.via === undefined ? {} : { via: call.via }
+  // what searches returned is collected whether or not anyone listens (the `latest` policy reads it)
+  const collect = (outcome: UnitToolkit.Outcome): Effect.Effect<void> => {
+    const { call, found, tool } = outcome
+    // browsing (`search_tools`) loads nothing, and resource tools find resources, not tools:
+    // neither counts as "returned"
+    if (
+      !searchRan(outcome) || tool?.name === Disclosure.toolNames.searchTools || Disclosure.isResourceTool(call.name)
+    ) return Effect.void
+    const ids = (found ?? []).flatMap((name) => agent.catalog.findByNameUnsafe(name)?.id ?? [])
+    return Ref.update(searched, (before) => [...before, ...ids])
+  }
+  if (emit === undefined) return { onOutcome: collect }
   return {
     onCall: (call) =>
       emit(TurnEvent.ToolCall({ path, id: call.id, name: call.name, params: call.params, ...via(call) })),
@@ -167,17 +179,10 @@ const observerOf = (
     onOutcome: (outcome) =>
       Effect.gen(function*() {
         const { call } = outcome
-        // a search tool that ran (not one refused before running) reports what it found; reading
-        // a resource or rendering a prompt finds nothing
-        if (outcome.tool !== undefined && outcome.found !== undefined && !READS.has(call.name)) {
-          const found = outcome.found
+        if (searchRan(outcome)) {
+          const found = outcome.found ?? []
           yield* emit(TurnEvent.Search({ path, tool: call.name, query: describeQuery(call.params), found }))
-          // browsing (`search_tools`) loads nothing, and resource tools find resources, not tools:
-          // neither counts as "returned"
-          if (outcome.tool.name !== Disclosure.toolNames.searchTools && !Disclosure.isResourceTool(call.name)) {
-            const ids = found.flatMap((name) => agent.catalog.findByNameUnsafe(name)?.id ?? [])
-            yield* Ref.update(searched, (before) => [...before, ...ids])
-          }
+          yield* collect(outcome)
           const activated = outcome.activated ?? []
           if (activated.length > 0) yield* emit(TurnEvent.Activation({ path, tools: activated }))
         }
@@ -194,6 +199,13 @@ const observerOf = (
       })
   }
 }
+
+/**
+ * A search tool that ran (not one refused before running): it reports what it found. Reading a
+ * resource or rendering a prompt finds nothing.
+ */
+const searchRan = (outcome: UnitToolkit.Outcome): boolean =>
+  outcome.tool !== undefined && outcome.found !== undefined && !READS.has(outcome.call.name)
 
 const withSystem = (prompt: Prompt.Prompt, system: string | undefined): Prompt.Prompt =>
   system === undefined || prompt.content.some((m) => m.role === "system") ? prompt : Prompt.setSystem(prompt, system)
