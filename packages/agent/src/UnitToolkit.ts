@@ -30,6 +30,7 @@ import { Duration, Effect } from "effect"
 import { type AiError, LanguageModel, Prompt } from "effect/ai"
 import { Approval } from "./Approval.js"
 import * as Calls from "./internal/calls.js"
+import * as Prompts from "./internal/prompt.js"
 import { TokenCounter } from "./TokenCounter.js"
 
 // -----------------------------------------------------------------------------
@@ -279,7 +280,7 @@ export const make = (options: Options = {}): Effect.Effect<UnitToolkit> =>
       readonly toolChoice?: LanguageModel.ToolChoice<string>
     }) =>
       Effect.gen(function*() {
-        const prompt = Prompt.make(request.prompt)
+        const prompt = Prompts.make(request.prompt)
         const toolkit = Calls.toolkitOf(yield* tools, handle)
         const response = yield* LanguageModel.generateText({
           prompt,

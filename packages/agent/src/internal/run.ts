@@ -18,6 +18,7 @@ import type { Agent } from "./agent.js"
 import * as Delivery from "./delivery.js"
 import * as Forks from "./forks.js"
 import * as Loop from "./loop.js"
+import * as Prompts from "./prompt.js"
 
 /** Where a unit's events go: `undefined` when nobody listens (`Executor.run`), and then none is built. */
 export type Emit = ((event: TurnEvent.TurnEvent) => Effect.Effect<void>) | undefined
@@ -49,7 +50,7 @@ export interface Run {
 export const turn = (agent: Agent, input: TurnInput, emit: Emit): Effect.Effect<TurnResult, RunError> =>
   agent.withPolicies(Effect.gen(function*() {
     const { catalog, options, store } = agent
-    const prompt = withSystem(Prompt.make(input.prompt), options.systemPrompt)
+    const prompt = withSystem(Prompts.make(input.prompt), options.systemPrompt)
     // an explicit activation is checked (an unknown id is an error); what a policy carries over is
     // what still exists for this agent (a tool removed or hidden since the last turn is simply gone)
     const visibility = yield* Visibility.Visibility
@@ -79,7 +80,7 @@ export const fork = (
       prompt: typeof input.task === "string" ? [{ role: "user", content: input.task }] : input.task,
       maxIterations: input.maxIterations ?? options.forks?.maxIterations ?? options.maxIterations
     }
-    const prompt = withSystem(Prompt.make(task.prompt), options.systemPrompt)
+    const prompt = withSystem(Prompts.make(task.prompt), options.systemPrompt)
     const carried = input.inherit === "nothing" ? [] : input.inherit
     return yield* unit(agent, task, prompt, [...parent, `fork-${n}`], carried, emit)
   }).pipe(agent.withPolicies)
