@@ -105,6 +105,7 @@ export const make = (parameters: Parameters, pruning?: Scorer.Pruning): Index =>
   return {
     add: (docs) => {
       // lists as they are: the store reads each item without joining them
+      store.expect(docs.length)
       for (const doc of docs) store.add(doc.id, fieldValues(doc))
       store.commit()
     },

@@ -42,6 +42,11 @@ export interface Store {
    */
   readonly add: (id: string, fields: ReadonlyArray<string | ReadonlyArray<string>>) => void
   readonly remove: (id: string) => void
+  /**
+   * Says that `count` documents are about to be added: the forward index then grows once to the
+   * size they are likely to need instead of doubling (each copy of a large array costs its pages).
+   */
+  readonly expect: (count: number) => void
   /** Marks the end of a write: impacts and averages are recomputed by the next query. */
   readonly commit: () => void
   readonly slotOf: (id: string) => number | undefined
@@ -349,7 +354,11 @@ export const make = (
     return n
   }
 
+  // documents announced by `expect` and not added yet
+  let expected = 0
+
   const add = (id: string, fields: ReadonlyArray<string | ReadonlyArray<string>>): void => {
+    if (expected > 0) expected--
     if (slotOf.has(id)) remove(id)
     const slot = freeSlots.pop() ?? ids.length
     if (slot === ids.length) ids.push(id)
@@ -407,7 +416,11 @@ export const make = (
       garbage = 0
       if (arenaSize + n <= arenaTerms.length) return
     }
-    const next = Math.max(arenaSize + n, arenaTerms.length * 2)
+    // room for the documents still expected at the mean size of those in the arenas (once there
+    // are a few: the one being added is not yet), an eighth more
+    const done = live - 1
+    const likely = expected > 0 && done >= 16 ? arenaSize + n + Math.ceil((arenaSize / done) * expected * 1.125) : 0
+    const next = Math.max(arenaSize + n, likely, arenaTerms.length * 2)
     arenaTerms = grown(arenaTerms.subarray(0, arenaSize), next)
     arenaTfs = grown(arenaTfs.subarray(0, arenaSize), next)
   }
@@ -480,7 +493,11 @@ export const make = (
     vocabulary,
     add,
     remove,
+    expect: (count) => {
+      expected = count
+    },
     commit: () => {
+      expected = 0
       flush()
       version++
     },
