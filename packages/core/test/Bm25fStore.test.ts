@@ -116,6 +116,14 @@ const exhaustive = (
 
 const plain = Bm25fIndex.plain(Bm25f.defaults)
 
+// a term-association table: each rare word expands to a common one
+const table: Bm25f.Associations = {
+  get: (term) => {
+    const i = RARE.indexOf(term)
+    return i < 0 ? undefined : [[COMMON[i % COMMON.length] as string, 0.6]]
+  }
+}
+
 const run = (index: Bm25f.Index, text: string, limit: number) =>
   Effect.runSync(index.search({ text, limit, accept: () => true }))
 
@@ -149,12 +157,6 @@ describe("BM25F store", () => {
   })
 
   it("property: with every addition of the ranking, an index built in batches answers exactly as one loaded at once", () => {
-    const table: Bm25f.Associations = {
-      get: (term) => {
-        const i = RARE.indexOf(term)
-        return i < 0 ? undefined : [[COMMON[i % COMMON.length] as string, 0.6]]
-      }
-    }
     const variants: ReadonlyArray<Bm25f.Parameters> = [
       Bm25f.defaults,
       { ...Bm25f.defaults, fusion: undefined },
@@ -179,12 +181,6 @@ describe("BM25F store", () => {
   })
 
   it("property: a search that skips common terms (pruning) returns exactly the hits, scores and strengths of one that reads every posting", () => {
-    const table: Bm25f.Associations = {
-      get: (term) => {
-        const i = RARE.indexOf(term)
-        return i < 0 ? undefined : [[COMMON[i % COMMON.length] as string, 0.6]]
-      }
-    }
     const variants: ReadonlyArray<Bm25f.Parameters> = [
       Bm25f.defaults,
       { ...Bm25f.defaults, fusion: undefined },

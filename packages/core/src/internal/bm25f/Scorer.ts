@@ -2,7 +2,9 @@
  * Scores one query over a BM25F store: reads only the postings of the query's terms, adds their
  * impacts per document, then applies the ranking additions (name coverage, clause fusion, quoted
  * values, a fused second ranker, expansion terms from a term-association table and from
- * pseudo-relevance feedback) and keeps the best hits with `TopK`.
+ * pseudo-relevance feedback) and keeps the best hits with `TopK`. A search with a limit adds the
+ * postings of the query's most common terms only to the documents its rarer terms touch, when
+ * bounds show no other document can matter (`pruned`): the same hits and scores, bit for bit.
  *
  * Scratch arrays are reused across queries: a stamp per slot marks what the current query touched,
  * so nothing is cleared between queries. What a query adds up per slot (the BM25F sum, the second
