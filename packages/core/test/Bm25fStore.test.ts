@@ -116,6 +116,14 @@ const exhaustive = (
 
 const plain = Bm25fIndex.plain(Bm25f.defaults)
 
+// a term-association table: each rare word expands to a common one
+const table: Bm25f.Associations = {
+  get: (term) => {
+    const i = RARE.indexOf(term)
+    return i < 0 ? undefined : [[COMMON[i % COMMON.length] as string, 0.6]]
+  }
+}
+
 const run = (index: Bm25f.Index, text: string, limit: number) =>
   Effect.runSync(index.search({ text, limit, accept: () => true }))
 
@@ -149,12 +157,6 @@ describe("BM25F store", () => {
   })
 
   it("property: with every addition of the ranking, an index built in batches answers exactly as one loaded at once", () => {
-    const table: Bm25f.Associations = {
-      get: (term) => {
-        const i = RARE.indexOf(term)
-        return i < 0 ? undefined : [[COMMON[i % COMMON.length] as string, 0.6]]
-      }
-    }
     const variants: ReadonlyArray<Bm25f.Parameters> = [
       Bm25f.defaults,
       { ...Bm25f.defaults, fusion: undefined },
@@ -175,6 +177,71 @@ describe("BM25F store", () => {
         }
       ),
       { numRuns: 200 }
+    )
+  })
+
+  it("property: a search that skips common terms (pruning) returns exactly the hits, scores and strengths of one that reads every posting", () => {
+    const variants: ReadonlyArray<Bm25f.Parameters> = [
+      Bm25f.defaults,
+      { ...Bm25f.defaults, fusion: undefined },
+      { ...Bm25f.defaults, associations: { table, weight: 0.4 } },
+      { ...Bm25f.defaults, clauseWeight: 0 },
+      plain
+    ]
+    // every term may be skipped, however few tools hold it (and, eagerly, whatever its bounds); or none
+    const bold = { minSkippedDf: 1, skippedShare: Number.POSITIVE_INFINITY, readPerHit: 0, beyondBounds: false }
+    const eager = { ...bold, beyondBounds: true }
+    const never = { ...bold, minSkippedDf: Number.POSITIVE_INFINITY }
+    fc.assert(
+      fc.property(
+        fc.array(batch, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.tuple(query, fc.constantFrom(1, 1, 2, 3, 8), fc.constantFrom(1, 1, 1, 2, 3)), {
+          minLength: 1,
+          maxLength: 8
+        }),
+        fc.integer({ min: 0, max: variants.length - 1 }),
+        // a word in every tool's description, one in most names (the lists pruning skips)
+        fc.boolean(),
+        fc.boolean(),
+        (batches, queries, variant, everywhere, beyondBounds) => {
+          const parameters = variants[variant] as Bm25f.Parameters
+          const widened = everywhere
+            ? batches.map((b) =>
+              "add" in b
+                ? {
+                  add: b.add.map((t) => ({
+                    ...t,
+                    name: t.id % 4 === 0 ? t.name : `${t.name}_status`,
+                    description: `${t.description} data`
+                  }))
+                }
+                : b
+            )
+            : batches
+          const pruning = Bm25fIndex.make(parameters, beyondBounds ? eager : bold)
+          const reading = Bm25fIndex.make(parameters, never)
+          for (const b of widened) {
+            if ("add" in b) {
+              pruning.add(b.add.map(documentOf))
+              reading.add(b.add.map(documentOf))
+            } else {
+              pruning.remove(b.remove.map((id) => `t${id}`))
+              reading.remove(b.remove.map((id) => `t${id}`))
+            }
+          }
+          for (const [q, limit, every] of queries) {
+            // some requests let every tool through, others one in `every`
+            const accept = (id: string) => Number(id.slice(1)) % every === 0
+            const request = { text: q, limit, accept }
+            assert.deepStrictEqual(
+              Effect.runSync(pruning.search(request)),
+              Effect.runSync(reading.search(request)),
+              `${q} (limit ${limit}, one in ${every})`
+            )
+          }
+        }
+      ),
+      { numRuns: 300 }
     )
   })
 })

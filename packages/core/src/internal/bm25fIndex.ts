@@ -80,8 +80,11 @@ export const fieldTexts = (doc: SearchDocument): Readonly<Record<Field, string>>
   }
 }
 
-/** A new, empty BM25F index with the given parameters. */
-export const make = (parameters: Parameters): Index => {
+/**
+ * A new, empty BM25F index with the given parameters; `pruning` says which common terms a search
+ * may skip (tests set it to prune small catalogs, or never).
+ */
+export const make = (parameters: Parameters, pruning?: Scorer.Pruning): Index => {
   const analyzer = Analyzer.make(parameters.analyzer)
   const fusion = parameters.fusion !== undefined && parameters.fusion.weight > 0 ? parameters.fusion : undefined
   const store = Store.make(analyzer, FIELDS.length, [
@@ -98,10 +101,11 @@ export const make = (parameters: Parameters): Index => {
     feedback: parameters.feedback ?? { docs: 0, terms: 0, weight: 0 },
     associations: parameters.associations?.table,
     associationWeight: parameters.associations?.weight ?? 0
-  })
+  }, pruning)
   return {
     add: (docs) => {
       // lists as they are: the store reads each item without joining them
+      store.expect(docs.length)
       for (const doc of docs) store.add(doc.id, fieldValues(doc))
       store.commit()
     },
@@ -109,7 +113,7 @@ export const make = (parameters: Parameters): Index => {
       for (const id of ids) store.remove(id)
       store.commit()
     },
-    search: (request) => Effect.sync(() => scorer.select(scorer.run(request.text), request.limit, request.accept)),
+    search: (request) => Effect.sync(() => scorer.search(request.text, request.limit, request.accept)),
     score: (id, text) => {
       const slot = store.slotOf(id)
       if (slot === undefined) return 0

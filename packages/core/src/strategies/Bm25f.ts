@@ -24,7 +24,9 @@
  * The index is incremental (`internal/bm25f/Store`): `add` and `remove` update postings, document
  * frequencies and field length totals in place, so the next query sees them; only a batch of a
  * quarter of the catalog or more (a catalog loaded at once) has its postings written in one
- * counting sort. A query reads only the postings of its own terms (`internal/bm25f/Scorer`).
+ * counting sort. A query reads only the postings of its own terms (`internal/bm25f/Scorer`), and
+ * adds those of its most common terms only to the tools its rarer terms match when their bounds
+ * show that no other tool can reach the results (exact: the same results as reading everything).
  *
  * @since 0.1.0
  */

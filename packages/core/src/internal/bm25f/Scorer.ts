@@ -2,7 +2,9 @@
  * Scores one query over a BM25F store: reads only the postings of the query's terms, adds their
  * impacts per document, then applies the ranking additions (name coverage, clause fusion, quoted
  * values, a fused second ranker, expansion terms from a term-association table and from
- * pseudo-relevance feedback) and keeps the best hits with `TopK`.
+ * pseudo-relevance feedback) and keeps the best hits with `TopK`. A search with a limit adds the
+ * postings of the query's most common terms only to the documents its rarer terms touch, when
+ * bounds show no other document can matter (`pruned`): the same hits and scores, bit for bit.
  *
  * Scratch arrays are reused across queries: a stamp per slot marks what the current query touched,
  * so nothing is cleared between queries. What a query adds up per slot (the BM25F sum, the second
@@ -52,6 +54,11 @@ export interface Scorer {
   readonly score: (slot: number) => number
   /** The best `limit` touched slots, best first, ties by id; `accept` is asked only for hits that would enter. */
   readonly select: (count: number, limit: number, accept: (id: string) => boolean) => ReadonlyArray<Hit>
+  /**
+   * `select(run(text), limit, accept)`, adding up fewer postings when it can (see `pruned`): the
+   * same hits, scores and strengths. `touched` and `score` are not valid after it.
+   */
+  readonly search: (text: string, limit: number, accept: (id: string) => boolean) => ReadonlyArray<Hit>
 }
 
 // At most this many clauses are ranked separately; later ones join the last.
@@ -64,11 +71,40 @@ const SECOND = 1
 const HITS = 2
 const STAMP = 3
 
+/**
+ * Which terms pruning may skip: those held by at least `minSkippedDf` tools and one in
+ * `skippedShare` of the catalog, while the terms read hold `readPerHit` postings per hit asked
+ * for and (unless `beyondBounds`, for tests: every skip is then checked, most fail) the skipped
+ * terms' bounds stay below the largest impact of a term read.
+ */
+export interface Pruning {
+  readonly minSkippedDf: number
+  readonly skippedShare: number
+  readonly readPerHit: number
+  readonly beyondBounds: boolean
+}
+
+/** Terms of 256 tools and a sixteenth of the catalog or more: below that, reading them costs little. */
+export const defaultPruning: Pruning = { minSkippedDf: 256, skippedShare: 16, readPerHit: 4, beyondBounds: false }
+
+// Bounds are widened by `SLACK`, far more than the rounding of a sum of a query's terms.
+const SLACK = 1 + 1e-9
+
 /** A scorer over `store`; the name is field 0. */
-export const make = (store: Store, analyzer: Analyzer, additions: Additions): Scorer => {
+export const make = (
+  store: Store,
+  analyzer: Analyzer,
+  additions: Additions,
+  pruning: Pruning = defaultPruning
+): Scorer => {
   const { associationWeight, associations, clauseWeight, feedback, fusionWeight, nameCoverage, quotedWeight } =
     additions
   const tfMax = store.tfMax
+  const fused = fusionWeight > 0
+  // Pruning needs every score to grow with every term's contribution: additions that can lower a
+  // score (a negative weight) or a fusion outside [0, 1] make every query exhaustive.
+  const prunable = nameCoverage >= 0 && clauseWeight >= 0 && clauseWeight <= 1 && fusionWeight >= 0 &&
+    fusionWeight <= 1 && quotedWeight >= 0 && !(associationWeight < 0) && !(feedback.weight > 0 && feedback.docs > 0)
 
   let capacity = 0
   // per slot: the BM25F sum, the second ranker's sum (when fused), the name hits, the stamp
@@ -76,6 +112,11 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
   // each touched slot's BM25F sum before additions, for requests of several clauses (one clause
   // keeps it in `acc`): the numerator of its strength
   let raw = new Float64Array(0)
+  // the slots pruning adds up, marked with the query's stamp
+  let marks = new Int32Array(0)
+  // the best scores of the last query on each scale of the fusion (set by `finish` when fused or
+  // with clauses)
+  let bests: Bests = { whole: 0, second: 0, clauses: new Float64Array(0), fused: 0 }
   // how many clauses the last query had (0: one), for strengths
   let lastClauses = 0
   // whether the last query's scores are fused with the second ranker, and how (`finalScore`)
@@ -93,12 +134,22 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
   let clauseSums = new Float64Array(0)
   let slotMasks = new Int32Array(0) // which clauses each touched slot has a score in
 
+  // The current query's terms: term id (-1 when no tool has it), weight, the second ranker's
+  // weight, clause mask, whether pruning skips its postings; `terms` of them.
+  let terms = 0
+  let termIds = new Int32Array(16)
+  let termWeights = new Float64Array(16)
+  let secondWeights = new Float64Array(16)
+  let termMasks = new Int32Array(16)
+  let skipped = new Uint8Array(16)
+
   const fit = (): void => {
     const needed = store.capacity()
     if (needed <= capacity) return
     capacity = needed
     acc = new Float64Array(capacity * ACC)
     raw = new Float64Array(capacity)
+    marks = new Int32Array(capacity)
     touched = new Int32Array(capacity)
     stamp = 0
     if (clauseSums.length > 0) allocateClauses()
@@ -113,30 +164,38 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     stamp = (stamp + 1) >>> 0
     if (stamp === 0) {
       for (let at = STAMP; at < acc.length; at += ACC) acc[at] = 0
+      marks.fill(0)
       stamp = 1
     }
   }
 
   /**
-   * Accumulates a query's terms into the scratch arrays; returns how many slots were touched. Each
-   * term carries its weight and the clauses it occurs in (a bit mask; 0 with one clause). Only the
-   * first `counted` terms are the request's own (the rest are expansions): only they make the
-   * ceiling of strengths.
+   * Resolves a query's terms and starts a query: each term carries its weight and the clauses it
+   * occurs in (a bit mask; 0 with one clause). Only the first `counted` terms are the request's own
+   * (the rest are expansions): only they make the ceiling of strengths.
    */
-  const accumulate = (
-    terms: ReadonlyArray<string>,
+  const prepare = (
+    words: ReadonlyArray<string>,
     weights: ReadonlyArray<number>,
     masks: ReadonlyArray<number> | undefined,
-    counted = terms.length
-  ): number => {
+    counted = words.length
+  ): void => {
     fit()
     nextStamp()
-    let count = 0
+    if (words.length > termIds.length) {
+      const n = words.length * 2
+      termIds = new Int32Array(n)
+      termWeights = new Float64Array(n)
+      secondWeights = new Float64Array(n)
+      termMasks = new Int32Array(n)
+      skipped = new Uint8Array(n)
+    }
+    terms = words.length
     const n = store.size()
     ceiling = 0
     clauseCeilings.fill(0)
-    for (let t = 0; t < terms.length; t++) {
-      const id = store.vocabulary.find(terms[t] as string)
+    for (let t = 0; t < terms; t++) {
+      const id = store.vocabulary.find(words[t] as string)
       const df = id === undefined ? 0 : store.df(id)
       const mask = masks?.[t] ?? 0
       const weight = weights[t] ?? 1
@@ -148,26 +207,62 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
           if ((m & 1) !== 0) clauseCeilings[c] = (clauseCeilings[c] as number) + most
         }
       }
-      if (id === undefined || df === 0) continue
-      const impacts = store.impactsOf(id)
-      const postings = {
-        slots: store.postingSlots(),
-        tfs: store.postingFrequencies(),
-        from: store.start(id),
-        to: store.start(id) + df,
-        impacts,
-        weight,
-        tfMax,
-        // the second ranker reads the same postings, unweighted (plain BM25F: quotes count in full)
-        secondImpacts: fusionWeight > 0 ? store.impactsOf(id, 1) : impacts,
-        secondWeight: fusionWeight > 0 ? (t < counted ? 1 : weight) : 0
+      termIds[t] = id === undefined || df === 0 ? -1 : id
+      termWeights[t] = weight
+      // the second ranker reads the same postings, unweighted (plain BM25F: quotes count in full)
+      secondWeights[t] = fused ? (t < counted ? 1 : weight) : 0
+      termMasks[t] = mask
+      skipped[t] = 0
+      if (id !== undefined && df > 0) {
+        store.impactsOf(id)
+        if (fused) store.impactsOf(id, 1)
       }
-      // with clauses, every term goes through the clause loop (an expansion term has mask 0) so a
-      // slot it touches first gets its clause mask reset
-      count = masks !== undefined
-        ? addClausePostings(postings, acc, stamp, touched, count, mask, clauseSums, 2 * lastClauses, slotMasks)
-        : addPostings(postings, acc, stamp, touched, count)
     }
+  }
+
+  /**
+   * Adds the postings of the query's term `t` (`only` to the slots marked in `marks` or to the
+   * others, when given); returns the new count of touched slots.
+   */
+  const addTerm = (t: number, count: number, only?: "marked" | "unmarked"): number => {
+    const id = termIds[t] as number
+    if (id < 0) return count
+    const impacts = store.impactsOf(id)
+    const from = store.start(id)
+    const postings = {
+      slots: store.postingSlots(),
+      tfs: store.postingFrequencies(),
+      from,
+      to: from + store.df(id),
+      impacts,
+      weight: termWeights[t] as number,
+      tfMax,
+      secondImpacts: fused ? store.impactsOf(id, 1) : impacts,
+      secondWeight: secondWeights[t] as number
+    }
+    // with clauses, every term goes through the clause loop (an expansion term has mask 0) so a
+    // slot it touches first gets its clause mask reset
+    return lastClauses > 0
+      ? addClausePostings(
+        postings,
+        acc,
+        stamp,
+        touched,
+        count,
+        termMasks[t] as number,
+        clauseSums,
+        2 * lastClauses,
+        slotMasks,
+        only === undefined ? undefined : marks,
+        only === "marked"
+      )
+      : addPostings(postings, acc, stamp, touched, count, only === undefined ? undefined : marks, only === "marked")
+  }
+
+  /** Adds the postings of every term of the query; returns how many slots were touched. */
+  const addTerms = (): number => {
+    let count = 0
+    for (let t = 0; t < terms; t++) count = addTerm(t, count)
     return count
   }
 
@@ -178,35 +273,33 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     return hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0
   }
 
-  /** Scores a request (split in `parts` when it has several clauses) with expansion terms added. */
-  const scoreWith = (
+  /**
+   * Starts scoring a request (split in `parts` when it has several clauses) with expansion terms
+   * added: its terms resolved (`prepare`), nothing added yet.
+   */
+  const plan = (
     text: string,
     parts: ReadonlyArray<string>,
     extra: ReadonlyArray<string>,
     extraWeights: ReadonlyArray<number>
-  ): number => {
+  ): void => {
     names = store.nameLengths()
     lastClauses = parts.length < 2 ? 0 : Math.min(parts.length, MAX_CLAUSES)
+    mixed = fused
     if (parts.length < 2) {
       const query = analyzer.weightedQueryTerms(text, quotedWeight)
-      const count = accumulate(
+      prepare(
         extra.length === 0 ? query.terms : [...query.terms, ...extra],
         extra.length === 0 ? query.weights : [...query.weights, ...extraWeights],
         undefined,
         query.terms.length
       )
-      mixed = fusionWeight > 0
-      if (mixed) {
-        const best = wholeBests(touched, count, acc, names, nameCoverage)
-        mix(best.first, best.second)
-      }
-      return count
+      return
     }
     // Several clauses: one pass over the postings of the distinct terms, each term adding to the
     // whole request and to the clauses it occurs in.
     fit()
     if (clauseSums.length === 0) allocateClauses()
-    const clauseCount = Math.min(parts.length, MAX_CLAUSES)
     const maskOf = new Map<string, number>()
     const weightOf = new Map<string, number>()
     parts.forEach((part, c) => {
@@ -217,15 +310,25 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
         weightOf.set(term, Math.max(weightOf.get(term) ?? 0, query.weights[i] as number))
       })
     })
-    const terms = [...maskOf.keys()]
-    const own = terms.length
-    const count = accumulate(
-      [...terms, ...extra],
-      [...terms.map((t) => weightOf.get(t) as number), ...extraWeights],
-      [...terms.map((t) => maskOf.get(t) as number), ...extra.map(() => 0)],
-      own
+    const words = [...maskOf.keys()]
+    prepare(
+      [...words, ...extra],
+      [...words.map((t) => weightOf.get(t) as number), ...extraWeights],
+      [...words.map((t) => maskOf.get(t) as number), ...extra.map(() => 0)],
+      words.length
     )
-    const best = fuseClauses(touched, count, clauseCount, {
+  }
+
+  /** Ends an exhaustive query of `count` touched slots: the clause fusion and the fusion's scales. */
+  const finish = (count: number): void => {
+    if (lastClauses === 0) {
+      if (mixed) {
+        bests = wholeBests(touched, count, acc, names, nameCoverage)
+        mix(bests.whole, bests.second)
+      }
+      return
+    }
+    bests = fuseClauses(touched, count, lastClauses, {
       acc,
       raw,
       names,
@@ -234,11 +337,21 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
       clauseSums,
       slotMasks
     })
-    mixed = fusionWeight > 0
-    if (mixed) mix(best.fused, best.second)
-    return count
+    if (mixed) mix(bests.fused, bests.second)
   }
 
+  /** Scores a request exhaustively (every posting of every term); returns how many slots it touched. */
+  const scoreWith = (
+    text: string,
+    parts: ReadonlyArray<string>,
+    extra: ReadonlyArray<string>,
+    extraWeights: ReadonlyArray<number>
+  ): number => {
+    plan(text, parts, extra, extraWeights)
+    const count = addTerms()
+    finish(count)
+    return count
+  }
   /** The expansion terms of a request from the association table: the most probable, not already asked. */
   const associated = (terms: ReadonlyArray<string>): { terms: Array<string>; weights: Array<number> } => {
     if (associations === undefined || !(associationWeight > 0)) return { terms: [], weights: [] }
@@ -366,6 +479,176 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
     return Math.min(1, strength)
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // Pruning: a search with a limit scores only the slots the query's rarer terms touch, when the
+  // bounds of its most common terms show that no other slot can matter.
+  // ---------------------------------------------------------------------------------------------
+
+  // per clause: the most the skipped terms add to it
+  const restClause = new Float64Array(MAX_CLAUSES)
+
+  /**
+   * Marks query terms held by a large share of the catalog as skipped, most common first: their
+   * postings add only to slots a rarer term touched. A term is skipped only while the skipped
+   * terms' bounds stay below the largest impact of a term still read (some slot scores that
+   * much), the rarest term of each clause is read, and the terms read hold a few postings per hit
+   * asked for (so the best `limit` can be found among their slots); returns how many are skipped.
+   */
+  const chooseSkipped = (limit: number): number => {
+    const least = Math.max(pruning.minSkippedDf, store.size() / pruning.skippedShare)
+    let read = 0
+    for (let t = 0; t < terms; t++) {
+      const id = termIds[t] as number
+      if (id >= 0) read += store.df(id)
+    }
+    let rest = 0
+    let count = 0
+    for (;;) {
+      // the most common term still read, and the largest impact among the others
+      let common = -1
+      for (let t = 0; t < terms; t++) {
+        const id = termIds[t] as number
+        if (id < 0 || skipped[t] === 1) continue
+        if (common < 0 || store.df(id) > store.df(termIds[common] as number)) common = t
+      }
+      if (common < 0) break
+      const id = termIds[common] as number
+      const df = store.df(id)
+      if (df < least || read - df < limit * pruning.readPerHit || readsClauseAlone(common)) break
+      let strongest = 0
+      for (let t = 0; t < terms; t++) {
+        if (t === common || skipped[t] === 1 || (termIds[t] as number) < 0) continue
+        strongest = Math.max(strongest, (termWeights[t] as number) * store.maxImpact(termIds[t] as number))
+      }
+      const most = boundOf(common)
+      if (rest + most > strongest && !pruning.beyondBounds) break
+      rest += most
+      skipped[common] = 1
+      read -= df
+      count++
+    }
+    return count
+  }
+
+  /**
+   * The most query term `t` adds to a slot's score: its largest impact, and its most to name
+   * coverage (coverage grows with name hits, never faster than in proportion).
+   */
+  const boundOf = (t: number): number => {
+    const id = termIds[t] as number
+    const weight = termWeights[t] as number
+    return weight * store.maxImpact(id) + nameCoverage * Math.min(1, weight * store.maxNameShare(id))
+  }
+
+  /** Whether term `t` is the only term read of one of the query's clauses. */
+  const readsClauseAlone = (t: number): boolean => {
+    for (let c = 0, m = termMasks[t] as number; m !== 0; c++, m >>>= 1) {
+      if ((m & 1) === 0) continue
+      let others = false
+      for (let u = 0; u < terms && !others; u++) {
+        others = u !== t && skipped[u] === 0 && (termIds[u] as number) >= 0 &&
+          (((termMasks[u] as number) >>> c) & 1) !== 0
+      }
+      if (!others) return true
+    }
+    return false
+  }
+
+  /**
+   * The best `limit` hits of the query `plan` prepared, as `select` would return them after an
+   * exhaustive `run`, or `undefined` when the skipped terms' bounds do not decide them (the caller
+   * then reads every posting).
+   *
+   * The slots the kept terms touch are marked, then every term is added in query order to the
+   * marked slots only: their sums are the exhaustive ones, bit for bit, and a skipped term's long
+   * list costs a check per posting. Every other slot holds skipped terms only, so its score is at
+   * most their bounds (each term's largest impact, and its most to name coverage: coverage grows
+   * with name hits, never faster than in proportion), widened by `SLACK` against rounding. When
+   * those bounds are below every scale of the fusion (the best whole, clause and second-ranker
+   * scores, the best fused score) and below the `limit`-th best score, the marked slots decide the
+   * results exactly.
+   */
+  const pruned = (limit: number, accept: (id: string) => boolean): ReadonlyArray<Hit> | undefined => {
+    let restWhole = 0
+    let restSecond = 0
+    restClause.fill(0)
+    const slots = store.postingSlots()
+    for (let t = 0; t < terms; t++) {
+      const id = termIds[t] as number
+      if (id < 0) continue
+      if (skipped[t] === 0) {
+        markPostings(slots, store.start(id), store.start(id) + store.df(id), marks, stamp)
+        continue
+      }
+      const most = boundOf(t)
+      restWhole += most
+      for (let c = 0, m = termMasks[t] as number; m !== 0; c++, m >>>= 1) {
+        if ((m & 1) !== 0) restClause[c] = (restClause[c] as number) + most
+      }
+      if (fused) restSecond += (secondWeights[t] as number) * store.maxImpact(id, 1)
+    }
+    let count = 0
+    for (let t = 0; t < terms; t++) count = addTerm(t, count, skipped[t] === 1 ? "marked" : undefined)
+    const hits = decided(count, limit, accept, restWhole * SLACK, restSecond * SLACK)
+    if (hits !== undefined || lastClauses > 0) return hits
+    // One clause: the sums of the marked slots are final, so the slots of skipped terms only are
+    // added (their postings in query order) and the whole request is finished as without pruning.
+    for (let t = 0; t < terms; t++) if (skipped[t] === 1) count = addTerm(t, count, "unmarked")
+    finish(count)
+    return select(count, limit, accept)
+  }
+
+  /**
+   * The best hits of the marked slots (`count` touched), when no slot of skipped terms only,
+   * bounded by `restWhole` (and `restClause`) and `restSecond`, can change a scale of the fusion
+   * or reach the results.
+   */
+  const decided = (
+    count: number,
+    limit: number,
+    accept: (id: string) => boolean,
+    restWhole: number,
+    restSecond: number
+  ): ReadonlyArray<Hit> | undefined => {
+    finish(count)
+    if ((mixed || lastClauses > 0) && restWhole > bests.whole) return undefined
+    if (mixed && restSecond > bests.second) return undefined
+    let first = restWhole
+    if (lastClauses > 0) {
+      let clause = 0
+      for (let c = 0; c < lastClauses; c++) {
+        const most = (restClause[c] as number) * SLACK
+        const best = bests.clauses[c] as number
+        if (most > best) return undefined
+        if (best > 0) clause = Math.max(clause, most / best)
+      }
+      first = ((1 - clauseWeight) / bests.whole) * restWhole + clauseWeight * clause
+      if (first > bests.fused) return undefined
+    }
+    const hits = select(count, limit, accept)
+    const floor = hits.length < limit ? 0 : (hits[limit - 1] as Hit).score
+    const most = mixed ? mixFirst * first + mixSecond * restSecond : first
+    return floor > 0 && most * SLACK < floor ? hits : undefined
+  }
+
+  /** The best `limit` hits of a request, read with pruning when it decides them (same hits as `select(run(text))`). */
+  const search = (text: string, limit: number, accept: (id: string) => boolean): ReadonlyArray<Hit> => {
+    if (limit <= 0) return []
+    if (!prunable) return select(run(text), limit, accept)
+    const parts = clauseWeight > 0 ? clauses(text) : []
+    const expansion = associated(associations !== undefined && associationWeight > 0 ? analyzer.queryTerms(text) : [])
+    plan(text, parts, expansion.terms, expansion.weights)
+    if (chooseSkipped(limit) > 0) {
+      const hits = pruned(limit, accept)
+      if (hits !== undefined) return hits
+      nextStamp()
+      skipped.fill(0)
+    }
+    const count = addTerms()
+    finish(count)
+    return select(count, limit, accept)
+  }
+
   const select = (count: number, limit: number, accept: (id: string) => boolean): ReadonlyArray<Hit> => {
     const top = new TopK(limit)
     if (limit <= 0) return []
@@ -381,14 +664,18 @@ export const make = (store: Store, analyzer: Analyzer, additions: Additions): Sc
         floor = top.floor()
       }
     }
-    return top.result().map((hit) => ({ id: hit.id, score: hit.score, strength: strengthOf(hit.id) }))
+    return hitsOf(top)
   }
+
+  const hitsOf = (top: TopK): ReadonlyArray<Hit> =>
+    top.result().map((hit) => ({ id: hit.id, score: hit.score, strength: strengthOf(hit.id) }))
 
   return {
     run,
     touched: (i) => touched[i] as number,
     score: finalScore,
-    select
+    select,
+    search
   }
 }
 
@@ -409,17 +696,23 @@ interface TermPostings {
   readonly secondWeight: number
 }
 
-/** Adds one term's postings to the accumulators; returns the new count of touched slots. */
+/**
+ * Adds one term's postings to the accumulators (with `marks`, only to the slots marked with
+ * `stamp`); returns the new count of touched slots.
+ */
 const addPostings = (
   p: TermPostings,
   acc: Float64Array,
   stamp: number,
   touched: Int32Array,
-  count: number
+  count: number,
+  marks: Int32Array | undefined,
+  marked: boolean
 ): number => {
   const { from, impacts, secondImpacts, secondWeight, slots, tfMax, tfs, to, weight } = p
   for (let i = from; i < to; i++) {
     const slot = slots[i] as number
+    if (marks !== undefined && (marks[slot] === stamp) !== marked) continue
     const at = slot * ACC
     const impact = (impacts[i] as number) * weight
     const inName = ((tfs[i] as number) & tfMax) * weight // the name is field 0: its frequency is the low bits
@@ -439,6 +732,11 @@ const addPostings = (
   return count
 }
 
+/** Marks the slots of postings `[from, to)` with `stamp`. */
+const markPostings = (slots: Int32Array, from: number, to: number, marks: Int32Array, stamp: number): void => {
+  for (let i = from; i < to; i++) marks[slots[i] as number] = stamp
+}
+
 /** `addPostings` that also adds to the clauses in `mask`. */
 const addClausePostings = (
   p: TermPostings,
@@ -449,11 +747,14 @@ const addClausePostings = (
   mask: number,
   clauseSums: Float64Array,
   rowWidth: number,
-  slotMasks: Int32Array
+  slotMasks: Int32Array,
+  marks: Int32Array | undefined,
+  marked: boolean
 ): number => {
   const { from, impacts, secondImpacts, secondWeight, slots, tfMax, tfs, to, weight } = p
   for (let i = from; i < to; i++) {
     const slot = slots[i] as number
+    if (marks !== undefined && (marks[slot] === stamp) !== marked) continue
     const at = slot * ACC
     const impact = (impacts[i] as number) * weight
     const inName = ((tfs[i] as number) & tfMax) * weight
@@ -497,7 +798,7 @@ const wholeBests = (
   acc: Float64Array,
   names: Uint16Array,
   nameCoverage: number
-): { readonly first: number; readonly second: number } => {
+): Bests => {
   let best = 0
   let bestSecond = 0
   for (let i = 0; i < count; i++) {
@@ -513,14 +814,28 @@ const wholeBests = (
     const other = acc[at + SECOND] as number
     if (other > bestSecond) bestSecond = other
   }
-  return { first: best, second: bestSecond }
+  return { whole: best, second: bestSecond, clauses: NO_CLAUSES, fused: best }
+}
+
+const NO_CLAUSES = new Float64Array(0)
+
+/** The best scores of the touched slots on each scale of the fusion. */
+interface Bests {
+  /** The whole request's score (BM25F sum plus name coverage). */
+  readonly whole: number
+  /** The second ranker's sum. */
+  readonly second: number
+  /** Each clause's score (with name coverage), with several clauses. */
+  readonly clauses: Float64Array
+  /** The clause fusion's score, with several clauses. */
+  readonly fused: number
 }
 
 /**
  * Turns whole-request and clause scores into the fused score of every touched slot:
  * `(1 − w) · whole / best whole + w · max over clauses (clause / best of that clause)`, name
  * coverage added to the whole and to each clause first; keeps each slot's sum before additions
- * in `raw`; returns the best fused score and the best of the second ranker.
+ * in `raw`; returns the best score on each scale.
  */
 const fuseClauses = (
   touched: Int32Array,
@@ -535,7 +850,7 @@ const fuseClauses = (
     readonly clauseSums: Float64Array
     readonly slotMasks: Int32Array
   }
-): { readonly fused: number; readonly second: number } => {
+): Bests => {
   const { acc, clauseSums, clauseWeight, nameCoverage, names, raw, slotMasks } = state
   let best = 0
   let bestSecond = 0
@@ -563,6 +878,7 @@ const fuseClauses = (
       if (w > (bestOfClause[c] as number)) bestOfClause[c] = w
     }
   }
+  const clauses = bestOfClause.slice()
   for (let c = 0; c < clauseCount; c++) {
     const b = bestOfClause[c] as number
     bestOfClause[c] = b > 0 ? 1 / b : 0
@@ -583,5 +899,5 @@ const fuseClauses = (
     acc[at + SCORE] = v
     if (v > bestFused) bestFused = v
   }
-  return { fused: bestFused, second: bestSecond }
+  return { whole: best, second: bestSecond, clauses, fused: bestFused }
 }

@@ -42,6 +42,11 @@ export interface Store {
    */
   readonly add: (id: string, fields: ReadonlyArray<string | ReadonlyArray<string>>) => void
   readonly remove: (id: string) => void
+  /**
+   * Says that `count` documents are about to be added: the forward index then grows once to the
+   * size they are likely to need instead of doubling (each copy of a large array costs its pages).
+   */
+  readonly expect: (count: number) => void
   /** Marks the end of a write: impacts and averages are recomputed by the next query. */
   readonly commit: () => void
   readonly slotOf: (id: string) => number | undefined
@@ -67,6 +72,13 @@ export interface Store {
    * `postingSlots`; those of `termId` are computed now if a write happened since.
    */
   readonly impactsOf: (termId: number, scoring?: number) => Float32Array
+  /** The largest impact of a term's postings under a scoring (valid after `impactsOf` as above). */
+  readonly maxImpact: (termId: number, scoring?: number) => number
+  /**
+   * The largest share of a name that a term fills: its frequency in the name (field 0) over the
+   * name's length, over the term's postings (valid after `impactsOf(termId)` as above).
+   */
+  readonly maxNameShare: (termId: number) => number
   /** The term ids of a slot's document (its forward index), or `undefined` when free. */
   readonly termsAt: (slot: number) => Int32Array | undefined
   /** The packed field frequencies of a slot's terms, parallel to `termsAt`. */
@@ -117,6 +129,10 @@ export const make = (
   // per scoring: the impacts arena and, per term, the version its impacts were computed at
   let impacts: Array<Float32Array> = scoringList.map(() => new Float32Array(0))
   let impactVersions: Array<Int32Array> = scoringList.map(() => new Int32Array(64).fill(-1))
+  // per scoring, per term: the largest impact of its postings; per term: its largest name share
+  // (both computed with the impacts)
+  let maxImpacts: Array<Float64Array> = scoringList.map(() => new Float64Array(64))
+  let nameShares = new Float64Array(64)
 
   const vocabulary = Vocabulary.make(analyzer, (term) => {
     if (3 * (term + 1) > ranges.length) {
@@ -126,6 +142,8 @@ export const make = (
         next.set(v)
         return next
       })
+      maxImpacts = maxImpacts.map((m) => grownFloats(m, m.length * 2))
+      nameShares = grownFloats(nameShares, nameShares.length * 2)
     }
     ranges[3 * term] = 0
     ranges[3 * term + 1] = 0
@@ -336,7 +354,11 @@ export const make = (
     return n
   }
 
+  // documents announced by `expect` and not added yet
+  let expected = 0
+
   const add = (id: string, fields: ReadonlyArray<string | ReadonlyArray<string>>): void => {
+    if (expected > 0) expected--
     if (slotOf.has(id)) remove(id)
     const slot = freeSlots.pop() ?? ids.length
     if (slot === ids.length) ids.push(id)
@@ -394,7 +416,11 @@ export const make = (
       garbage = 0
       if (arenaSize + n <= arenaTerms.length) return
     }
-    const next = Math.max(arenaSize + n, arenaTerms.length * 2)
+    // room for the documents still expected at the mean size of those in the arenas (once there
+    // are a few: the one being added is not yet), an eighth more
+    const done = live - 1
+    const likely = expected > 0 && done >= 16 ? arenaSize + n + Math.ceil((arenaSize / done) * expected * 1.125) : 0
+    const next = Math.max(arenaSize + n, likely, arenaTerms.length * 2)
     arenaTerms = grown(arenaTerms.subarray(0, arenaSize), next)
     arenaTfs = grown(arenaTfs.subarray(0, arenaSize), next)
   }
@@ -436,12 +462,28 @@ export const make = (
     const scoring = scoringList[s] as Scoring
     const start = ranges[3 * term] as number
     const df = ranges[3 * term + 1] as number
-    const idf = Math.log(1 + (live - df + 0.5) / (df + 0.5))
+    const idf = idfOf(term)
+    let most = 0
+    let share = 0
     for (let i = start; i < start + df; i++) {
-      arena[i] = impact((postSlots[i] as number) * fieldCount, postTfs[i] as number, idf, scoring)
+      const slot = postSlots[i] as number
+      const packed = postTfs[i] as number
+      arena[i] = impact(slot * fieldCount, packed, idf, scoring)
+      if ((arena[i] as number) > most) most = arena[i] as number
+      const inName = packed & tfMax
+      if (s === 0 && inName > 0 && inName / (nameLengths[slot] as number) > share) {
+        share = inName / (nameLengths[slot] as number)
+      }
     }
+    ;(maxImpacts[s] as Float64Array)[term] = most
+    if (s === 0) nameShares[term] = share
     versions[term] = version
     return arena
+  }
+
+  const idfOf = (term: number): number => {
+    const df = ranges[3 * term + 1] as number
+    return Math.log(1 + (live - df + 0.5) / (df + 0.5))
   }
 
   return {
@@ -451,7 +493,11 @@ export const make = (
     vocabulary,
     add,
     remove,
+    expect: (count) => {
+      expected = count
+    },
     commit: () => {
+      expected = 0
       flush()
       version++
     },
@@ -466,6 +512,8 @@ export const make = (
     postingSlots: () => postSlots,
     postingFrequencies: () => postTfs,
     impactsOf,
+    maxImpact: (term, s = 0) => (maxImpacts[s] as Float64Array)[term] as number,
+    maxNameShare: (term) => nameShares[term] as number,
     termsAt: (slot) =>
       (docCount[slot] ?? -1) < 0
         ? undefined
@@ -479,6 +527,13 @@ export const make = (
       return averages
     }
   }
+}
+
+/** A copy of `array` with room for `length` entries. */
+const grownFloats = (array: Float64Array, length: number): Float64Array<ArrayBuffer> => {
+  const next = new Float64Array(length)
+  next.set(array)
+  return next
 }
 
 /** A copy of `array` with room for `length` entries. */
