@@ -16,10 +16,10 @@ import { Bm25fIndex, HybridIndex, SemanticIndex } from "@tool-search/core/intern
 import { OfflineEmbeddings } from "@tool-search/embeddings-offline"
 import { Effect } from "effect"
 import { EmbeddingModel } from "effect/ai"
-import { appendFileSync, existsSync, readFileSync } from "node:fs"
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import * as Datasets from "./Datasets.js"
-import { accepts, evaluationsFile, noise } from "./Protocol.js"
+import { accepts, compare, type Comparison, evaluationsFile, noise } from "./Protocol.js"
 
 const log = (message: string) => process.stderr.write(`hybrid: ${message}\n`)
 const f3 = (x: number) => x.toFixed(3)
@@ -75,11 +75,14 @@ const readPools = (dataset: string): Map<string, ReadonlyArray<readonly [string,
 const rankings = (dataset: Datasets.Dataset) =>
   Effect.gen(function*() {
     const pools = readPools(dataset.name)
+    // a fresh clone has no cache directory yet
+    mkdirSync(dirname(poolsFile()), { recursive: true })
     const docs = dataset.tools.map(SearchDocument.fromTool)
     const lexical = Bm25fIndex.make(Bm25f.defaults)
     lexical.add(docs)
+    // no `cache` of its own: the model's file cache in the `VectorCache.Store` (a second run embeds nothing)
     const semantic = yield* SemanticIndex.make(yield* EmbeddingModel.EmbeddingModel, {
-      ...Semantic.defaults,
+      batchSize: Semantic.defaults.batchSize,
       model: OfflineEmbeddings.modelName,
       onProgress: (done, total) => log(`${dataset.name}: embedding tools ${done}/${total}`)
     })
@@ -134,27 +137,28 @@ export const report = (only?: ReadonlyArray<string>) =>
     const lexicalOnly: Pair = { lexicalWeight: 1, margin: 2 }
     const delta = (pair: Pair, dataset: string) =>
       meanOf(scoreOf(pair, dataset)) - meanOf(scoreOf(lexicalOnly, dataset))
-    // a bootstrap per pair and data set, computed once for every fold that asks
-    const noises = new Map<string, number>()
-    const noiseOf = (pair: Pair, dataset: string) => {
+    // a comparison (with its bootstrap) per pair and data set, computed once for every fold that asks
+    const comparisons = new Map<string, Comparison>()
+    const comparisonOf = (pair: Pair, dataset: string) => {
       const key = `${dataset} ${pair.lexicalWeight} ${pair.margin}`
-      let n = noises.get(key)
-      if (n === undefined) {
-        n = noise(scoreOf(pair, dataset), scoreOf(lexicalOnly, dataset))
-        noises.set(key, n)
+      let c = comparisons.get(key)
+      if (c === undefined) {
+        c = compare(scoreOf(pair, dataset), scoreOf(lexicalOnly, dataset))
+        comparisons.set(key, c)
       }
-      return n
+      return c
     }
-    /** Among the pairs the protocol's acceptance rule (`Protocol.accepts`) keeps on `sets`, the best mean gain; BM25F itself when none. */
+    /**
+     * Among the pairs the protocol's acceptance rule (`Protocol.accepts`) keeps on `sets`, the best
+     * mean risk-sensitive gain (the protocol's proposal rule); BM25F itself when none.
+     */
     const choose = (sets: ReadonlyArray<string>): Pair =>
-      pairs.filter((p) => accepts(sets.map((d) => delta(p, d)), sets.map((d) => noiseOf(p, d)))).reduce<
-        { pair: Pair; mean: number }
-      >(
+      pairs.filter((p) => accepts(sets.map((d) => comparisonOf(p, d)))).reduce<{ pair: Pair; risk: number }>(
         (best, p) => {
-          const mean = meanOf(sets.map((d) => delta(p, d)))
-          return mean > best.mean + 1e-9 ? { pair: p, mean } : best
+          const risk = meanOf(sets.map((d) => comparisonOf(p, d).risk))
+          return risk > best.risk + 1e-9 ? { pair: p, risk } : best
         },
-        { pair: lexicalOnly, mean: 0 }
+        { pair: lexicalOnly, risk: 0 }
       ).pair
     const out: Array<string> = [
       "Hybrid (offline model) against BM25F, nDCG@10 per data set, for each lexical weight and confidence margin:",
