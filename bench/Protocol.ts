@@ -451,7 +451,7 @@ export const protocol = (only?: ReadonlyArray<string>) =>
     }
     const matches = Space.keyOf(chosen) === Space.keyOf(Bm25f.defaults)
     const report = [
-      "Protocol on every data set, last pass: the values the folds proposed (how many folds; nDCG@10 Δ on each held-out set ± its noise; the mean Δ) and the verdict",
+      "Protocol on every data set, last pass: the values the folds proposed (how many folds; nDCG@10 Δ on each held-out set ± its noise, and its risk-sensitive gain; the means) and the verdict",
       "",
       "| knob | value | proposed (folds): held-out Δ ± noise | verdict |",
       "|---|---|---|---|",
