@@ -6,11 +6,13 @@
  *   (`Space.knobs`), and of both setups of each peer.
  * - `--protocol`: leave one data set out, judged for robustness. Knob by knob (in `Space.knobs`
  *   order, repeated until a pass changes nothing), each fold — every data set but one to tune on,
- *   that one held out — proposes the value with the best mean nDCG@10 on its tuning sets (ties keep
- *   the current value). A value proposed by a majority of folds is kept only when **no** held-out
- *   set falls below its value before the change by more than noise (`noise`: a paired bootstrap over
- *   that set's queries) **and** the mean held-out gain is positive. Then the nested estimate: the
- *   same protocol run without each data set in turn, judged on it.
+ *   that one held out — proposes the value with the best mean risk-sensitive gain (`riskGain`) over
+ *   the current value on its tuning sets (none positive: the current value). A value proposed by a
+ *   majority of folds is kept only when **no** held-out set falls below its value before the change
+ *   by more than noise (`noise`: a paired bootstrap over that set's queries), the mean held-out gain
+ *   is positive **and** so is the mean held-out risk-sensitive gain (`accepts`). Then the nested
+ *   estimate: the same protocol, the same rule, run without each data set in turn, judged on it.
+ * - `--nested a,b`: only the nested estimate's folds that hold out `a` and `b`.
  *
  * A knob that learns from labelled queries (the term-association model, `Associations`) is judged
  * strictly: a data set is always scored with a model learned without it (and, in the nested runs,
@@ -63,6 +65,29 @@ export const noise = (a: ReadonlyArray<number>, b: ReadonlyArray<number>, seed =
 }
 
 const meanOf = (xs: ReadonlyArray<number>): number => xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length
+
+/**
+ * The risk aversion of `riskGain`: a query that loses counts `1 + ALPHA` times. 1 is the value of
+ * the TREC Web track's risk-sensitive task (2013–2014) and of Wang, Bennett and Collins-Thompson's
+ * risk-sensitive ranking (SIGIR 2012).
+ */
+export const ALPHA = 1
+
+/**
+ * The risk-sensitive gain of `after` over `before` on one query set (URisk): the mean per-query
+ * difference with every loss counted `1 + ALPHA` times. A change that wins some queries and loses
+ * as many others by as much is a gain of 0 by the mean and a loss by this: such a change moves
+ * rankings around rather than improving them, and on a catalog of another style its losses are
+ * what remains.
+ */
+export const riskGain = (after: ReadonlyArray<number>, before: ReadonlyArray<number>): number => {
+  let sum = 0
+  for (let i = 0; i < after.length; i++) {
+    const d = (after[i] as number) - (before[i] as number)
+    sum += d >= 0 ? d : (1 + ALPHA) * d
+  }
+  return after.length === 0 ? 0 : sum / after.length
+}
 
 /** Per-query nDCG@10 of parameter sets on data sets, each evaluated once. */
 export interface Evaluator {
@@ -224,18 +249,34 @@ interface Fold {
   readonly tune: ReadonlyArray<string>
 }
 
-/** One candidate value of a knob, as the folds judged it. */
+/** One comparison on one held-out set: the Δ of the means, its noise, and the risk-sensitive gain. */
+export interface Comparison {
+  readonly delta: number
+  readonly noise: number
+  readonly risk: number
+}
+
+/** `after` against `before` on one query set (paired per query). */
+export const compare = (after: ReadonlyArray<number>, before: ReadonlyArray<number>): Comparison => ({
+  delta: meanOf(after) - meanOf(before),
+  noise: noise(after, before),
+  risk: riskGain(after, before)
+})
+
+/** One candidate value of a knob, as the folds judged it: one comparison per fold's held-out set. */
 interface Judged {
   readonly value: unknown
   readonly votes: number
-  /** Per fold: the held-out Δ and its noise. */
-  readonly deltas: ReadonlyArray<number>
-  readonly noises: ReadonlyArray<number>
+  readonly held: ReadonlyArray<Comparison>
 }
 
-/** The acceptance rule: no held-out set below its value before by more than noise, and a positive mean gain. */
-export const accepts = (deltas: ReadonlyArray<number>, noises: ReadonlyArray<number>): boolean =>
-  deltas.every((d, i) => d >= -(noises[i] as number)) && meanOf(deltas) > 0
+/**
+ * The acceptance rule: no held-out set below its value before by more than noise, a positive mean
+ * gain, and a positive mean risk-sensitive gain (`riskGain`).
+ */
+export const accepts = (held: ReadonlyArray<Comparison>): boolean =>
+  held.every((c) => c.delta >= -c.noise) && meanOf(held.map((c) => c.delta)) > 0 &&
+  meanOf(held.map((c) => c.risk)) > 0
 
 /**
  * The protocol over `names`, from `start`: the parameters it keeps and its last pass. `without`
@@ -250,9 +291,17 @@ const choose = (
 ) =>
   Effect.gen(function*() {
     const folds: ReadonlyArray<Fold> = names.map((heldOut) => ({ heldOut, tune: names.filter((n) => n !== heldOut) }))
-    const meanOn = (p: Bm25f.Parameters, sets: ReadonlyArray<string>, heldOut: string) =>
-      // a fold's tuning sets are scored with a learned model that never saw its held-out set either
-      Effect.map(Effect.forEach(sets, (d) => ev.ndcg(p, d, [heldOut, ...without])), meanOf)
+    // a fold's tuning sets are scored with a learned model that never saw its held-out set either
+    const gainOn = (p: Bm25f.Parameters, from: Bm25f.Parameters, sets: ReadonlyArray<string>, heldOut: string) =>
+      Effect.map(
+        Effect.forEach(sets, (d) =>
+          Effect.zipWith(
+            ev.perQuery(p, d, [heldOut, ...without]),
+            ev.perQuery(from, d, [heldOut, ...without]),
+            riskGain
+          )),
+        meanOf
+      )
     let current = start
     const decisions: Array<string> = []
     const changes: Array<string> = []
@@ -264,9 +313,9 @@ const choose = (
         const proposals: Array<unknown> = []
         for (const fold of folds) {
           let best = now
-          let bestScore = yield* meanOn(current, fold.tune, fold.heldOut)
+          let bestScore = 0
           for (const value of k.values) {
-            const s = yield* meanOn(k.set(current, value), fold.tune, fold.heldOut)
+            const s = yield* gainOn(k.set(current, value), current, fold.tune, fold.heldOut)
             if (s > bestScore + 1e-9) {
               best = value
               bestScore = s
@@ -279,18 +328,17 @@ const choose = (
         for (const shown of candidates) {
           const value = proposals.find((v) => Space.show(v) === shown)
           const votes = proposals.filter((v) => Space.show(v) === shown).length
-          const deltas: Array<number> = []
-          const noises: Array<number> = []
+          const held: Array<Comparison> = []
           for (const fold of folds) {
             const after = yield* ev.perQuery(k.set(current, value), fold.heldOut, without)
             const before = yield* ev.perQuery(current, fold.heldOut, without)
-            deltas.push(meanOf(after) - meanOf(before))
-            noises.push(noise(after, before))
+            held.push(compare(after, before))
           }
-          judged.push({ value, votes, deltas, noises })
+          judged.push({ value, votes, held })
         }
-        const passing = judged.filter((j) => j.votes * 2 > folds.length && accepts(j.deltas, j.noises))
-          .sort((a, b) => b.votes - a.votes || meanOf(b.deltas) - meanOf(a.deltas))
+        const meanRisk = (j: Judged) => meanOf(j.held.map((c) => c.risk))
+        const passing = judged.filter((j) => j.votes * 2 > folds.length && accepts(j.held))
+          .sort((a, b) => b.votes - a.votes || meanRisk(b) - meanRisk(a))
         const chosen = passing[0]
         let verdict = "kept"
         if (chosen !== undefined) {
@@ -299,13 +347,15 @@ const choose = (
           changed = true
           verdict = `**changed to ${Space.show(chosen.value)}**`
         } else if (judged.some((j) => j.votes * 2 > folds.length)) {
-          verdict = "kept (a held-out set loses beyond noise, or no mean gain)"
+          verdict = "kept (a held-out set loses beyond noise, or no mean gain, or no risk-sensitive gain)"
         } else if (judged.length > 0) verdict = "kept (no majority)"
         const cells = judged.map((j) =>
           `${Space.show(j.value)} (${j.votes} of ${folds.length}): ${
-            folds.map((fold, i) => `${fold.heldOut} ${signed(j.deltas[i] as number)} ±${f3(j.noises[i] as number)}`)
-              .join(", ")
-          }; mean ${signed(meanOf(j.deltas))}`
+            folds.map((fold, i) => {
+              const c = j.held[i] as Comparison
+              return `${fold.heldOut} ${signed(c.delta)} ±${f3(c.noise)} (risk ${signed(c.risk)})`
+            }).join(", ")
+          }; mean ${signed(meanOf(j.held.map((c) => c.delta)))} (risk ${signed(meanRisk(j))})`
         )
         log(`${label} pass ${pass}: ${k.name} = ${Space.show(now)}: ${verdict}`)
         decisions.push(`| ${k.name} | ${Space.show(now)} | ${cells.join("; ") || "(the current value)"} | ${verdict} |`)
@@ -313,6 +363,64 @@ const choose = (
       if (!changed) break
     }
     return { chosen: current, decisions, changes }
+  })
+
+/** The header of the nested table. */
+const NESTED_HEADER = [
+  "Nested: the protocol run without the held-out set (its folds never see it; a learned model never learns from it), judged on it",
+  "",
+  "| held out | changes chosen without it | start | nested choice | Δ vs start | stronger stock peer | Δ vs peer |",
+  "|---|---|---|---|---|---|---|"
+]
+
+/** The peer columns of a row: the stronger stock peer's nDCG@10, and `mine` against it (Δ ± noise). */
+const versusPeer = (peers: PeerScores, name: string, mine: ReadonlyArray<number>) => {
+  const peer = strongestStock(peers, name)
+  if (peer === undefined) return "| |"
+  return `${peer.name} ${f3(meanOf(peer.perQuery))} | ${signed(meanOf(mine) - meanOf(peer.perQuery))} ±${
+    f3(noise(mine, peer.perQuery))
+  }`
+}
+
+/** The nested rows of `heldOuts`: for each, the protocol run on the other sets of `names` from the defaults, judged on it. */
+const nestedRows = (
+  ev: Evaluator,
+  names: ReadonlyArray<string>,
+  heldOuts: ReadonlyArray<string>,
+  peers: PeerScores
+) =>
+  Effect.gen(function*() {
+    const start = Bm25f.defaults
+    const rows: Array<string> = []
+    for (const heldOut of heldOuts) {
+      const others = names.filter((n) => n !== heldOut)
+      const run = yield* choose(ev, others, start, `without ${heldOut}`, [heldOut])
+      const before = yield* ev.perQuery(start, heldOut)
+      const after = yield* ev.perQuery(run.chosen, heldOut)
+      const line = `| ${heldOut} | ${run.changes.join("; ") || "(none)"} | ${f3(meanOf(before))} | ${
+        f3(meanOf(after))
+      } | ${signed(meanOf(after) - meanOf(before))} ±${f3(noise(after, before))} | ${
+        versusPeer(peers, heldOut, after)
+      } |`
+      // each fold as it ends: a run cut short still says what it found (and resumes from the cache)
+      log(`nested fold done: ${line}`)
+      rows.push(line)
+    }
+    return rows
+  })
+
+/**
+ * `npm run bench -- --nested a,b`: only the nested estimate's folds holding out `a` and `b` (the
+ * protocol run on every other data set, judged on the held-out one), without the run on every set.
+ */
+export const nested = (heldOuts: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const datasets = yield* Effect.forEach(Datasets.names(), Datasets.load)
+    const names = datasets.map((d) => d.name)
+    const ev = evaluator(datasets)
+    const peers = yield* peerScores(datasets.filter((d) => heldOuts.includes(d.name)))
+    const rows = yield* nestedRows(ev, names, names.filter((n) => heldOuts.includes(n)), peers)
+    return [...NESTED_HEADER, ...rows].join("\n")
   })
 
 /**
@@ -328,27 +436,9 @@ export const protocol = (only?: ReadonlyArray<string>) =>
     const { changes, chosen, decisions } = yield* choose(ev, names, start, "all")
     const peers = yield* peerScores(datasets)
 
-    const versus = (name: string, mine: ReadonlyArray<number>) => {
-      const peer = strongestStock(peers, name)
-      if (peer === undefined) return "| | |"
-      return `${peer.name} ${f3(meanOf(peer.perQuery))} | ${signed(meanOf(mine) - meanOf(peer.perQuery))} ±${
-        f3(noise(mine, peer.perQuery))
-      }`
-    }
+    const versus = (name: string, mine: ReadonlyArray<number>) => versusPeer(peers, name, mine)
 
-    const nested: Array<string> = []
-    for (const heldOut of names) {
-      const others = names.filter((n) => n !== heldOut)
-      const run = yield* choose(ev, others, start, `without ${heldOut}`, [heldOut])
-      const before = yield* ev.perQuery(start, heldOut)
-      const after = yield* ev.perQuery(run.chosen, heldOut)
-      const line = `| ${heldOut} | ${run.changes.join("; ") || "(none)"} | ${f3(meanOf(before))} | ${
-        f3(meanOf(after))
-      } | ${signed(meanOf(after) - meanOf(before))} ±${f3(noise(after, before))} | ${versus(heldOut, after)} |`
-      // each fold as it ends: a run cut short still says what it found (and resumes from the cache)
-      log(`nested fold done: ${line}`)
-      nested.push(line)
-    }
+    const nested = yield* nestedRows(ev, names, names, peers)
     const final: Array<string> = []
     for (const name of names) {
       const before = yield* ev.perQuery(start, name)
@@ -361,7 +451,7 @@ export const protocol = (only?: ReadonlyArray<string>) =>
     }
     const matches = Space.keyOf(chosen) === Space.keyOf(Bm25f.defaults)
     const report = [
-      "Protocol on every data set, last pass: the values the folds proposed (how many folds; nDCG@10 Δ on each held-out set ± its noise; the mean Δ) and the verdict",
+      "Protocol on every data set, last pass: the values the folds proposed (how many folds; nDCG@10 Δ on each held-out set ± its noise, and its risk-sensitive gain; the means) and the verdict",
       "",
       "| knob | value | proposed (folds): held-out Δ ± noise | verdict |",
       "|---|---|---|---|",
@@ -376,10 +466,7 @@ export const protocol = (only?: ReadonlyArray<string>) =>
       "|---|---|---|---|---|---|",
       ...final,
       "",
-      "Nested: the protocol run without the held-out set (its folds never see it; a learned model never learns from it), judged on it",
-      "",
-      "| held out | changes chosen without it | start | nested choice | Δ vs start | stronger stock peer | Δ vs peer |",
-      "|---|---|---|---|---|---|---|",
+      ...NESTED_HEADER,
       ...nested
     ]
     return { report: report.join("\n"), chosen }

@@ -8,7 +8,8 @@
  * Flags: `--semantic` adds the semantic and hybrid strategies (the offline embedding model: the
  * first run embeds every catalog, minutes); `--no-scale` skips the scale run; `--datasets a,b`
  * picks data sets. Without `../shared/bench` it says what is missing in one line and exits 2. Other modes: `--ablate` (every knob switched per data set),
- * `--protocol` (the leave-one-data-set-out tuning protocol), `--feedback` (learning from use),
+ * `--protocol` (the leave-one-data-set-out tuning protocol and its nested estimate; `--nested a,b`: only the
+ * nested folds holding out `a` and `b`), `--feedback` (learning from use),
  * `--min-score` (the "no good match" thresholds, `minScore` then `minScoreRatio`), `--speed` (CPU time of
  * BM25F queries, pruned and exhaustive, against wink-bm25; `--speed --callgrind <size|dataset>
  * [--passes n] [--engine bm25f|wink]` for instruction counts); see `Protocol.ts`, `Feedback.ts`, `MinScore.ts`, `Speed.ts`.
@@ -281,6 +282,8 @@ const main = scaleFlag >= 0
   ? printing(Feedback.report(only))
   : args.includes("--min-score")
   ? printing(Effect.map(Effect.all([MinScore.report(only), MinScore.ratioReport(only)]), (r) => r.join("\n\n")))
+  : args.includes("--nested")
+  ? printing(Protocol.nested((args[args.indexOf("--nested") + 1] ?? "").split(",")))
   : args.includes("--protocol")
   ? printing(Effect.map(Protocol.protocol(only), (r) => r.report))
   : program

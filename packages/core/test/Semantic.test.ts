@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Effect, Layer, Ref } from "effect"
 import { AiError, EmbeddingModel } from "effect/ai"
+import * as fc from "fast-check"
 import { Analyzer, CatalogTool, Hybrid, Query, SearchDocument, Semantic, ToolCatalog } from "../src/index.js"
 import * as HybridIndex from "../src/internal/hybridIndex.js"
 import * as SemanticIndex from "../src/internal/semanticIndex.js"
@@ -167,6 +168,62 @@ describe("Hybrid strategy", () => {
       "b"
     ])
   })
+
+  it("fuse with keepAbove: the lexical head keeps its order on top, the fusion orders the rest", () => {
+    const lexical = [{ id: "a", score: 10 }, { id: "b", score: 8 }, { id: "c", score: 3 }]
+    const sims = new Map([["a", 0.1], ["b", 0.2], ["c", 0.9], ["d", 1.0], ["e", 0.0]])
+    // fused alone, c and d (strong semantically) pass a and b: c 0.3 · 0.3 + 0.7 · 0.89, d 0.7, b 0.32, a 0.3
+    assert.deepStrictEqual(
+      HybridIndex.fuse(lexical, sims, { lexicalWeight: 0.3, pool: 4 }, 10).map((h) => h.id).slice(0, 2),
+      ["c", "d"]
+    )
+    // a and b score at least 0.7 of the best: they stay first, in lexical order
+    const hits = HybridIndex.fuse(lexical, sims, { lexicalWeight: 0.3, pool: 4, keepAbove: 0.7 }, 10)
+    assert.deepStrictEqual(hits.map((h) => h.id), ["a", "b", "c", "d"])
+    assert.deepStrictEqual(
+      HybridIndex.fuse(lexical, sims, { lexicalWeight: 0.3, pool: 4, keepAbove: 0.7 }, 1).map((h) => h.id),
+      ["a"]
+    )
+  })
+
+  it("fuse with keepAbove: every head hit comes first in lexical order, scores never rise, no hit twice", () =>
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(
+          fc.record({
+            id: fc.constantFrom("a", "b", "c", "d", "e", "f"),
+            score: fc.double({ min: 0.01, max: 50, noNaN: true })
+          }),
+          {
+            selector: (h) => h.id
+          }
+        ),
+        fc.dictionary(fc.constantFrom("a", "b", "c", "d", "g", "h"), fc.double({ min: -1, max: 1, noNaN: true })),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0.05, max: 1, noNaN: true }),
+        fc.integer({ min: 1, max: 8 }),
+        (unsorted, sims, lexicalWeight, keepAbove, limit) => {
+          const lexical = [...unsorted].sort((a, b) => b.score - a.score)
+          const hits = HybridIndex.fuse(
+            lexical,
+            new Map(Object.entries(sims)),
+            { lexicalWeight, pool: 4, keepAbove },
+            limit
+          )
+          const best = lexical[0]?.score ?? 0
+          const head = lexical.filter((h) => h.score >= keepAbove * best).map((h) => h.id).slice(0, limit)
+          assert.deepStrictEqual(hits.slice(0, head.length).map((h) => h.id), head)
+          assert.isAtMost(hits.length, limit)
+          assert.strictEqual(new Set(hits.map((h) => h.id)).size, hits.length)
+          for (let i = 1; i < hits.length; i++) {
+            // the head's scores stay above what follows it
+            if (i <= head.length) assert.isAbove(hits[i - 1]?.score ?? 0, hits[i]?.score ?? 0)
+            else assert.isAtLeast(hits[i - 1]?.score ?? 0, hits[i]?.score ?? 0)
+          }
+        }
+      ),
+      { numRuns: 200 }
+    ))
 
   it.effect("finds exact names lexically and paraphrases semantically, on one live index", () =>
     Effect.gen(function*() {

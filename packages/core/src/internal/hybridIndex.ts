@@ -28,16 +28,23 @@ export const confident = (
 }
 
 /**
- * Fuses normalized lexical and semantic scores.
+ * Fuses normalized lexical and semantic scores. With `keepAbove`, the lexical hits scoring at least
+ * that share of the best lexical score come first, in their lexical order (each with its fused
+ * score raised to stay above what follows), and the fusion orders only the rest.
  */
 export const fuse = (
   lexical: ReadonlyArray<{ readonly id: string; readonly score: number }>,
   similarities: ReadonlyMap<string, number>,
-  options: Pick<Options, "lexicalWeight" | "pool">,
+  options: Pick<Options, "lexicalWeight" | "pool" | "keepAbove">,
   limit: number
 ) => {
   const w = options.lexicalWeight
   const best = lexical.reduce((m, h) => Math.max(m, h.score), 0)
+  const keepAbove = options.keepAbove ?? 0
+  // the lexical head: sure enough by its own scores that the semantic side only orders what follows
+  const head = keepAbove > 0 && best > 0
+    ? [...lexical].filter((h) => h.score >= keepAbove * best).sort((a, b) => b.score - a.score).slice(0, limit)
+    : []
   const ranked = [...similarities].sort((a, b) => b[1] - a[1]).slice(0, options.pool)
   const max = ranked[0]?.[1] ?? 0
   const min = ranked[ranked.length - 1]?.[1] ?? 0
@@ -48,14 +55,23 @@ export const fuse = (
     return span > 0 ? (c - min) / span : 1
   }
   const lexicalOf = new Map(lexical.map((h) => [h.id, best > 0 ? h.score / best : 0]))
-  const top = new TopK(limit)
-  const seen = new Set<string>()
+  const top = new TopK(limit - head.length)
+  const seen = new Set<string>(head.map((h) => h.id))
   for (const id of [...lexicalOf.keys(), ...ranked.map(([id]) => id)]) {
     if (seen.has(id)) continue
     seen.add(id)
     top.offer(id, w * (lexicalOf.get(id) ?? 0) + (1 - w) * semanticOf(id))
   }
-  return top.result()
+  const rest = top.result()
+  // the head's scores: its fused scores, each raised just above what follows it when lower
+  const heads: Array<{ readonly id: string; readonly score: number }> = []
+  let floor = rest[0]?.score ?? 0
+  for (let i = head.length - 1; i >= 0; i--) {
+    const id = (head[i] as { readonly id: string }).id
+    floor = Math.max(w * (lexicalOf.get(id) ?? 0) + (1 - w) * semanticOf(id), floor + 1e-9)
+    heads.push({ id, score: floor })
+  }
+  return [...heads.reverse(), ...rest]
 }
 
 /**
