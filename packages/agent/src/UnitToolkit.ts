@@ -26,7 +26,7 @@
  * @since 0.2.0
  */
 import { Disclosure, type Refused, type ToolArguments, Unit } from "@tool-search/core"
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Result } from "effect"
 import { type AiError, LanguageModel, Prompt } from "effect/ai"
 import { Approval } from "./Approval.js"
 import * as Calls from "./internal/calls.js"
@@ -237,15 +237,17 @@ export const make = (options: Options = {}): Effect.Effect<UnitToolkit> =>
       maxTokens: settings.toolResultMaxTokens
     })
 
+    const isDispatch = (call: Call) => call.name === Disclosure.toolNames.callTool
     /** The call a dispatcher call stands for, or why it cannot be made. */
     const unwrap = (call: Call): Effect.Effect<Call, Refused, Unit.Unit> =>
-      call.name === Disclosure.toolNames.callTool
+      isDispatch(call)
         ? Effect.flatMap(Unit.dispatches, (on) => on ? Unit.unwrap(call, limits) : Effect.succeed(call))
         : Effect.succeed(call)
 
     const handle = (raw: Call): Effect.Effect<Outcome, never, Unit.Unit> =>
       Effect.gen(function*() {
-        const unwrapped = yield* Effect.result(unwrap(raw))
+        // most calls are direct: no effect to unwrap them
+        const unwrapped = isDispatch(raw) ? yield* Effect.result(unwrap(raw)) : Result.succeed(raw)
         const call = unwrapped._tag === "Success" ? unwrapped.success : raw
         if (observer.onCall !== undefined) yield* observer.onCall(call)
         const outcome: Outcome = unwrapped._tag === "Success"
@@ -267,11 +269,17 @@ export const make = (options: Options = {}): Effect.Effect<UnitToolkit> =>
       }).pipe(Effect.withSpan("tool-search.tool-call", { attributes: { tool: raw.name } }, Calls.noStackTrace))
 
     // unwrapped first, so a search run through the dispatcher still runs first, in order
+    const concurrency = Math.max(1, settings.toolConcurrency)
     const run = (calls: ReadonlyArray<Call>) =>
-      Effect.flatMap(
-        Effect.forEach(calls, (c) => Effect.map(Effect.result(unwrap(c)), (u) => u._tag === "Success" ? u.success : c)),
-        (unwrapped) => Calls.inOrder(unwrapped, (call) => handle(call), Math.max(1, settings.toolConcurrency))
-      )
+      calls.some(isDispatch)
+        ? Effect.flatMap(
+          Effect.forEach(
+            calls,
+            (c) => Effect.map(Effect.result(unwrap(c)), (u) => u._tag === "Success" ? u.success : c)
+          ),
+          (unwrapped) => Calls.inOrder(unwrapped, handle, concurrency)
+        )
+        : Calls.inOrder(calls, handle, concurrency)
 
     const tools = Effect.map(Unit.tools, (visible) => [...visible, ...extraTools])
 

@@ -152,8 +152,11 @@ export const inOrder = <R>(
   calls: ReadonlyArray<Call>,
   handle: (call: Call) => Effect.Effect<Outcome, never, R>,
   concurrency: number
-): Effect.Effect<ReadonlyArray<Outcome>, never, R> =>
-  Effect.gen(function*() {
+): Effect.Effect<ReadonlyArray<Outcome>, never, R> => {
+  // the common response: one call, which needs no ordering
+  const [only] = calls
+  if (calls.length === 1 && only !== undefined) return Effect.map(handle(only), (outcome) => [outcome])
+  return Effect.gen(function*() {
     const outcomes = new Array<Outcome>(calls.length)
     const indexed = calls.map((call, index) => ({ call, index }))
     for (const { call, index } of indexed.filter(({ call }) => isActivationCall(call))) {
@@ -171,6 +174,7 @@ export const inOrder = <R>(
     )
     return outcomes
   })
+}
 
 // -----------------------------------------------------------------------------
 // As an effect/ai Toolkit
