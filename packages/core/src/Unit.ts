@@ -29,7 +29,7 @@
  *
  * @since 0.3.0
  */
-import { Effect, Fiber, FiberSet, Layer, Ref } from "effect"
+import { Effect, Fiber, FiberSet, Layer } from "effect"
 import { Scope } from "effect"
 import type * as CatalogTool from "./CatalogTool.js"
 import * as Disclosure from "./Disclosure.js"
@@ -227,24 +227,16 @@ const make = (options: Options) =>
   })
 
 /** The fibers of a unit: a `FiberSet` in its scope, with a label each. */
-const supervisor: Effect.Effect<Children, never, Scope.Scope> = Effect.gen(function*() {
-  const set = yield* FiberSet.make<unknown, unknown>()
-  const labels = yield* Ref.make<ReadonlyMap<number, string>>(new Map())
+const supervisor: Effect.Effect<Children, never, Scope.Scope> = Effect.map(FiberSet.make<unknown, unknown>(), (set) => {
+  // what runs, by a number per start: read and written only in synchronous steps of the unit's fibers
+  const labels = new Map<number, string>()
   let next = 0
-  const tracked = <A, E, R>(label: string, effect: Effect.Effect<A, E, R>) => {
-    const id = next++
-    return Effect.andThen(
-      Ref.update(labels, (m) => new Map(m).set(id, label)),
-      Effect.ensuring(
-        effect,
-        Ref.update(labels, (m) => {
-          const rest = new Map(m)
-          rest.delete(id)
-          return rest
-        })
-      )
-    )
-  }
+  const tracked = <A, E, R>(label: string, effect: Effect.Effect<A, E, R>) =>
+    Effect.suspend(() => {
+      const id = next++
+      labels.set(id, label)
+      return Effect.ensuring(effect, Effect.sync(() => labels.delete(id)))
+    })
   const start = <A, E, R>(label: string, effect: Effect.Effect<A, E, R>) =>
     Effect.map(FiberSet.run(set, tracked(label, effect)), (fiber) => fiber as Fiber.Fiber<A, E>)
   return {
@@ -257,7 +249,7 @@ const supervisor: Effect.Effect<Children, never, Scope.Scope> = Effect.gen(funct
           (fiber) => Effect.onInterrupt(restore(Fiber.join(fiber)), () => Fiber.interrupt(fiber))
         )
       ),
-    running: Effect.map(Ref.get(labels), (m) => [...m.values()])
+    running: Effect.sync(() => [...labels.values()])
   }
 })
 

@@ -42,16 +42,16 @@ export const make = (
   initial: ReadonlyArray<string>,
   options: { readonly capacity?: number | undefined; readonly closed: () => unknown }
 ): Effect.Effect<Disclosed, never, Scope.Scope> =>
-  Effect.gen(function*() {
+  // made in one step with its finalizer (every turn and fork makes two of these)
+  Effect.suspend(() => {
     const capacity = options.capacity === undefined ? Number.POSITIVE_INFINITY : Math.max(1, options.capacity)
     const start = [...new Set(initial)].slice(-capacity)
     // `undefined` marks a closed set.
-    const ref = yield* Ref.make<State | undefined>({
+    const ref = Ref.makeUnsafe<State | undefined>({
       keys: start,
       used: new Map(start.map((key, i) => [key, i + 1])),
       clock: start.length
     })
-    yield* Effect.addFinalizer(() => Ref.set(ref, undefined))
     const closed = Effect.suspend(() => Effect.die(options.closed()))
     const current = Effect.flatMap(Ref.get(ref), (state) => state === undefined ? closed : Effect.succeed(state))
 
@@ -105,11 +105,12 @@ export const make = (
         (open) => open ? Effect.void : closed
       )
 
-    return {
+    const disclosed: Disclosed = {
       add,
       remove,
       values: Effect.map(current, (state) => state.keys),
       has: (key) => Effect.map(current, (state) => state.used.has(key)),
       touch
     }
+    return Effect.as(Effect.addFinalizer(() => Ref.set(ref, undefined)), disclosed)
   })
