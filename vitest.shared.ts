@@ -5,11 +5,16 @@ import type { UserWorkspaceConfig } from "vitest/config"
  * Sources instead of build output, and a hang guard: a test that is merely slow on a loaded
  * machine (a child process starting, a property test, the offline model) must not fail, and no
  * test asserts how long anything took. 60 seconds only stops a test that would never end.
+ *
+ * `isolate: false`: a worker runs one test file after another and keeps the modules it imported
+ * (Effect, the sources), instead of a new worker importing them all again for each file, which was
+ * most of the suite's time on 2 cores. A test file leaves the process as it found it (environment
+ * variables it sets are given back in `afterAll`).
  */
 export const shared = {
   resolve: { conditions: ["@tool-search/source"] },
   ssr: { resolve: { conditions: ["@tool-search/source"] } },
-  test: { testTimeout: 60_000, hookTimeout: 60_000 }
+  test: { testTimeout: 60_000, hookTimeout: 60_000, isolate: false }
 } satisfies UserWorkspaceConfig
 
 /** A project of `shared` whose tests are `include`d. */

@@ -1,6 +1,8 @@
-// `tool-search chat` and `run` through the built binary, against a local server that answers in
-// the Chat Completions wire format with hand-written responses: these tests check the wire and
-// the command, not a model.
+// `tool-search chat` and `run` against a local server that answers in the Chat Completions wire
+// format with hand-written responses: these tests check the wire and the command, not a model.
+// They run the command line in process (`runCli`: the exit code and output the binary would give);
+// the two with an MCP server run the built binary, whose environment the server inherits and whose
+// stdout must carry none of the servers' status lines.
 import { assert, describe, it } from "@effect/vitest"
 import { CommandLine } from "@tool-search/mcp"
 import { chatCompletion } from "@tool-search/providers/test-kit"
@@ -16,7 +18,7 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { afterAll } from "vitest"
 import { writeJsonl } from "./jsonl.js"
-import { runCli } from "./runCli.js"
+import { runCli, runCliPromise } from "./runCli.js"
 
 const bin = new URL("../bin/tool-search.js", import.meta.url).pathname
 const dir = mkdtempSync(join(tmpdir(), "tool-search-chat-"))
@@ -76,7 +78,12 @@ const wire = async (script: ReadonlyArray<Answer>) => {
   return {
     url,
     requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+    // the in-process client keeps its connection alive: end it, as the binary's exit does
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
   }
 }
 
@@ -93,9 +100,24 @@ const withWire = async (
   }
 }
 
+/** What a run of the command did. */
+interface Ran {
+  readonly code: number | null
+  readonly out: string
+  readonly err: string
+}
+
+/** Runs the command line in process with `env` only, feeding `input` on stdin (`runCli`, on the real clock). */
+const tool = (args: ReadonlyArray<string>, env: Record<string, string>, input = ""): Promise<Ran> =>
+  runCliPromise(args, { TOOL_SEARCH_CACHE_DIR: dir, ...env }, { input }).then(({ err, out, status }) => ({
+    code: status,
+    out,
+    err
+  }))
+
 /** Runs the binary with `env` only (plus PATH), feeding `input` on stdin. */
-const tool = (args: ReadonlyArray<string>, env: Record<string, string>, input = "") =>
-  new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+const binary = (args: ReadonlyArray<string>, env: Record<string, string>, input = "") =>
+  new Promise<Ran>((resolve) => {
     const child = spawn(process.execPath, [bin, ...args], {
       env: { PATH: process.env["PATH"] ?? "", TOOL_SEARCH_CACHE_DIR: dir, ...env }
     })
@@ -121,9 +143,12 @@ const modelEnv = (url: string) => ({
   TOOL_SEARCH_DEFER: "always"
 })
 
-/** `tool-search run "what is in the graph?"` over the memory MCP server, the model at `url`, then `args`. */
+/**
+ * `tool-search run "what is in the graph?"` over the memory MCP server, the model at `url`, then
+ * `args`: the binary, whose environment (`MEMORY_FILE_PATH`) the server inherits.
+ */
 const askTheGraph = (url: string, args: ReadonlyArray<string> = []) =>
-  tool(["run", "what is in the graph?", "--upstream", memory, ...args], {
+  binary(["run", "what is in the graph?", "--upstream", memory, ...args], {
     ...modelEnv(url),
     MEMORY_FILE_PATH: join(dir, "memory.jsonl")
   })
@@ -158,7 +183,7 @@ describe("tool-search chat and run without a model", () => {
     }))
 })
 
-describe("tool-search run and chat through the binary (checks the wire, not a model)", () => {
+describe("tool-search run and chat (checks the wire, not a model)", () => {
   it("run: one turn — search, activation, the call, the answer — with the tools each request carried", {
     timeout: 30_000
   }, async () => {

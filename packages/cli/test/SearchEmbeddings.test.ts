@@ -12,9 +12,15 @@ import { writeJsonl } from "./jsonl.js"
 import { runCli } from "./runCli.js"
 
 const dir = mkdtempSync(join(tmpdir(), "tool-search-embeddings-"))
-// tool vectors are cached on disk: keep this file's cache to itself
+// tool vectors are cached on disk: keep this file's cache to itself (and give the variable back:
+// the next test file may run in this process, `isolate: false`)
+const cacheDirBefore = process.env["TOOL_SEARCH_CACHE_DIR"]
 process.env["TOOL_SEARCH_CACHE_DIR"] = join(dir, "cache")
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+afterAll(() => {
+  if (cacheDirBefore === undefined) delete process.env["TOOL_SEARCH_CACHE_DIR"]
+  else process.env["TOOL_SEARCH_CACHE_DIR"] = cacheDirBefore
+  rmSync(dir, { recursive: true, force: true })
+})
 const catalog = writeJsonl(join(dir, "tools.jsonl"), [
   { id: "t1", name: "weather_forecast", description: "Get the weather forecast for a city" },
   { id: "t2", name: "chat_send", description: "Send a chat message" },

@@ -1,5 +1,6 @@
 // `tool-search serve` as an MCP client starts it: the built binary over stdio, driven by the
-// official SDK client, and over HTTP, in front of real MCP servers installed from npm.
+// official SDK client, and over HTTP, in front of real MCP servers installed from npm. What is
+// decided before anything starts (flags, --version) runs in process (`runCli`).
 import { assert, describe, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
@@ -7,8 +8,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll } from "vitest"
-import { runBinary } from "./binary.js"
 import { connect, node, serverEntry, start, text, upstream } from "./gateway.js"
+import { runCliPromise } from "./runCli.js"
 
 const dir = mkdtempSync(join(tmpdir(), "tool-search-serve-"))
 const files = join(dir, "files")
@@ -17,6 +18,9 @@ writeFileSync(join(files, "todo.txt"), "ship the gateway\n")
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const memory = upstream("memory", [node, serverEntry("@modelcontextprotocol/server-memory")])
+
+/** `tool-search serve` in process (`runCli`), for what is decided before anything starts. */
+const serveInProcess = (args: ReadonlyArray<string>) => runCliPromise(["serve", ...args])
 
 describe("tool-search serve", () => {
   it(
@@ -35,7 +39,7 @@ describe("tool-search serve", () => {
         // the gateway announces the packages' one version, the one `tool-search --version` prints
         const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
         assert.deepStrictEqual(gateway.client.getServerVersion(), { name: "tool-search", version })
-        assert.strictEqual((await runBinary(["--version"])).stdout, `tool-search v${version}\n`)
+        assert.strictEqual((await runCliPromise(["--version"])).out, `tool-search v${version}`)
         await gateway.ready("memory", "fs")
         const found = await gateway.call("ToolSearch", { query: "+text read file", max_results: 1 })
         assert.match(text(found), /"name":"read_text_file"/)
@@ -160,7 +164,7 @@ describe("tool-search serve", () => {
   })
 
   it("a bad --upstream is one line on stderr and exit code 2", async () => {
-    const result = await runBinary(["serve", "--upstream", "x=node 'unterminated"], { input: "" })
+    const result = await serveInProcess(["--upstream", "x=node 'unterminated"])
     assert.strictEqual(result.status, 2)
     assert.strictEqual(result.stderr.trim().split("\n").length, 1)
     assert.match(result.stderr, /--upstream: Invalid upstream "x=node 'unterminated": .*unterminated single quote/)
@@ -187,8 +191,7 @@ describe("tool-search serve", () => {
         [[], /no upstream server: give --upstream/]
       ]
       for (const [flags, expected] of cases) {
-        const args = flags.length === 0 ? ["serve"] : ["serve", ...flags, "--upstream", "x=node -e 1"]
-        const result = await runBinary(args, { input: "" })
+        const result = await serveInProcess(flags.length === 0 ? [] : [...flags, "--upstream", "x=node -e 1"])
         assert.strictEqual(result.status, 2, `${flags.join(" ")}: ${result.stderr}`)
         assert.strictEqual(result.stderr.trim().split("\n").length, 1, result.stderr)
         assert.match(result.stderr, expected)

@@ -2,12 +2,13 @@
 // `mcpServers`), with per-server options and global settings, in one precedence with the flags
 // and the environment.
 import { assert, describe, it } from "@effect/vitest"
-import { spawnSync } from "node:child_process"
+import { Effect } from "effect"
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll } from "vitest"
-import { bin, connect, node, serverEntry, text } from "./gateway.js"
+import { connect, node, serverEntry, text } from "./gateway.js"
+import { runCli } from "./runCli.js"
 
 const dir = mkdtempSync(join(tmpdir(), "tool-search-config-"))
 const files = join(dir, "files")
@@ -39,16 +40,22 @@ const found = (result: unknown): ReadonlyArray<string> =>
   (JSON.parse(text(result).split("\n")[0] ?? "{}") as { functions: ReadonlyArray<{ name: string }> }).functions
     .map((f) => f.name)
 
-/** The `maxResults` of the policy line a run logs before anything starts (stdin is closed at once). */
-const policyOf = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
-  const result = spawnSync(node, [bin, "serve", ...args], {
-    encoding: "utf8",
-    input: "",
-    env: { ...process.env, ...env },
-    timeout: 60_000 // a hang guard: the run ends by itself once stdin is closed
-  })
-  return { status: result.status, stderr: result.stderr, maxResults: /maxResults=(\d+)\//.exec(result.stderr)?.[1] }
-}
+/**
+ * Runs `tool-search serve` in process (`runCli`: the exit code and output the binary would give),
+ * with `env` only.
+ */
+const serve = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => runCli(["serve", ...args], env)
+
+/**
+ * The `maxResults` of the policy line a run logs before anything starts: the policy `--check`
+ * logs, the one a served run logs (`Serve.serve` logs it before the check's branch).
+ */
+const policyOf = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  Effect.map(serve([...args, "--check"], env), (result) => ({
+    status: result.status,
+    stderr: result.stderr,
+    maxResults: /maxResults=(\d+)\//.exec(result.stderr)?.[1]
+  }))
 
 describe("tool-search serve --config", () => {
   it(
@@ -101,21 +108,21 @@ describe("tool-search serve --config", () => {
     }
   )
 
-  it(
+  it.effect(
     "flags beat the file, the file beats the environment, the environment beats the default",
-    { timeout: 60_000 },
-    () => {
-      const withFile = configFile("gateway.json", {
-        mcpServers: { x: { command: node, args: ["-e", "1"] } },
-        maxResults: 2
+    () =>
+      Effect.gen(function*() {
+        const withFile = configFile("gateway.json", {
+          mcpServers: { x: { command: node, args: ["-e", "1"] } },
+          maxResults: 2
+        })
+        const withoutKey = configFile("plain.json", { mcpServers: { x: { command: node, args: ["-e", "1"] } } })
+        const env = { TOOL_SEARCH_MAX_RESULTS: "4" }
+        assert.strictEqual((yield* policyOf(["--config", withFile, "--max-results", "3"], env)).maxResults, "3")
+        assert.strictEqual((yield* policyOf(["--config", withFile], env)).maxResults, "2")
+        assert.strictEqual((yield* policyOf(["--config", withoutKey], env)).maxResults, "4")
+        assert.strictEqual((yield* policyOf(["--config", withoutKey])).maxResults, "5")
       })
-      const withoutKey = configFile("plain.json", { mcpServers: { x: { command: node, args: ["-e", "1"] } } })
-      const env = { TOOL_SEARCH_MAX_RESULTS: "4" }
-      assert.strictEqual(policyOf(["--config", withFile, "--max-results", "3"], env).maxResults, "3")
-      assert.strictEqual(policyOf(["--config", withFile], env).maxResults, "2")
-      assert.strictEqual(policyOf(["--config", withoutKey], env).maxResults, "4")
-      assert.strictEqual(policyOf(["--config", withoutKey]).maxResults, "5")
-    }
   )
 
   it(
@@ -152,126 +159,97 @@ describe("tool-search serve --config", () => {
     }
   )
 
-  it(
+  it.effect(
     "--check checks the file, the flags and the environment, logs the policy, and starts nothing",
-    { timeout: 60_000 },
-    () => {
-      // a server that leaves a file behind if it is ever started
-      const marker = join(dir, "started")
-      const file = configFile("check.json", {
-        mcpServers: {
-          marker: { command: node, args: ["-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`] }
-        },
-        maxResults: 3
+    () =>
+      Effect.gen(function*() {
+        // a server that leaves a file behind if it is ever started
+        const marker = join(dir, "started")
+        const file = configFile("check.json", {
+          mcpServers: {
+            marker: { command: node, args: ["-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`] }
+          },
+          maxResults: 3
+        })
+        const database = join(dir, "check-db")
+        const checked = yield* serve(["--config", file, "--http", "0", "--database", database, "--check"])
+        assert.strictEqual(checked.status, 0, checked.stderr)
+        assert.strictEqual(
+          checked.stdout,
+          "tool-search serve: the configuration is valid (1 server: marker); --check starts nothing\n"
+        )
+        assert.match(checked.stderr, /message="gateway policy" transport="http 127\.0\.0\.1:0" .*maxResults=3\//)
+        assert.isFalse(existsSync(marker), "no server was started")
+        assert.isFalse(existsSync(database), "no database was opened")
+        // what is wrong is found as it would be without --check
+        const bad = yield* serve(["--config", file, "--max-results", "0", "--check"])
+        assert.strictEqual(bad.status, 2)
+        assert.match(bad.stderr, /invalid value for --max-results: '0'/)
       })
-      const database = join(dir, "check-db")
-      const checked = spawnSync(node, [
-        bin,
-        "serve",
-        "--config",
-        file,
-        "--http",
-        "0",
-        "--database",
-        database,
-        "--check"
-      ], {
-        encoding: "utf8",
-        input: "",
-        timeout: 60_000 // a hang guard: --check returns at once
-      })
-      assert.strictEqual(checked.status, 0, checked.stderr)
-      assert.strictEqual(
-        checked.stdout,
-        "tool-search serve: the configuration is valid (1 server: marker); --check starts nothing\n"
-      )
-      assert.match(checked.stderr, /message="gateway policy" transport="http 127\.0\.0\.1:0" .*maxResults=3\//)
-      assert.isFalse(existsSync(marker), "no server was started")
-      assert.isFalse(existsSync(database), "no database was opened")
-      // what is wrong is found as it would be without --check
-      const bad = spawnSync(node, [bin, "serve", "--config", file, "--max-results", "0", "--check"], {
-        encoding: "utf8"
-      })
-      assert.strictEqual(bad.status, 2)
-      assert.match(bad.stderr, /invalid value for --max-results: '0'/)
-    }
   )
 
-  it("a retired setting is exit code 2 and one line naming the setting that replaced it", { timeout: 60_000 }, () => {
-    const file = configFile("old.json", { mcpServers: { m: { command: "x" } }, minRelativeScore: 0.6 })
-    const fromFile = spawnSync(node, [bin, "serve", "--config", file], { encoding: "utf8", input: "" })
-    assert.strictEqual(fromFile.status, 2, fromFile.stderr)
-    assert.match(fromFile.stderr, /old\.json: "minRelativeScore" is no longer a setting: use "minScoreRatio" \(/)
-    const current = configFile("current.json", { mcpServers: { m: { command: "x" } } })
-    const fromEnv = spawnSync(node, [bin, "serve", "--config", current], {
-      encoding: "utf8",
-      input: "",
-      env: { ...process.env, TOOL_SEARCH_MIN_RELATIVE_SCORE: "0.6" }
-    })
-    assert.strictEqual(fromEnv.status, 2, fromEnv.stderr)
-    assert.strictEqual(fromEnv.stderr.trim().split("\n").length, 1, fromEnv.stderr)
-    assert.match(
-      fromEnv.stderr,
-      /TOOL_SEARCH_MIN_RELATIVE_SCORE is no longer a setting: use TOOL_SEARCH_MIN_SCORE_RATIO/
-    )
-  })
+  it.effect("a retired setting is exit code 2 and one line naming the setting that replaced it", () =>
+    Effect.gen(function*() {
+      const file = configFile("old.json", { mcpServers: { m: { command: "x" } }, minRelativeScore: 0.6 })
+      const fromFile = yield* serve(["--config", file])
+      assert.strictEqual(fromFile.status, 2, fromFile.stderr)
+      assert.match(fromFile.stderr, /old\.json: "minRelativeScore" is no longer a setting: use "minScoreRatio" \(/)
+      const current = configFile("current.json", { mcpServers: { m: { command: "x" } } })
+      const fromEnv = yield* serve(["--config", current], { TOOL_SEARCH_MIN_RELATIVE_SCORE: "0.6" })
+      assert.strictEqual(fromEnv.status, 2, fromEnv.stderr)
+      assert.strictEqual(fromEnv.stderr.trim().split("\n").length, 1, fromEnv.stderr)
+      assert.match(
+        fromEnv.stderr,
+        /TOOL_SEARCH_MIN_RELATIVE_SCORE is no longer a setting: use TOOL_SEARCH_MIN_SCORE_RATIO/
+      )
+    }))
 
-  it("a wrong key or value in the file is exit code 2 and one line naming the file, the server and the key", {
-    timeout: 60_000
-  }, () => {
-    const cases: ReadonlyArray<readonly [unknown, RegExp]> = [
-      [
-        { mcpServers: { memory: { comand: "npx" } } },
-        /bad\.json: mcpServers\.memory: unknown key "comand" \(did you mean "command"\?\)/
-      ],
-      [
-        { mcpServers: { memory: { command: "npx", deny: "delete" } } },
-        /bad\.json: mcpServers\.memory\.deny: Expected array/
-      ],
-      [
-        { mcpServers: { m: { command: "x" } }, maxResults: 0 },
-        /bad\.json: maxResults=0: Expected a value greater than or equal to 1/
-      ],
-      [
-        { mcpServers: { m: { command: "x" } }, http: "-1" },
-        /bad\.json: http="-1": Expected a port from 0 to 65535, or off/
+  it.effect("a wrong key or value in the file is exit code 2 and one line naming the file, the server and the key", () =>
+    Effect.gen(function*() {
+      const cases: ReadonlyArray<readonly [unknown, RegExp]> = [
+        [
+          { mcpServers: { memory: { comand: "npx" } } },
+          /bad\.json: mcpServers\.memory: unknown key "comand" \(did you mean "command"\?\)/
+        ],
+        [
+          { mcpServers: { memory: { command: "npx", deny: "delete" } } },
+          /bad\.json: mcpServers\.memory\.deny: Expected array/
+        ],
+        [
+          { mcpServers: { m: { command: "x" } }, maxResults: 0 },
+          /bad\.json: maxResults=0: Expected a value greater than or equal to 1/
+        ],
+        [
+          { mcpServers: { m: { command: "x" } }, http: "-1" },
+          /bad\.json: http="-1": Expected a port from 0 to 65535, or off/
+        ]
       ]
-    ]
-    for (const [value, expected] of cases) {
-      const path = configFile("bad.json", value)
-      const result = spawnSync(node, [bin, "serve", "--config", path], { encoding: "utf8", input: "", timeout: 60_000 })
-      assert.strictEqual(result.status, 2, result.stderr)
-      assert.strictEqual(result.stderr.trim().split("\n").length, 1, result.stderr)
-      assert.match(result.stderr, expected)
-    }
-  })
+      for (const [value, expected] of cases) {
+        const path = configFile("bad.json", value)
+        const result = yield* serve(["--config", path])
+        assert.strictEqual(result.status, 2, result.stderr)
+        assert.strictEqual(result.stderr.trim().split("\n").length, 1, result.stderr)
+        assert.match(result.stderr, expected)
+      }
+    }))
 
-  it(
+  it.effect(
     "--database in the one precedence: a bad one is exit code 2 naming it; the file's or the environment's is in the policy",
-    {
-      timeout: 60_000
-    },
-    () => {
-      const server = { mcpServers: { x: { command: node, args: ["-e", "1"] } } }
-      const bad = spawnSync(
-        node,
-        [bin, "serve", "--config", configFile("plain.json", server), "--database", "ftp://x"],
-        {
-          encoding: "utf8",
-          input: ""
-        }
-      )
-      assert.strictEqual(bad.status, 2, bad.stderr)
-      assert.match(bad.stderr, /invalid value for --database: 'ftp:\/\/x' \(only postgres:\/\/ URLs are supported/)
-      const database = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
-        /database=("[^"]*"|\S+)/.exec(policyOf(args, env).stderr)?.[1]
-      const fromFile = configFile("db.json", { ...server, database: "off" })
-      assert.strictEqual(database(["--config", configFile("plain.json", server)]), "off")
-      assert.strictEqual(database(["--config", fromFile], { TOOL_SEARCH_DATABASE: "memory" }), "off")
-      assert.strictEqual(
-        database(["--config", configFile("plain.json", server)], { TOOL_SEARCH_DATABASE: "memory" }),
-        "\"in memory (embedded)\""
-      )
-    }
+    () =>
+      Effect.gen(function*() {
+        const server = { mcpServers: { x: { command: node, args: ["-e", "1"] } } }
+        const bad = yield* serve(["--config", configFile("plain.json", server), "--database", "ftp://x"])
+        assert.strictEqual(bad.status, 2, bad.stderr)
+        assert.match(bad.stderr, /invalid value for --database: 'ftp:\/\/x' \(only postgres:\/\/ URLs are supported/)
+        const database = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+          Effect.map(policyOf(args, env), ({ stderr }) => /database=("[^"]*"|\S+)/.exec(stderr)?.[1])
+        const fromFile = configFile("db.json", { ...server, database: "off" })
+        assert.strictEqual(yield* database(["--config", configFile("plain.json", server)]), "off")
+        assert.strictEqual(yield* database(["--config", fromFile], { TOOL_SEARCH_DATABASE: "memory" }), "off")
+        assert.strictEqual(
+          yield* database(["--config", configFile("plain.json", server)], { TOOL_SEARCH_DATABASE: "memory" }),
+          "\"in memory (embedded)\""
+        )
+      })
   )
 })
