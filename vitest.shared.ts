@@ -18,7 +18,9 @@ export const shared = {
 } satisfies UserWorkspaceConfig
 
 /** A project of `shared` whose tests are `include`d. */
-export const project = (test: { readonly name?: string; readonly include: Array<string> }): UserWorkspaceConfig => ({
+export const project = (
+  test: { readonly name?: string; readonly include: Array<string>; readonly isolate?: boolean }
+): UserWorkspaceConfig => ({
   ...shared,
   test: { ...shared.test, ...test }
 })
