@@ -418,12 +418,20 @@ export const make = (
     }
   }
 
-  const run = (text: string): number => {
+  /**
+   * A request's clauses (when clauses are ranked), its own terms (when expansion or feedback needs
+   * them) and its expansion terms from the association table: what `run` and `search` start from.
+   */
+  const requestOf = (text: string) => {
     const parts = clauseWeight > 0 ? clauses(text) : []
     const own = associations !== undefined && associationWeight > 0 || feedback.weight > 0
       ? analyzer.queryTerms(text)
       : []
-    const expansion = associated(own)
+    return { parts, own, expansion: associated(own) }
+  }
+
+  const run = (text: string): number => {
+    const { expansion, own, parts } = requestOf(text)
     const count = scoreWith(text, parts, expansion.terms, expansion.weights)
     if (!(feedback.weight > 0) || feedback.docs <= 0 || count === 0) return count
     const asked = new Set<number>()
@@ -635,8 +643,7 @@ export const make = (
   const search = (text: string, limit: number, accept: (id: string) => boolean): ReadonlyArray<Hit> => {
     if (limit <= 0) return []
     if (!prunable) return select(run(text), limit, accept)
-    const parts = clauseWeight > 0 ? clauses(text) : []
-    const expansion = associated(associations !== undefined && associationWeight > 0 ? analyzer.queryTerms(text) : [])
+    const { expansion, parts } = requestOf(text)
     plan(text, parts, expansion.terms, expansion.weights)
     if (chooseSkipped(limit) > 0) {
       const hits = pruned(limit, accept)
