@@ -12,7 +12,7 @@ import type { SearchIndex } from "../SearchStrategy.js"
 import type { Options } from "../strategies/Hybrid.js"
 import * as Bm25fIndex from "./bm25fIndex.js"
 import * as SemanticIndex from "./semanticIndex.js"
-import { TopK } from "./TopK.js"
+import { byScore, TopK } from "./TopK.js"
 
 /**
  * Whether a lexical ranking is clear enough to answer without embeddings: its best hit leads the
@@ -43,7 +43,7 @@ export const fuse = (
   const keepAbove = options.keepAbove ?? 0
   // the lexical head: sure enough by its own scores that the semantic side only orders what follows
   const head = keepAbove > 0 && best > 0
-    ? [...lexical].filter((h) => h.score >= keepAbove * best).sort((a, b) => b.score - a.score).slice(0, limit)
+    ? lexical.filter((h) => h.score >= keepAbove * best).sort(byScore).slice(0, limit)
     : []
   const ranked = [...similarities].sort((a, b) => b[1] - a[1]).slice(0, options.pool)
   const max = ranked[0]?.[1] ?? 0
@@ -66,8 +66,7 @@ export const fuse = (
   // the head's scores: its fused scores, each raised just above what follows it when lower
   const heads: Array<{ readonly id: string; readonly score: number }> = []
   let floor = rest[0]?.score ?? 0
-  for (let i = head.length - 1; i >= 0; i--) {
-    const id = (head[i] as { readonly id: string }).id
+  for (const { id } of [...head].reverse()) {
     floor = Math.max(w * (lexicalOf.get(id) ?? 0) + (1 - w) * semanticOf(id), floor + 1e-9)
     heads.push({ id, score: floor })
   }
