@@ -376,7 +376,8 @@ const NESTED_HEADER = [
 /** The peer columns of a row: the stronger stock peer's nDCG@10, and `mine` against it (Δ ± noise). */
 const versusPeer = (peers: PeerScores, name: string, mine: ReadonlyArray<number>) => {
   const peer = strongestStock(peers, name)
-  if (peer === undefined) return "| |"
+  // two empty cells, as many as a peer fills
+  if (peer === undefined) return " | "
   return `${peer.name} ${f3(meanOf(peer.perQuery))} | ${signed(meanOf(mine) - meanOf(peer.perQuery))} ±${
     f3(noise(mine, peer.perQuery))
   }`
@@ -436,8 +437,6 @@ export const protocol = (only?: ReadonlyArray<string>) =>
     const { changes, chosen, decisions } = yield* choose(ev, names, start, "all")
     const peers = yield* peerScores(datasets)
 
-    const versus = (name: string, mine: ReadonlyArray<number>) => versusPeer(peers, name, mine)
-
     const nested = yield* nestedRows(ev, names, names, peers)
     const final: Array<string> = []
     for (const name of names) {
@@ -446,7 +445,7 @@ export const protocol = (only?: ReadonlyArray<string>) =>
       final.push(
         `| ${name} | ${f3(meanOf(before))} | ${f3(meanOf(after))} | ${signed(meanOf(after) - meanOf(before))} ±${
           f3(noise(after, before))
-        } | ${versus(name, after)} |`
+        } | ${versusPeer(peers, name, after)} |`
       )
     }
     const matches = Space.keyOf(chosen) === Space.keyOf(Bm25f.defaults)
