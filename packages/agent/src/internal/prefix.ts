@@ -11,8 +11,8 @@
  * per request, whatever the length of the conversation or the number of earlier requests.
  *
  * The index keeps between the most recent `capacity / 2` and `capacity` keys (a provider's cache
- * forgets too); an evicted key only makes a later figure smaller, never larger. Counts are the `TokenCounter`'s, per chunk:
- * deterministic, close to but not exactly what a provider bills.
+ * forgets too); an evicted key only makes a later figure smaller, never larger. Counts are the
+ * `TokenCounter`'s, per chunk: deterministic, close to but not exactly what a provider bills.
  */
 import { Effect, Predicate } from "effect"
 import type { Prompt } from "effect/ai"
