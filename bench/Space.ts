@@ -118,6 +118,27 @@ export const knobs: ReadonlyArray<Knob> = [
     [0, 0.05, 0.1, 0.25],
     0
   ),
+  additionKnob(
+    "fieldMapping",
+    (p) => p.fieldMapping ?? 0,
+    (p, share: number) => ({ ...p, fieldMapping: share > 0 ? share : undefined }),
+    [0, 0.25, 0.5, 0.75, 1],
+    0
+  ),
+  additionKnob(
+    "informativeness",
+    (p) => p.informativeness ?? 0,
+    (p, beta: number) => ({ ...p, informativeness: beta > 0 ? beta : undefined }),
+    [0, 0.5, 1, 2],
+    0
+  ),
+  additionKnob(
+    "boilerplate",
+    (p) => p.boilerplate ?? 0,
+    (p, beta: number) => ({ ...p, boilerplate: beta > 0 ? beta : undefined }),
+    [0, 0.5, 1, 2, 4],
+    0
+  ),
   weightKnob(["name", "aliases"], [1, 2, 3, 4, 5]),
   weightKnob(["parameterNames"], [0.5, 1, 2, 3]),
   weightKnob(["description", "category"], [0.5, 1, 1.5, 2]),
