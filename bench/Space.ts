@@ -139,6 +139,13 @@ export const knobs: ReadonlyArray<Knob> = [
     [0, 0.5, 1, 2, 4],
     0
   ),
+  additionKnob(
+    "lowerBound",
+    (p) => p.lowerBound ?? 0,
+    (p, delta: number) => ({ ...p, lowerBound: delta > 0 ? delta : undefined }),
+    [0, 0.05, 0.1, 0.2, 0.4],
+    0
+  ),
   weightKnob(["name", "aliases"], [1, 2, 3, 4, 5]),
   weightKnob(["parameterNames"], [0.5, 1, 2, 3]),
   weightKnob(["description", "category"], [0.5, 1, 1.5, 2]),

@@ -94,7 +94,8 @@ export const make = (parameters: Parameters, pruning?: Scorer.Pruning): Index =>
       weights: Float64Array.from(FIELDS, (f) => parameters.weights[f]),
       fieldMapping: parameters.fieldMapping,
       informativeness: parameters.informativeness,
-      boilerplate: parameters.boilerplate
+      boilerplate: parameters.boilerplate,
+      lowerBound: parameters.lowerBound
     },
     ...(fusion === undefined
       ? []

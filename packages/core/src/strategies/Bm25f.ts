@@ -106,6 +106,12 @@ export interface Parameters {
    * (docs/search.md).
    */
   readonly boilerplate?: number | undefined
+  /**
+   * BM25+ (Lv and Zhai, CIKM 2011): every term a tool matches adds at least `lowerBound · idf`,
+   * however long the fields it matches in, so length normalization never makes a match count as
+   * (almost) none; 0 (or absent) disables.
+   */
+  readonly lowerBound?: number | undefined
   /** The analysis steps of documents and queries. */
   readonly analyzer: Analyzer.Options
 }

@@ -28,6 +28,8 @@ export interface Scoring extends FieldWeights.Adaptation {
   readonly b: number
   /** Weight of each field, in packing order. */
   readonly weights: Float64Array
+  /** BM25+'s lower bound of a matching term's normalized frequency (Lv and Zhai); 0 or absent: none. */
+  readonly lowerBound?: number | undefined
 }
 
 /** The documents and postings of an index. */
@@ -446,7 +448,8 @@ export const make = (
       const norm = avg === 0 ? 1 : 1 - b + (b * (lengths[base + f] as number)) / avg
       tf += ((weights[f] as number) * n) / norm
     }
-    return (idf * tf) / (k1 + tf)
+    const delta = scoring.lowerBound ?? 0
+    return delta > 0 && tf > 0 ? idf * (tf / (k1 + tf) + delta) : (idf * tf) / (k1 + tf)
   }
 
   const impactsOf = (term: number, s = 0): Float32Array => {
