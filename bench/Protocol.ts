@@ -208,37 +208,41 @@ export const strongestStock = (peers: PeerScores, dataset: string) =>
     { readonly name: string; readonly perQuery: ReadonlyArray<number> } | undefined
   >((a, b) => (a === undefined || meanOf(b.perQuery) > meanOf(a.perQuery) ? b : a), undefined)
 
-/** The ablation table. */
-export const ablate = (only?: ReadonlyArray<string>) =>
+/** The ablation table; `knobs` keeps the knobs named (and leaves the peers out). */
+export const ablate = (only?: ReadonlyArray<string>, knobs?: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const datasets = yield* Effect.forEach(Datasets.names(only), Datasets.load)
     const names = datasets.map((d) => d.name)
     const ev = evaluator(datasets)
-    const base = yield* Effect.forEach(names, (d) => ev.ndcg(Bm25f.defaults, d))
+    const base = yield* Effect.forEach(names, (d) => ev.perQuery(Bm25f.defaults, d))
     const out = [
-      "Ablation: nDCG@10 per data set; Δ against the defaults (first row). A learned knob (associations) is learned without the data set it is scored on.",
+      "Ablation: nDCG@10 per data set; Δ against the defaults (first row) ± noise, and the risk-sensitive gain (`riskGain`). A learned knob (associations) is learned without the data set it is scored on.",
       "",
       `| change | ${names.join(" | ")} |`,
       `|---|${names.map(() => "---").join("|")}|`,
-      `| defaults | ${base.map(f3).join(" | ")} |`
+      `| defaults | ${base.map((b) => f3(meanOf(b))).join(" | ")} |`
     ]
-    for (const k of Space.knobs) {
+    for (const k of Space.knobs.filter((k) => knobs === undefined || knobs.includes(k.name))) {
       const current = k.get(Bm25f.defaults)
       for (const value of k.values) {
         if (Space.show(value) === Space.show(current)) continue
         const p = k.set(Bm25f.defaults, value)
         log(`${k.name} = ${Space.show(value)}`)
         const cells = yield* Effect.forEach(names, (d, i) =>
-          Effect.map(ev.ndcg(p, d), (v) => `${f3(v)} (${signed(v - (base[i] as number))})`))
+          Effect.map(ev.perQuery(p, d), (after) => {
+            const c = compare(after, base[i] as ReadonlyArray<number>)
+            return `${f3(meanOf(after))} (${signed(c.delta)} ±${f3(c.noise)}, risk ${signed(c.risk)})`
+          }))
         const label = k.off !== undefined && Space.show(value) === Space.show(k.off) ? " (off)" : ""
         out.push(`| ${k.name} = ${Space.show(value)}${label} | ${cells.join(" | ")} |`)
       }
     }
+    if (knobs !== undefined) return out.join("\n")
     for (const [name, make] of Object.entries(Peers.peers)) {
       log(name)
       const cells = yield* Effect.forEach(datasets, (d, i) =>
         Effect.map(Datasets.score(make(), d), (s) =>
-          `${f3(s.mean.ndcg)} (${signed(s.mean.ndcg - (base[i] as number))})`))
+          `${f3(s.mean.ndcg)} (${signed(s.mean.ndcg - meanOf(base[i] as ReadonlyArray<number>))})`))
       out.push(`| peer: ${name} | ${cells.join(" | ")} |`)
     }
     return out.join("\n")
@@ -383,15 +387,15 @@ const versusPeer = (peers: PeerScores, name: string, mine: ReadonlyArray<number>
   }`
 }
 
-/** The nested rows of `heldOuts`: for each, the protocol run on the other sets of `names` from the defaults, judged on it. */
+/** The nested rows of `heldOuts`: for each, the protocol run on the other sets of `names` from `start`, judged on it. */
 const nestedRows = (
   ev: Evaluator,
   names: ReadonlyArray<string>,
   heldOuts: ReadonlyArray<string>,
-  peers: PeerScores
+  peers: PeerScores,
+  start: Bm25f.Parameters = Bm25f.defaults
 ) =>
   Effect.gen(function*() {
-    const start = Bm25f.defaults
     const rows: Array<string> = []
     for (const heldOut of heldOuts) {
       const others = names.filter((n) => n !== heldOut)
@@ -413,15 +417,25 @@ const nestedRows = (
 /**
  * `npm run bench -- --nested a,b`: only the nested estimate's folds holding out `a` and `b` (the
  * protocol run on every other data set, judged on the held-out one), without the run on every set.
+ * `--from origin` starts each fold from the hand-set parameters of 0.1.0 (`Space.origin`) instead
+ * of the defaults: the estimate of what the whole protocol gains on a catalog it never saw, rather
+ * than of what it adds to the defaults.
  */
-export const nested = (heldOuts: ReadonlyArray<string>) =>
+export const nested = (heldOuts: ReadonlyArray<string>, from: "defaults" | "origin" = "defaults") =>
   Effect.gen(function*() {
     const datasets = yield* Effect.forEach(Datasets.names(), Datasets.load)
     const names = datasets.map((d) => d.name)
     const ev = evaluator(datasets)
     const peers = yield* peerScores(datasets.filter((d) => heldOuts.includes(d.name)))
-    const rows = yield* nestedRows(ev, names, names.filter((n) => heldOuts.includes(n)), peers)
-    return [...NESTED_HEADER, ...rows].join("\n")
+    const start = from === "origin" ? Space.origin : Bm25f.defaults
+    const rows = yield* nestedRows(ev, names, names.filter((n) => heldOuts.includes(n)), peers, start)
+    return [
+      `Start: ${from === "origin" ? "the 0.1.0 parameters (Space.origin)" : "the defaults"}.`,
+      "",
+      ...NESTED_HEADER,
+      ...rows
+    ]
+      .join("\n")
   })
 
 /**

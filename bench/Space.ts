@@ -75,6 +75,19 @@ const additionKnob = <A>(
   off: A
 ): Knob => ({ name, kind: "addition", get, set, values, off }) as Knob
 
+/** An addition that is a number of the parameters, absent when off (0). */
+const optionalKnob = (
+  key: "fieldMapping" | "informativeness" | "boilerplate" | "lowerBound",
+  values: ReadonlyArray<number>
+): Knob =>
+  additionKnob(
+    key,
+    (p) => p[key] ?? 0,
+    (p, value: number) => ({ ...p, [key]: value > 0 ? value : undefined }),
+    values,
+    0
+  )
+
 /** RM3 settings tried: off, then (docs, terms, weight). */
 const FEEDBACK: ReadonlyArray<Bm25f.Feedback> = [
   { docs: 0, terms: 0, weight: 0 },
@@ -118,6 +131,10 @@ export const knobs: ReadonlyArray<Knob> = [
     [0, 0.05, 0.1, 0.25],
     0
   ),
+  optionalKnob("fieldMapping", [0, 0.25, 0.5, 0.75, 1]),
+  optionalKnob("informativeness", [0, 0.5, 1, 2]),
+  optionalKnob("boilerplate", [0, 0.5, 1, 2, 4]),
+  optionalKnob("lowerBound", [0, 0.05, 0.1, 0.2, 0.4]),
   weightKnob(["name", "aliases"], [1, 2, 3, 4, 5]),
   weightKnob(["parameterNames"], [0.5, 1, 2, 3]),
   weightKnob(["description", "category"], [0.5, 1, 1.5, 2]),

@@ -7,8 +7,9 @@
  *
  * Flags: `--semantic` adds the semantic and hybrid strategies (the offline embedding model: the
  * first run embeds every catalog, minutes); `--no-scale` skips the scale run; `--datasets a,b`
- * picks data sets. Without `../shared/bench` it says what is missing in one line and exits 2. Other modes: `--ablate` (every knob switched per data set),
- * `--protocol` (the leave-one-data-set-out tuning protocol and its nested estimate; `--nested a,b`: only the
+ * picks data sets. Without `../shared/bench` it says what is missing in one line and exits 2. Other modes: `--ablate` (every knob switched per data set;
+ * `--knobs a,b`: only the knobs named, without the peers),
+ * `--protocol` (the leave-one-data-set-out tuning protocol and its nested estimate; `--nested a,b [--from origin]`: only the
  * nested folds holding out `a` and `b`), `--feedback` (learning from use),
  * `--min-score` (the "no good match" thresholds, `minScore` then `minScoreRatio`), `--speed` (CPU time of
  * BM25F queries, pruned and exhaustive, against wink-bm25; `--speed --callgrind <size|dataset>
@@ -273,7 +274,9 @@ const main = scaleFlag >= 0
       : Speed.report()
   )
   : args.includes("--ablate")
-  ? printing(Protocol.ablate(only))
+  ? printing(
+    Protocol.ablate(only, args.includes("--knobs") ? (args[args.indexOf("--knobs") + 1] ?? "").split(",") : undefined)
+  )
   : args.includes("--defaults")
   ? printing(Defaults.report(only))
   : args.includes("--hybrid")
@@ -283,7 +286,12 @@ const main = scaleFlag >= 0
   : args.includes("--min-score")
   ? printing(Effect.map(Effect.all([MinScore.report(only), MinScore.ratioReport(only)]), (r) => r.join("\n\n")))
   : args.includes("--nested")
-  ? printing(Protocol.nested((args[args.indexOf("--nested") + 1] ?? "").split(",")))
+  ? printing(
+    Protocol.nested(
+      (args[args.indexOf("--nested") + 1] ?? "").split(","),
+      args[args.indexOf("--from") + 1] === "origin" ? "origin" : "defaults"
+    )
+  )
   : args.includes("--protocol")
   ? printing(Effect.map(Protocol.protocol(only), (r) => r.report))
   : program

@@ -19,6 +19,21 @@ const tools = [
 ]
 
 describe("BM25F: fusion, feedback, associations", () => {
+  it("BM25+: a term matched in a long field adds lowerBound · idf more", () => {
+    const long = doc({ name: "archive", description: `${"word ".repeat(300)}forecast` })
+    const plain = { ...Bm25fIndex.plain(Bm25f.defaults), b: 1 }
+    const score = (p: Bm25f.Parameters) => {
+      const index = Bm25fIndex.make(p)
+      index.add([...tools, long])
+      return index.score("archive", "forecast")
+    }
+    const idf = Math.log(1 + (tools.length + 1 - 2 + 0.5) / (2 + 0.5)) // two tools say "forecast"
+    const without = score(plain)
+    // length normalization makes the match in 301 words count little; BM25+ adds exactly δ · idf
+    assert.isBelow(without, 0.2 * idf)
+    assert.closeTo(score({ ...plain, lowerBound: 0.1 }) - without, 0.1 * idf, 1e-5)
+  })
+
   it("a fusion of weight 0 is no fusion", () => {
     const unfused = Bm25fIndex.make({ ...Bm25f.defaults, fusion: undefined, associations: undefined })
     const zero = Bm25fIndex.make({

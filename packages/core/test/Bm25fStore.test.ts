@@ -161,7 +161,8 @@ describe("BM25F store", () => {
       Bm25f.defaults,
       { ...Bm25f.defaults, fusion: undefined },
       { ...Bm25f.defaults, feedback: { docs: 3, terms: 4, weight: 0.3 } },
-      { ...Bm25f.defaults, associations: { table, weight: 0.4 } }
+      { ...Bm25f.defaults, associations: { table, weight: 0.4 } },
+      { ...Bm25f.defaults, fieldMapping: 0.5, informativeness: 1, boilerplate: 1, lowerBound: 0.1 }
     ]
     fc.assert(
       fc.property(
@@ -186,7 +187,10 @@ describe("BM25F store", () => {
       { ...Bm25f.defaults, fusion: undefined },
       { ...Bm25f.defaults, associations: { table, weight: 0.4 } },
       { ...Bm25f.defaults, clauseWeight: 0 },
-      plain
+      plain,
+      // field weights adapted to the catalog, BM25+: fixed between writes, so bounds built on them hold
+      { ...Bm25f.defaults, fieldMapping: 1 },
+      { ...Bm25f.defaults, informativeness: 2, boilerplate: 2, lowerBound: 0.2 }
     ]
     // every term may be skipped, however few tools hold it (and, eagerly, whatever its bounds); or none
     const bold = { minSkippedDf: 1, skippedShare: Number.POSITIVE_INFINITY, readPerHit: 0, beyondBounds: false }

@@ -86,6 +86,32 @@ export interface Parameters {
   readonly feedback?: Feedback | undefined
   /** Expansion of query terms by a term-association model; weight 0 disables. */
   readonly associations?: { readonly table: Associations; readonly weight: number } | undefined
+  /**
+   * Field weights that adapt to the catalog, after PRMS (Kim, Xue and Croft): the share, 0 to 1,
+   * of each term's weight over its fields that follows where the term lives in this catalog (its
+   * likelihood in each field's text, normalized over the fields) rather than `weights`; 0 (or
+   * absent) disables. Measured, not on by default (docs/search.md).
+   */
+  readonly fieldMapping?: number | undefined
+  /**
+   * Field weights that adapt to the catalog: each field's weight times (the mean idf of its words /
+   * the mean idf of every field's words)^informativeness, so fields of words many tools share
+   * weigh less; 0 (or absent) disables. Measured, not on by default (docs/search.md).
+   */
+  readonly informativeness?: number | undefined
+  /**
+   * Field weights that adapt to the catalog: a term's weight in a field times (1 − the share of
+   * tools holding it in that field)^boilerplate, so words most tools carry in a field (boilerplate
+   * parameter names) count little there; 0 (or absent) disables. Measured, not on by default
+   * (docs/search.md).
+   */
+  readonly boilerplate?: number | undefined
+  /**
+   * BM25+ (Lv and Zhai, CIKM 2011): every term a tool matches adds at least `lowerBound · idf`,
+   * however long the fields it matches in, so length normalization never makes a match count as
+   * (almost) none; 0 (or absent) disables.
+   */
+  readonly lowerBound?: number | undefined
   /** The analysis steps of documents and queries. */
   readonly analyzer: Analyzer.Options
 }

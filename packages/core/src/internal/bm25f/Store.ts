@@ -19,14 +19,17 @@
  * @internal
  */
 import type { Analyzer } from "../../Analyzer.js"
+import * as FieldWeights from "./FieldWeights.js"
 import * as Vocabulary from "./Vocabulary.js"
 
-/** How impacts are computed. */
-export interface Scoring {
+/** How impacts are computed; the field weights may adapt to the catalog (`FieldWeights`). */
+export interface Scoring extends FieldWeights.Adaptation {
   readonly k1: number
   readonly b: number
   /** Weight of each field, in packing order. */
   readonly weights: Float64Array
+  /** BM25+'s lower bound of a matching term's normalized frequency (Lv and Zhai); 0 or absent: none. */
+  readonly lowerBound?: number | undefined
 }
 
 /** The documents and postings of an index. */
@@ -434,9 +437,9 @@ export const make = (
     averagesVersion = version
   }
 
-  /** The impact of packed frequencies in a slot, given the term's idf. */
-  const impact = (base: number, packed: number, idf: number, scoring: Scoring): number => {
-    const { b, k1, weights } = scoring
+  /** The impact of packed frequencies in a slot, given the term's idf and field weights. */
+  const impact = (base: number, packed: number, idf: number, scoring: Scoring, weights: Float64Array): number => {
+    const { b, k1 } = scoring
     let tf = 0
     for (let f = 0; packed !== 0; f++, packed >>>= tfBits) {
       const n = packed & tfMax
@@ -445,7 +448,8 @@ export const make = (
       const norm = avg === 0 ? 1 : 1 - b + (b * (lengths[base + f] as number)) / avg
       tf += ((weights[f] as number) * n) / norm
     }
-    return (idf * tf) / (k1 + tf)
+    const delta = scoring.lowerBound ?? 0
+    return delta > 0 && tf > 0 ? idf * (tf / (k1 + tf) + delta) : (idf * tf) / (k1 + tf)
   }
 
   const impactsOf = (term: number, s = 0): Float32Array => {
@@ -463,12 +467,13 @@ export const make = (
     const start = ranges[3 * term] as number
     const df = ranges[3 * term + 1] as number
     const idf = idfOf(term)
+    const weights = weightsOf(s, term)
     let most = 0
     let share = 0
     for (let i = start; i < start + df; i++) {
       const slot = postSlots[i] as number
       const packed = postTfs[i] as number
-      arena[i] = impact(slot * fieldCount, packed, idf, scoring)
+      arena[i] = impact(slot * fieldCount, packed, idf, scoring, weights)
       if ((arena[i] as number) > most) most = arena[i] as number
       const inName = packed & tfMax
       if (s === 0 && inName > 0 && inName / (nameLengths[slot] as number) > share) {
@@ -479,6 +484,36 @@ export const make = (
     if (s === 0) nameShares[term] = share
     versions[term] = version
     return arena
+  }
+
+  // Field weights that adapt to the catalog (`FieldWeights`), per scoring: the catalog's once per
+  // write, a term's with its impacts. Fixed between writes, like the impacts and bounds built on them.
+  const adaptive = scoringList.map((scoring) =>
+    FieldWeights.adapts(scoring) ? FieldWeights.make(fieldCount, scoring.weights, scoring) : undefined
+  )
+  const catalogWeights: Array<Float64Array> = scoringList.map((scoring) => scoring.weights)
+  const catalogVersions = scoringList.map(() => -1)
+  const statistics = (): FieldWeights.Catalog => ({
+    size: live,
+    lengths: lengthTotals,
+    terms,
+    start: (term) => ranges[3 * term] as number,
+    df: (term) => ranges[3 * term + 1] as number,
+    idf: idfOf,
+    frequencies: postTfs,
+    tfBits,
+    tfMax
+  })
+  /** The field weights of a term's impacts under scoring `s`. */
+  const weightsOf = (s: number, term: number): Float64Array => {
+    const adapt = adaptive[s]
+    if (adapt === undefined) return (scoringList[s] as Scoring).weights
+    const catalog = statistics()
+    if (catalogVersions[s] !== version) {
+      catalogWeights[s] = Float64Array.from(adapt.catalog(catalog))
+      catalogVersions[s] = version
+    }
+    return adapt.term(catalog, catalogWeights[s] as Float64Array, term)
   }
 
   const idfOf = (term: number): number => {
