@@ -1,5 +1,8 @@
 // What every test project of `npm test` shares (each `vitest.config.ts` spreads it).
+import { fileURLToPath } from "node:url"
 import type { UserWorkspaceConfig } from "vitest/config"
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url))
 
 /**
  * Sources instead of build output, and a hang guard: a test that is merely slow on a loaded
@@ -10,16 +13,25 @@ import type { UserWorkspaceConfig } from "vitest/config"
  * (Effect, the sources), instead of a new worker importing them all again for each file, which was
  * most of the suite's time on 2 cores. A test file leaves the process as it found it (environment
  * variables it sets are given back in `afterAll`).
+ *
+ * Each embedded PostgreSQL a test creates starts from one template instead of running initdb
+ * (`vitest.pglite.ts`; the run's shared directory is `vitest.globalSetup.ts`'s).
  */
 export const shared = {
   resolve: { conditions: ["@tool-search/source"] },
   ssr: { resolve: { conditions: ["@tool-search/source"] } },
-  test: { testTimeout: 60_000, hookTimeout: 60_000, isolate: false }
+  test: {
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    isolate: false,
+    globalSetup: [here("./vitest.globalSetup.ts")],
+    setupFiles: [here("./vitest.pglite.ts")]
+  }
 } satisfies UserWorkspaceConfig
 
 /** A project of `shared` whose tests are `include`d. */
 export const project = (
-  test: { readonly name?: string; readonly include: Array<string>; readonly isolate?: boolean }
+  test: { readonly name?: string; readonly include: Array<string> }
 ): UserWorkspaceConfig => ({
   ...shared,
   test: { ...shared.test, ...test }

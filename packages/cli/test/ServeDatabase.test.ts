@@ -7,7 +7,7 @@
 // --session <id>` shows the gateway's reveals and calls.
 import { assert, describe, it } from "@effect/vitest"
 import { Audit, Database, GatewayStore, WriteBehind } from "@tool-search/store"
-import { Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
+import { Context, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { TestClock, TestConsole } from "effect/testing"
 import { Duplex } from "node:stream"
@@ -107,9 +107,8 @@ describe("tool-search serve --database", () => {
         const work = upstream()
         const plug = cuttable()
         // one in-memory database for both gateways: it lives as long as the test
-        const db = Layer.succeedContext(
-          yield* Layer.build(Database.layer({ _tag: "Memory" }, { wrapConnection: plug.wrap }))
-        )
+        const store = yield* Layer.build(Database.layer({ _tag: "Memory" }, { wrapConnection: plug.wrap }))
+        const db = Layer.succeedContext(store)
         const first = yield* Scope.make()
         const a = yield* gateway(db, work, first)
         const client1 = yield* connect(a.url, alice)
@@ -121,7 +120,16 @@ describe("tool-search serve --database", () => {
           isError: false
         })
         plug.restore()
-        yield* Scope.close(first, Exit.void) // closing writes what was held
+        yield* Scope.close(first, Exit.void)
+        // A gateway process closes its store with it, and closing the store writes what was held. Here
+        // both gateways share the test's database and its writer, which outlives the first: it is
+        // closed as that process's would be (what it held written before the next gateway starts).
+        // Without this, the next gateway raced the writer's retry and could resume the session from
+        // a database without its `create_issue` yet.
+        yield* Context.get(store, WriteBehind.WriteBehind).flush.pipe(
+          Effect.retry({ while: (e) => e.retryable, times: 3 }), // a pooled connection the cut left behind
+          Effect.orDie
+        )
         const b = yield* gateway(db, work, yield* Scope.make())
         const client2 = yield* connect(b.url, alice, client1.id)
         assert.include(yield* names(client2.client), "create_issue")

@@ -1,7 +1,7 @@
 // kill -9 of a process in the middle of its turns: what it had committed is all there, nothing is
 // half-written, and the database opens again (the embedded one takes over the dead process's lock).
 import { assert, it } from "@effect/vitest"
-import { Effect, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { spawn } from "node:child_process"
 import * as Fs from "node:fs"
@@ -48,11 +48,28 @@ const runAndKill = (database: string, turns: number, env: Record<string, string>
         : reject(new Error(`the turn loop exited by itself (${code}): ${err}`)))
   })
 
+/** A temporary directory, removed with the scope. */
+const tempDir = (prefix: string) =>
+  Effect.acquireRelease(
+    Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), prefix))),
+    (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+  )
+
+/**
+ * A fresh database: on the embedded engine a new directory, created (and migrated) here, so that
+ * the process killed only opens it — this test's subject is the kill, not the creation (which
+ * Database.test.ts covers), and the embedded database of this process starts from the test
+ * template (`vitest.pglite.ts`) where a new process would run initdb.
+ */
 const freshLocation = (engine: Engine) =>
   engine.name === "embedded"
-    ? Effect.succeed<Database.Location>({
-      _tag: "Embedded",
-      path: Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "tool-search-crash-")), "db")
+    ? Effect.gen(function*() {
+      const location: Database.Location = {
+        _tag: "Embedded",
+        path: Path.join(yield* tempDir("tool-search-crash-"), "db")
+      }
+      yield* Effect.orDie(Effect.scoped(Layer.build(Database.layer(location))))
+      return location
     })
     : engine.fresh
 
@@ -63,7 +80,7 @@ describeEngines("kill -9 mid-turn", (engine) => {
   it.live("killed inside a transaction: none of it is there, and the rest is", () =>
     Effect.gen(function*() {
       const location = yield* freshLocation(engine)
-      const journal = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tool-search-crash-journal-"))
+      const journal = yield* tempDir("tool-search-crash-journal-")
       const committed = yield* Effect.promise(() =>
         runAndKill(written(location), 1_000, { CRASH_IN_TRANSACTION: "2", TOOL_SEARCH_JOURNAL: journal })
       )
@@ -84,19 +101,14 @@ describeEngines("kill -9 mid-turn", (engine) => {
     "what was committed is all there; nothing is half-written; the database opens again",
     () =>
       Effect.gen(function*() {
-        const location = engine.name === "embedded"
-          ? {
-            _tag: "Embedded" as const,
-            path: Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "tool-search-crash-")), "db")
-          }
-          : yield* engine.fresh
+        const location = yield* freshLocation(engine)
         const url = location._tag === "Postgres"
           ? Redacted.value(location.url)
           : location._tag === "Embedded"
           ? location.path
           : ""
         // the audit is written behind, and kept in a journal until written: the next process writes it
-        const journal = Fs.mkdtempSync(Path.join(Os.tmpdir(), "tool-search-crash-journal-"))
+        const journal = yield* tempDir("tool-search-crash-journal-")
         const committed = yield* Effect.promise(() => runAndKill(url, 4, { TOOL_SEARCH_JOURNAL: journal }))
         assert.isAtLeast(committed.length, 4)
 
