@@ -36,6 +36,21 @@ const batch = fc.oneof(
 const query = fc.tuple(phrase(4), fc.constantFrom("", ". ", " and then ", " \""), phrase(3))
   .map(([a, sep, b]) => (sep === "" ? a : `${a}${sep}${b}${sep === " \"" ? "\"" : ""}`))
 
+// requests with a clause of one word, quoted or not, first or last: a clause whose best score
+// pruning may know without reading its postings (`Store.bestAlone`, at weight 1 only)
+const oneWordClause = fc.tuple(
+  phrase(4),
+  fc.constantFrom(". ", " and then "),
+  // often a word that widened catalogs give (nearly) every tool: the clauses pruning skips
+  fc.oneof(fc.constantFrom("status", "data"), word),
+  fc.boolean(),
+  fc.boolean()
+)
+  .map(([a, sep, w, quoted, first]) => {
+    const alone = quoted ? `"${w}"` : w
+    return first ? `${alone}${sep}${a}` : `${a}${sep}${alone}`
+  })
+
 type Tool = {
   readonly id: number
   readonly name: string
@@ -238,6 +253,38 @@ describe("BM25F store", () => {
               Effect.runSync(reading.search(request)),
               `${q} (limit ${limit}, one in ${every})`
             )
+          }
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+
+  it("property: a clause of one word that every tool holds is skipped with its best score known, and the hits stay exactly those of reading every posting", () => {
+    // "status" in most names (some names are that word alone, its best match), "data" in every
+    // description: requests with such a clause, the other clause's words rarer
+    const bold = { minSkippedDf: 1, skippedShare: Number.POSITIVE_INFINITY, readPerHit: 0, beyondBounds: false }
+    const never = { ...bold, minSkippedDf: Number.POSITIVE_INFINITY }
+    fc.assert(
+      fc.property(
+        fc.array(tool, { minLength: 2, maxLength: 40 }),
+        fc.array(fc.tuple(oneWordClause, fc.constantFrom(1, 2, 3, 8)), { minLength: 1, maxLength: 8 }),
+        fc.constantFrom(Bm25f.defaults, { ...Bm25f.defaults, fusion: undefined }),
+        (tools, queries, parameters) => {
+          const docs = tools.map((t) =>
+            documentOf({
+              ...t,
+              name: t.id % 5 === 0 ? "status" : t.id % 4 === 0 ? t.name : `${t.name}_status`,
+              description: `${t.description} data`
+            })
+          )
+          const pruning = Bm25fIndex.make(parameters, bold)
+          const reading = Bm25fIndex.make(parameters, never)
+          pruning.add(docs)
+          reading.add(docs)
+          for (const [q, limit] of queries) {
+            const request = { text: q, limit, accept: () => true }
+            assert.deepStrictEqual(Effect.runSync(pruning.search(request)), Effect.runSync(reading.search(request)), q)
           }
         }
       ),

@@ -88,7 +88,12 @@ export const make = (parameters: Parameters, pruning?: Scorer.Pruning): Index =>
   const analyzer = Analyzer.make(parameters.analyzer)
   const fusion = parameters.fusion !== undefined && parameters.fusion.weight > 0 ? parameters.fusion : undefined
   const store = Store.make(analyzer, FIELDS.length, [
-    { k1: parameters.k1, b: parameters.b, weights: Float64Array.from(FIELDS, (f) => parameters.weights[f]) },
+    {
+      k1: parameters.k1,
+      b: parameters.b,
+      weights: Float64Array.from(FIELDS, (f) => parameters.weights[f]),
+      nameCoverage: parameters.nameCoverage
+    },
     ...(fusion === undefined
       ? []
       : [{ k1: fusion.k1, b: fusion.b, weights: Float64Array.from(FIELDS, (f) => fusion.weights[f]) }])
