@@ -12,7 +12,7 @@
  * @internal
  */
 import type { Analyzer } from "../../Analyzer.js"
-import { isAscii, isAsciiWordChar } from "../analysis.js"
+import { analyzeRun, isAscii, isAsciiWordChar } from "../analysis.js"
 import * as Fnv from "../fnv.js"
 
 /** Term ids of an index's vocabulary. */
@@ -56,7 +56,8 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
   let counts = new Int32Array(64)
   let entries = 0
   const entryOf = (word: string): number => {
-    const terms = analyzer.analyzeWord(word)
+    // each distinct word is analyzed once here: the analyzer's memo is left to queries
+    const terms = analyzeRun(word, analyzer.options)
     if (entries === starts.length) {
       starts = grown(starts, entries * 2)
       counts = grown(counts, entries * 2)
