@@ -74,28 +74,28 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
   // Non-ASCII words and their entries.
   const wordEntries = new Map<string, number>()
 
-  // The open-addressing table of ASCII words: word, hash and entry per slot.
+  // The open-addressing table of ASCII words: per slot, the word's hash and its entry plus one (0:
+  // a free slot) side by side, so a probe reads one cache line and looks at the word itself only
+  // when the hashes match; the words, by slot, beside it.
   let mask = (1 << 12) - 1
-  let words: Array<string | undefined> = new Array(mask + 1)
-  let entryAt = new Int32Array(mask + 1)
-  let hashes = new Int32Array(mask + 1)
+  let table = new Int32Array(2 * (mask + 1))
+  let words: Array<string> = new Array(mask + 1)
   let count = 0
 
   const rehash = (): void => {
+    const oldTable = table
     const oldWords = words
-    const oldEntries = entryAt
-    const oldHashes = hashes
     mask = mask * 2 + 1
+    table = new Int32Array(2 * (mask + 1))
     words = new Array(mask + 1)
-    entryAt = new Int32Array(mask + 1)
-    hashes = new Int32Array(mask + 1)
     for (let i = 0; i < oldWords.length; i++) {
-      if (oldWords[i] === undefined) continue
-      let at = (oldHashes[i] as number) & mask
-      while (words[at] !== undefined) at = (at + 1) & mask
-      words[at] = oldWords[i]
-      entryAt[at] = oldEntries[i] as number
-      hashes[at] = oldHashes[i] as number
+      if (oldTable[2 * i + 1] === 0) continue
+      const hash = oldTable[2 * i] as number
+      let at = hash & mask
+      while (table[2 * at + 1] !== 0) at = (at + 1) & mask
+      table[2 * at] = hash
+      table[2 * at + 1] = oldTable[2 * i + 1] as number
+      words[at] = oldWords[i] as string
     }
   }
 
@@ -103,25 +103,21 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
   const entryOfRange = (text: string, start: number, end: number, hash: number): number => {
     let at = hash & mask
     for (;;) {
-      const word = words[at]
-      if (word === undefined) break
-      if (hashes[at] === hash && word.length === end - start) {
-        let same = true
-        for (let i = 0; i < word.length; i++) {
-          if (word.charCodeAt(i) !== text.charCodeAt(start + i)) {
-            same = false
-            break
-          }
-        }
-        if (same) return entryAt[at] as number
+      const entry = (table[2 * at + 1] as number) - 1
+      if (entry < 0) break
+      if (table[2 * at] === hash) {
+        const word = words[at] as string // an occupied slot has its word
+        let same = word.length === end - start
+        for (let i = 0; same && i < word.length; i++) same = word.charCodeAt(i) === text.charCodeAt(start + i)
+        if (same) return entry
       }
       at = (at + 1) & mask
     }
     const word = text.slice(start, end)
     const entry = entryOf(word)
+    table[2 * at] = hash
+    table[2 * at + 1] = entry + 1
     words[at] = word
-    entryAt[at] = entry
-    hashes[at] = hash
     if (++count * 2 > mask) rehash()
     return entry
   }
