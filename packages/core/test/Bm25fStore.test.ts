@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import * as fc from "fast-check"
 import * as Analyzer from "../src/Analyzer.js"
 import * as CatalogTool from "../src/CatalogTool.js"
+import * as Vocabulary from "../src/internal/bm25f/Vocabulary.js"
 import * as Bm25fIndex from "../src/internal/bm25fIndex.js"
 import * as SearchDocument from "../src/SearchDocument.js"
 import * as Bm25f from "../src/strategies/Bm25f.js"
@@ -288,6 +289,27 @@ describe("BM25F store", () => {
           }
         }
       ),
+      { numRuns: 300 }
+    )
+  })
+
+  it("property: the vocabulary's scan gives the analyzer's terms of any text, ASCII or not, in order", () => {
+    // pieces that meet in every way: ASCII words next to accented, CJK and Hangul ones, separators between or not
+    const piece = fc.oneof(
+      fc.constantFrom("getUser", "snake_case", "list", "files", "HTTPServer", "v2", "the", "café", "naïve", "日本語"),
+      fc.constantFrom("데이터를", "Ｆｕｌｌ", "⒈", " ", "_", "-", ". ", "é", "'"),
+      fc.string({ maxLength: 4 })
+    )
+    fc.assert(
+      fc.property(fc.array(fc.array(piece, { maxLength: 8 }).map((ps) => ps.join("")), { maxLength: 6 }), (texts) => {
+        const analyzer = Analyzer.make()
+        const vocabulary = Vocabulary.make(analyzer, () => undefined)
+        for (const text of texts) {
+          const n = vocabulary.scan(text)
+          const ids = Array.from(vocabulary.scanned().subarray(0, n))
+          assert.deepStrictEqual(ids.map(vocabulary.termOf), analyzer.terms(text), text)
+        }
+      }),
       { numRuns: 300 }
     )
   })

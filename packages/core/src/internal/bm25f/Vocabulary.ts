@@ -4,7 +4,8 @@
  *
  * ASCII text, most of what catalogs hold, is scanned without cutting out each word: a word is
  * hashed while it is read and found in an open-addressing table by comparing characters, so the
- * common case allocates nothing. Other text goes through the analyzer's word scanner and a map.
+ * common case allocates nothing; the scan itself finds out whether the text is ASCII (no pass of
+ * its own). Other text goes through the analyzer's word scanner and a map.
  * The term ids of every known word live in one shared arena (a start and a count per word), not
  * in an array per word: a catalog of 100,000 tools has as many distinct words, and as many small
  * arrays would cost the garbage collector more than the scan itself.
@@ -12,7 +13,7 @@
  * @internal
  */
 import type { Analyzer } from "../../Analyzer.js"
-import { analyzeRun, isAscii, isAsciiWordChar } from "../analysis.js"
+import { analyzeRun, isAsciiWordChar } from "../analysis.js"
 import * as Fnv from "../fnv.js"
 
 /** Term ids of an index's vocabulary. */
@@ -132,12 +133,18 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
     for (let i = 0; i < n; i++) out[outSize++] = arena[from + i] as number
   }
 
-  const scanAscii = (text: string): void => {
+  /**
+   * Scans ASCII text; stops and returns false at the first other character. The words emitted
+   * before it ended at an ASCII separator, so the general scanner cuts them the same way and their
+   * terms get the same ids in the same order: nothing the fallback would not have created.
+   */
+  const scanAscii = (text: string): boolean => {
     const n = text.length
     let start = -1
     let hash = 0
     for (let i = 0; i <= n; i++) {
       const c = i < n ? text.charCodeAt(i) : 32
+      if (c > 127) return false
       if (isAsciiWordChar(c, underscore)) {
         if (start < 0) {
           start = i
@@ -149,6 +156,7 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
         start = -1
       }
     }
+    return true
   }
 
   return {
@@ -156,8 +164,8 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
     termOf: (id) => byId[id] ?? "",
     scan: (text) => {
       outSize = 0
-      if (isAscii(text)) scanAscii(text)
-      else {
+      if (!scanAscii(text)) {
+        outSize = 0
         analyzer.forEachWord(text, (word) => {
           let entry = wordEntries.get(word)
           if (entry === undefined) {
