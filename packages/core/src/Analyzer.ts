@@ -135,10 +135,10 @@ const build = (options: Options, cacheLimit: number): Analyzer => {
   const underscore = !options.snakeCase
   const cache = new Map<string, ReadonlyArray<string>>()
   const analyzeWord = (word: string): ReadonlyArray<string> => {
-    if (cacheLimit === 0) return analyzeRun(word, options)
+    if (cacheLimit === 0) return internal.analyzeRun(word, options)
     let analyzed = cache.get(word)
     if (analyzed === undefined) {
-      analyzed = analyzeRun(word, options)
+      analyzed = internal.analyzeRun(word, options)
       if (cache.size >= cacheLimit) cache.clear()
       cache.set(word, analyzed)
     }
@@ -186,40 +186,3 @@ const QUOTE_MARK = /['"“«「『]/
 // A single quote counts only when it is not inside a word, so "it's" is not a quote.
 const QUOTED =
   /(?<![\p{L}\p{N}])'[^'\n]{1,200}'(?![\p{L}\p{N}])|"[^"\n]{1,200}"|“[^”\n]{1,200}”|«[^»\n]{1,200}»|「[^」\n]{1,200}」|『[^』\n]{1,200}』/gu
-
-const stemmers: Record<Stemming, (word: string) => string> = {
-  none: (word) => word,
-  plural: internal.pluralStem,
-  light: internal.lightStem,
-  porter: internal.porterStem
-}
-
-/** Analyzes one run of word characters (no separators inside). */
-const analyzeRun = (run: string, options: Options): ReadonlyArray<string> => {
-  const normalized = options.nfkc ? run.normalize("NFKC") : run
-  const out: Array<string> = []
-  const parts: Array<string> = []
-  // NFKC can introduce separators ("⒈" is "1."): split the normalized text into words again
-  if (normalized === run) internal.splitRun(run, parts, options.camelCase)
-  else internal.forEachWord(normalized, (word) => internal.splitRun(word, parts, options.camelCase), !options.snakeCase)
-  const stem = stemmers[options.stemming]
-  if (options.compounds && parts.length > 1) {
-    // the whole word as one term too, unless it spans scripts (CJK and Hangul runs have their own terms)
-    const whole = parts.join("").toLowerCase() // the parts, not the run: NFKC can add separators
-    if (!internal.isCjk(whole) && !internal.isHangul(whole)) out.push(stem(whole))
-  }
-  for (const part of parts) {
-    const lower = part.toLowerCase()
-    if (internal.isCjk(lower)) {
-      if (options.cjkBigrams) internal.bigrams(lower, out)
-      else out.push(lower)
-    } else if (internal.isHangul(lower)) {
-      out.push(lower)
-      const stripped = options.koreanParticles ? internal.stripKoreanSuffix(lower) : undefined
-      if (stripped !== undefined) out.push(stripped)
-    } else if (!options.stopWords || !internal.STOP_WORDS.has(lower)) {
-      out.push(stem(lower))
-    }
-  }
-  return out
-}

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import * as fc from "fast-check"
 import * as Analyzer from "../src/Analyzer.js"
 import * as CatalogTool from "../src/CatalogTool.js"
+import * as Vocabulary from "../src/internal/bm25f/Vocabulary.js"
 import * as Bm25fIndex from "../src/internal/bm25fIndex.js"
 import * as SearchDocument from "../src/SearchDocument.js"
 import * as Bm25f from "../src/strategies/Bm25f.js"
@@ -35,6 +36,21 @@ const batch = fc.oneof(
 // requests of one clause and of several (sentences, "and then"), some with a quoted value
 const query = fc.tuple(phrase(4), fc.constantFrom("", ". ", " and then ", " \""), phrase(3))
   .map(([a, sep, b]) => (sep === "" ? a : `${a}${sep}${b}${sep === " \"" ? "\"" : ""}`))
+
+// requests with a clause of one word, quoted or not, first or last: a clause whose best score
+// pruning may know without reading its postings (`Store.bestAlone`, at weight 1 only)
+const oneWordClause = fc.tuple(
+  phrase(4),
+  fc.constantFrom(". ", " and then "),
+  // often a word that widened catalogs give (nearly) every tool: the clauses pruning skips
+  fc.oneof(fc.constantFrom("status", "data"), word),
+  fc.boolean(),
+  fc.boolean()
+)
+  .map(([a, sep, w, quoted, first]) => {
+    const alone = quoted ? `"${w}"` : w
+    return first ? `${alone}${sep}${a}` : `${a}${sep}${alone}`
+  })
 
 type Tool = {
   readonly id: number
@@ -245,6 +261,59 @@ describe("BM25F store", () => {
           }
         }
       ),
+      { numRuns: 300 }
+    )
+  })
+
+  it("property: a clause of one word that every tool holds is skipped with its best score known, and the hits stay exactly those of reading every posting", () => {
+    // "status" in most names (some names are that word alone, its best match), "data" in every
+    // description: requests with such a clause, the other clause's words rarer
+    const bold = { minSkippedDf: 1, skippedShare: Number.POSITIVE_INFINITY, readPerHit: 0, beyondBounds: false }
+    const never = { ...bold, minSkippedDf: Number.POSITIVE_INFINITY }
+    fc.assert(
+      fc.property(
+        fc.array(tool, { minLength: 2, maxLength: 40 }),
+        fc.array(fc.tuple(oneWordClause, fc.constantFrom(1, 2, 3, 8)), { minLength: 1, maxLength: 8 }),
+        fc.constantFrom(Bm25f.defaults, { ...Bm25f.defaults, fusion: undefined }),
+        (tools, queries, parameters) => {
+          const docs = tools.map((t) =>
+            documentOf({
+              ...t,
+              name: t.id % 5 === 0 ? "status" : t.id % 4 === 0 ? t.name : `${t.name}_status`,
+              description: `${t.description} data`
+            })
+          )
+          const pruning = Bm25fIndex.make(parameters, bold)
+          const reading = Bm25fIndex.make(parameters, never)
+          pruning.add(docs)
+          reading.add(docs)
+          for (const [q, limit] of queries) {
+            const request = { text: q, limit, accept: () => true }
+            assert.deepStrictEqual(Effect.runSync(pruning.search(request)), Effect.runSync(reading.search(request)), q)
+          }
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+
+  it("property: the vocabulary's scan gives the analyzer's terms of any text, ASCII or not, in order", () => {
+    // pieces that meet in every way: ASCII words next to accented, CJK and Hangul ones, separators between or not
+    const piece = fc.oneof(
+      fc.constantFrom("getUser", "snake_case", "list", "files", "HTTPServer", "v2", "the", "café", "naïve", "日本語"),
+      fc.constantFrom("데이터를", "Ｆｕｌｌ", "⒈", " ", "_", "-", ". ", "é", "'"),
+      fc.string({ maxLength: 4 })
+    )
+    fc.assert(
+      fc.property(fc.array(fc.array(piece, { maxLength: 8 }).map((ps) => ps.join("")), { maxLength: 6 }), (texts) => {
+        const analyzer = Analyzer.make()
+        const vocabulary = Vocabulary.make(analyzer, () => undefined)
+        for (const text of texts) {
+          const n = vocabulary.scan(text)
+          const ids = Array.from(vocabulary.scanned().subarray(0, n))
+          assert.deepStrictEqual(ids.map(vocabulary.termOf), analyzer.terms(text), text)
+        }
+      }),
       { numRuns: 300 }
     )
   })

@@ -6,6 +6,7 @@
  * @internal
  */
 import { stemmer as porterStemmer } from "stemmer"
+import type { Options } from "../Analyzer.js"
 
 // -----------------------------------------------------------------------------
 // Word scanning
@@ -317,5 +318,50 @@ export const clauses = (text: string): Array<string> =>
 export const words = (text: string): Array<string> => {
   const out: Array<string> = []
   forEachWord(text, (word) => splitRun(word, out))
+  return out
+}
+
+// -----------------------------------------------------------------------------
+// One word
+// -----------------------------------------------------------------------------
+
+const stemmers: Record<Options["stemming"], (word: string) => string> = {
+  none: (word) => word,
+  plural: pluralStem,
+  light: lightStem,
+  porter: porterStem
+}
+
+/**
+ * Analyzes one run of word characters (no separators inside) with `options`: the analyzer's
+ * `analyzeWord` without its memo, for callers that keep each word's terms themselves (an index's
+ * vocabulary analyzes each distinct word once).
+ */
+export const analyzeRun = (run: string, options: Options): ReadonlyArray<string> => {
+  const normalized = options.nfkc ? run.normalize("NFKC") : run
+  const out: Array<string> = []
+  const parts: Array<string> = []
+  // NFKC can introduce separators ("⒈" is "1."): split the normalized text into words again
+  if (normalized === run) splitRun(run, parts, options.camelCase)
+  else forEachWord(normalized, (word) => splitRun(word, parts, options.camelCase), !options.snakeCase)
+  const stem = stemmers[options.stemming]
+  if (options.compounds && parts.length > 1) {
+    // the whole word as one term too, unless it spans scripts (CJK and Hangul runs have their own terms)
+    const whole = parts.join("").toLowerCase() // the parts, not the run: NFKC can add separators
+    if (!isCjk(whole) && !isHangul(whole)) out.push(stem(whole))
+  }
+  for (const part of parts) {
+    const lower = part.toLowerCase()
+    if (isCjk(lower)) {
+      if (options.cjkBigrams) bigrams(lower, out)
+      else out.push(lower)
+    } else if (isHangul(lower)) {
+      out.push(lower)
+      const stripped = options.koreanParticles ? stripKoreanSuffix(lower) : undefined
+      if (stripped !== undefined) out.push(stripped)
+    } else if (!options.stopWords || !STOP_WORDS.has(lower)) {
+      out.push(stem(lower))
+    }
+  }
   return out
 }

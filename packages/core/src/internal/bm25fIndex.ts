@@ -95,7 +95,8 @@ export const make = (parameters: Parameters, pruning?: Scorer.Pruning): Index =>
       fieldMapping: parameters.fieldMapping,
       informativeness: parameters.informativeness,
       boilerplate: parameters.boilerplate,
-      lowerBound: parameters.lowerBound
+      lowerBound: parameters.lowerBound,
+      nameCoverage: parameters.nameCoverage
     },
     ...(fusion === undefined
       ? []

@@ -19,6 +19,7 @@ import type { Hit } from "../../SearchStrategy.js"
 import type { Associations, Feedback } from "../../strategies/Bm25f.js"
 import { clauses } from "../analysis.js"
 import { TopK } from "../TopK.js"
+import { coverage as coverageOf } from "./Coverage.js"
 import type { Store } from "./Store.js"
 
 /** The ranking additions the scorer applies on top of BM25F. */
@@ -126,6 +127,9 @@ export const make = (
   // the query's term weight: Σ weight · idf over its terms, the most a tool could match; per clause too
   let ceiling = 0
   const clauseCeilings = new Float64Array(MAX_CLAUSES)
+  // per clause: its best score over every tool when known without reading it (a clause of one
+  // term whose postings pruning skips: `Store.bestAlone`), else 0; set by `pruned` only
+  const knownClauses = new Float64Array(MAX_CLAUSES)
   let touched = new Int32Array(0)
   let stamp = 0
   // Per-clause scores and name hits, side by side: a row of two per clause of the query per slot
@@ -194,6 +198,7 @@ export const make = (
     const n = store.size()
     ceiling = 0
     clauseCeilings.fill(0)
+    knownClauses.fill(0)
     for (let t = 0; t < terms; t++) {
       const id = store.vocabulary.find(words[t] as string)
       const df = id === undefined ? 0 : store.df(id)
@@ -268,10 +273,7 @@ export const make = (
 
   // the name lengths of the current query's slots (the name is field 0), read once per query
   let names: Uint16Array = new Uint16Array(0)
-  const coverage = (slot: number, hits: number): number => {
-    const length = names[slot] as number
-    return hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0
-  }
+  const coverage = (slot: number, hits: number): number => coverageOf(nameCoverage, hits, names[slot] as number)
 
   /**
    * Starts scoring a request (split in `parts` when it has several clauses) with expansion terms
@@ -335,7 +337,8 @@ export const make = (
       nameCoverage,
       clauseWeight,
       clauseSums,
-      slotMasks
+      slotMasks,
+      known: knownClauses
     })
     if (mixed) mix(bests.fused, bests.second)
   }
@@ -461,7 +464,7 @@ export const make = (
     if (lastClauses === 0 && nameCoverage !== 0) {
       const hits = acc[at + HITS] as number
       const length = names[slot] as number
-      v = v + (hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0)
+      v = v + coverageOf(nameCoverage, hits, length)
     }
     return mixed ? mixFirst * v + mixSecond * (acc[at + SECOND] as number) : v
   }
@@ -499,7 +502,8 @@ export const make = (
    * Marks query terms held by a large share of the catalog as skipped, most common first: their
    * postings add only to slots a rarer term touched. A term is skipped only while the skipped
    * terms' bounds stay below the largest impact of a term still read (some slot scores that
-   * much), the rarest term of each clause is read, and the terms read hold a few postings per hit
+   * much), the rarest term of each clause is read (unless the clause is that term alone, at
+   * weight 1: its best score is known, see `pruned`), and the terms read hold a few postings per hit
    * asked for (so the best `limit` can be found among their slots); returns how many are skipped.
    */
   const chooseSkipped = (limit: number): number => {
@@ -548,7 +552,10 @@ export const make = (
     return weight * store.maxImpact(id) + nameCoverage * Math.min(1, weight * store.maxNameShare(id))
   }
 
-  /** Whether term `t` is the only term read of one of the query's clauses. */
+  /**
+   * Whether term `t` is the only term read of one of the query's clauses whose best score is not
+   * known without reading it (see `aloneIn`).
+   */
   const readsClauseAlone = (t: number): boolean => {
     for (let c = 0, m = termMasks[t] as number; m !== 0; c++, m >>>= 1) {
       if ((m & 1) === 0) continue
@@ -557,9 +564,23 @@ export const make = (
         others = u !== t && skipped[u] === 0 && (termIds[u] as number) >= 0 &&
           (((termMasks[u] as number) >>> c) & 1) !== 0
       }
-      if (!others) return true
+      if (!others && aloneIn(c) !== t) return true
     }
     return false
+  }
+
+  /**
+   * The query term that is clause `c`'s only term held by any tool, when its weight is 1: the
+   * clause's best score over every tool is then the store's `bestAlone` of that term; else -1.
+   */
+  const aloneIn = (c: number): number => {
+    let alone = -1
+    for (let t = 0; t < terms; t++) {
+      if ((termIds[t] as number) < 0 || (((termMasks[t] as number) >>> c) & 1) === 0) continue
+      if (alone >= 0) return -1
+      alone = t
+    }
+    return alone >= 0 && termWeights[alone] === 1 ? alone : -1
   }
 
   /**
@@ -574,7 +595,10 @@ export const make = (
    * with name hits, never faster than in proportion), widened by `SLACK` against rounding. When
    * those bounds are below every scale of the fusion (the best whole, clause and second-ranker
    * scores, the best fused score) and below the `limit`-th best score, the marked slots decide the
-   * results exactly.
+   * results exactly. A clause of one term (at weight 1) whose postings are skipped has its scale
+   * known without them: the store keeps each term's best score alone (`Store.bestAlone`), computed
+   * as a clause of that term only is scored, so the clause is normalised exactly as when read, and
+   * no other slot can exceed it.
    */
   const pruned = (limit: number, accept: (id: string) => boolean): ReadonlyArray<Hit> | undefined => {
     let restWhole = 0
@@ -594,6 +618,10 @@ export const make = (
         if ((m & 1) !== 0) restClause[c] = (restClause[c] as number) + most
       }
       if (fused) restSecond += (secondWeights[t] as number) * store.maxImpact(id, 1)
+    }
+    for (let c = 0; c < lastClauses; c++) {
+      const alone = aloneIn(c)
+      if (alone >= 0 && skipped[alone] === 1) knownClauses[c] = store.bestAlone(termIds[alone] as number)
     }
     let count = 0
     for (let t = 0; t < terms; t++) count = addTerm(t, count, skipped[t] === 1 ? "marked" : undefined)
@@ -627,8 +655,9 @@ export const make = (
       for (let c = 0; c < lastClauses; c++) {
         const most = (restClause[c] as number) * SLACK
         const best = bests.clauses[c] as number
-        if (most > best) return undefined
-        if (best > 0) clause = Math.max(clause, most / best)
+        // a known best is the clause's best over every tool: no other slot exceeds it
+        if (most > best && !((knownClauses[c] as number) > 0)) return undefined
+        if (best > 0) clause = Math.max(clause, Math.min(most, best) / best)
       }
       first = ((1 - clauseWeight) / bests.whole) * restWhole + clauseWeight * clause
       if (first > bests.fused) return undefined
@@ -650,6 +679,7 @@ export const make = (
       if (hits !== undefined) return hits
       nextStamp()
       skipped.fill(0)
+      knownClauses.fill(0)
     }
     const count = addTerms()
     finish(count)
@@ -815,7 +845,7 @@ const wholeBests = (
     if (nameCoverage !== 0) {
       const hits = acc[at + HITS] as number
       const length = names[slot] as number
-      score = score + (hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0)
+      score = score + coverageOf(nameCoverage, hits, length)
     }
     if (score > best) best = score
     const other = acc[at + SECOND] as number
@@ -856,12 +886,14 @@ const fuseClauses = (
     readonly clauseWeight: number
     readonly clauseSums: Float64Array
     readonly slotMasks: Int32Array
+    /** Each clause's best score over every tool when known (0: the best of the touched slots). */
+    readonly known: Float64Array
   }
 ): Bests => {
-  const { acc, clauseSums, clauseWeight, nameCoverage, names, raw, slotMasks } = state
+  const { acc, clauseSums, clauseWeight, known, nameCoverage, names, raw, slotMasks } = state
   let best = 0
   let bestSecond = 0
-  const bestOfClause = new Float64Array(clauseCount)
+  const bestOfClause = known.slice(0, clauseCount)
   for (let i = 0; i < count; i++) {
     const slot = touched[i] as number
     const at = slot * ACC
@@ -869,7 +901,7 @@ const fuseClauses = (
     const hits = acc[at + HITS] as number
     const r = acc[at + SCORE] as number
     raw[slot] = r
-    const s = r + (hits > 0 && length > 0 ? (nameCoverage * Math.min(hits, length)) / length : 0)
+    const s = r + coverageOf(nameCoverage, hits, length)
     acc[at + SCORE] = s
     if (s > best) best = s
     const other = acc[at + SECOND] as number
@@ -879,8 +911,7 @@ const fuseClauses = (
       if ((m & 1) === 0) continue
       const cat = row + 2 * c
       const h = clauseSums[cat + 1] as number
-      const w = (clauseSums[cat] as number) +
-        (h > 0 && length > 0 ? (nameCoverage * Math.min(h, length)) / length : 0)
+      const w = (clauseSums[cat] as number) + coverageOf(nameCoverage, h, length)
       clauseSums[cat] = w
       if (w > (bestOfClause[c] as number)) bestOfClause[c] = w
     }

@@ -19,6 +19,7 @@
  * @internal
  */
 import type { Analyzer } from "../../Analyzer.js"
+import { coverage } from "./Coverage.js"
 import * as FieldWeights from "./FieldWeights.js"
 import * as Vocabulary from "./Vocabulary.js"
 
@@ -30,6 +31,8 @@ export interface Scoring extends FieldWeights.Adaptation {
   readonly weights: Float64Array
   /** BM25+'s lower bound of a matching term's normalized frequency (Lv and Zhai); 0 or absent: none. */
   readonly lowerBound?: number | undefined
+  /** The name coverage of the scorer (first scoring only): for `bestAlone`; 0 when absent. */
+  readonly nameCoverage?: number | undefined
 }
 
 /** The documents and postings of an index. */
@@ -82,6 +85,13 @@ export interface Store {
    * name's length, over the term's postings (valid after `impactsOf(termId)` as above).
    */
   readonly maxNameShare: (termId: number) => number
+  /**
+   * The best score of a term alone at weight 1 under the first scoring: over its postings, the
+   * impact plus the name coverage of its name hits (`Scoring.nameCoverage`), computed as the scorer
+   * computes a clause of this term only, so it is that clause's best score, bit for bit (valid
+   * after `impactsOf(termId)` as above).
+   */
+  readonly bestAlone: (termId: number) => number
   /** The term ids of a slot's document (its forward index), or `undefined` when free. */
   readonly termsAt: (slot: number) => Int32Array | undefined
   /** The packed field frequencies of a slot's terms, parallel to `termsAt`. */
@@ -136,6 +146,8 @@ export const make = (
   // (both computed with the impacts)
   let maxImpacts: Array<Float64Array> = scoringList.map(() => new Float64Array(64))
   let nameShares = new Float64Array(64)
+  let bestsAlone = new Float64Array(64)
+  const lambda = scoringList[0]?.nameCoverage ?? 0
 
   const vocabulary = Vocabulary.make(analyzer, (term) => {
     if (3 * (term + 1) > ranges.length) {
@@ -147,6 +159,7 @@ export const make = (
       })
       maxImpacts = maxImpacts.map((m) => grownFloats(m, m.length * 2))
       nameShares = grownFloats(nameShares, nameShares.length * 2)
+      bestsAlone = grownFloats(bestsAlone, bestsAlone.length * 2)
     }
     ranges[3 * term] = 0
     ranges[3 * term + 1] = 0
@@ -470,18 +483,25 @@ export const make = (
     const weights = weightsOf(s, term)
     let most = 0
     let share = 0
+    let alone = 0
     for (let i = start; i < start + df; i++) {
       const slot = postSlots[i] as number
       const packed = postTfs[i] as number
       arena[i] = impact(slot * fieldCount, packed, idf, scoring, weights)
-      if ((arena[i] as number) > most) most = arena[i] as number
+      const value = arena[i] as number // rounded to 32 bits, as the scorer reads it
+      if (value > most) most = value
+      if (s !== 0) continue
       const inName = packed & tfMax
-      if (s === 0 && inName > 0 && inName / (nameLengths[slot] as number) > share) {
-        share = inName / (nameLengths[slot] as number)
-      }
+      const length = nameLengths[slot] as number
+      if (inName > 0 && inName / length > share) share = inName / length
+      const score = value + coverage(lambda, inName, length)
+      if (score > alone) alone = score
     }
     ;(maxImpacts[s] as Float64Array)[term] = most
-    if (s === 0) nameShares[term] = share
+    if (s === 0) {
+      nameShares[term] = share
+      bestsAlone[term] = alone
+    }
     versions[term] = version
     return arena
   }
@@ -549,6 +569,7 @@ export const make = (
     impactsOf,
     maxImpact: (term, s = 0) => (maxImpacts[s] as Float64Array)[term] as number,
     maxNameShare: (term) => nameShares[term] as number,
+    bestAlone: (term) => bestsAlone[term] as number,
     termsAt: (slot) =>
       (docCount[slot] ?? -1) < 0
         ? undefined

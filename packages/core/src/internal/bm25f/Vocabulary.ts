@@ -4,7 +4,8 @@
  *
  * ASCII text, most of what catalogs hold, is scanned without cutting out each word: a word is
  * hashed while it is read and found in an open-addressing table by comparing characters, so the
- * common case allocates nothing. Other text goes through the analyzer's word scanner and a map.
+ * common case allocates nothing; the scan itself finds out whether the text is ASCII (no pass of
+ * its own). Other text goes through the analyzer's word scanner and a map.
  * The term ids of every known word live in one shared arena (a start and a count per word), not
  * in an array per word: a catalog of 100,000 tools has as many distinct words, and as many small
  * arrays would cost the garbage collector more than the scan itself.
@@ -12,7 +13,7 @@
  * @internal
  */
 import type { Analyzer } from "../../Analyzer.js"
-import { isAscii, isAsciiWordChar } from "../analysis.js"
+import { analyzeRun, isAsciiWordChar } from "../analysis.js"
 import * as Fnv from "../fnv.js"
 
 /** Term ids of an index's vocabulary. */
@@ -56,7 +57,8 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
   let counts = new Int32Array(64)
   let entries = 0
   const entryOf = (word: string): number => {
-    const terms = analyzer.analyzeWord(word)
+    // each distinct word is analyzed once here: the analyzer's memo is left to queries
+    const terms = analyzeRun(word, analyzer.options)
     if (entries === starts.length) {
       starts = grown(starts, entries * 2)
       counts = grown(counts, entries * 2)
@@ -73,28 +75,28 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
   // Non-ASCII words and their entries.
   const wordEntries = new Map<string, number>()
 
-  // The open-addressing table of ASCII words: word, hash and entry per slot.
+  // The open-addressing table of ASCII words: per slot, the word's hash and its entry plus one (0:
+  // a free slot) side by side, so a probe reads one cache line and looks at the word itself only
+  // when the hashes match; the words, by slot, beside it.
   let mask = (1 << 12) - 1
-  let words: Array<string | undefined> = new Array(mask + 1)
-  let entryAt = new Int32Array(mask + 1)
-  let hashes = new Int32Array(mask + 1)
+  let table = new Int32Array(2 * (mask + 1))
+  let words: Array<string> = new Array(mask + 1)
   let count = 0
 
   const rehash = (): void => {
+    const oldTable = table
     const oldWords = words
-    const oldEntries = entryAt
-    const oldHashes = hashes
     mask = mask * 2 + 1
+    table = new Int32Array(2 * (mask + 1))
     words = new Array(mask + 1)
-    entryAt = new Int32Array(mask + 1)
-    hashes = new Int32Array(mask + 1)
     for (let i = 0; i < oldWords.length; i++) {
-      if (oldWords[i] === undefined) continue
-      let at = (oldHashes[i] as number) & mask
-      while (words[at] !== undefined) at = (at + 1) & mask
-      words[at] = oldWords[i]
-      entryAt[at] = oldEntries[i] as number
-      hashes[at] = oldHashes[i] as number
+      if (oldTable[2 * i + 1] === 0) continue
+      const hash = oldTable[2 * i] as number
+      let at = hash & mask
+      while (table[2 * at + 1] !== 0) at = (at + 1) & mask
+      table[2 * at] = hash
+      table[2 * at + 1] = oldTable[2 * i + 1] as number
+      words[at] = oldWords[i] as string
     }
   }
 
@@ -102,25 +104,21 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
   const entryOfRange = (text: string, start: number, end: number, hash: number): number => {
     let at = hash & mask
     for (;;) {
-      const word = words[at]
-      if (word === undefined) break
-      if (hashes[at] === hash && word.length === end - start) {
-        let same = true
-        for (let i = 0; i < word.length; i++) {
-          if (word.charCodeAt(i) !== text.charCodeAt(start + i)) {
-            same = false
-            break
-          }
-        }
-        if (same) return entryAt[at] as number
+      const entry = (table[2 * at + 1] as number) - 1
+      if (entry < 0) break
+      if (table[2 * at] === hash) {
+        const word = words[at] as string // an occupied slot has its word
+        let same = word.length === end - start
+        for (let i = 0; same && i < word.length; i++) same = word.charCodeAt(i) === text.charCodeAt(start + i)
+        if (same) return entry
       }
       at = (at + 1) & mask
     }
     const word = text.slice(start, end)
     const entry = entryOf(word)
+    table[2 * at] = hash
+    table[2 * at + 1] = entry + 1
     words[at] = word
-    entryAt[at] = entry
-    hashes[at] = hash
     if (++count * 2 > mask) rehash()
     return entry
   }
@@ -135,12 +133,18 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
     for (let i = 0; i < n; i++) out[outSize++] = arena[from + i] as number
   }
 
-  const scanAscii = (text: string): void => {
+  /**
+   * Scans ASCII text; stops and returns false at the first other character. The words emitted
+   * before it ended at an ASCII separator, so the general scanner cuts them the same way and their
+   * terms get the same ids in the same order: nothing the fallback would not have created.
+   */
+  const scanAscii = (text: string): boolean => {
     const n = text.length
     let start = -1
     let hash = 0
     for (let i = 0; i <= n; i++) {
       const c = i < n ? text.charCodeAt(i) : 32
+      if (c > 127) return false
       if (isAsciiWordChar(c, underscore)) {
         if (start < 0) {
           start = i
@@ -152,6 +156,7 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
         start = -1
       }
     }
+    return true
   }
 
   return {
@@ -159,8 +164,8 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
     termOf: (id) => byId[id] ?? "",
     scan: (text) => {
       outSize = 0
-      if (isAscii(text)) scanAscii(text)
-      else {
+      if (!scanAscii(text)) {
+        outSize = 0
         analyzer.forEachWord(text, (word) => {
           let entry = wordEntries.get(word)
           if (entry === undefined) {
