@@ -5,7 +5,7 @@
 // the processes it starts, is made below it and removed with it, whether or not the test removes its
 // own (databases of 40 MB each used to stay in /tmp after every run). A cache meant to outlive the
 // run (the conformance runner's install) goes below `TOOL_SEARCH_TEST_SYSTEM_TMPDIR`, the system's.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { TestProject } from "vitest/node"
@@ -24,6 +24,9 @@ export default function setup(project: TestProject) {
     process.env["TOOL_SEARCH_TEST_SYSTEM_TMPDIR"] = tmpdir()
     const temporary = join(directory, "tmp")
     mkdirSync(temporary, { recursive: true })
+    // as open as /tmp: a test may run a program as another user below it (a PostgreSQL server's initdb)
+    chmodSync(directory, 0o755)
+    chmodSync(temporary, 0o1777)
     process.env["TMPDIR"] = temporary
   }
   project.provide("pgliteTemplateDirectory", directory)
