@@ -5,6 +5,7 @@ import * as fc from "fast-check"
 import { Analyzer, CatalogTool, Hybrid, Query, SearchDocument, Semantic, ToolCatalog } from "../src/index.js"
 import * as HybridIndex from "../src/internal/hybridIndex.js"
 import * as SemanticIndex from "../src/internal/semanticIndex.js"
+import { byScore } from "../src/internal/TopK.js"
 import * as VectorCaches from "../src/internal/vectorCaches.js"
 
 /** The default analysis (what the strategies use unless told otherwise). */
@@ -203,7 +204,8 @@ describe("Hybrid strategy", () => {
         fc.double({ min: 0.05, max: 1, noNaN: true }),
         fc.integer({ min: 1, max: 8 }),
         (unsorted, sims, lexicalWeight, keepAbove, limit) => {
-          const lexical = [...unsorted].sort((a, b) => b.score - a.score)
+          // in the order the lexical ranker gives them: by score, equal scores by id
+          const lexical = [...unsorted].sort(byScore)
           const hits = HybridIndex.fuse(
             lexical,
             new Map(Object.entries(sims)),
