@@ -7,13 +7,15 @@
  *
  * Flags: `--semantic` adds the semantic and hybrid strategies (the offline embedding model: the
  * first run embeds every catalog, minutes); `--no-scale` skips the scale run; `--datasets a,b`
- * picks data sets. Without `../shared/bench` it says what is missing in one line and exits 2. Other modes: `--ablate` (every knob switched per data set;
- * `--knobs a,b`: only the knobs named, without the peers),
- * `--protocol` (the leave-one-data-set-out tuning protocol and its nested estimate; `--nested a,b [--from origin]`: only the
- * nested folds holding out `a` and `b`), `--feedback` (learning from use),
- * `--min-score` (the "no good match" thresholds, `minScore` then `minScoreRatio`), `--speed` (CPU time of
- * BM25F queries, pruned and exhaustive, against wink-bm25; `--speed --callgrind <size|dataset>
- * [--passes n] [--engine bm25f|wink]` for instruction counts); see `Protocol.ts`, `Feedback.ts`, `MinScore.ts`, `Speed.ts`.
+ * picks data sets. Without `../shared/bench` it says what is missing in one line and exits 2; so
+ * it does for a data set or knob named that does not exist. Other modes: `--ablate` (every knob
+ * switched per data set; `--knobs a,b`: only the knobs named, without the peers), `--protocol` (the
+ * leave-one-data-set-out tuning protocol and its nested estimate; `--nested a,b [--from origin]`:
+ * only the nested folds holding out `a` and `b`), `--feedback` (learning from use), `--min-score`
+ * (the "no good match" thresholds, `minScore` then `minScoreRatio`), `--speed` (CPU time of BM25F
+ * queries, pruned and exhaustive, against wink-bm25; `--speed --callgrind <size|dataset> [--passes
+ * n] [--engine bm25f|wink]` for instruction counts); see `Protocol.ts`, `Feedback.ts`,
+ * `MinScore.ts`, `Speed.ts`.
  */
 import { NodeServices } from "@effect/platform-node"
 import { Evaluation } from "@tool-search/cli"
@@ -41,10 +43,18 @@ import * as Generate from "./Generate.js"
 import * as MinScore from "./MinScore.js"
 import * as Peers from "./Peers.js"
 import * as Protocol from "./Protocol.js"
+import * as Space from "./Space.js"
 import * as Speed from "./Speed.js"
 import * as TuneHybrid from "./tune-hybrid.js"
 
 const args = process.argv.slice(2)
+/** The argument after `flag`, when the flag is given. */
+const valueOf = (flag: string): string | undefined => {
+  const at = args.indexOf(flag)
+  return at >= 0 ? args[at + 1] ?? "" : undefined
+}
+/** The comma-separated names after `flag`, when the flag is given. */
+const listOf = (flag: string): ReadonlyArray<string> | undefined => valueOf(flag)?.split(",")
 // `--one <dataset> <engine>`: measure one engine on one data set and print its report as JSON.
 // The parent runs every measurement in a fresh process, so heap figures and JIT state are not
 // polluted by the engines measured before.
@@ -52,8 +62,9 @@ const oneFlag = args.indexOf("--one")
 // lexical strategies by default; `--lexical` is accepted for older scripts
 const lexicalOnly = !args.includes("--semantic")
 const scale = !args.includes("--no-scale")
-const datasetFlag = args.indexOf("--datasets")
-const only = datasetFlag >= 0 ? (args[datasetFlag + 1] ?? "").split(",") : undefined
+const only = listOf("--datasets")
+const knobs = listOf("--knobs")
+const heldOuts = listOf("--nested")
 
 const benchRoot = Datasets.root
 const K = 10
@@ -266,17 +277,11 @@ const main = scaleFlag >= 0
   : args.includes("--speed")
   ? printing(
     args.includes("--callgrind")
-      ? Speed.once(
-        args[args.indexOf("--callgrind") + 1] ?? "10000",
-        args.includes("--passes") ? Number(args[args.indexOf("--passes") + 1]) : 1,
-        args.includes("--engine") ? args[args.indexOf("--engine") + 1] : "bm25f"
-      )
+      ? Speed.once(valueOf("--callgrind") || "10000", Number(valueOf("--passes") ?? 1), valueOf("--engine") || "bm25f")
       : Speed.report()
   )
   : args.includes("--ablate")
-  ? printing(
-    Protocol.ablate(only, args.includes("--knobs") ? (args[args.indexOf("--knobs") + 1] ?? "").split(",") : undefined)
-  )
+  ? printing(Protocol.ablate(only, knobs))
   : args.includes("--defaults")
   ? printing(Defaults.report(only))
   : args.includes("--hybrid")
@@ -285,19 +290,18 @@ const main = scaleFlag >= 0
   ? printing(Feedback.report(only))
   : args.includes("--min-score")
   ? printing(Effect.map(Effect.all([MinScore.report(only), MinScore.ratioReport(only)]), (r) => r.join("\n\n")))
-  : args.includes("--nested")
-  ? printing(
-    Protocol.nested(
-      (args[args.indexOf("--nested") + 1] ?? "").split(","),
-      args[args.indexOf("--from") + 1] === "origin" ? "origin" : "defaults"
-    )
-  )
+  : heldOuts !== undefined
+  ? printing(Protocol.nested(heldOuts, valueOf("--from") === "origin" ? "origin" : "defaults"))
   : args.includes("--protocol")
   ? printing(Effect.map(Protocol.protocol(only), (r) => r.report))
   : program
 
 // the data sets are read at run time: without them, say so in one line (no stack trace) and exit 2
-const absent = scaleFlag >= 0 ? undefined : Datasets.missing(only)
+const named = [...(only ?? []), ...(heldOuts ?? [])]
+const unknownKnobs = (knobs ?? []).filter((k) => !Space.knobs.some((known) => known.name === k))
+const absent = scaleFlag >= 0 ? undefined : unknownKnobs.length > 0
+  ? `bench: no knob named ${unknownKnobs.join(", ")} (there are: ${Space.knobs.map((k) => k.name).join(", ")})`
+  : Datasets.missing(named.length > 0 ? named : undefined)
 if (absent !== undefined) {
   process.stderr.write(`${absent}\n`)
   process.exit(2)
