@@ -15,7 +15,8 @@ const here = (file: string) => fileURLToPath(new URL(file, import.meta.url))
  * variables it sets are given back in `afterAll`).
  *
  * Each embedded PostgreSQL a test creates starts from one template instead of running initdb
- * (`vitest.pglite.ts`; the run's shared directory is `vitest.globalSetup.ts`'s).
+ * (`vitest.pglite.ts`), kept in the run's shared directory (`vitest.globalSetup.ts`), which is also
+ * the run's `TMPDIR`: what tests leave in temporary directories goes when the run ends.
  */
 export const shared = {
   resolve: { conditions: ["@tool-search/source"] },
