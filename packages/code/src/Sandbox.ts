@@ -22,6 +22,7 @@
  *
  * @since 0.2.0
  */
+import { Tracing } from "@tool-search/core"
 import { Context, Duration, Effect, FiberSet, Layer, Option, Pool, Queue, Ref, Result, Schema, Semaphore } from "effect"
 import type { Config, Scope } from "effect"
 import * as CodeConfig from "./CodeConfig.js"
@@ -143,7 +144,7 @@ export const make = (settings: Partial<CodeConfig.Settings> = {}): Effect.Effect
       targetUtilization: 1
     })
     const runs = yield* Ref.make(0)
-    const run = Effect.fn("tool-search.code.run")(function*<R>(program: Program<R>) {
+    const run = Effect.fnUntraced(function*<R>(program: Program<R>) {
       const limits: Limits = { ...configured, ...program.limits }
       if (program.code.length > limits.codeMaxSize) {
         return yield* failure({ _tag: "LimitExceeded", limit: "size", value: limits.codeMaxSize })
@@ -157,7 +158,7 @@ export const make = (settings: Partial<CodeConfig.Settings> = {}): Effect.Effect
         const discard = Effect.andThen(Thread.terminate(thread), Pool.invalidate(pool, thread))
         return yield* runOn(thread, discard, yield* Ref.updateAndGet(runs, (n) => n + 1), program, limits)
       }))
-    })
+    }, Tracing.span("tool-search.code.run"))
     return Sandbox.of({ run })
   })
 

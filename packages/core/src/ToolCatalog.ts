@@ -155,6 +155,8 @@ export interface Service {
   readonly deferred: Effect.Effect<ReadonlyArray<Entry>>
   /** Every tool, in registration order. */
   readonly all: Effect.Effect<ReadonlyArray<Entry>>
+  /** `all`, synchronously. */
+  readonly allUnsafe: () => ReadonlyArray<Entry>
   readonly get: (id: string) => Effect.Effect<Option.Option<Entry>>
   /** Finds a tool by the name the model sees (or its declared name, when unambiguous). */
   readonly findByName: (name: string) => Effect.Effect<Option.Option<Entry>>
@@ -169,6 +171,8 @@ export interface Service {
    * order: computed once per policy object and catalog version, shared by every unit that reads it.
    */
   readonly visibleTo: (policy: Policy) => Effect.Effect<Visible>
+  /** `visibleTo`, synchronously: for hot paths (every request and call of a unit reads it). */
+  readonly visibleToUnsafe: (policy: Policy) => Visible
   /** Ranks tools for a query. Pure: activates nothing. */
   readonly search: (
     query: Query.Query,
@@ -310,12 +314,14 @@ const make = (partial: Partial<Options> = {}): Effect.Effect<Service, never, Sea
       eager: Effect.sync(table.eager),
       deferred: Effect.sync(() => table.all().filter((e) => e.loading === "deferred")),
       all: Effect.sync(table.all),
+      allUnsafe: table.all,
       get: (id) => Effect.sync(() => Option.fromUndefinedOr(table.get(id))),
       findByName: (name) => Effect.sync(() => Option.fromUndefinedOr(table.findByName(name))),
       getUnsafe: table.get,
       findByNameUnsafe: table.findByName,
       versionUnsafe: table.version,
       visibleTo: (policy) => Effect.sync(() => visibleTo(policy)),
+      visibleToUnsafe: visibleTo,
       search,
       version: Effect.sync(table.version),
       changes: Stream.fromPubSub(pubsub),

@@ -29,7 +29,7 @@
  *
  * @since 0.3.0
  */
-import { Effect, Fiber, FiberSet, Layer } from "effect"
+import { Context, Effect, Fiber, Layer } from "effect"
 import { Scope } from "effect"
 import type * as CatalogTool from "./CatalogTool.js"
 import * as Disclosure from "./Disclosure.js"
@@ -52,6 +52,7 @@ import * as Permission from "./Permission.js"
 import { ResourceCatalog } from "./ResourceCatalog.js"
 import type * as ResourceCatalogModule from "./ResourceCatalog.js"
 import * as ResourceDisclosure from "./ResourceDisclosure.js"
+import { SearchFeedback } from "./SearchFeedback.js"
 import * as TableOfContents from "./TableOfContents.js"
 import * as ToolArguments from "./ToolArguments.js"
 import { ToolCatalog } from "./ToolCatalog.js"
@@ -167,16 +168,23 @@ export type ResourceError = Model.ResourceError
 /** What making a unit requires. */
 type Requires<O extends Options> = ToolCatalog | (O extends { readonly resources: true } ? ResourceCatalog : never)
 
+/**
+ * A unit, made in a few steps: its context read at once, its sets made and closed by one finalizer
+ * (every turn and fork makes one).
+ */
 const make = (options: Options) =>
   Effect.gen(function*() {
-    const catalog = yield* ToolCatalog
-    const resourceCatalog = options.resources === true ? yield* ResourceCatalog : undefined
+    const context = yield* Effect.context<ToolCatalog>()
+    const catalog = Context.get(context, ToolCatalog)
+    const resourceCatalog = options.resources === true
+      ? yield* ResourceCatalog // required by `Requires` when `resources` is set
+      : undefined
     const policies = {
-      disclosure: yield* Disclosure.Disclosure,
-      visibility: yield* Visibility.Visibility,
-      permission: yield* Permission.Permission,
-      resources: yield* ResourceDisclosure.ResourceDisclosure,
-      tableOfContents: yield* TableOfContents.TableOfContents
+      disclosure: Context.get(context, Disclosure.Disclosure),
+      visibility: Context.get(context, Visibility.Visibility),
+      permission: Context.get(context, Permission.Permission),
+      resources: Context.get(context, ResourceDisclosure.ResourceDisclosure),
+      tableOfContents: Context.get(context, TableOfContents.TableOfContents)
     }
     const seed = options.seed ?? []
     const unknown = seed.filter((id) => {
@@ -185,8 +193,21 @@ const make = (options: Options) =>
     })
     if (unknown.length > 0) return yield* new UnknownTools({ ids: unknown })
     const closed = () => new UnitClosed()
-    const activation = yield* Disclosed.make(seed, { capacity: options.capacity, closed })
-    const revealed = yield* Disclosed.make([], { closed })
+    const activationSet = Disclosed.makeUnsafe(seed, { capacity: options.capacity, closed })
+    const revealedSet = Disclosed.makeUnsafe([], { closed })
+    const { children, close } = supervisor()
+    // one finalizer: what still runs ends first (its finalizers may still read the unit), then the sets
+    yield* Effect.addFinalizer(() =>
+      Effect.andThen(
+        close,
+        Effect.sync(() => {
+          activationSet.close()
+          revealedSet.close()
+        })
+      )
+    )
+    const activation = activationSet.disclosed
+    const revealed = revealedSet.disclosed
     const resources = resourceCatalog === undefined
       ? undefined
       : yield* Resources.make({ catalog: resourceCatalog, revealed, policies })
@@ -197,8 +218,9 @@ const make = (options: Options) =>
     const own = resources === undefined
       ? Effect.succeed(fixed)
       : Effect.map(resources.tools, (tools) => [...tools, ...fixed])
-    const tools = yield* ToolSide.make({
+    const tools = ToolSide.make({
       catalog,
+      feedback: Context.get(context, SearchFeedback),
       activation,
       policies,
       own,
@@ -218,7 +240,7 @@ const make = (options: Options) =>
       tools,
       resources,
       sources: options.sources,
-      children: yield* supervisor,
+      children,
       dispatcher: options.dispatcher === true ? Dispatcher.CALL_TOOL : undefined,
       code: options.code,
       capacity: options.capacity,
@@ -226,20 +248,32 @@ const make = (options: Options) =>
     } satisfies State
   })
 
-/** The fibers of a unit: a `FiberSet` in its scope, with a label each. */
-const supervisor: Effect.Effect<Children, never, Scope.Scope> = Effect.map(FiberSet.make<unknown, unknown>(), (set) => {
-  // what runs, by a number per start: read and written only in synchronous steps of the unit's fibers
+/**
+ * The fibers of a unit, with a label each, and the function that ends them (the unit's finalizer
+ * calls it: it interrupts what still runs and waits for its finalizers). A child started after that
+ * starts interrupted. Read and written only in synchronous steps of the unit's fibers; a child's
+ * label is set before it starts and removed by its exit's observer, so a call costs no effect to
+ * track.
+ */
+const supervisor = (): { readonly children: Children; readonly close: Effect.Effect<void> } => {
   const labels = new Map<number, string>()
+  const fibers = new Set<Fiber.Fiber<unknown, unknown>>()
   let next = 0
-  const tracked = <A, E, R>(label: string, effect: Effect.Effect<A, E, R>) =>
+  let closed = false
+  const start = <A, E, R>(label: string, effect: Effect.Effect<A, E, R>) =>
     Effect.suspend(() => {
       const id = next++
       labels.set(id, label)
-      return Effect.ensuring(effect, Effect.sync(() => labels.delete(id)))
+      return Effect.map(Effect.forkDetach(closed ? Effect.interrupt : effect, { startImmediately: true }), (fiber) => {
+        fibers.add(fiber)
+        fiber.addObserver(() => {
+          labels.delete(id)
+          fibers.delete(fiber)
+        })
+        return fiber
+      })
     })
-  const start = <A, E, R>(label: string, effect: Effect.Effect<A, E, R>) =>
-    Effect.map(FiberSet.run(set, tracked(label, effect)), (fiber) => fiber as Fiber.Fiber<A, E>)
-  return {
+  const children: Children = {
     start,
     // forked and joined in one uninterruptible step, so an interruption of the caller always reaches the child
     supervise: (label, effect) =>
@@ -251,7 +285,12 @@ const supervisor: Effect.Effect<Children, never, Scope.Scope> = Effect.map(Fiber
       ),
     running: Effect.sync(() => [...labels.values()])
   }
-})
+  const close = Effect.suspend(() => {
+    closed = true
+    return fibers.size === 0 ? Effect.void : Fiber.interruptAll([...fibers])
+  })
+  return { children, close }
+}
 
 /**
  * Runs `effect` in a unit made with `options`, in a scope of its own: the one way a unit is made for
@@ -611,7 +650,8 @@ export const getPrompt = (input: {
  * @category accessors
  */
 export const contents: Effect.Effect<string, never, Unit> = UnitService.use((u) =>
-  Effect.gen(function*() {
+  // neither staged tools nor resources: nothing to build (every turn of most agents)
+  u.policies.disclosure.mode !== "staged" && u.resources === undefined ? Effect.succeed("") : Effect.gen(function*() {
     const { disclosure, tableOfContents, visibility } = u.policies
     const searchableTools = yield* u.tools.searchable
     const tools = disclosure.mode === "staged" && Deferral.defers(disclosure, searchableTools.length)

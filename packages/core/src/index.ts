@@ -10,6 +10,7 @@
  *   `Bm25f`, `Regex`, `Semantic`, `Hybrid`, `OfflineEmbeddings`, `VectorCache`, `SearchFeedback`
  * - **units** (the catalog and what one turn or fork sees) — `ToolCatalog`, `Unit`
  * - **policies** — `Disclosure`, `Visibility`, `Permission`
+ * - **observability** — `Tracing`
  * - **model-facing** — `TableOfContents`, `SearchToolkit`, `NativeDeferral`
  * - **resources** — `Resource`, `ResourceFile`, `ResourceCatalog`, `ResourceDisclosure`
  * - **audit** — `AuditRecord` (types only)
@@ -214,6 +215,18 @@ export * as Visibility from "./Visibility.js"
  * @category policies
  */
 export * as Permission from "./Permission.js"
+
+// -----------------------------------------------------------------------------
+// Observability
+// -----------------------------------------------------------------------------
+
+/**
+ * The library's spans, emitted when a tracer is installed.
+ *
+ * @since 0.3.0
+ * @category observability
+ */
+export * as Tracing from "./Tracing.js"
 
 // -----------------------------------------------------------------------------
 // What the model sees

@@ -7,7 +7,7 @@
  */
 import { Effect, Ref } from "effect"
 import type * as Query from "../Query.js"
-import { SearchFeedback } from "../SearchFeedback.js"
+import type { Service as SearchFeedbackService } from "../SearchFeedback.js"
 import type { Match } from "../ToolCatalog.js"
 
 /** The searches of one unit. */
@@ -18,25 +18,23 @@ export interface FoundBy {
   readonly recordSuccessfulCall: (toolId: string) => Effect.Effect<void>
 }
 
-/** An empty record for a unit searching the catalog named `catalog`, with the `SearchFeedback` in context. */
-export const make = (catalog: string): Effect.Effect<FoundBy> =>
-  Effect.gen(function*() {
-    const feedback = yield* SearchFeedback
-    const queries = yield* Ref.make(new Map<string, string>())
-    return {
-      remember: (query, matches) => {
-        if (query._tag === "Select" || matches.length === 0) return Effect.void
-        const text = query._tag === "Required" ? [...query.required, query.text].join(" ").trim() : query.text
-        return Ref.update(queries, (found) => {
-          const next = new Map(found)
-          for (const m of matches) next.set(m.tool.id, text)
-          return next
-        })
-      },
-      recordSuccessfulCall: (toolId) =>
-        Effect.flatMap(Ref.get(queries), (found) => {
-          const query = found.get(toolId)
-          return query === undefined ? Effect.void : feedback.record({ catalog, query, toolId })
-        })
-    }
-  })
+/** An empty record for a unit searching the catalog named `catalog`, recording into `feedback`. */
+export const make = (catalog: string, feedback: SearchFeedbackService): FoundBy => {
+  const queries = Ref.makeUnsafe(new Map<string, string>())
+  return {
+    remember: (query, matches) => {
+      if (query._tag === "Select" || matches.length === 0) return Effect.void
+      const text = query._tag === "Required" ? [...query.required, query.text].join(" ").trim() : query.text
+      return Ref.update(queries, (found) => {
+        const next = new Map(found)
+        for (const m of matches) next.set(m.tool.id, text)
+        return next
+      })
+    },
+    recordSuccessfulCall: (toolId) =>
+      Effect.suspend(() => {
+        const query = Ref.getUnsafe(queries).get(toolId)
+        return query === undefined ? Effect.void : feedback.record({ catalog, query, toolId })
+      })
+  }
+}

@@ -16,7 +16,7 @@
  * @internal
  */
 import type { CodeMode } from "@tool-search/code"
-import { Disclosure, Unit } from "@tool-search/core"
+import { Disclosure, Tracing, Unit } from "@tool-search/core"
 import { Clock, Effect, Metric, Predicate } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Limits } from "../Gateway.js"
@@ -49,9 +49,7 @@ export const observer = (session: () => string): Observed => (what, fields, effe
     )
     return a
   }).pipe(
-    Effect.withSpan(`tool-search.gateway.${what}`, { attributes: { session: session(), ...fields } }, {
-      captureStackTrace: false
-    })
+    Tracing.span(`tool-search.gateway.${what}`, { attributes: () => ({ session: session(), ...fields }) })
   )
 
 /** What a session's calls work with. */

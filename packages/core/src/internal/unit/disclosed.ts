@@ -6,11 +6,15 @@
  * cap of a long-lived unit such as a gateway session. Once the scope closes every use is a defect
  * (`UnitClosed`): a reference kept past its unit cannot carry state into another.
  *
+ * Each operation exists as an effect and, for the unit's own hot paths (every request and call reads
+ * the set), as a synchronous function to call inside one of the unit's effects: the same code, and
+ * the same defect once the scope is closed (thrown, so the effect around it dies with it).
+ *
  * One implementation for every kind: the unit holds one set per kind.
  *
  * @internal
  */
-import { Effect, Ref } from "effect"
+import { Effect, MutableRef, Ref } from "effect"
 import type { Scope } from "effect"
 
 /** An ordered set of keys that lives as long as the scope that made it. */
@@ -24,6 +28,14 @@ export interface Disclosed {
   readonly touch: (key: string) => Effect.Effect<void>
   /** Removes keys (unknown keys are ignored): what a stored copy of the unit lost elsewhere. */
   readonly remove: (keys: ReadonlyArray<string>) => Effect.Effect<void>
+  /** `add`, synchronously: only inside an effect of the unit (a closed set throws its defect). */
+  readonly addNow: (keys: ReadonlyArray<string>) => ReadonlyArray<string>
+  /** `values`, synchronously: only inside an effect of the unit. */
+  readonly valuesNow: () => ReadonlyArray<string>
+  /** `has`, synchronously: only inside an effect of the unit. */
+  readonly hasNow: (key: string) => boolean
+  /** `touch`, synchronously: only inside an effect of the unit. */
+  readonly touchNow: (key: string) => void
 }
 
 interface State {
@@ -34,83 +46,98 @@ interface State {
   readonly clock: number
 }
 
+/** How a set is made: its capacity, and the defect of a use after it closed. */
+export interface Options {
+  readonly capacity?: number | undefined
+  readonly closed: () => unknown
+}
+
 /**
  * A set holding `initial` (a copy, its last `capacity` keys when it is over), closed with the current
  * scope; `closed` makes the defect of a late use.
  */
-export const make = (
-  initial: ReadonlyArray<string>,
-  options: { readonly capacity?: number | undefined; readonly closed: () => unknown }
-): Effect.Effect<Disclosed, never, Scope.Scope> =>
-  // made in one step with its finalizer (every turn and fork makes two of these)
+export const make = (initial: ReadonlyArray<string>, options: Options): Effect.Effect<Disclosed, never, Scope.Scope> =>
   Effect.suspend(() => {
-    const capacity = options.capacity === undefined ? Number.POSITIVE_INFINITY : Math.max(1, options.capacity)
-    const start = [...new Set(initial)].slice(-capacity)
-    // `undefined` marks a closed set.
-    const ref = Ref.makeUnsafe<State | undefined>({
-      keys: start,
-      used: new Map(start.map((key, i) => [key, i + 1])),
-      clock: start.length
-    })
-    const closed = Effect.suspend(() => Effect.die(options.closed()))
-    const current = Effect.flatMap(Ref.get(ref), (state) => state === undefined ? closed : Effect.succeed(state))
-
-    const add = (keys: ReadonlyArray<string>) =>
-      Effect.flatMap(
-        Ref.modify(ref, (state): readonly [ReadonlyArray<string> | undefined, State | undefined] => {
-          if (state === undefined) return [undefined, state]
-          const used = new Map(state.used)
-          let clock = state.clock
-          const added: Array<string> = []
-          for (const key of keys) {
-            if (!used.has(key) && !added.includes(key)) added.push(key)
-            used.set(key, ++clock)
-          }
-          if (added.length === 0 && clock === state.clock) return [[], state]
-          let kept = added.length === 0 ? state.keys : [...state.keys, ...added]
-          if (kept.length > capacity) {
-            // drop the least recently used until the capacity holds
-            const order = [...kept].sort((a, b) => (used.get(a) ?? 0) - (used.get(b) ?? 0))
-            const gone = new Set(order.slice(0, kept.length - capacity))
-            kept = kept.filter((key) => !gone.has(key))
-            for (const key of gone) used.delete(key)
-          }
-          return [added.filter((key) => used.has(key)), { keys: kept, used, clock }]
-        }),
-        (added) => added === undefined ? closed : Effect.succeed(added)
-      )
-
-    const touch = (key: string) =>
-      Effect.flatMap(
-        Ref.modify(ref, (state): readonly [boolean, State | undefined] => {
-          if (state === undefined) return [false, state]
-          if (!state.used.has(key)) return [true, state]
-          const used = new Map(state.used)
-          used.set(key, state.clock + 1)
-          return [true, { ...state, used, clock: state.clock + 1 }]
-        }),
-        (open) => open ? Effect.void : closed
-      )
-
-    const remove = (keys: ReadonlyArray<string>) =>
-      Effect.flatMap(
-        Ref.modify(ref, (state): readonly [boolean, State | undefined] => {
-          if (state === undefined) return [false, state]
-          const gone = new Set(keys.filter((key) => state.used.has(key)))
-          if (gone.size === 0) return [true, state]
-          const used = new Map(state.used)
-          for (const key of gone) used.delete(key)
-          return [true, { ...state, keys: state.keys.filter((key) => !gone.has(key)), used }]
-        }),
-        (open) => open ? Effect.void : closed
-      )
-
-    const disclosed: Disclosed = {
-      add,
-      remove,
-      values: Effect.map(current, (state) => state.keys),
-      has: (key) => Effect.map(current, (state) => state.used.has(key)),
-      touch
-    }
-    return Effect.as(Effect.addFinalizer(() => Ref.set(ref, undefined)), disclosed)
+    const { close, disclosed } = makeUnsafe(initial, options)
+    return Effect.as(Effect.addFinalizer(() => Effect.sync(close)), disclosed)
   })
+
+/**
+ * `make`, for an owner that closes it itself (a unit closes its sets in one finalizer): the set and
+ * the function that closes it.
+ */
+export const makeUnsafe = (
+  initial: ReadonlyArray<string>,
+  options: Options
+): { readonly disclosed: Disclosed; readonly close: () => void } => {
+  const capacity = options.capacity === undefined ? Number.POSITIVE_INFINITY : Math.max(1, options.capacity)
+  const start = [...new Set(initial)].slice(-capacity)
+  // `undefined` marks a closed set. Every change is one synchronous step: a fiber of the unit
+  // reads and writes it without yielding in between.
+  const ref = Ref.makeUnsafe<State | undefined>({
+    keys: start,
+    used: new Map(start.map((key, i) => [key, i + 1])),
+    clock: start.length
+  })
+  const current = (): State => {
+    const state = Ref.getUnsafe(ref)
+    if (state === undefined) throw options.closed()
+    return state
+  }
+  const set = (state: State) => MutableRef.set(ref.ref, state)
+
+  const addNow = (keys: ReadonlyArray<string>): ReadonlyArray<string> => {
+    const state = current()
+    const used = new Map(state.used)
+    let clock = state.clock
+    const added: Array<string> = []
+    for (const key of keys) {
+      if (!used.has(key) && !added.includes(key)) added.push(key)
+      used.set(key, ++clock)
+    }
+    if (added.length === 0 && clock === state.clock) return []
+    let kept = added.length === 0 ? state.keys : [...state.keys, ...added]
+    if (kept.length > capacity) {
+      // drop the least recently used until the capacity holds
+      const order = [...kept].sort((a, b) => (used.get(a) ?? 0) - (used.get(b) ?? 0))
+      const gone = new Set(order.slice(0, kept.length - capacity))
+      kept = kept.filter((key) => !gone.has(key))
+      for (const key of gone) used.delete(key)
+    }
+    set({ keys: kept, used, clock })
+    return added.filter((key) => used.has(key))
+  }
+
+  const touchNow = (key: string): void => {
+    const state = current()
+    if (!state.used.has(key)) return
+    const used = new Map(state.used)
+    used.set(key, state.clock + 1)
+    set({ ...state, used, clock: state.clock + 1 })
+  }
+
+  const remove = (keys: ReadonlyArray<string>) =>
+    Effect.sync(() => {
+      const state = current()
+      const gone = new Set(keys.filter((key) => state.used.has(key)))
+      if (gone.size === 0) return
+      const used = new Map(state.used)
+      for (const key of gone) used.delete(key)
+      set({ ...state, keys: state.keys.filter((key) => !gone.has(key)), used })
+    })
+
+  const valuesNow = () => current().keys
+  const hasNow = (key: string) => current().used.has(key)
+  const disclosed: Disclosed = {
+    add: (keys) => Effect.sync(() => addNow(keys)),
+    remove,
+    values: Effect.sync(valuesNow),
+    has: (key) => Effect.sync(() => hasNow(key)),
+    touch: (key) => Effect.sync(() => touchNow(key)),
+    addNow,
+    valuesNow,
+    hasNow,
+    touchNow
+  }
+  return { disclosed, close: () => MutableRef.set(ref.ref, undefined) }
+}

@@ -20,6 +20,7 @@ import { Effect } from "effect"
 import * as Disclosure from "../../Disclosure.js"
 import type * as Resource from "../../Resource.js"
 import type { Entry, Passage, Service as ResourceCatalogService } from "../../ResourceCatalog.js"
+import * as Tracing from "../../Tracing.js"
 import * as Excerpt from "../excerpt.js"
 import { messageOf } from "../messages.js"
 import * as Answers from "../resourceAnswers.js"
@@ -151,7 +152,7 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
       return source === undefined ? "" : Excerpt.excerpt(source.text, query, options.snippetLength)
     }
 
-    const sample = Effect.fn("tool-search.resources.sample")(
+    const sample = Effect.fnUntraced(
       function*(input: { readonly query?: string; readonly uri?: string; readonly max?: number }) {
         const query = input.query?.trim() === "" ? undefined : input.query
         if (input.uri !== undefined) {
@@ -174,14 +175,15 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
         yield* revealed.add(matches.map((m) => m.resource.uri))
         const resources = matches.map((m) => Answers.summaryOf(m.resource, snippetOf(m.resource, m.passage, query)))
         return resources.length > 0 ? { resources } : { resources, note: `No resource matched '${query}'.` }
-      }
+      },
+      Tracing.span("tool-search.resources.sample")
     )
 
     // -------------------------------------------------------------------------
     // L3: search
     // -------------------------------------------------------------------------
 
-    const search = Effect.fn("tool-search.resources.search")(
+    const search = Effect.fnUntraced(
       function*(input: { readonly query: string; readonly uri?: string; readonly max?: number }) {
         const only = input.uri === undefined ? undefined : yield* find(input.uri)
         if (only !== undefined) {
@@ -207,14 +209,15 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
         if (passages.length > 0) return { passages }
         const where = only === undefined ? "" : ` in '${only.uri}'`
         return { passages, note: `No passage matched '${input.query.trim()}'${where}.` }
-      }
+      },
+      Tracing.span("tool-search.resources.search")
     )
 
     // -------------------------------------------------------------------------
     // L4: read, get_prompt
     // -------------------------------------------------------------------------
 
-    const read = Effect.fn("tool-search.resources.read")(
+    const read = Effect.fnUntraced(
       function*(input: { readonly uri: string; readonly offset?: number; readonly length?: number }) {
         const entry = yield* find(input.uri)
         const tool = Disclosure.toolNames.readResource
@@ -240,10 +243,11 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
         const slice = yield* withTimeout(input.uri, reader({ uri: input.uri, offset, length }))
         const answer = Answers.readAnswer(input.uri, entry, slice, offset, length)
         return typeof answer === "string" ? yield* invalid({ tool, reason: answer }) : answer
-      }
+      },
+      Tracing.span("tool-search.resources.read")
     )
 
-    const getPrompt = Effect.fn("tool-search.resources.get-prompt")(
+    const getPrompt = Effect.fnUntraced(
       function*(input: { readonly name: string; readonly arguments?: Readonly<Record<string, string>> }) {
         const tool = Disclosure.toolNames.getPrompt
         const all = yield* available
@@ -268,7 +272,8 @@ export const make = (inputs: Inputs): Effect.Effect<ResourceSide> =>
         if (problem !== undefined) return yield* invalid({ tool, reason: problem })
         const rendered = yield* withTimeout(entry.uri, prompt.render(args))
         return Answers.promptAnswer(entry, rendered, options.maxReadLength)
-      }
+      },
+      Tracing.span("tool-search.resources.get-prompt")
     )
 
     // -------------------------------------------------------------------------

@@ -11,11 +11,13 @@
  *
  * @internal
  */
-import { Effect, Option } from "effect"
+import { Effect, Option, Result } from "effect"
 import * as CatalogTool from "../../CatalogTool.js"
 import * as Disclosure from "../../Disclosure.js"
 import * as Query from "../../Query.js"
+import type { Service as SearchFeedbackService } from "../../SearchFeedback.js"
 import type { Entry, Match, Service as ToolCatalogService } from "../../ToolCatalog.js"
+import * as Tracing from "../../Tracing.js"
 import * as FoundBy from "../foundBy.js"
 import * as Suggest from "../suggest.js"
 import type { Disclosed } from "./disclosed.js"
@@ -84,6 +86,8 @@ export interface ToolSide {
 /** What the tool side is built from. */
 export interface Inputs {
   readonly catalog: ToolCatalogService
+  /** Where successful calls of found tools are recorded. */
+  readonly feedback: SearchFeedbackService
   readonly activation: Disclosed
   readonly policies: Policies
   /** The unit's own tools, sent after the meta tools: the resource tools, a dispatcher. */
@@ -134,195 +138,195 @@ export const asModelTool = (tool: Entry, kind: "eager" | "activated"): Unit.Mode
 }
 
 /** The tool side of a unit. */
-export const make = (inputs: Inputs): Effect.Effect<ToolSide> =>
-  Effect.gen(function*() {
-    const { activation, catalog, listsActivated, metaTools, own, policies } = inputs
-    const { disclosure, permission, visibility } = policies
-    // This unit's ranked searches, turned into feedback evidence when a tool they found is called.
-    const foundBy = yield* FoundBy.make(catalog.name)
+export const make = (inputs: Inputs): ToolSide => {
+  const { activation, catalog, feedback, listsActivated, metaTools, own, policies } = inputs
+  const { disclosure, permission, visibility } = policies
+  // This unit's ranked searches, turned into feedback evidence when a tool they found is called.
+  const foundBy = FoundBy.make(catalog.name, feedback)
 
-    const exists = (t: Entry) => visibility.includes(t)
-    const isSearchable = (t: Entry) => t.loading === "deferred" && exists(t)
-    const activationVia = disclosure.mode === "catalog" ? "discovery" as const : "search" as const
-    const searchToolName = disclosure.mode === "catalog"
-      ? Disclosure.toolNames.discoverTools
-      : Disclosure.toolNames.toolSearch
+  const exists = (t: Entry) => visibility.includes(t)
+  const isSearchable = (t: Entry) => t.loading === "deferred" && exists(t)
+  const activationVia = disclosure.mode === "catalog" ? "discovery" as const : "search" as const
+  const searchToolName = disclosure.mode === "catalog"
+    ? Disclosure.toolNames.discoverTools
+    : Disclosure.toolNames.toolSearch
 
-    /** The catalog entries of activated ids that still exist for this agent, in activation order. */
-    const entriesOf = (ids: ReadonlyArray<string>): ReadonlyArray<Entry> =>
-      ids.flatMap((id) => {
-        const t = catalog.getUnsafe(id)
-        return t !== undefined && isSearchable(t) ? [t] : []
-      })
-
-    // Computed once per policy and catalog version, shared by every unit: every request reads it.
-    const existing = catalog.visibleTo(visibility)
-    const searchable = Effect.map(existing, (v) => v.deferred)
-    const deferring = Effect.map(searchable, (tools) => Deferral.defers(disclosure, tools.length))
-
-    const search = Effect.fn("tool-search.search")(function*(input: string | Query.Query, maxResults?: number) {
-      const query = typeof input === "string" ? yield* Effect.fromResult(Query.parse(input)) : input
-      // explicit names are all honoured up to the hard cap, whatever max_results says
-      const limit = query._tag === "Select"
-        ? Math.max(maxResults ?? 0, disclosure.maxResultsLimit)
-        : maxResults ?? disclosure.defaultMaxResults
-      const found = yield* catalog.search(query, { limit, candidates: isSearchable })
-      const weak = query._tag === "Select" ? [] : Disclosure.weakHits(found, disclosure)
-      const matches = weak.length === 0 ? found : found.filter((m) => !weak.includes(m))
-      yield* foundBy.remember(query, matches)
-      const before = yield* activation.values
-      const newlyActivated = yield* activation.add(matches.map((m) => m.tool.id))
-      const after = new Set(yield* activation.values)
-      const unloaded = before.filter((id) => !after.has(id))
-      const notLoaded = query._tag === "Select"
-        ? Messages.notLoaded(query.names, matches, (name) => {
-          const tool = catalog.findByNameUnsafe(name)
-          return tool !== undefined && exists(tool) ? tool : undefined
-        })
-        : []
-      return { query, matches, newlyActivated, unloaded, notLoaded, weak } satisfies SearchResult
+  /** The catalog entries of activated ids that still exist for this agent, in activation order. */
+  const entriesOf = (ids: ReadonlyArray<string>): ReadonlyArray<Entry> =>
+    ids.flatMap((id) => {
+      const t = catalog.getUnsafe(id)
+      return t !== undefined && isSearchable(t) ? [t] : []
     })
 
-    const discover = (names: ReadonlyArray<string>) =>
-      Effect.gen(function*() {
-        const errors: Array<{ name: string; error: string }> = []
-        const eager: Array<Entry> = []
-        const deferred: Array<string> = []
-        for (const name of names) {
-          const tool = catalog.findByNameUnsafe(name)
-          if (tool === undefined || !exists(tool)) errors.push({ name, error: (yield* unknown(name)).message })
-          else if (tool.loading === "eager") eager.push(tool) // visible already: its schema, nothing to activate
-          else deferred.push(tool.modelName)
-        }
-        const found = deferred.length === 0
-          ? []
-          : (yield* search({ _tag: "Select", names: deferred }, deferred.length).pipe(
-            Effect.catchTag("InvalidQuery", () => Effect.succeed({ matches: [] as ReadonlyArray<Match> }))
-          )).matches.map((m) => m.tool)
-        return { tools: [...eager, ...found].map(Messages.definitionOf), errors }
-      })
+  // Computed once per policy and catalog version, shared by every unit: every request reads it.
+  // The hot reads below (the tool list, a call's resolution) are synchronous inside one effect.
+  const existing = () => catalog.visibleToUnsafe(visibility)
+  const deferringNow = () => Deferral.defers(disclosure, existing().deferred.length)
+  const searchable = Effect.sync(() => existing().deferred)
+  const deferring = Effect.sync(deferringNow)
 
-    const browse = (input: string, options: { readonly maxResults?: number; readonly category?: string } = {}) =>
-      Effect.gen(function*() {
-        const query = yield* Effect.fromResult(Query.parse(input))
-        // A category the model spelled differently ("Web", " web ") is the tools' own category; one
-        // that no searchable tool has would only cost a second search before the catalog falls back.
-        const category = options.category === undefined ? undefined : yield* canonicalCategory(options.category)
-        const matches = yield* catalog.search(query, {
-          limit: options.maxResults ?? disclosure.defaultMaxResults,
-          candidates: isSearchable,
-          ...(category === undefined ? {} : { category })
-        })
-        yield* foundBy.remember(query, matches)
-        return matches
+  const search = Effect.fnUntraced(function*(input: string | Query.Query, maxResults?: number) {
+    const query = typeof input === "string" ? yield* Effect.fromResult(Query.parse(input)) : input
+    // explicit names are all honoured up to the hard cap, whatever max_results says
+    const limit = query._tag === "Select"
+      ? Math.max(maxResults ?? 0, disclosure.maxResultsLimit)
+      : maxResults ?? disclosure.defaultMaxResults
+    const found = yield* catalog.search(query, { limit, candidates: isSearchable })
+    const weak = query._tag === "Select" ? [] : Disclosure.weakHits(found, disclosure)
+    const matches = weak.length === 0 ? found : found.filter((m) => !weak.includes(m))
+    yield* foundBy.remember(query, matches)
+    const before = activation.valuesNow()
+    const newlyActivated = activation.addNow(matches.map((m) => m.tool.id))
+    const after = new Set(activation.valuesNow())
+    const unloaded = before.filter((id) => !after.has(id))
+    const notLoaded = query._tag === "Select"
+      ? Messages.notLoaded(query.names, matches, (name) => {
+        const tool = catalog.findByNameUnsafe(name)
+        return tool !== undefined && exists(tool) ? tool : undefined
       })
+      : []
+    return { query, matches, newlyActivated, unloaded, notLoaded, weak } satisfies SearchResult
+  }, Tracing.span("tool-search.search"))
 
-    /** The category of a searchable tool equal to `requested` up to case and spacing. */
-    const canonicalCategory = (requested: string) =>
-      Effect.map(searchable, (tools) => {
-        const wanted = Messages.normalizeCategory(requested)
-        return tools.find((t) => t.category !== undefined && Messages.normalizeCategory(t.category) === wanted)
-          ?.category
-      })
-
-    /** Up to three names close to `name` among the tools this agent may use. */
-    const unknown = (name: string) =>
-      Effect.zipWith(catalog.all, own, (all, mine) => {
-        const names = [...metaTools.names, ...mine.map((t) => t.name), ...all.filter(exists).map((t) => t.modelName)]
-        const suggestions = Suggest.suggest(name, names)
-        return Messages.refused("tool", name, "unknown", Messages.unknownHint(name, suggestions, searchToolName))
-      })
-
-    const visible = Effect.gen(function*() {
-      const { deferred, eager } = yield* existing
-      const mine = yield* own
-      if (!Deferral.defers(disclosure, deferred.length)) {
-        // below the threshold: every tool is sent, no search tool, nothing to dispatch
-        return [
-          ...eager.map((t) => asModelTool(t, "eager")),
-          ...mine.filter((t) => t.name !== Disclosure.toolNames.callTool),
-          ...deferred.map((t) => asModelTool(t, "eager"))
-        ]
+  const discover = (names: ReadonlyArray<string>) =>
+    Effect.gen(function*() {
+      const errors: Array<{ name: string; error: string }> = []
+      const eager: Array<Entry> = []
+      const deferred: Array<string> = []
+      for (const name of names) {
+        const tool = catalog.findByNameUnsafe(name)
+        if (tool === undefined || !exists(tool)) errors.push({ name, error: (yield* unknown(name)).message })
+        else if (tool.loading === "eager") eager.push(tool) // visible already: its schema, nothing to activate
+        else deferred.push(tool.modelName)
       }
-      const ids = yield* activation.values
+      const found = deferred.length === 0
+        ? []
+        : (yield* search({ _tag: "Select", names: deferred }, deferred.length).pipe(
+          Effect.catchTag("InvalidQuery", () => Effect.succeed({ matches: [] as ReadonlyArray<Match> }))
+        )).matches.map((m) => m.tool)
+      return { tools: [...eager, ...found].map(Messages.definitionOf), errors }
+    })
+
+  const browse = (input: string, options: { readonly maxResults?: number; readonly category?: string } = {}) =>
+    Effect.gen(function*() {
+      const query = yield* Effect.fromResult(Query.parse(input))
+      // A category the model spelled differently ("Web", " web ") is the tools' own category; one
+      // that no searchable tool has would only cost a second search before the catalog falls back.
+      const category = options.category === undefined ? undefined : yield* canonicalCategory(options.category)
+      const matches = yield* catalog.search(query, {
+        limit: options.maxResults ?? disclosure.defaultMaxResults,
+        candidates: isSearchable,
+        ...(category === undefined ? {} : { category })
+      })
+      yield* foundBy.remember(query, matches)
+      return matches
+    })
+
+  /** The category of a searchable tool equal to `requested` up to case and spacing. */
+  const canonicalCategory = (requested: string) =>
+    Effect.map(searchable, (tools) => {
+      const wanted = Messages.normalizeCategory(requested)
+      return tools.find((t) => t.category !== undefined && Messages.normalizeCategory(t.category) === wanted)
+        ?.category
+    })
+
+  /** Up to three names close to `name` among the tools this agent may use. */
+  const unknownNow = (name: string, mine: ReadonlyArray<Unit.ModelTool>): Refused => {
+    const all = catalog.allUnsafe()
+    const names = [...metaTools.names, ...mine.map((t) => t.name), ...all.filter(exists).map((t) => t.modelName)]
+    const suggestions = Suggest.suggest(name, names)
+    return Messages.refused("tool", name, "unknown", Messages.unknownHint(name, suggestions, searchToolName))
+  }
+  const unknown = (name: string) => Effect.map(own, (mine) => unknownNow(name, mine))
+
+  const visibleNow = (mine: ReadonlyArray<Unit.ModelTool>): ReadonlyArray<Unit.ModelTool> => {
+    const { deferred, eager } = existing()
+    if (!Deferral.defers(disclosure, deferred.length)) {
+      // below the threshold: every tool is sent, no search tool, nothing to dispatch
       return [
         ...eager.map((t) => asModelTool(t, "eager")),
-        ...metaTools.visible(deferred, new Set(ids)),
-        ...mine,
-        ...(listsActivated ? entriesOf(ids).map((t) => asModelTool(t, "activated")) : [])
+        ...mine.filter((t) => t.name !== Disclosure.toolNames.callTool),
+        ...deferred.map((t) => asModelTool(t, "eager"))
       ]
-    })
+    }
+    const ids = activation.valuesNow()
+    return [
+      ...eager.map((t) => asModelTool(t, "eager")),
+      ...metaTools.visible(deferred, new Set(ids)),
+      ...mine,
+      ...(listsActivated ? entriesOf(ids).map((t) => asModelTool(t, "activated")) : [])
+    ]
+  }
+  const visible = Effect.flatMap(own, (mine) => Effect.sync(() => visibleNow(mine)))
 
-    const callable = Effect.gen(function*() {
-      const { deferred, eager } = yield* existing
-      const tools = Deferral.defers(disclosure, deferred.length)
-        ? [
-          ...eager.map((t) => asModelTool(t, "eager")),
-          ...entriesOf(yield* activation.values).map((t) => asModelTool(t, "activated"))
-        ]
-        : [...eager, ...deferred].map((t) => asModelTool(t, "eager"))
-      return tools.filter(permits)
-    })
-
-    const permits = (tool: Unit.ModelTool): boolean =>
-      permission.allows({
-        id: tool.entry?.id ?? tool.name,
-        name: tool.name,
-        declaredName: tool.entry?.name,
-        source: tool.entry?.source ?? (tool.kind === "meta" ? "meta" : undefined)
-      })
-
-    const permit = (tool: Unit.ModelTool): Effect.Effect<Unit.ModelTool, Refused> =>
-      permits(tool)
-        ? Effect.succeed(tool)
-        : Effect.fail(Messages.refused("tool", tool.name, "not-permitted", Messages.notPermittedHint(tool.name)))
-
-    const meta = (name: string) =>
-      Effect.map(
-        searchable,
-        (tools) =>
-          Deferral.defers(disclosure, tools.length) ? metaTools.resolve(name, tools) : Option.none<Unit.ModelTool>()
-      )
-
-    const resolve = (raw: string): Effect.Effect<Unit.ModelTool, Refused> =>
-      Effect.gen(function*() {
-        const name = CatalogTool.stripFunctionsPrefix(raw)
-        const mine = (yield* own).find((t) => t.name === name)
-        if (mine !== undefined) return yield* permit(mine)
-        const metaTool = yield* meta(name)
-        if (Option.isSome(metaTool)) return yield* permit(metaTool.value)
-        const tool = catalog.findByNameUnsafe(name)
-        if (tool === undefined || !exists(tool)) return yield* (yield* unknown(name))
-        if (tool.loading === "eager") return yield* permit(asModelTool(tool, "eager"))
-        const on = yield* deferring
-        if (!on || (yield* activation.has(tool.id))) {
-          yield* activation.touch(tool.id)
-          return yield* permit(asModelTool(tool, on ? "activated" : "eager"))
-        }
-        if (!permits(asModelTool(tool, "activated"))) {
-          return yield* Messages.refused("tool", tool.modelName, "not-permitted", Messages.notPermittedHint(name))
-        }
-        return yield* Messages.refused(
-          "tool",
-          tool.modelName,
-          "not-active",
-          Messages.activationHint(tool.modelName, activationVia)
-        )
-      })
-
-    return {
-      visible,
-      resolve,
-      search,
-      browse,
-      discover,
-      activated: Effect.map(activation.values, entriesOf),
-      callable,
-      searchable,
-      deferring,
-      recordSuccessfulCall: foundBy.recordSuccessfulCall,
-      meta,
-      metaNames: metaTools.names,
-      unknown
-    } satisfies ToolSide
+  const callable = Effect.sync(() => {
+    const { deferred, eager } = existing()
+    const tools = Deferral.defers(disclosure, deferred.length)
+      ? [
+        ...eager.map((t) => asModelTool(t, "eager")),
+        ...entriesOf(activation.valuesNow()).map((t) => asModelTool(t, "activated"))
+      ]
+      : [...eager, ...deferred].map((t) => asModelTool(t, "eager"))
+    return tools.filter(permits)
   })
+
+  const permits = (tool: Unit.ModelTool): boolean =>
+    permission.allows({
+      id: tool.entry?.id ?? tool.name,
+      name: tool.name,
+      declaredName: tool.entry?.name,
+      source: tool.entry?.source ?? (tool.kind === "meta" ? "meta" : undefined)
+    })
+
+  const permit = (tool: Unit.ModelTool): Result.Result<Unit.ModelTool, Refused> =>
+    permits(tool)
+      ? Result.succeed(tool)
+      : Result.fail(Messages.refused("tool", tool.name, "not-permitted", Messages.notPermittedHint(tool.name)))
+
+  const metaNow = (name: string): Option.Option<Unit.ModelTool> => {
+    const { deferred } = existing()
+    return Deferral.defers(disclosure, deferred.length) ? metaTools.resolve(name, deferred) : Option.none()
+  }
+  const meta = (name: string) => Effect.sync(() => metaNow(name))
+
+  /** What `resolve` comes to, computed in one synchronous step. */
+  const resolveNow = (raw: string, own: ReadonlyArray<Unit.ModelTool>): Result.Result<Unit.ModelTool, Refused> => {
+    const name = CatalogTool.stripFunctionsPrefix(raw)
+    const mine = own.find((t) => t.name === name)
+    if (mine !== undefined) return permit(mine)
+    const metaTool = metaNow(name)
+    if (Option.isSome(metaTool)) return permit(metaTool.value)
+    const tool = catalog.findByNameUnsafe(name)
+    if (tool === undefined || !exists(tool)) return Result.fail(unknownNow(name, own))
+    if (tool.loading === "eager") return permit(asModelTool(tool, "eager"))
+    const on = deferringNow()
+    if (!on || activation.hasNow(tool.id)) {
+      activation.touchNow(tool.id)
+      return permit(asModelTool(tool, on ? "activated" : "eager"))
+    }
+    if (!permits(asModelTool(tool, "activated"))) {
+      return Result.fail(Messages.refused("tool", tool.modelName, "not-permitted", Messages.notPermittedHint(name)))
+    }
+    return Result.fail(
+      Messages.refused("tool", tool.modelName, "not-active", Messages.activationHint(tool.modelName, activationVia))
+    )
+  }
+  const resolve = (raw: string): Effect.Effect<Unit.ModelTool, Refused> =>
+    Effect.flatMap(own, (mine) => Effect.suspend(() => Effect.fromResult(resolveNow(raw, mine))))
+
+  return {
+    visible,
+    resolve,
+    search,
+    browse,
+    discover,
+    activated: Effect.sync(() => entriesOf(activation.valuesNow())),
+    callable,
+    searchable,
+    deferring,
+    recordSuccessfulCall: foundBy.recordSuccessfulCall,
+    meta,
+    metaNames: metaTools.names,
+    unknown
+  } satisfies ToolSide
+}
