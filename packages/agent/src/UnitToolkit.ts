@@ -25,8 +25,8 @@
  *
  * @since 0.2.0
  */
-import { Disclosure, type Refused, type ToolArguments, Unit } from "@tool-search/core"
-import { Duration, Effect, Result } from "effect"
+import { Disclosure, type Refused, type ToolArguments, Tracing, Unit } from "@tool-search/core"
+import { Context, Duration, Effect, Result } from "effect"
 import { type AiError, LanguageModel, Prompt } from "effect/ai"
 import { Approval } from "./Approval.js"
 import * as Calls from "./internal/calls.js"
@@ -218,9 +218,9 @@ export interface UnitToolkit {
  * @category constructors
  */
 export const make = (options: Options = {}): Effect.Effect<UnitToolkit> =>
-  Effect.gen(function*() {
-    const counter = yield* TokenCounter
-    const approval = yield* Approval
+  Effect.map(Effect.context<never>(), (context) => {
+    const counter = Context.get(context, TokenCounter)
+    const approval = Context.get(context, Approval)
     const settings = { ...defaults, ...options }
     const extraTools = options.extraTools ?? []
     const observer = options.observer ?? {}
@@ -250,23 +250,23 @@ export const make = (options: Options = {}): Effect.Effect<UnitToolkit> =>
         const unwrapped = isDispatch(raw) ? yield* Effect.result(unwrap(raw)) : Result.succeed(raw)
         const call = unwrapped._tag === "Success" ? unwrapped.success : raw
         if (observer.onCall !== undefined) yield* observer.onCall(call)
+        // the tool runs as a child fiber of the unit (`Calls.executor`)
         const outcome: Outcome = unwrapped._tag === "Success"
-          ? yield* execute(call).pipe(
-            Unit.supervise(`${call.name}#${call.id}`),
+          ? yield* (observer.onInterrupted === undefined ? execute(call) : execute(call).pipe(
             Effect.onInterrupt(() => observer.onInterrupted === undefined ? Effect.void : observer.onInterrupted(call))
-          )
+          ))
           : { call, isFailure: true, failure: "invalid-arguments", result: unwrapped.failure.message, truncated: null }
         // the span says how the call ended; a cut result's size is on it, the whole result in the outcome
-        yield* Effect.annotateCurrentSpan({
+        yield* Tracing.annotate(() => ({
           failure: outcome.failure ?? "none",
           ...(outcome.truncated === null ? {} : {
             "result.characters": outcome.truncated.totalCharacters,
             "result.shownCharacters": outcome.truncated.shownCharacters
           })
-        })
+        }))
         if (observer.onOutcome !== undefined) yield* observer.onOutcome(outcome)
         return outcome
-      }).pipe(Effect.withSpan("tool-search.tool-call", { attributes: { tool: raw.name } }, Calls.noStackTrace))
+      }).pipe(Tracing.span("tool-search.tool-call", { attributes: () => ({ tool: raw.name }) }))
 
     // unwrapped first, so a search run through the dispatcher still runs first, in order
     const concurrency = Math.max(1, settings.toolConcurrency)

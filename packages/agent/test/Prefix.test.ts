@@ -63,7 +63,7 @@ describe("prefix-cache accounting", () => {
     fc.assert(fc.property(fc.array(spec, { minLength: 1, maxLength: 12 }), (specs) => {
       const index = Prefix.make(perChunk)
       return specs.every((s, i) => {
-        const measured = Effect.runSync(index.observe(requestOf(s)))
+        const measured = index.observe(requestOf(s))
         return measured.inputTokens === chunksOf(s).length &&
           measured.prefixTokens === naivePrefix(specs.slice(0, i), s)
       })
@@ -73,19 +73,19 @@ describe("prefix-cache accounting", () => {
     Effect.gen(function*() {
       const index = Prefix.make(perChunk)
       const base: Spec = { tools: [0, 1, 2], system: "be brief", messages: ["hi", "yes"] }
-      assert.strictEqual((yield* index.observe(requestOf(base))).prefixTokens, 0)
-      assert.strictEqual((yield* index.observe(requestOf({ ...base, messages: ["hi", "no"] }))).prefixTokens, 5)
-      assert.strictEqual((yield* index.observe(requestOf({ ...base, tools: [0, 3, 2] }))).prefixTokens, 1)
+      assert.strictEqual(index.observe(requestOf(base)).prefixTokens, 0)
+      assert.strictEqual(index.observe(requestOf({ ...base, messages: ["hi", "no"] })).prefixTokens, 5)
+      assert.strictEqual(index.observe(requestOf({ ...base, tools: [0, 3, 2] })).prefixTokens, 1)
     }))
 
   it.effect("a forgotten prefix only makes later figures smaller", () =>
     Effect.gen(function*() {
       const index = Prefix.make(perChunk, 3)
       const first: Spec = { tools: [0, 1, 2], system: null, messages: [] }
-      yield* index.observe(requestOf(first))
-      yield* index.observe(requestOf({ tools: [3, 3, 3], system: null, messages: [] }))
+      index.observe(requestOf(first))
+      index.observe(requestOf({ tools: [3, 3, 3], system: null, messages: [] }))
       // at most three keys are kept: the first request's are gone
-      assert.strictEqual((yield* index.observe(requestOf(first))).prefixTokens, 0)
+      assert.strictEqual(index.observe(requestOf(first)).prefixTokens, 0)
     }))
 
   it.effect("files count by their name and are told apart by their data; part options count too", () =>
@@ -93,17 +93,17 @@ describe("prefix-cache accounting", () => {
       const index = Prefix.make(perChunk)
       const image = (data: Uint8Array) =>
         Prompt.make([{ role: "user", content: [{ type: "file", mediaType: "image/png", data }] }])
-      yield* index.observe({ tools: [], deferred: [], prompt: image(new Uint8Array([1, 2, 3])) })
-      const same = yield* index.observe({ tools: [], deferred: [], prompt: image(new Uint8Array([1, 2, 3])) })
-      const other = yield* index.observe({ tools: [], deferred: [], prompt: image(new Uint8Array([1, 2, 4])) })
+      index.observe({ tools: [], deferred: [], prompt: image(new Uint8Array([1, 2, 3])) })
+      const same = index.observe({ tools: [], deferred: [], prompt: image(new Uint8Array([1, 2, 3])) })
+      const other = index.observe({ tools: [], deferred: [], prompt: image(new Uint8Array([1, 2, 4])) })
       assert.deepStrictEqual([same.prefixTokens, other.prefixTokens], [1, 0])
       const result = (options: Prompt.ToolResultPartOptions) =>
         Prompt.make([{
           role: "tool",
           content: [{ type: "tool-result", id: "1", name: "ToolSearch", isFailure: false, result: "x", options }]
         }])
-      yield* index.observe({ tools: [], deferred: [], prompt: result({}) })
-      const referenced = yield* index.observe({ tools: [], deferred: [], prompt: result({ x: { y: 1 } }) })
+      index.observe({ tools: [], deferred: [], prompt: result({}) })
+      const referenced = index.observe({ tools: [], deferred: [], prompt: result({ x: { y: 1 } }) })
       assert.strictEqual(referenced.prefixTokens, 0)
     }))
 
@@ -115,10 +115,10 @@ describe("prefix-cache accounting", () => {
         deferred: deferred.map((i) => definitions[i]!),
         prompt: Prompt.make("hi")
       })
-      const first = yield* index.observe(request([1, 2]))
+      const first = index.observe(request([1, 2]))
       assert.strictEqual(first.inputTokens, 2)
-      assert.strictEqual((yield* index.observe(request([1, 2]))).prefixTokens, 2)
+      assert.strictEqual(index.observe(request([1, 2])).prefixTokens, 2)
       // another deferred set: what follows it is another request
-      assert.strictEqual((yield* index.observe(request([1, 3]))).prefixTokens, 1)
+      assert.strictEqual(index.observe(request([1, 3])).prefixTokens, 1)
     }))
 })

@@ -4,8 +4,16 @@
  * cap the result. Every step that refuses answers with a tool result for the model. A call a
  * program makes (code mode, `via: "execute_code"`) runs the same path; only its result is not cut.
  */
-import { CatalogTool, Disclosure, NativeDeferral, Refused, ToolArguments, Unit } from "@tool-search/core"
-import { Cause, Duration, Effect, type JsonSchema, Option, Result, type Schema, Stream } from "effect"
+import {
+  CatalogTool,
+  Disclosure,
+  NativeDeferral,
+  Refused,
+  ToolArguments,
+  type ToolExecutionError,
+  Unit
+} from "@tool-search/core"
+import { Cause, Duration, Effect, Exit, Fiber, type JsonSchema, Option, Result, type Schema, Stream } from "effect"
 import { Tool, type Toolkit } from "effect/ai"
 import * as Approval from "../Approval.js"
 import { type Definition, definitionCache, type Service as TokenCounterService } from "../TokenCounter.js"
@@ -28,9 +36,6 @@ export interface Context {
   readonly maxTokens: number
 }
 
-/** Spans on the hot path skip capturing a stack trace (it costs more than the span itself). */
-export const noStackTrace = { captureStackTrace: false } as const
-
 /** How each refusal of `resolve` is labelled. */
 const FAILURE_OF = {
   "not-active": "not-active",
@@ -45,74 +50,132 @@ const ANY_OBJECT = { type: "object" }
 /** What running a tool came to, before the cap. */
 type Ran = Omit<Outcome, "call" | "tool" | "truncated">
 
-/** The function that runs one call in `context`. */
-export const executor = (context: Context) => (call: Call): Effect.Effect<Outcome, never, Unit.Unit> =>
-  Effect.gen(function*() {
-    const { approval, counter, limits, maxTokens, timeout } = context
-    const refused = (failure: Failure, message: string, tool?: Unit.ModelTool): Outcome => ({
-      call,
-      ...(tool === undefined ? {} : { tool }),
-      isFailure: true,
-      failure,
-      result: message,
-      truncated: null
-    })
+/**
+ * The function that runs one call in `context`: resolve, check and approve on the caller's fiber;
+ * run the tool as a child fiber of the unit (`Unit.start`), so that the unit's end interrupts it;
+ * settle what it came to. Every step is a plain function where it can be: one call is a few
+ * effects, not one per step.
+ */
+export const executor = (context: Context) => {
+  const { approval, counter, limits, maxTokens, timeout } = context
+  const refused = (call: Call, failure: Failure, message: string, tool?: Unit.ModelTool): Outcome => ({
+    call,
+    ...(tool === undefined ? {} : { tool }),
+    isFailure: true,
+    failure,
+    result: message,
+    truncated: null
+  })
 
-    const resolution = yield* Effect.result(resolve(context, call.name))
-    if (Result.isFailure(resolution)) return refused(FAILURE_OF[resolution.failure.reason], resolution.failure.message)
-    const { own, tool } = resolution.success
-
-    // Catalog tools are checked against their own schema; the others (search tools, the loop's own
-    // tools) decode their input themselves, so only the bounds apply to them.
-    const schema = own || tool.kind === "meta" ? ANY_OBJECT : tool.parameters
-    const checked = ToolArguments.check(tool.name, schema, call.params, limits)
-    if (Result.isFailure(checked)) return refused("invalid-arguments", checked.failure.message, tool)
-    const params = checked.success
-
-    const approved = yield* approval.decide({ tool, params, toolCallId: call.id })
-    if (!approved) return refused("not-approved", Approval.deniedMessage(tool.name), tool)
-
-    const running = Effect.suspend(() => tool.run(params, { toolCallId: call.id }))
-    const ran: Option.Option<Ran> = yield* (own ? Effect.asSome(running) : Effect.timeoutOption(running, timeout)).pipe(
-      Effect.map(Option.map((out): Ran => ({
-        isFailure: out.isFailure,
-        failure: out.isFailure ? "failed" : null,
-        result: out.result,
-        ...(tool.kind === "meta" ? { found: out.found ?? [], activated: out.activated ?? [] } : {})
-      }))),
-      Effect.catchTag(
-        "ToolExecutionError",
-        (e) => Effect.succeedSome<Ran>({ isFailure: true, failure: "failed", result: e.message })
-      ),
-      // A crashing tool is reported (logged with its cause, marked `defect`), not swallowed, and
-      // does not end the turn: the model is told the tool crashed.
-      Effect.catchCause((cause) =>
-        Cause.hasInterruptsOnly(cause)
-          ? Effect.failCause(cause)
-          : Effect.logError(`Tool '${tool.name}' crashed`, cause).pipe(
-            Effect.as(Option.some<Ran>({
-              isFailure: true,
-              failure: "defect",
-              result: `Tool '${tool.name}' crashed: ${defectMessage(Cause.squash(cause))}`
-            }))
-          )
-      )
-    )
-    if (Option.isNone(ran)) {
-      return refused(
+  /** The outcome of a run that ended (`None`: it timed out and was interrupted). */
+  const settle = (
+    call: Call,
+    tool: Unit.ModelTool,
+    ended: Option.Option<Exit.Exit<Unit.Output, ToolExecutionError>>
+  ): Effect.Effect<Outcome> => {
+    if (Option.isNone(ended)) {
+      return Effect.succeed(refused(
+        call,
         "timeout",
         `Tool '${tool.name}' did not finish within ${
           Duration.format(timeout)
         } and was cancelled. Try again with a smaller request, or tell the user it is not answering.`,
         tool
-      )
+      ))
     }
+    const exit = ended.value
+    if (Exit.isSuccess(exit)) {
+      const out = exit.value
+      return Effect.succeed(finish(call, tool, {
+        isFailure: out.isFailure,
+        failure: out.isFailure ? "failed" : null,
+        result: out.result,
+        ...(tool.kind === "meta" ? { found: out.found ?? [], activated: out.activated ?? [] } : {})
+      }))
+    }
+    const { cause } = exit
+    // interrupted (the unit ended, or the caller was): that is not an outcome, it goes on up
+    // (`orDie` only types it: a cause of interrupts alone holds no error)
+    if (Cause.hasInterruptsOnly(cause)) return Effect.orDie(Effect.failCause(cause))
+    const error = Cause.findErrorOption(cause)
+    if (Option.isSome(error)) {
+      return Effect.succeed(finish(call, tool, { isFailure: true, failure: "failed", result: error.value.message }))
+    }
+    // A crashing tool is reported (logged with its cause, marked `defect`), not swallowed, and does
+    // not end the turn: the model is told the tool crashed.
+    return Effect.as(
+      Effect.logError(`Tool '${tool.name}' crashed`, cause),
+      finish(call, tool, {
+        isFailure: true,
+        failure: "defect",
+        result: `Tool '${tool.name}' crashed: ${defectMessage(Cause.squash(cause))}`
+      })
+    )
+  }
+
+  /** The outcome of a run, its result cut to the cap. */
+  const finish = (call: Call, tool: Unit.ModelTool, ran: Ran): Outcome => {
     // a result a program receives is data, not context: a cut would corrupt its JSON (the program's
     // memory bounds it, and the sandbox's output limit what reaches the model)
-    if (call.via === Disclosure.toolNames.executeCode) return { call, tool, ...ran.value, truncated: null }
-    const capped = ResultCap.cap(ran.value.result, maxTokens, counter)
-    return { call, tool, ...ran.value, result: capped.result, truncated: capped.truncated }
-  })
+    if (call.via === Disclosure.toolNames.executeCode) return { call, tool, ...ran, truncated: null }
+    const capped = ResultCap.cap(ran.result, maxTokens, counter)
+    return { call, tool, ...ran, result: capped.result, truncated: capped.truncated }
+  }
+
+  return (call: Call): Effect.Effect<Outcome, never, Unit.Unit> =>
+    Effect.flatMap(Effect.result(resolve(context, call.name)), (resolution) => {
+      if (Result.isFailure(resolution)) {
+        return Effect.succeed(refused(call, FAILURE_OF[resolution.failure.reason], resolution.failure.message))
+      }
+      const { own, tool } = resolution.success
+      // Catalog tools are checked against their own schema; the others (search tools, the loop's
+      // own tools) decode their input themselves, so only the bounds apply to them.
+      const schema = own || tool.kind === "meta" ? ANY_OBJECT : tool.parameters
+      const checked = ToolArguments.check(tool.name, schema, call.params, limits)
+      if (Result.isFailure(checked)) {
+        return Effect.succeed(refused(call, "invalid-arguments", checked.failure.message, tool))
+      }
+      const params = checked.success
+      const run = Effect.flatMap(
+        supervised(
+          `${call.name}#${call.id}`,
+          Effect.suspend(() => tool.run(params, { toolCallId: call.id })),
+          own ? undefined : timeout
+        ),
+        (ended) => settle(call, tool, ended)
+      )
+      // the default policy approves everything: no effect to ask it
+      if (approval === Approval.approveAll) return run
+      return Effect.flatMap(
+        approval.decide({ tool, params, toolCallId: call.id }),
+        (approved) =>
+          approved ? run : Effect.succeed(refused(call, "not-approved", Approval.deniedMessage(tool.name), tool))
+      )
+    })
+}
+
+/**
+ * Runs `running` as a child fiber of the unit and waits for it, at most `timeout` (then interrupts
+ * it: `None`). Forked and awaited in one uninterruptible step, so an interruption of the caller
+ * always reaches the child. A run that ended as it started (a synchronous tool) is taken at once:
+ * no timer runs for it.
+ */
+const supervised = <A, E>(
+  label: string,
+  running: Effect.Effect<A, E, Unit.Unit>,
+  timeout: Duration.Duration | undefined
+): Effect.Effect<Option.Option<Exit.Exit<A, E>>, never, Unit.Unit> =>
+  Effect.uninterruptibleMask((restore) =>
+    Effect.flatMap(Unit.start(label, running), (fiber) => {
+      const ended = fiber.pollUnsafe()
+      if (ended !== undefined) return Effect.succeed(Option.some(ended))
+      const awaited = Fiber.await(fiber)
+      return restore(timeout === undefined ? Effect.asSome(awaited) : Effect.timeoutOption(awaited, timeout)).pipe(
+        Effect.onInterrupt(() => Fiber.interrupt(fiber)),
+        Effect.tap((waited) => Option.isNone(waited) ? Fiber.interrupt(fiber) : Effect.void)
+      )
+    })
+  )
 
 /** The tool a name refers to: one of the loop's own tools, or whatever the unit resolves it to. */
 const resolve = (

@@ -80,59 +80,58 @@ export interface Delivery {
 export const make = (
   mode: Mode,
   toolkit: UnitToolkit.UnitToolkit
-): Effect.Effect<Delivery> =>
-  Effect.gen(function*() {
-    const toolkitOf = (tools: ReadonlyArray<Unit.ModelTool>, deferred: ReadonlyArray<Definition>) =>
-      Calls.toolkitOf(tools, toolkit.handle, deferred)
-    // code: the unit keeps found tools out of its list, so the list re-read is the list kept
-    if (mode === "list" || mode === "code") {
-      return {
-        mode,
-        request: Effect.map(toolkit.tools, (tools) => ({ tools, deferred: [] })),
-        toolkitOf,
-        dispatch: toolkit.resolve
-      }
-    }
-    // result and native: the first request's tools, for the whole unit
-    const fixed = yield* Ref.make(Option.none<Request>())
-    const first = mode === "result"
-      ? Effect.map(toolkit.tools, (tools): Request => ({ tools, deferred: [] }))
-      : Effect.zipWith(toolkit.tools, Unit.searchable, (tools, searchable): Request => {
-        const sent = new Set(tools.map((t) => t.name))
-        return {
-          tools,
-          deferred: searchable.flatMap((t) =>
-            sent.has(t.modelName) ? [] : [{ name: t.modelName, description: t.description, parameters: t.parameters }]
-          )
-        }
-      })
-    const request = Effect.flatMap(
-      Ref.get(fixed),
-      Option.match({
-        onSome: Effect.succeed,
-        onNone: () => Effect.tap(first, (r) => Ref.set(fixed, Option.some(r)))
-      })
-    )
-    if (mode === "result") return { mode, request, toolkitOf, dispatch: toolkit.resolve }
+): Delivery => {
+  const toolkitOf = (tools: ReadonlyArray<Unit.ModelTool>, deferred: ReadonlyArray<Definition>) =>
+    Calls.toolkitOf(tools, toolkit.handle, deferred)
+  // code: the unit keeps found tools out of its list, so the list re-read is the list kept
+  if (mode === "list" || mode === "code") {
     return {
       mode,
-      request,
+      request: Effect.map(toolkit.tools, (tools) => ({ tools, deferred: [] })),
       toolkitOf,
-      dispatch: (calls) =>
-        Effect.zipWith(request, toolkit.run(calls), (sent, outcomes) => {
-          const deferred = new Set(sent.deferred.map((t) => t.name))
-          const inList = new Set(sent.tools.map((t) => t.name))
-          return UnitToolkit.toPrompt(outcomes, (o) => {
-            const names = referencesOf(o)
-            // reference only what this request deferred; anything else found must already be in the list
-            const loads = names.filter((n) => deferred.has(n))
-            return loads.length > 0 && names.every((n) => deferred.has(n) || inList.has(n))
-              ? NativeDeferral.references(loads)
-              : undefined
-          })
-        })
+      dispatch: toolkit.resolve
     }
-  })
+  }
+  // result and native: the first request's tools, for the whole unit
+  const fixed = Ref.makeUnsafe(Option.none<Request>())
+  const first = mode === "result"
+    ? Effect.map(toolkit.tools, (tools): Request => ({ tools, deferred: [] }))
+    : Effect.zipWith(toolkit.tools, Unit.searchable, (tools, searchable): Request => {
+      const sent = new Set(tools.map((t) => t.name))
+      return {
+        tools,
+        deferred: searchable.flatMap((t) =>
+          sent.has(t.modelName) ? [] : [{ name: t.modelName, description: t.description, parameters: t.parameters }]
+        )
+      }
+    })
+  const request = Effect.flatMap(
+    Ref.get(fixed),
+    Option.match({
+      onSome: Effect.succeed,
+      onNone: () => Effect.tap(first, (r) => Ref.set(fixed, Option.some(r)))
+    })
+  )
+  if (mode === "result") return { mode, request, toolkitOf, dispatch: toolkit.resolve }
+  return {
+    mode,
+    request,
+    toolkitOf,
+    dispatch: (calls) =>
+      Effect.zipWith(request, toolkit.run(calls), (sent, outcomes) => {
+        const deferred = new Set(sent.deferred.map((t) => t.name))
+        const inList = new Set(sent.tools.map((t) => t.name))
+        return UnitToolkit.toPrompt(outcomes, (o) => {
+          const names = referencesOf(o)
+          // reference only what this request deferred; anything else found must already be in the list
+          const loads = names.filter((n) => deferred.has(n))
+          return loads.length > 0 && names.every((n) => deferred.has(n) || inList.has(n))
+            ? NativeDeferral.references(loads)
+            : undefined
+        })
+      })
+  }
+}
 
 /** The tools a search outcome loaded: what ran `ToolSearch` or `discover_tools` found (browsing loads nothing). */
 const referencesOf = (outcome: UnitToolkit.Outcome): ReadonlyArray<string> =>

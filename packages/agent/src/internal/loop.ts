@@ -5,12 +5,12 @@
  * tool definitions sent, the input tokens, the prefix an earlier request of the executor shared —
  * and of the unit is reported in its events and added to the executor's totals.
  */
-import { Disclosure, Unit } from "@tool-search/core"
+import { Disclosure, Tracing, Unit, type Visibility } from "@tool-search/core"
 import { Duration, Effect, Option } from "effect"
 import { type AiError, Prompt } from "effect/ai"
 import type { StopReason, TurnResult } from "../Executor.js"
 import * as TurnEvent from "../TurnEvent.js"
-import { noStackTrace, requestOptions } from "./calls.js"
+import { requestOptions } from "./calls.js"
 import type { Run } from "./run.js"
 
 /** What changes from one iteration to the next; owned by the unit's loop fiber alone. */
@@ -53,10 +53,12 @@ export const run = (unit: Run): Effect.Effect<TurnResult, AiError.AiError, Unit.
       }))
     }
 
+    // the policies are the unit's, read once when it started
+    const { visibility } = yield* Unit.policies
     const loop = Effect.gen(function*() {
       while (state.iterations < budget) {
         state.iterations++
-        if (yield* iterate(unit, state)) return "answered" as const
+        if (yield* iterate(unit, state, visibility)) return "answered" as const
       }
       return "max-iterations" as const
     })
@@ -73,10 +75,14 @@ export const run = (unit: Run): Effect.Effect<TurnResult, AiError.AiError, Unit.
       yield* emit(TurnEvent.TurnFinished({ path, stopReason, iterations, text, activated, ...tokens }))
     }
     return { stopReason, text, iterations, prompt, activated, ...tokens, requests: iterations }
-  }).pipe(Effect.withSpan("tool-search.turn", { attributes: { path: unit.path.join("/") } }, noStackTrace))
+  }).pipe(Tracing.span("tool-search.turn", { attributes: () => ({ path: unit.path.join("/") }) }))
 
 /** One iteration: the tools, the model call, the calls. True when the model answered. */
-const iterate = (unit: Run, state: TurnState): Effect.Effect<boolean, AiError.AiError, Unit.Unit> =>
+const iterate = (
+  unit: Run,
+  state: TurnState,
+  visibility: Visibility.Visibility
+): Effect.Effect<boolean, AiError.AiError, Unit.Unit> =>
   Effect.gen(function*() {
     const { agent, delivery, emit, path } = unit
     const iteration = state.iterations
@@ -86,8 +92,8 @@ const iterate = (unit: Run, state: TurnState): Effect.Effect<boolean, AiError.Ai
     const searchTool = state.forceSearch ? Disclosure.discoveryTool(tools.map((t) => t.name)) : undefined
     state.forceSearch = false
     const sent = agent.tokens.sent(tools)
-    const eager = yield* agent.tokens.eager(agent.catalog, (yield* Unit.policies).visibility)
-    const { inputTokens, prefixTokens } = yield* agent.prefix.observe({ tools, deferred, prompt: state.prompt })
+    const eager = agent.tokens.eager(agent.catalog, visibility)
+    const { inputTokens, prefixTokens } = agent.prefix.observe({ tools, deferred, prompt: state.prompt })
     state.toolTokens += sent
     state.eagerToolTokens += eager
     state.inputTokens += inputTokens
@@ -127,4 +133,4 @@ const iterate = (unit: Run, state: TurnState): Effect.Effect<boolean, AiError.Ai
     if (response.toolCalls.length === 0) return true
     state.prompt = Prompt.concat(state.prompt, yield* delivery.dispatch(response.toolCalls))
     return false
-  }).pipe(Effect.withSpan("tool-search.iteration", { attributes: { iteration: state.iterations } }, noStackTrace))
+  }).pipe(Tracing.span("tool-search.iteration", { attributes: () => ({ iteration: state.iterations }) }))

@@ -14,7 +14,7 @@
  * forgets too); an evicted key only makes a later figure smaller, never larger. Counts are the
  * `TokenCounter`'s, per chunk: deterministic, close to but not exactly what a provider bills.
  */
-import { Effect, Predicate } from "effect"
+import { Predicate } from "effect"
 import type { Prompt } from "effect/ai"
 import { type Definition, definitionCache, type Service as TokenCounterService } from "../TokenCounter.js"
 
@@ -40,8 +40,8 @@ export interface Measure {
 
 /** The prefix index of one executor. */
 export interface Index {
-  /** Measures a request against every earlier one, then records it. */
-  readonly observe: (request: Request) => Effect.Effect<Measure>
+  /** Measures a request against every earlier one, then records it (synchronous: call it in an effect). */
+  readonly observe: (request: Request) => Measure
 }
 
 /** Keys kept by default: about 100 requests of 1,000 chunks, or 10,000 of 10. */
@@ -80,29 +80,28 @@ export const make = (counter: TokenCounterService, capacity: number = defaultCap
     }
   }
 
-  const observe = (request: Request) =>
-    Effect.sync((): Measure => {
-      const { prompt } = request
-      const chunks: Array<Chunk> = [
-        ...request.tools.map(toolChunk),
-        ...request.deferred.map(deferredChunk),
-        ...prompt.content.filter((m) => m.role === "system").map(messageChunk),
-        ...prompt.content.filter((m) => m.role !== "system").map(messageChunk)
-      ]
-      let key = 0
-      let inputTokens = 0
-      let prefixTokens = 0
-      const keys: Array<number> = []
-      for (const chunk of chunks) {
-        key = hash(`${key}:${chunk.hash}`)
-        inputTokens += chunk.tokens
-        // the longest start seen before: every key up to it was seen too, unless evicted since
-        if (recent.has(key) || older.has(key)) prefixTokens = inputTokens
-        keys.push(key)
-      }
-      for (const k of keys) record(k)
-      return { inputTokens, prefixTokens }
-    })
+  const observe = (request: Request): Measure => {
+    const { prompt } = request
+    const chunks: Array<Chunk> = [
+      ...request.tools.map(toolChunk),
+      ...request.deferred.map(deferredChunk),
+      ...prompt.content.filter((m) => m.role === "system").map(messageChunk),
+      ...prompt.content.filter((m) => m.role !== "system").map(messageChunk)
+    ]
+    let key = 0
+    let inputTokens = 0
+    let prefixTokens = 0
+    const keys: Array<number> = []
+    for (const chunk of chunks) {
+      key = hash(`${key}:${chunk.hash}`)
+      inputTokens += chunk.tokens
+      // the longest start seen before: every key up to it was seen too, unless evicted since
+      if (recent.has(key) || older.has(key)) prefixTokens = inputTokens
+      keys.push(key)
+    }
+    for (const k of keys) record(k)
+    return { inputTokens, prefixTokens }
+  }
 
   return { observe }
 }

@@ -126,7 +126,7 @@ const unit = (
       const contents = yield* Unit.contents
       const prompt = contents === "" ? initialPrompt : Prompt.appendSystem(initialPrompt, `\n\n${contents}`)
       const base = { agent, input, path, isTurn, emit, carried, prompt, searched }
-      const delivery = yield* Delivery.make(options.delivery, toolkit)
+      const delivery = Delivery.make(options.delivery, toolkit)
       const result = yield* Loop.run({ ...base, toolkit, delivery })
       if (isTurn) {
         yield* ActivationPolicy.record(options.activationPolicy, {

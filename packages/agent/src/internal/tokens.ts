@@ -13,7 +13,7 @@ export interface Account {
   /** Tokens of the definitions of `tools`, as a request sends them. */
   readonly sent: (tools: ReadonlyArray<Definition>) => number
   /** What sending every tool of `catalog` that `visibility` lets the agent use would cost. */
-  readonly eager: (catalog: ToolCatalog.Service, visibility: Visibility.Visibility) => Effect.Effect<number>
+  readonly eager: (catalog: ToolCatalog.Service, visibility: Visibility.Visibility) => number
   /** Adds one unit's figures to the totals. */
   readonly add: (unit: Omit<Totals, "turns"> & { readonly isTurn: boolean }) => Effect.Effect<void>
   readonly totals: Effect.Effect<Totals>
@@ -38,12 +38,12 @@ export const make = (counter: TokenCounterService): Effect.Effect<Account> =>
           sum + counter.definition({ name: t.modelName, description: t.description, parameters: t.parameters }),
         0
       )
-    const eager = (catalog: ToolCatalog.Service, visibility: Visibility.Visibility) =>
-      Effect.map(catalog.visibleTo(visibility), (visible) => {
-        let tokens = eagerOf.get(visible)
-        if (tokens === undefined) eagerOf.set(visible, tokens = count(visible.eager) + count(visible.deferred))
-        return tokens
-      })
+    const eager = (catalog: ToolCatalog.Service, visibility: Visibility.Visibility) => {
+      const visible = catalog.visibleToUnsafe(visibility)
+      let tokens = eagerOf.get(visible)
+      if (tokens === undefined) eagerOf.set(visible, tokens = count(visible.eager) + count(visible.deferred))
+      return tokens
+    }
     return {
       sent: (tools) => tools.reduce((sum, t) => sum + counter.definition(t), 0),
       eager,
