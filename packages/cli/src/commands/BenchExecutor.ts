@@ -1,6 +1,9 @@
 /**
- * `tool-search bench-executor [--tools 1000] [--turns 300] [--warmup 1000] [--json]`: the executor's own
- * cost per loop iteration, with a scripted model that answers instantly, on a generated catalog.
+ * `tool-search bench-executor [--tools 1000] [--turns 300] [--warmup 1000] [--counter o200k] [--json]`: the
+ * executor's own cost per loop iteration, with a scripted model that answers instantly, on a generated
+ * catalog. Token accounting counts with `o200k` (exact counts for OpenAI's models) unless `--counter
+ * approximate` (the library's default counter, four characters a token) says otherwise: the difference
+ * is what exact counts of every new message cost.
  *
  * Each turn searches, calls the found tool, and answers: three iterations. The model's share is
  * what the same requests cost when sent again without the executor; the executor's share —
@@ -67,6 +70,8 @@ export const generate = (n: number): ReadonlyArray<CatalogTool.CatalogTool> => {
  */
 export interface Report {
   readonly tools: number
+  /** The token counter of the accounting. */
+  readonly counter: Counter
   readonly turns: number
   /** Turns run before the measured ones. */
   readonly warmup: number
@@ -126,7 +131,12 @@ const now = () => {
  * @since 0.1.0
  * @category measuring
  */
-export const measure = (toolCount: number, turns: number, warmup = 1_000): Effect.Effect<Report> => {
+export const measure = (
+  toolCount: number,
+  turns: number,
+  warmup = 1_000,
+  counter: Counter = "o200k"
+): Effect.Effect<Report> => {
   const requests: Array<Effect.Effect<unknown, unknown>> = []
   const inModel = { cpu: 0 }
   return Effect.gen(function*() {
@@ -157,6 +167,7 @@ export const measure = (toolCount: number, turns: number, warmup = 1_000): Effec
     })
     return {
       tools: toolCount,
+      counter,
       turns,
       warmup,
       iterations,
@@ -172,13 +183,21 @@ export const measure = (toolCount: number, turns: number, warmup = 1_000): Effec
       Executor.layerMemory({ maxIterations: 6 }).pipe(
         Layer.provideMerge(recordingModel(requests, inModel)),
         Layer.provideMerge(ToolCatalog.layer.pipe(Layer.provide(Strategies.layer(Strategies.defaultName)))),
-        Layer.provide(TokenCounter.o200k)
+        Layer.provide(counter === "o200k" ? TokenCounter.o200k : Layer.empty)
       )
     )
   )
 }
 
 const round = (x: number): number => Math.round(x * 10) / 10
+
+/**
+ * The token counters the benchmark can account with.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export type Counter = "o200k" | "approximate"
 
 /**
  * The `bench-executor` command.
@@ -190,13 +209,16 @@ export const command = Command.make("bench-executor", {
   tools: Flag.Int("tools").pipe(Flags.withDefault(1_000, "catalog size")),
   turns: Flag.Int("turns").pipe(Flags.withDefault(300, "measured turns (3 iterations each)")),
   warmup: Flag.Int("warmup").pipe(Flags.withDefault(1_000, "turns run before the measured ones")),
+  counter: Flag.Literals("counter", ["o200k", "approximate"] as const).pipe(
+    Flags.withDefault("o200k" as Counter, "token counter of the accounting")
+  ),
   json: Flags.json
-}, ({ json, tools, turns, warmup }) =>
+}, ({ counter, json, tools, turns, warmup }) =>
   Effect.gen(function*() {
-    const r = yield* measure(Math.max(1, tools), Math.max(1, turns), Math.max(0, warmup))
+    const r = yield* measure(Math.max(1, tools), Math.max(1, turns), Math.max(0, warmup), counter)
     if (json) return yield* Console.log(JSON.stringify(r))
     yield* Console.log(
-      `executor overhead, scripted model, ${r.tools} tools, ${r.turns} turns (${r.iterations} iterations) after ${r.warmup}, CPU time`
+      `executor overhead, scripted model, ${r.tools} tools, ${r.turns} turns (${r.iterations} iterations) after ${r.warmup}, ${r.counter} counts, CPU time`
     )
     yield* Console.log(`  per iteration, total                 ${r.usPerIteration.toFixed(1)} µs`)
     yield* Console.log(`  in generateText (script + effect/ai) ${r.modelUsPerIteration.toFixed(1)} µs`)
