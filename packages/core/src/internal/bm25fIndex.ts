@@ -82,9 +82,10 @@ export const fieldTexts = (doc: SearchDocument): Readonly<Record<Field, string>>
 
 /**
  * A new, empty BM25F index with the given parameters; `pruning` says which common terms a search
- * may skip (tests set it to prune small catalogs, or never).
+ * may skip (tests set it to prune small catalogs, or never), and `firstStamp` where the scorer's
+ * query stamps start (tests start them near their wrap-around).
  */
-export const make = (parameters: Parameters, pruning?: Scorer.Pruning): Index => {
+export const make = (parameters: Parameters, pruning?: Scorer.Pruning, firstStamp?: number): Index => {
   const analyzer = Analyzer.make(parameters.analyzer)
   const fusion = parameters.fusion !== undefined && parameters.fusion.weight > 0 ? parameters.fusion : undefined
   const store = Store.make(analyzer, FIELDS.length, [
@@ -102,15 +103,21 @@ export const make = (parameters: Parameters, pruning?: Scorer.Pruning): Index =>
       ? []
       : [{ k1: fusion.k1, b: fusion.b, weights: Float64Array.from(FIELDS, (f) => fusion.weights[f]) }])
   ])
-  const scorer = Scorer.make(store, analyzer, {
-    nameCoverage: parameters.nameCoverage,
-    clauseWeight: parameters.clauseWeight,
-    quotedWeight: parameters.quotedWeight,
-    fusionWeight: fusion?.weight ?? 0,
-    feedback: parameters.feedback ?? { docs: 0, terms: 0, weight: 0 },
-    associations: parameters.associations?.table,
-    associationWeight: parameters.associations?.weight ?? 0
-  }, pruning)
+  const scorer = Scorer.make(
+    store,
+    analyzer,
+    {
+      nameCoverage: parameters.nameCoverage,
+      clauseWeight: parameters.clauseWeight,
+      quotedWeight: parameters.quotedWeight,
+      fusionWeight: fusion?.weight ?? 0,
+      feedback: parameters.feedback ?? { docs: 0, terms: 0, weight: 0 },
+      associations: parameters.associations?.table,
+      associationWeight: parameters.associations?.weight ?? 0
+    },
+    pruning,
+    firstStamp
+  )
   return {
     add: (docs) => {
       // lists as they are: the store reads each item without joining them

@@ -91,12 +91,13 @@ export const defaultPruning: Pruning = { minSkippedDf: 256, skippedShare: 16, re
 // Bounds are widened by `SLACK`, far more than the rounding of a sum of a query's terms.
 const SLACK = 1 + 1e-9
 
-/** A scorer over `store`; the name is field 0. */
+/** A scorer over `store`; the name is field 0. Query stamps start at `firstStamp` (tests start them near a wrap-around). */
 export const make = (
   store: Store,
   analyzer: Analyzer,
   additions: Additions,
-  pruning: Pruning = defaultPruning
+  pruning: Pruning = defaultPruning,
+  firstStamp = 0
 ): Scorer => {
   const { associationWeight, associations, clauseWeight, feedback, fusionWeight, nameCoverage, quotedWeight } =
     additions
@@ -155,7 +156,7 @@ export const make = (
     raw = new Float64Array(capacity)
     marks = new Int32Array(capacity)
     touched = new Int32Array(capacity)
-    stamp = 0
+    stamp = firstStamp
     if (clauseSums.length > 0) allocateClauses()
   }
 
@@ -164,8 +165,10 @@ export const make = (
     slotMasks = new Int32Array(capacity)
   }
 
+  // Stamps stay below 2^30: small integers for the engine, and what `marks` (32-bit signed) holds
+  // compares equal to the stamp (from 2^31 on it would not, and pruning would add nothing).
   const nextStamp = (): void => {
-    stamp = (stamp + 1) >>> 0
+    stamp = (stamp + 1) & 0x3fffffff
     if (stamp === 0) {
       for (let at = STAMP; at < acc.length; at += ACC) acc[at] = 0
       marks.fill(0)
