@@ -165,7 +165,7 @@ export const evaluator = (
     if (hit !== undefined) return Effect.succeed(hit)
     const data = datasets.find((d) => d.name === dataset) as Datasets.Dataset
     const resolved: Bm25f.Parameters = learned && p.associations !== undefined
-      ? { ...p, associations: { table: tableWithout(excluded), weight: p.associations.weight } }
+      ? { ...p, associations: { ...p.associations, table: tableWithout(excluded) } }
       : p
     return Effect.map(Datasets.score(Peers.bm25f(resolved), data), (s) => {
       const values = s.perQuery.map((q) => q.ndcg)

@@ -97,6 +97,35 @@ const FEEDBACK: ReadonlyArray<Bm25f.Feedback> = [
   { docs: 10, terms: 20, weight: 0.1 }
 ]
 
+/** A setting of the term-association expansion: its weight, and how selective it is (absent: not). */
+export interface Expansion {
+  readonly weight: number
+  readonly selection?: Bm25f.Selection
+}
+
+const selective = (weight: number, terms: Bm25f.Selection["terms"], missing: number, targetIdf: number): Expansion => ({
+  weight,
+  selection: { terms, missing, targetIdf }
+})
+
+/**
+ * Association settings tried: off, unselective (every request term), then selective (issue 24):
+ * per-term gates from the widest to the narrowest, with and without the targets' idf discount, and
+ * the request-level gate (a quarter of the request's terms unknown to the catalog).
+ */
+const EXPANSIONS: ReadonlyArray<Expansion> = [
+  { weight: 0 },
+  { weight: 0.05 },
+  { weight: 0.1 },
+  { weight: 0.25 },
+  ...[0.25, 0.5].flatMap((w) =>
+    (["unnamed", "rarer", "absent"] as const).flatMap((terms) => [0, 1].map((t) => selective(w, terms, 0, t)))
+  ),
+  selective(1, "absent", 0, 0),
+  selective(1, "absent", 0, 1),
+  ...[0.25, 0.5].flatMap((w) => (["all", "rarer"] as const).map((terms) => selective(w, terms, 0.25, 1)))
+]
+
 /** The knobs, in the order the protocol visits them: analyzer, additions, then weights and saturation. */
 export const knobs: ReadonlyArray<Knob> = [
   analyzerKnob("camelCase", [true, false], false),
@@ -126,10 +155,18 @@ export const knobs: ReadonlyArray<Knob> = [
   ),
   additionKnob(
     "associations",
-    (p) => p.associations?.weight ?? 0,
-    (p, weight: number) => ({ ...p, associations: weight > 0 ? { table: LEARNED, weight } : undefined }),
-    [0, 0.05, 0.1, 0.25],
-    0
+    (p): Expansion =>
+      p.associations === undefined || !(p.associations.weight > 0)
+        ? { weight: 0 }
+        : p.associations.selection === undefined
+        ? { weight: p.associations.weight }
+        : { weight: p.associations.weight, selection: p.associations.selection },
+    (p, value: Expansion) => ({
+      ...p,
+      associations: value.weight > 0 ? { table: LEARNED, weight: value.weight, selection: value.selection } : undefined
+    }),
+    EXPANSIONS,
+    { weight: 0 }
   ),
   optionalKnob("fieldMapping", [0, 0.25, 0.5, 0.75, 1]),
   optionalKnob("informativeness", [0, 0.5, 1, 2]),
@@ -166,9 +203,18 @@ export const origin: Bm25f.Parameters = {
   }
 }
 
-/** A stable key of a parameter set, for caching evaluations (an association table keys by its weight). */
+/**
+ * A stable key of a parameter set, for caching evaluations (an association table keys by its weight
+ * and selection).
+ */
 export const keyOf = (p: Bm25f.Parameters): string =>
-  JSON.stringify({ ...p, feedback: p.feedback?.weight ? p.feedback : undefined, associations: p.associations?.weight })
+  JSON.stringify({
+    ...p,
+    feedback: p.feedback?.weight ? p.feedback : undefined,
+    associations: p.associations?.selection === undefined
+      ? p.associations?.weight
+      : { weight: p.associations.weight, selection: p.associations.selection }
+  })
 
 /** The value a knob has in the defaults. */
 export const defaultOf = (k: Knob): unknown => k.get(Bm25f.defaults)
@@ -179,4 +225,16 @@ export const show = (value: unknown): string =>
     ? value
     : typeof value === "object" && value !== null && "docs" in value && "terms" in value && "weight" in value
     ? (value.weight === 0 ? "off" : `${value.docs} docs, ${value.terms} terms, ${value.weight}`)
+    : isExpansion(value)
+    ? (value.weight === 0
+      ? "off"
+      : value.selection === undefined
+      ? `${value.weight}`
+      : `${value.weight} ${value.selection.terms}${
+        value.selection.missing > 0 ? `, requests ≥ ${value.selection.missing} unknown` : ""
+      }${value.selection.targetIdf > 0 ? `, target idf^${value.selection.targetIdf}` : ""}`)
     : JSON.stringify(value)
+
+const isExpansion = (value: unknown): value is Expansion =>
+  typeof value === "object" && value !== null && "weight" in value && typeof value.weight === "number" &&
+  !("docs" in value)

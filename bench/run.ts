@@ -143,7 +143,7 @@ const heldOutDefaults = (dataset: string) =>
     (others): Bm25f.Parameters =>
       Bm25f.defaults.associations === undefined ? Bm25f.defaults : {
         ...Bm25f.defaults,
-        associations: { table: Associations.learn(others), weight: Bm25f.defaults.associations.weight }
+        associations: { ...Bm25f.defaults.associations, table: Associations.learn(others) }
       }
   )
 

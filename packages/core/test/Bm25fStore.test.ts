@@ -197,6 +197,10 @@ describe("BM25F store", () => {
       { ...Bm25f.defaults, fusion: undefined },
       { ...Bm25f.defaults, feedback: { docs: 3, terms: 4, weight: 0.3 } },
       { ...Bm25f.defaults, associations: { table, weight: 0.4 } },
+      {
+        ...Bm25f.defaults,
+        associations: { table, weight: 0.4, selection: { terms: "rarer", missing: 0, targetIdf: 1 } }
+      },
       { ...Bm25f.defaults, fieldMapping: 0.5, informativeness: 1, boilerplate: 1, lowerBound: 0.1 }
     ]
     fc.assert(
@@ -221,6 +225,11 @@ describe("BM25F store", () => {
       Bm25f.defaults,
       { ...Bm25f.defaults, fusion: undefined },
       { ...Bm25f.defaults, associations: { table, weight: 0.4 } },
+      // selective expansion reads the catalog's statistics at query time, before scoring
+      {
+        ...Bm25f.defaults,
+        associations: { table, weight: 0.4, selection: { terms: "unnamed", missing: 0, targetIdf: 1 } }
+      },
       { ...Bm25f.defaults, clauseWeight: 0 },
       plain,
       // field weights adapted to the catalog, BM25+: fixed between writes, so bounds built on them hold

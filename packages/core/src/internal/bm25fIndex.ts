@@ -113,7 +113,8 @@ export const make = (parameters: Parameters, pruning?: Scorer.Pruning, firstStam
       fusionWeight: fusion?.weight ?? 0,
       feedback: parameters.feedback ?? { docs: 0, terms: 0, weight: 0 },
       associations: parameters.associations?.table,
-      associationWeight: parameters.associations?.weight ?? 0
+      associationWeight: parameters.associations?.weight ?? 0,
+      selection: parameters.associations?.selection
     },
     pruning,
     firstStamp

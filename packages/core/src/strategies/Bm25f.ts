@@ -84,8 +84,13 @@ export interface Parameters {
   readonly fusion?: Fusion | undefined
   /** RM3-style pseudo-relevance feedback from the best hits; weight 0 (or absent) disables. */
   readonly feedback?: Feedback | undefined
-  /** Expansion of query terms by a term-association model; weight 0 disables. */
-  readonly associations?: { readonly table: Associations; readonly weight: number } | undefined
+  /**
+   * Expansion of query terms by a term-association model; weight 0 disables. With `selection`, only
+   * where the request's words mismatch the catalog's (`Selection`).
+   */
+  readonly associations?:
+    | { readonly table: Associations; readonly weight: number; readonly selection?: Selection | undefined }
+    | undefined
   /**
    * Field weights that adapt to the catalog, after PRMS (Kim, Xue and Croft): the share, 0 to 1,
    * of each term's weight over its fields that follows where the term lives in this catalog (its
@@ -139,6 +144,23 @@ export interface Feedback {
  */
 export interface Associations {
   readonly get: (term: string) => ReadonlyArray<readonly [string, number]> | undefined
+}
+
+/**
+ * Selective expansion by a term-association table, read against the catalog searched at query
+ * time: which request terms are expanded (`terms`: `"all"`; `"unnamed"`, those no tool's name
+ * holds; `"rarer"`, those, toward associated terms more tools hold than the request's own;
+ * `"absent"`, those no tool holds), which requests (`missing`: at least this share of their terms
+ * held by no tool; 0 every request), and how much an associated term counts (only terms some tool
+ * holds, their strength times `(idf / idf of a term no tool holds)^targetIdf`).
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Selection {
+  readonly terms: "all" | "unnamed" | "rarer" | "absent"
+  readonly missing: number
+  readonly targetIdf: number
 }
 
 /**

@@ -16,10 +16,11 @@
  */
 import type { Analyzer } from "../../Analyzer.js"
 import type { Hit } from "../../SearchStrategy.js"
-import type { Associations, Feedback } from "../../strategies/Bm25f.js"
+import type { Associations, Feedback, Selection } from "../../strategies/Bm25f.js"
 import { clauses } from "../analysis.js"
 import { TopK } from "../TopK.js"
 import { coverage as coverageOf } from "./Coverage.js"
+import * as Expansion from "./Expansion.js"
 import type { Store } from "./Store.js"
 
 /** The ranking additions the scorer applies on top of BM25F. */
@@ -40,10 +41,9 @@ export interface Additions {
   /** Expansion terms of query terms (a term-association model), weighted `associationWeight`; 0 disables. */
   readonly associations: Associations | undefined
   readonly associationWeight: number
+  /** How selective the expansion is (`Expansion`); absent: every term. */
+  readonly selection?: Selection | undefined
 }
-
-// At most this many expansion terms are added to a query (associations and feedback each).
-const MAX_EXPANSION = 10
 
 /** Scores queries over one store. */
 export interface Scorer {
@@ -99,8 +99,16 @@ export const make = (
   pruning: Pruning = defaultPruning,
   firstStamp = 0
 ): Scorer => {
-  const { associationWeight, associations, clauseWeight, feedback, fusionWeight, nameCoverage, quotedWeight } =
-    additions
+  const {
+    associationWeight,
+    associations,
+    clauseWeight,
+    feedback,
+    fusionWeight,
+    nameCoverage,
+    quotedWeight,
+    selection
+  } = additions
   const tfMax = store.tfMax
   const fused = fusionWeight > 0
   // Pruning needs every score to grow with every term's contribution: additions that can lower a
@@ -358,22 +366,22 @@ export const make = (
     finish(count)
     return count
   }
-  /** The expansion terms of a request from the association table: the most probable, not already asked. */
-  const associated = (terms: ReadonlyArray<string>): { terms: Array<string>; weights: Array<number> } => {
-    if (associations === undefined || !(associationWeight > 0)) return { terms: [], weights: [] }
-    const asked = new Set(terms)
-    const mass = new Map<string, number>()
-    for (const term of asked) {
-      for (const [other, p] of associations.get(term) ?? []) {
-        if (!asked.has(other)) mass.set(other, (mass.get(other) ?? 0) + p)
-      }
-    }
-    const best = [...mass].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_EXPANSION)
-    return {
-      terms: best.map(([t]) => t),
-      weights: best.map(([, p]) => associationWeight * Math.min(1, p))
+  /** The expansion terms of a request from the association table (`Expansion`), read against this catalog. */
+  const catalog: Expansion.Catalog = {
+    size: store.size,
+    df: (term) => {
+      const id = store.vocabulary.find(term)
+      return id === undefined ? 0 : store.df(id)
+    },
+    named: (term) => {
+      const id = store.vocabulary.find(term)
+      if (id === undefined || store.df(id) === 0) return false
+      store.impactsOf(id)
+      return store.maxNameShare(id) > 0
     }
   }
+  const associated = (terms: ReadonlyArray<string>) =>
+    Expansion.expand(terms, associations, associationWeight, selection, catalog)
 
   /**
    * RM3-style feedback: the terms of the best `docs` hits (each document's term distribution,
