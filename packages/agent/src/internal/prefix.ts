@@ -17,6 +17,7 @@
 import { Predicate } from "effect"
 import type { Prompt } from "effect/ai"
 import { type Definition, definitionCache, type Service as TokenCounterService } from "../TokenCounter.js"
+import { jsonText } from "./jsonText.js"
 
 /** One piece of a request: its content hash and its tokens. */
 interface Chunk {
@@ -111,7 +112,7 @@ export const make = (counter: TokenCounterService, capacity: number = defaultCap
 // -----------------------------------------------------------------------------
 
 const definitionText = (t: Definition): string =>
-  json({ name: t.name, description: t.description, parameters: t.parameters })
+  jsonText({ name: t.name, description: t.description, parameters: t.parameters })
 
 /**
  * A message's tokens, as the model reads it, and its identity, as a cache compares it: its text
@@ -140,7 +141,7 @@ const render = (
         read(part.text)
         break
       case "tool-call":
-        read(`${part.name} ${json(part.params)}`)
+        read(`${part.name} ${jsonText(part.params)}`)
         break
       case "tool-result": {
         if (typeof part.result === "string") {
@@ -149,11 +150,11 @@ const render = (
         }
         const listed = definitionsIn(part.result)
         if (listed === undefined) {
-          read(`${part.name} ${json(part.result)}`)
+          read(`${part.name} ${jsonText(part.result)}`)
           break
         }
-        texts.push(`${part.name} ${json(part.result)}`)
-        tokens += counter.count(`${part.name} ${json(listed.rest)}`) +
+        texts.push(`${part.name} ${jsonText(part.result)}`)
+        tokens += counter.count(`${part.name} ${jsonText(listed.rest)}`) +
           listed.definitions.reduce((sum, d) => sum + counter.definition(d) + 1, 0)
         break
       }
@@ -163,9 +164,9 @@ const render = (
         extra.push(fileIdentity(part.data))
         break
       default:
-        read(json(part))
+        read(jsonText(part))
     }
-    if (Object.keys(part.options).length > 0) extra.push(json(part.options))
+    if (Object.keys(part.options).length > 0) extra.push(jsonText(part.options))
   }
   const text = texts.join("\n")
   return { identity: extra.length === 0 ? text : `${text}\u0000${extra.join("\u0000")}`, tokens }
@@ -191,14 +192,6 @@ const fileIdentity = (data: Prompt.FilePart["data"]): string => {
   if (typeof data === "string") return String(hash(data))
   if (data instanceof URL) return data.href
   return `${data.length}:${hashOf(data.length, (i) => data[i] ?? 0)}`
-}
-
-const json = (value: unknown): string => {
-  try {
-    return JSON.stringify(value) ?? String(value)
-  } catch {
-    return String(value) // a cycle or a BigInt
-  }
 }
 
 /**

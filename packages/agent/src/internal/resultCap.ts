@@ -5,6 +5,7 @@
  */
 import type { Service as TokenCounterService } from "../TokenCounter.js"
 import type { Truncation } from "../UnitToolkit.js"
+import { jsonText } from "./jsonText.js"
 
 /** The result the model receives, and what was cut. */
 export interface Capped {
@@ -14,7 +15,7 @@ export interface Capped {
 
 /** Caps `result` at `maxTokens` tokens of its text (a string as is, anything else as JSON). */
 export const cap = (result: unknown, maxTokens: number, counter: TokenCounterService): Capped => {
-  const text = typeof result === "string" ? result : textOf(result)
+  const text = typeof result === "string" ? result : jsonText(result)
   // a token is at least one byte of UTF-8: within the cap in bytes, no count is needed
   if (withinBytes(text, maxTokens)) return { result, truncated: null }
   const kept = counter.truncate(text, maxTokens)
@@ -40,12 +41,4 @@ const withinBytes = (text: string, max: number): boolean => {
     if (bytes > max) return false
   }
   return true
-}
-
-const textOf = (value: unknown): string => {
-  try {
-    return JSON.stringify(value) ?? String(value)
-  } catch {
-    return String(value) // a cycle or a BigInt: handlers should not return them, but may
-  }
 }
