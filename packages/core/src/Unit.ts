@@ -29,7 +29,7 @@
  *
  * @since 0.3.0
  */
-import { Context, Effect, Fiber, Layer } from "effect"
+import { Context, Duration, Effect, Exit, Fiber, Layer, Option } from "effect"
 import { Scope } from "effect"
 import type * as CatalogTool from "./CatalogTool.js"
 import * as Disclosure from "./Disclosure.js"
@@ -273,16 +273,25 @@ const supervisor = (): { readonly children: Children; readonly close: Effect.Eff
         return fiber
       })
     })
+  // forked and awaited in one uninterruptible step, so an interruption of the caller always reaches the child
+  const awaitExit = <A, E, R>(label: string, effect: Effect.Effect<A, E, R>, timeout: Duration.Duration | undefined) =>
+    Effect.uninterruptibleMask((restore) =>
+      Effect.flatMap(start(label, effect), (fiber): Effect.Effect<Option.Option<Exit.Exit<A, E>>> => {
+        const ended = fiber.pollUnsafe()
+        if (ended !== undefined) return Effect.succeed(Option.some(ended))
+        const awaited = Fiber.await(fiber)
+        return restore(timeout === undefined ? Effect.asSome(awaited) : Effect.timeoutOption(awaited, timeout)).pipe(
+          Effect.onInterrupt(() => Fiber.interrupt(fiber)),
+          Effect.tap((waited) => Option.isNone(waited) ? Fiber.interrupt(fiber) : Effect.void)
+        )
+      })
+    )
   const children: Children = {
     start,
-    // forked and joined in one uninterruptible step, so an interruption of the caller always reaches the child
+    awaitExit,
+    // without a timeout the exit is always there
     supervise: (label, effect) =>
-      Effect.uninterruptibleMask((restore) =>
-        Effect.flatMap(
-          start(label, effect),
-          (fiber) => Effect.onInterrupt(restore(Fiber.join(fiber)), () => Fiber.interrupt(fiber))
-        )
-      ),
+      Effect.flatMap(awaitExit(label, effect, undefined), (ended) => Option.getOrElse(ended, () => Exit.interrupt())),
     running: Effect.sync(() => [...labels.values()])
   }
   const close = Effect.suspend(() => {
@@ -706,6 +715,27 @@ export const supervise: {
   const [effect, label] = arguments as unknown as [Effect.Effect<unknown, unknown, unknown>, string]
   return UnitService.use((u) => u.children.supervise(label, effect))
 } as never
+
+/**
+ * `supervise` with a time limit, giving the child's exit rather than its outcome: `None` when it ran
+ * past `timeout` and was interrupted (its finalizers have run). A child that finished as it started
+ * (a synchronous tool) is taken at once, with no timer. The executor runs every tool this way.
+ *
+ * @since 0.3.0
+ * @category supervision
+ */
+export const superviseExit = <A, E, R>(
+  label: string,
+  effect: Effect.Effect<A, E, R>,
+  options: { readonly timeout?: Duration.Input | undefined } = {}
+): Effect.Effect<Option.Option<Exit.Exit<A, E>>, never, R | Unit> =>
+  UnitService.use((u) =>
+    u.children.awaitExit(
+      label,
+      effect,
+      options.timeout === undefined ? undefined : Duration.fromInputUnsafe(options.timeout)
+    )
+  )
 
 /**
  * Starts `effect` in the background as a child fiber of the unit: the unit's end interrupts it if it

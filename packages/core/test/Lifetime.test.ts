@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Deferred, Effect, Exit, Fiber, Layer, Ref } from "effect"
+import { Cause, Deferred, Effect, Exit, Fiber, Layer, Option, Ref } from "effect"
+import { TestClock } from "effect/testing"
 import { ToolCatalog, Unit } from "../src/index.js"
 import { CatalogLive, catalogOf, endlessWork, tool, visibleNames } from "./kit/tools.js"
 
@@ -190,6 +191,25 @@ describe("supervision: a unit's children end with it", () => {
         return { failed: failed._tag, ok }
       }))
       assert.deepStrictEqual(outcome, { failed: "Failure", ok: 1 })
+    }).pipe(Effect.provide(CatalogLive)))
+
+  it.effect("with a time limit: a child past it is interrupted (its finalizer runs) and gives None; one within it, its exit", () =>
+    Effect.gen(function*() {
+      const { finalized, started, work } = yield* endlessWork
+      const outcome = yield* Unit.provide(Effect.gen(function*() {
+        const late = yield* Effect.forkChild(Unit.superviseExit("slow#1", work, { timeout: "1 second" }))
+        yield* Deferred.await(started)
+        yield* TestClock.adjust("1 second")
+        const timedOut = yield* Fiber.join(late)
+        const quick = yield* Unit.superviseExit("quick#2", Effect.succeed(2), { timeout: "1 second" })
+        const failing = yield* Unit.superviseExit("failing#3", Effect.fail("boom" as const))
+        return { timedOut, quick, failing, running: yield* Unit.running }
+      }))
+      assert.isTrue(Option.isNone(outcome.timedOut))
+      assert.isTrue(yield* Ref.get(finalized), "the late child's finalizer ran")
+      assert.deepStrictEqual(outcome.quick, Option.some(Exit.succeed(2)))
+      assert.deepStrictEqual(outcome.failing, Option.some(Exit.fail("boom")))
+      assert.deepStrictEqual(outcome.running, [])
     }).pipe(Effect.provide(CatalogLive)))
 })
 

@@ -13,7 +13,7 @@ import {
   type ToolExecutionError,
   Unit
 } from "@tool-search/core"
-import { Cause, Duration, Effect, Exit, Fiber, type JsonSchema, Option, Result, type Schema, Stream } from "effect"
+import { Cause, Duration, Effect, Exit, type JsonSchema, Option, Result, type Schema, Stream } from "effect"
 import { Tool, type Toolkit } from "effect/ai"
 import * as Approval from "../Approval.js"
 import { type Definition, definitionCache, type Service as TokenCounterService } from "../TokenCounter.js"
@@ -52,7 +52,7 @@ type Ran = Omit<Outcome, "call" | "tool" | "truncated">
 
 /**
  * The function that runs one call in `context`: resolve, check and approve on the caller's fiber;
- * run the tool as a child fiber of the unit (`Unit.start`), so that the unit's end interrupts it;
+ * run the tool as a child fiber of the unit (`Unit.superviseExit`), so that the unit's end interrupts it;
  * settle what it came to. Every step is a plain function where it can be: one call is a few
  * effects, not one per step.
  */
@@ -137,10 +137,10 @@ export const executor = (context: Context) => {
       }
       const params = checked.success
       const run = Effect.flatMap(
-        supervised(
+        Unit.superviseExit(
           `${call.name}#${call.id}`,
           Effect.suspend(() => tool.run(params, { toolCallId: call.id })),
-          own ? undefined : timeout
+          own ? {} : { timeout }
         ),
         (ended) => settle(call, tool, ended)
       )
@@ -153,29 +153,6 @@ export const executor = (context: Context) => {
       )
     })
 }
-
-/**
- * Runs `running` as a child fiber of the unit and waits for it, at most `timeout` (then interrupts
- * it: `None`). Forked and awaited in one uninterruptible step, so an interruption of the caller
- * always reaches the child. A run that ended as it started (a synchronous tool) is taken at once:
- * no timer runs for it.
- */
-const supervised = <A, E>(
-  label: string,
-  running: Effect.Effect<A, E, Unit.Unit>,
-  timeout: Duration.Duration | undefined
-): Effect.Effect<Option.Option<Exit.Exit<A, E>>, never, Unit.Unit> =>
-  Effect.uninterruptibleMask((restore) =>
-    Effect.flatMap(Unit.start(label, running), (fiber) => {
-      const ended = fiber.pollUnsafe()
-      if (ended !== undefined) return Effect.succeed(Option.some(ended))
-      const awaited = Fiber.await(fiber)
-      return restore(timeout === undefined ? Effect.asSome(awaited) : Effect.timeoutOption(awaited, timeout)).pipe(
-        Effect.onInterrupt(() => Fiber.interrupt(fiber)),
-        Effect.tap((waited) => Option.isNone(waited) ? Fiber.interrupt(fiber) : Effect.void)
-      )
-    })
-  )
 
 /** The tool a name refers to: one of the loop's own tools, or whatever the unit resolves it to. */
 const resolve = (

@@ -7,7 +7,7 @@
  * @internal
  */
 import { Context } from "effect"
-import type { Effect, Fiber } from "effect"
+import type { Duration, Effect, Exit, Fiber, Option } from "effect"
 import type * as Disclosure from "../../Disclosure.js"
 import type * as Permission from "../../Permission.js"
 import type * as ResourceCatalog from "../../ResourceCatalog.js"
@@ -36,6 +36,15 @@ export interface Children {
   readonly start: <A, E, R>(label: string, effect: Effect.Effect<A, E, R>) => Effect.Effect<Fiber.Fiber<A, E>, never, R>
   /** Runs `effect` as a child fiber of the unit, labelled, and waits for it. */
   readonly supervise: <A, E, R>(label: string, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /**
+   * Runs `effect` as a child fiber of the unit and waits for its exit, at most `timeout` (then
+   * interrupts it: `None`); a child that ended as it started is taken at once, with no timer.
+   */
+  readonly awaitExit: <A, E, R>(
+    label: string,
+    effect: Effect.Effect<A, E, R>,
+    timeout: Duration.Duration | undefined
+  ) => Effect.Effect<Option.Option<Exit.Exit<A, E>>, never, R>
   /** Labels of the children still running. */
   readonly running: Effect.Effect<ReadonlyArray<string>>
 }
