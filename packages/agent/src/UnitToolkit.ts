@@ -251,10 +251,11 @@ export const make = (options: Options = {}): Effect.Effect<UnitToolkit> =>
         const call = unwrapped._tag === "Success" ? unwrapped.success : raw
         if (observer.onCall !== undefined) yield* observer.onCall(call)
         // the tool runs as a child fiber of the unit (`Calls.executor`)
+        const { onInterrupted } = observer
         const outcome: Outcome = unwrapped._tag === "Success"
-          ? yield* (observer.onInterrupted === undefined ? execute(call) : execute(call).pipe(
-            Effect.onInterrupt(() => observer.onInterrupted === undefined ? Effect.void : observer.onInterrupted(call))
-          ))
+          ? yield* (onInterrupted === undefined
+            ? execute(call)
+            : execute(call).pipe(Effect.onInterrupt(() => onInterrupted(call))))
           : { call, isFailure: true, failure: "invalid-arguments", result: unwrapped.failure.message, truncated: null }
         // the span says how the call ended; a cut result's size is on it, the whole result in the outcome
         yield* Tracing.annotate(() => ({

@@ -75,8 +75,6 @@ export interface ToolSide {
   readonly deferring: Effect.Effect<boolean>
   /** The feedback hook: a tool a ranked search of this unit found was called successfully. */
   readonly recordSuccessfulCall: (toolId: string) => Effect.Effect<void>
-  /** The meta tool named `name` of this unit, if the mode offers it now. */
-  readonly meta: (name: string) => Effect.Effect<Option.Option<Unit.ModelTool>>
   /** Names of the meta tools of the mode (they exist for "did you mean" even when not sent). */
   readonly metaNames: ReadonlyArray<string>
   /** The tools with the name `name` would refer to among those this unit may use, for suggestions. */
@@ -287,17 +285,16 @@ export const make = (inputs: Inputs): ToolSide => {
     const { deferred } = existing()
     return Deferral.defers(disclosure, deferred.length) ? metaTools.resolve(name, deferred) : Option.none()
   }
-  const meta = (name: string) => Effect.sync(() => metaNow(name))
 
-  /** What `resolve` comes to, computed in one synchronous step. */
-  const resolveNow = (raw: string, own: ReadonlyArray<Unit.ModelTool>): Result.Result<Unit.ModelTool, Refused> => {
+  /** What `resolve` comes to, computed in one synchronous step; `mine` are the unit's own tools. */
+  const resolveNow = (raw: string, mine: ReadonlyArray<Unit.ModelTool>): Result.Result<Unit.ModelTool, Refused> => {
     const name = CatalogTool.stripFunctionsPrefix(raw)
-    const mine = own.find((t) => t.name === name)
-    if (mine !== undefined) return permit(mine)
+    const ownTool = mine.find((t) => t.name === name)
+    if (ownTool !== undefined) return permit(ownTool)
     const metaTool = metaNow(name)
     if (Option.isSome(metaTool)) return permit(metaTool.value)
     const tool = catalog.findByNameUnsafe(name)
-    if (tool === undefined || !exists(tool)) return Result.fail(unknownNow(name, own))
+    if (tool === undefined || !exists(tool)) return Result.fail(unknownNow(name, mine))
     if (tool.loading === "eager") return permit(asModelTool(tool, "eager"))
     const on = deferringNow()
     if (!on || activation.hasNow(tool.id)) {
@@ -312,7 +309,7 @@ export const make = (inputs: Inputs): ToolSide => {
     )
   }
   const resolve = (raw: string): Effect.Effect<Unit.ModelTool, Refused> =>
-    Effect.flatMap(own, (mine) => Effect.suspend(() => Effect.fromResult(resolveNow(raw, mine))))
+    Effect.flatMap(own, (mine) => Effect.fromResult(resolveNow(raw, mine)))
 
   return {
     visible,
@@ -325,7 +322,6 @@ export const make = (inputs: Inputs): ToolSide => {
     searchable,
     deferring,
     recordSuccessfulCall: foundBy.recordSuccessfulCall,
-    meta,
     metaNames: metaTools.names,
     unknown
   } satisfies ToolSide
