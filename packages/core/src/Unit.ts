@@ -193,8 +193,8 @@ const make = (options: Options) =>
     })
     if (unknown.length > 0) return yield* new UnknownTools({ ids: unknown })
     const closed = () => new UnitClosed()
-    const activationSet = Disclosed.makeUnsafe(seed, { capacity: options.capacity, closed })
-    const revealedSet = Disclosed.makeUnsafe([], { closed })
+    const activationSet = Disclosed.make(seed, { capacity: options.capacity, closed })
+    const revealedSet = Disclosed.make([], { closed })
     const { children, close } = supervisor()
     // one finalizer: what still runs ends first (its finalizers may still read the unit), then the sets
     yield* Effect.addFinalizer(() =>

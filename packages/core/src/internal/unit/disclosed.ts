@@ -15,7 +15,6 @@
  * @internal
  */
 import { Effect, MutableRef, Ref } from "effect"
-import type { Scope } from "effect"
 
 /** An ordered set of keys that lives as long as the scope that made it. */
 export interface Disclosed {
@@ -53,20 +52,11 @@ export interface Options {
 }
 
 /**
- * A set holding `initial` (a copy, its last `capacity` keys when it is over), closed with the current
- * scope; `closed` makes the defect of a late use.
+ * A set holding `initial` (a copy, its last `capacity` keys when it is over), and the function that
+ * closes it (its owner, the unit, calls it from its one finalizer); `closed` makes the defect of a
+ * late use.
  */
-export const make = (initial: ReadonlyArray<string>, options: Options): Effect.Effect<Disclosed, never, Scope.Scope> =>
-  Effect.suspend(() => {
-    const { close, disclosed } = makeUnsafe(initial, options)
-    return Effect.as(Effect.addFinalizer(() => Effect.sync(close)), disclosed)
-  })
-
-/**
- * `make`, for an owner that closes it itself (a unit closes its sets in one finalizer): the set and
- * the function that closes it.
- */
-export const makeUnsafe = (
+export const make = (
   initial: ReadonlyArray<string>,
   options: Options
 ): { readonly disclosed: Disclosed; readonly close: () => void } => {
