@@ -94,7 +94,7 @@ export const make = (counter: TokenCounterService, capacity: number = defaultCap
     let prefixTokens = 0
     const keys: Array<number> = []
     for (const chunk of chunks) {
-      key = hash(`${key}:${chunk.hash}`)
+      key = chain(key, chunk.hash)
       inputTokens += chunk.tokens
       // the longest start seen before: every key up to it was seen too, unless evicted since
       if (recent.has(key) || older.has(key)) prefixTokens = inputTokens
@@ -206,10 +206,33 @@ const hashOf = (length: number, codeAt: (i: number) => number): number => {
   let b = 0x41c6ce57
   for (let i = 0; i < length; i++) {
     const c = codeAt(i)
-    a = Math.imul(a ^ c, 2654435761)
-    b = Math.imul(b ^ c, 1597334677)
+    a = Math.imul(a ^ c, A)
+    b = Math.imul(b ^ c, B)
   }
-  a = Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909)
-  b = Math.imul(b ^ (b >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909)
+  return finish(a, b)
+}
+
+/**
+ * The key of a chain extended by one chunk: the 53-bit hash of the two numbers (each fed as its two
+ * 32-bit halves), computed without writing them out as text.
+ */
+const chain = (key: number, chunk: number): number => {
+  const k0 = key >>> 0
+  const k1 = (key / 4294967296) >>> 0
+  const c0 = chunk >>> 0
+  const c1 = (chunk / 4294967296) >>> 0
+  const a = Math.imul(Math.imul(Math.imul(Math.imul(0xdeadbeef ^ k0, A) ^ k1, A) ^ c0, A) ^ c1, A)
+  const b = Math.imul(Math.imul(Math.imul(Math.imul(0x41c6ce57 ^ k0, B) ^ k1, B) ^ c0, B) ^ c1, B)
+  return finish(a, b)
+}
+
+/** The two multipliers of `hashOf`'s mixes. */
+const A = 2654435761
+const B = 1597334677
+
+/** The two mixes' final avalanche, as one 53-bit number. */
+const finish = (a0: number, b0: number): number => {
+  const a = Math.imul(a0 ^ (a0 >>> 16), 2246822507) ^ Math.imul(b0 ^ (b0 >>> 13), 3266489909)
+  const b = Math.imul(b0 ^ (b0 >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909)
   return 4294967296 * (2097151 & b) + (a >>> 0)
 }
