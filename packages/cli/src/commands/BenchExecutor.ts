@@ -15,7 +15,9 @@
  * The replay runs every request a second time, when `effect/ai`'s caches of each request's objects
  * are warm and the heap holds nothing else: a lower bound of what `generateText` costs. `inSitu` is
  * the other bound: the CPU time spent inside each `generateText` call as the executor made it (cold
- * per-request work, and the garbage collections that fall inside it, included).
+ * per-request work, and the garbage collections that fall inside it, included). Timing each call
+ * reads the clocks twice (a system call each, a few µs): what those readings cost, measured before
+ * the timed turns, is the benchmark's own and is taken out of the executor's figures.
  *
  * Both are measured at steady state: `--warmup` turns run first (1,000 by default), until V8 has
  * compiled the executor's code as it will stay for a long-running agent; with a short warm-up the
@@ -122,6 +124,19 @@ const now = () => {
 }
 
 /**
+ * What one reading of both clocks costs, in CPU and wall-clock µs (reading the CPU clock is a system
+ * call: a few µs). The recording model reads them twice around each call, and the replay does not:
+ * that cost is the benchmark's, not the executor's, so it is taken out of the executor's figures.
+ */
+const readingCost = () => {
+  const n = 2_000
+  const start = now()
+  for (let i = 0; i < n; i++) now()
+  const end = now()
+  return { cpu: (end.cpu - start.cpu) / (n + 1), wall: (end.wall - start.wall) / (n + 1) }
+}
+
+/**
  * Runs the benchmark: `turns` turns of the executor, then the same model requests again without
  * it. The second run is what `generateText` costs (the scripted answer, `effect/ai`'s request
  * building and response decoding); the executor's own cost is the difference. Both are timed as
@@ -149,11 +164,15 @@ export const measure = (
     for (let i = 0; i < warmup; i++) yield* turn(i)
     requests.length = 0
     inModel.cpu = 0
+    const reading = readingCost()
     let iterations = 0
     const start = now()
     for (let i = 0; i < turns; i++) iterations += (yield* turn(i)).iterations
     const end = now()
-    const inSituModel = inModel.cpu
+    // each model call read the clocks twice: about one reading falls inside the timed call, one outside
+    const calls = requests.length
+    const inSituModel = Math.max(0, inModel.cpu - calls * reading.cpu)
+    const clocks = { cpu: 2 * calls * reading.cpu, wall: 2 * calls * reading.wall }
     // the same requests, without the executor (after a warm-up of its own)
     const sent = [...requests]
     for (const request of sent.slice(0, 150)) yield* Effect.orDie(request)
@@ -171,11 +190,11 @@ export const measure = (
       turns,
       warmup,
       iterations,
-      ...per(end.cpu - start.cpu, replayEnd.cpu - replayStart.cpu),
-      wall: per(end.wall - start.wall, replayEnd.wall - replayStart.wall),
+      ...per(end.cpu - start.cpu - clocks.cpu, replayEnd.cpu - replayStart.cpu),
+      wall: per(end.wall - start.wall - clocks.wall, replayEnd.wall - replayStart.wall),
       inSitu: {
         modelUsPerIteration: round(inSituModel / iterations),
-        executorUsPerIteration: round((end.cpu - start.cpu - inSituModel) / iterations)
+        executorUsPerIteration: round((end.cpu - start.cpu - clocks.cpu - inSituModel) / iterations)
       }
     }
   }).pipe(
