@@ -92,6 +92,13 @@ export interface Report {
     readonly modelUsPerIteration: number
     readonly executorUsPerIteration: number
   }
+  /**
+   * CPU time of one recorded request (the last: the tools of the turn's second request) sent again as
+   * many times as the replay sent requests: `generateText` when the tool list never changes.
+   * `effect/ai` keeps one response decoder per model, keyed by the request's tools, so in the loop,
+   * where the list changes with each activation, it builds one again for two requests of three.
+   */
+  readonly modelSameRequestUs: number
 }
 
 /**
@@ -179,6 +186,14 @@ export const measure = (
     const replayStart = now()
     for (const request of sent) yield* Effect.orDie(request)
     const replayEnd = now()
+    // one request sent again and again: effect/ai's caches keyed by the request's tools all hit
+    const same = sent[sent.length - 1]
+    let sameCpu = 0
+    if (same !== undefined) {
+      const sameStart = now()
+      for (let i = 0; i < sent.length; i++) yield* Effect.orDie(same)
+      sameCpu = now().cpu - sameStart.cpu
+    }
     const per = (total: number, inModel: number) => ({
       usPerIteration: round(total / iterations),
       modelUsPerIteration: round(inModel / iterations),
@@ -195,7 +210,8 @@ export const measure = (
       inSitu: {
         modelUsPerIteration: round(inSituModel / iterations),
         executorUsPerIteration: round((end.cpu - start.cpu - clocks.cpu - inSituModel) / iterations)
-      }
+      },
+      modelSameRequestUs: round(sameCpu / Math.max(1, sent.length))
     }
   }).pipe(
     Effect.provide(
@@ -250,6 +266,9 @@ export const command = Command.make("bench-executor", {
       `  in situ (the model's share timed inside the executor's own calls): ${
         r.inSitu.modelUsPerIteration.toFixed(1)
       } µs in generateText, ${r.inSitu.executorUsPerIteration.toFixed(1)} µs the executor's own`
+    )
+    yield* Console.log(
+      `  one request sent again and again (effect/ai's caches hit): ${r.modelSameRequestUs.toFixed(1)} µs a call`
     )
     yield* Console.log(
       `  wall clock: ${r.wall.usPerIteration.toFixed(1)} µs total, ${
