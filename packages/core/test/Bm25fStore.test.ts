@@ -340,6 +340,33 @@ describe("BM25F store", () => {
     )
   })
 
+  it("property: after any earlier requests of any number of clauses, a request gets exactly the hits, scores and strengths of a new index asked it alone", () => {
+    // the scorer's scratch (clause rows grown with the requests, each touched slot's row) is kept
+    // across requests: nothing of an earlier request may show in a later one
+    const request = fc.array(phrase(3), { minLength: 1, maxLength: 6 }).map((parts) => parts.join(". "))
+    fc.assert(
+      fc.property(
+        fc.array(tool, { minLength: 2, maxLength: 40 }),
+        fc.array(fc.tuple(request, fc.constantFrom(1, 3, 8)), { minLength: 2, maxLength: 8 }),
+        fc.constantFrom(Bm25f.defaults, { ...Bm25f.defaults, fusion: undefined }),
+        fc.boolean(),
+        (tools, queries, parameters, prune) => {
+          const docs = tools.map((t) => documentOf({ ...t, description: `${t.description} data` }))
+          const pruning = prune ? boldPruning : neverPruning
+          const index = Bm25fIndex.make(parameters, pruning)
+          index.add(docs)
+          for (const [q, limit] of queries) {
+            const fresh = Bm25fIndex.make(parameters, pruning)
+            fresh.add(docs)
+            const asked = { text: q, limit, accept: () => true }
+            assert.deepStrictEqual(Effect.runSync(index.search(asked)), Effect.runSync(fresh.search(asked)), q)
+          }
+        }
+      ),
+      { numRuns: 200 }
+    )
+  })
+
   it("property: the vocabulary's scan gives the analyzer's terms of any text, ASCII or not, in order", () => {
     // pieces that meet in every way: ASCII words next to accented, CJK and Hangul ones, separators between or not
     const piece = fc.oneof(

@@ -10,7 +10,8 @@
  * so nothing is cleared between queries. What a query adds up per slot (the BM25F sum, the second
  * ranker's sum, the name hits, the stamp) sits side by side in one array, so a posting reads and
  * writes one cache line, and so do the passes over the touched slots; the clause sums of a slot
- * sit side by side too.
+ * sit side by side too, in a row per touched slot in the order the slots were first touched, so
+ * the clause fusion's passes read the rows in order instead of scattered over the catalog.
  *
  * @internal
  */
@@ -119,9 +120,6 @@ export const make = (
   let capacity = 0
   // per slot: the BM25F sum, the second ranker's sum (when fused), the name hits, the stamp
   let acc = new Float64Array(0)
-  // each touched slot's BM25F sum before additions, for requests of several clauses (one clause
-  // keeps it in `acc`): the numerator of its strength
-  let raw = new Float64Array(0)
   // the slots pruning adds up, marked with the query's stamp
   let marks = new Int32Array(0)
   // the best scores of the last query on each scale of the fusion (set by `finish` when fused or
@@ -141,11 +139,17 @@ export const make = (
   const knownClauses = new Float64Array(MAX_CLAUSES)
   let touched = new Int32Array(0)
   let stamp = 0
-  // Per-clause scores and name hits, side by side: a row of two per clause of the query per slot
-  // (`[slot * 2 * clauses + 2 * clause]`, as dense as the query needs), allocated by the first
-  // request with several clauses.
+  // Per-clause scores and name hits, side by side: a row of two per clause of the query per touched
+  // slot, in the order the slots were first touched (`[i * 2 * clauses + 2 * clause]` for the
+  // `i`-th, as dense as the query needs), so the passes over the touched slots read them in
+  // order; the rows grow with the requests (as many as the request can touch), the rest is
+  // allocated by the first request with several clauses.
   let clauseSums = new Float64Array(0)
-  let slotMasks = new Int32Array(0) // which clauses each touched slot has a score in
+  let clauseMasks = new Int32Array(0) // which clauses the i-th touched slot has a score in
+  let positions = new Int32Array(0) // per touched slot: its place in `touched` (its row)
+  // with clauses, the i-th touched slot's fused score and second ranker's sum (set by `finish`)
+  let fusedScores = new Float64Array(0)
+  let seconds = new Float64Array(0)
 
   // The current query's terms: term id (-1 when no tool has it), weight, the second ranker's
   // weight, clause mask, whether pruning skips its postings; `terms` of them.
@@ -161,16 +165,17 @@ export const make = (
     if (needed <= capacity) return
     capacity = needed
     acc = new Float64Array(capacity * ACC)
-    raw = new Float64Array(capacity)
     marks = new Int32Array(capacity)
     touched = new Int32Array(capacity)
     stamp = firstStamp
-    if (clauseSums.length > 0) allocateClauses()
+    if (clauseMasks.length > 0) allocateClauses()
   }
 
   const allocateClauses = (): void => {
-    clauseSums = new Float64Array(capacity * 2 * MAX_CLAUSES)
-    slotMasks = new Int32Array(capacity)
+    clauseMasks = new Int32Array(capacity)
+    positions = new Int32Array(capacity)
+    fusedScores = new Float64Array(capacity)
+    seconds = new Float64Array(capacity)
   }
 
   // Stamps stay below 2^30: small integers for the engine, and what `marks` (32-bit signed) holds
@@ -266,9 +271,7 @@ export const make = (
         touched,
         count,
         termMasks[t] as number,
-        clauseSums,
-        2 * lastClauses,
-        slotMasks,
+        { sums: clauseSums, width: 2 * lastClauses, masks: clauseMasks, positions },
         only === undefined ? undefined : marks,
         only === "marked"
       )
@@ -312,7 +315,7 @@ export const make = (
     // Several clauses: one pass over the postings of the distinct terms, each term adding to the
     // whole request and to the clauses it occurs in.
     fit()
-    if (clauseSums.length === 0) allocateClauses()
+    if (clauseMasks.length === 0) allocateClauses()
     const maskOf = new Map<string, number>()
     const weightOf = new Map<string, number>()
     parts.forEach((part, c) => {
@@ -330,6 +333,13 @@ export const make = (
       [...words.map((t) => maskOf.get(t) as number), ...extra.map(() => 0)],
       words.length
     )
+    // a row per slot the query can touch: no more than its terms' postings, nor the catalog
+    let postings = 0
+    for (let t = 0; t < terms; t++) if ((termIds[t] as number) >= 0) postings += store.df(termIds[t] as number)
+    const rows = Math.min(capacity, postings) * 2 * lastClauses
+    if (clauseSums.length < rows) {
+      clauseSums = new Float64Array(Math.max(rows, Math.min(clauseSums.length * 2, capacity * 2 * MAX_CLAUSES)))
+    }
   }
 
   /** Ends an exhaustive query of `count` touched slots: the clause fusion and the fusion's scales. */
@@ -343,12 +353,13 @@ export const make = (
     }
     bests = fuseClauses(touched, count, lastClauses, {
       acc,
-      raw,
       names,
       nameCoverage,
       clauseWeight,
       clauseSums,
-      slotMasks,
+      clauseMasks,
+      scores: fusedScores,
+      seconds,
       known: knownClauses
     })
     if (mixed) mix(bests.fused, bests.second)
@@ -467,17 +478,25 @@ export const make = (
   /**
    * The last `run`'s score of a touched slot. A request of one clause keeps each slot's BM25F sum
    * and adds name coverage here; the fusion with the second ranker is applied here too, so the
-   * scores of most slots, which never reach the results, are never written back.
+   * scores of most slots, which never reach the results, are never written back. A request of
+   * several clauses reads the slot's fused score from its row (`clauseScore`).
    */
   const finalScore = (slot: number): number => {
+    if (lastClauses > 0) return clauseScore(positions[slot] as number)
     const at = slot * ACC
     let v = acc[at + SCORE] as number
-    if (lastClauses === 0 && nameCoverage !== 0) {
+    if (nameCoverage !== 0) {
       const hits = acc[at + HITS] as number
       const length = names[slot] as number
       v = v + coverageOf(nameCoverage, hits, length)
     }
     return mixed ? mixFirst * v + mixSecond * (acc[at + SECOND] as number) : v
+  }
+
+  /** `finalScore` of the `i`-th touched slot of a request of several clauses, from its row. */
+  const clauseScore = (i: number): number => {
+    const v = fusedScores[i] as number
+    return mixed ? mixFirst * v + mixSecond * (seconds[i] as number) : v
   }
 
   /**
@@ -486,14 +505,15 @@ export const make = (
    */
   const strengthOf = (id: string): number => {
     const slot = store.slotOf(id) as number // a returned hit is a touched slot, which holds a document
-    const sum = lastClauses > 0 ? raw[slot] as number : acc[slot * ACC + SCORE] as number
+    const sum = acc[slot * ACC + SCORE] as number
     let strength = ceiling > 0 ? sum / ceiling : 0
     if (lastClauses > 0) {
-      for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
+      const row = (positions[slot] as number) * 2 * lastClauses
+      for (let c = 0, m = clauseMasks[positions[slot] as number] as number; m !== 0; c++, m >>>= 1) {
         const top = clauseCeilings[c] as number
         if ((m & 1) === 0 || top <= 0) continue
         // the clause's score had its name coverage added by `fuseClauses`: take it out again
-        const at = slot * 2 * lastClauses + 2 * c
+        const at = row + 2 * c
         const clause = (clauseSums[at] as number) - coverage(slot, clauseSums[at + 1] as number)
         strength = Math.max(strength, clause / top)
       }
@@ -704,7 +724,7 @@ export const make = (
     let floor = 0
     for (let i = 0; i < count; i++) {
       const slot = touched[i] as number
-      const score = finalScore(slot)
+      const score = lastClauses > 0 ? clauseScore(i) : finalScore(slot)
       if (!(score > 0) || score < floor) continue
       const id = store.idAt(slot)
       if (top.wouldKeep(id, score) && accept(id)) {
@@ -785,6 +805,18 @@ const markPostings = (slots: Int32Array, from: number, to: number, marks: Int32A
   for (let i = from; i < to; i++) marks[slots[i] as number] = stamp
 }
 
+/**
+ * The clause sums of the touched slots: a row of `width` numbers (a sum and name hits per clause)
+ * per touched slot in the order first touched, which clauses each row has a score in, and each
+ * touched slot's row.
+ */
+interface ClauseRows {
+  readonly sums: Float64Array
+  readonly width: number
+  readonly masks: Int32Array
+  readonly positions: Int32Array
+}
+
 /** `addPostings` that also adds to the clauses in `mask`. */
 const addClausePostings = (
   p: TermPostings,
@@ -793,13 +825,12 @@ const addClausePostings = (
   touched: Int32Array,
   count: number,
   mask: number,
-  clauseSums: Float64Array,
-  rowWidth: number,
-  slotMasks: Int32Array,
+  rows: ClauseRows,
   marks: Int32Array | undefined,
   marked: boolean
 ): number => {
   const { from, impacts, secondImpacts, secondWeight, slots, tfMax, tfs, to, weight } = p
+  const { masks, positions, sums: clauseSums, width } = rows
   for (let i = from; i < to; i++) {
     const slot = slots[i] as number
     if (marks !== undefined && (marks[slot] === stamp) !== marked) continue
@@ -807,20 +838,23 @@ const addClausePostings = (
     const impact = (impacts[i] as number) * weight
     const inName = ((tfs[i] as number) & tfMax) * weight
     let seen = 0 // the clauses this slot already has a score in; entries of others are stale
+    let position = count
     if (acc[at + STAMP] !== stamp) {
       acc[at + STAMP] = stamp
       acc[at + SCORE] = impact
       acc[at + HITS] = inName
       acc[at + SECOND] = (secondImpacts[i] as number) * secondWeight
+      positions[slot] = count
       touched[count++] = slot
     } else {
       acc[at + SCORE] = (acc[at + SCORE] as number) + impact
       acc[at + HITS] = (acc[at + HITS] as number) + inName
       acc[at + SECOND] = (acc[at + SECOND] as number) + (secondImpacts[i] as number) * secondWeight
-      seen = slotMasks[slot] as number
+      position = positions[slot] as number
+      seen = masks[position] as number
     }
-    slotMasks[slot] = seen | mask
-    const row = slot * rowWidth
+    masks[position] = seen | mask
+    const row = position * width
     for (let c = 0, m = mask; m !== 0; c++, m >>>= 1) {
       if ((m & 1) === 0) continue
       const cat = row + 2 * c
@@ -882,8 +916,10 @@ interface Bests {
 /**
  * Turns whole-request and clause scores into the fused score of every touched slot:
  * `(1 − w) · whole / best whole + w · max over clauses (clause / best of that clause)`, name
- * coverage added to the whole and to each clause first; keeps each slot's sum before additions
- * in `raw`; returns the best score on each scale.
+ * coverage added to the whole and to each clause first. Writes each slot's fused score
+ * (`scores`) and second ranker's sum (`seconds`) in `touched` order, as the clause rows, so the
+ * later passes read them in order; each slot's sum before additions stays in `acc` (the numerator
+ * of its strength). Returns the best score on each scale.
  */
 const fuseClauses = (
   touched: Int32Array,
@@ -891,17 +927,20 @@ const fuseClauses = (
   clauseCount: number,
   state: {
     readonly acc: Float64Array
-    readonly raw: Float64Array
     readonly names: Uint16Array
     readonly nameCoverage: number
     readonly clauseWeight: number
+    /** The clause rows of the touched slots, in `touched` order (`ClauseRows`). */
     readonly clauseSums: Float64Array
-    readonly slotMasks: Int32Array
+    readonly clauseMasks: Int32Array
+    /** Where the fused score and the second ranker's sum of each touched slot go, in `touched` order. */
+    readonly scores: Float64Array
+    readonly seconds: Float64Array
     /** Each clause's best score over every tool when known (0: the best of the touched slots). */
     readonly known: Float64Array
   }
 ): Bests => {
-  const { acc, clauseSums, clauseWeight, known, nameCoverage, names, raw, slotMasks } = state
+  const { acc, clauseMasks, clauseSums, clauseWeight, known, nameCoverage, names, scores, seconds } = state
   let best = 0
   let bestSecond = 0
   const bestOfClause = known.slice(0, clauseCount)
@@ -911,14 +950,14 @@ const fuseClauses = (
     const length = names[slot] as number
     const hits = acc[at + HITS] as number
     const r = acc[at + SCORE] as number
-    raw[slot] = r
     const s = r + coverageOf(nameCoverage, hits, length)
-    acc[at + SCORE] = s
+    scores[i] = s
     if (s > best) best = s
     const other = acc[at + SECOND] as number
+    seconds[i] = other
     if (other > bestSecond) bestSecond = other
-    const row = slot * 2 * clauseCount
-    for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
+    const row = i * 2 * clauseCount
+    for (let c = 0, m = clauseMasks[i] as number; m !== 0; c++, m >>>= 1) {
       if ((m & 1) === 0) continue
       const cat = row + 2 * c
       const h = clauseSums[cat + 1] as number
@@ -935,17 +974,15 @@ const fuseClauses = (
   const whole = (1 - clauseWeight) / best
   let bestFused = 0
   for (let i = 0; i < count; i++) {
-    const slot = touched[i] as number
-    const row = slot * 2 * clauseCount
+    const row = i * 2 * clauseCount
     let clause = 0
-    for (let c = 0, m = slotMasks[slot] as number; m !== 0; c++, m >>>= 1) {
+    for (let c = 0, m = clauseMasks[i] as number; m !== 0; c++, m >>>= 1) {
       if ((m & 1) === 0) continue
       const v = (clauseSums[row + 2 * c] as number) * (bestOfClause[c] as number)
       if (v > clause) clause = v
     }
-    const at = slot * ACC
-    const v = whole * (acc[at + SCORE] as number) + clauseWeight * clause
-    acc[at + SCORE] = v
+    const v = whole * (scores[i] as number) + clauseWeight * clause
+    scores[i] = v
     if (v > bestFused) bestFused = v
   }
   return { whole: best, second: bestSecond, clauses, fused: bestFused }
