@@ -14,6 +14,12 @@ const here = (file: string) => fileURLToPath(new URL(file, import.meta.url))
  * most of the suite's time on 2 cores. A test file leaves the process as it found it (environment
  * variables it sets are given back in `afterAll`).
  *
+ * `maxWorkers: 2`: two test files at a time. Vitest's default is one worker fewer than the cores,
+ * which on the 2-core machines `npm test` must fit on is one file after another, while much of the
+ * suite's time is spent waiting on the processes its tests start (the binary, gateways, MCP servers,
+ * PostgreSQL). It is set per project: Vitest takes each project's own, and a root value does not
+ * reach them.
+ *
  * Each embedded PostgreSQL a test creates starts from one template instead of running initdb
  * (`vitest.pglite.ts`), kept in the run's shared directory (`vitest.globalSetup.ts`), which is also
  * the run's `TMPDIR`: what tests leave in temporary directories goes when the run ends.
@@ -25,6 +31,7 @@ export const shared = {
     testTimeout: 60_000,
     hookTimeout: 60_000,
     isolate: false,
+    maxWorkers: 2,
     globalSetup: [here("./vitest.globalSetup.ts")],
     setupFiles: [here("./vitest.pglite.ts")]
   }

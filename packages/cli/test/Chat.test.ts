@@ -19,6 +19,7 @@ import { dirname, join } from "node:path"
 import { afterAll } from "vitest"
 import { writeJsonl } from "./jsonl.js"
 import { runCli, runCliPromise } from "./runCli.js"
+import { createDatabase } from "./tempDatabase.js"
 
 const bin = new URL("../bin/tool-search.js", import.meta.url).pathname
 const dir = mkdtempSync(join(tmpdir(), "tool-search-chat-"))
@@ -308,6 +309,9 @@ describe("tool-search run and chat (checks the wire, not a model)", () => {
     timeout: 60_000
   }, async () => {
     const database = join(dir, "feedback-db")
+    // created here, so the binary only opens it: this test's subject is the feedback, not creating a
+    // database (a real process creates one in docs/examples.test.ts, the CLI in process in Audit.test.ts)
+    await Effect.runPromise(createDatabase(database))
     await withWire([
       [{ name: "ToolSearch", args: { query: "read the whole knowledge graph" } }],
       [{ name: "read_graph", args: {} }],

@@ -3,7 +3,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import { TestConsole } from "effect/testing"
 import { Cli, DemoPolicies } from "../src/index.js"
-import { runCli } from "./runCli.js"
+import { runCli, runCliPromise } from "./runCli.js"
 
 const runDemo = (argv: ReadonlyArray<string>) =>
   Effect.gen(function*() {
@@ -11,12 +11,21 @@ const runDemo = (argv: ReadonlyArray<string>) =>
     return yield* TestConsole.logLines
   }).pipe(Effect.provide(NodeServices.layer))
 
+/**
+ * What `demo --json` prints with the `list` delivery, which several tests read (none changes it):
+ * run once, by the first test that reads it, whichever that is.
+ */
+let listRun: Promise<string> | undefined
+const listJson = Effect.promise(() =>
+  listRun ??= runCliPromise(["demo", "--json"], { TOOL_SEARCH_DELIVERY: "list" }).then(({ out }) => out)
+)
+
 describe("tool-search demo", () => {
   it.effect(
     "--json: one object per line; every model request carries toolTokens and eagerToolTokens",
     () =>
       Effect.gen(function*() {
-        const lines = (yield* runDemo(["--json"])).map((l) => JSON.parse(String(l)))
+        const lines = (yield* listJson).split("\n").map((l) => JSON.parse(l))
         const requests = lines.filter((e) => e.type === "model-request")
         assert.isAbove(requests.length, 8)
         for (const r of requests) {
@@ -41,7 +50,7 @@ describe("tool-search demo", () => {
     "the resource turn finds the policy through the levels, reads under a tenth of it, and answers correctly",
     () =>
       Effect.gen(function*() {
-        const lines = (yield* runDemo(["--json"])).map((l) => JSON.parse(String(l)))
+        const lines = (yield* listJson).split("\n").map((l) => JSON.parse(l))
         const summary = lines[lines.length - 1]
         const turn = summary.turns.find((t: { readTokens: number }) => t.readTokens > 0).turn
         const events = lines.filter((e) => e.turn === turn)
@@ -86,7 +95,7 @@ describe("tool-search demo", () => {
       Effect.gen(function*() {
         const summaryOf = (lines: ReadonlyArray<Record<string, unknown>>) => lines[lines.length - 1] ?? {}
         const parse = (out: string) => out.split("\n").map((l) => JSON.parse(l) as Record<string, unknown>)
-        const list = parse((yield* runCli(["demo", "--json"], { TOOL_SEARCH_DELIVERY: "list" })).out)
+        const list = parse(yield* listJson)
         const result = parse((yield* runCli(["demo", "--json"], { TOOL_SEARCH_DELIVERY: "result" })).out)
         const [l, r] = [summaryOf(list), summaryOf(result)]
         assert.deepStrictEqual([l["delivery"], r["delivery"]], ["list", "result"])

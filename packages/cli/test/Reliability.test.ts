@@ -59,7 +59,9 @@ interface Seen {
 
 /**
  * When traffic runs: from `start` (the clients are connected) for `seconds`, or, without seconds,
- * until `stop`. `ready` resolves at the start.
+ * until `stop`. `ready` resolves at the start. `disconnect` closes the clients' connections at
+ * once, as a client does that knows its server is gone: a call in flight then fails at once
+ * instead of at the SDK's request timeout (60 s), which is all a killed server leaves it.
  */
 const window = (seconds?: number) => {
   let end = Number.POSITIVE_INFINITY
@@ -67,6 +69,7 @@ const window = (seconds?: number) => {
   const ready = new Promise<void>((resolve) => {
     started = resolve
   })
+  const closers: Array<() => Promise<void>> = []
   return {
     ready,
     start: () => {
@@ -76,7 +79,10 @@ const window = (seconds?: number) => {
     stop: () => {
       end = 0
     },
-    running: () => Date.now() < end
+    running: () => Date.now() < end,
+    /** Registers how to close one client's connection (`traffic` does, for each of its sessions). */
+    onDisconnect: (close: () => Promise<void>) => void closers.push(close),
+    disconnect: () => Promise.all(closers.map((close) => close())).then(() => undefined)
   }
 }
 type Window = ReturnType<typeof window>
@@ -89,6 +95,7 @@ const traffic = async (url: string, clients: number, prefix: string, during: Win
   const seen: Seen = { ok: [], failed: [] }
   const sessions = await Promise.all(Array.from({ length: clients }, async () => {
     const session = await connectNow(url, alice)
+    during.onDisconnect(() => session.transport.close().catch(() => undefined))
     await callNow(session.client, "ToolSearch", { query: "select:echo" })
     return session
   }))
@@ -333,8 +340,11 @@ describe.skipIf(Cluster.unavailable !== undefined)(
           await sleep(OUTAGE * 1000) // calls go on meanwhile
           first.child.kill(signal)
           await first.exited
+          during.stop()
+          // killed, the gateway answers no call in flight: its clients learn it is gone (a stopped
+          // one answers them before it exits, so its clients are left to end on their own)
+          if (signal === "SIGKILL") await during.disconnect()
         })
-        during.stop()
         const seen = yield* Effect.promise(() => clients)
         const journals = Fs.readdirSync(env.TOOL_SEARCH_JOURNAL).filter((f) => f.endsWith(".journal"))
         assert.isAbove(journals.length, 0, "what was held is in the journal")
