@@ -120,6 +120,17 @@ export const TokenCounter = Context.Reference<Service>("@tool-search/agent/Token
 })
 
 /**
+ * The `o200k_base` encoder, read once per process: parsing its ranks takes ~0.5 s and ~60 MB, and
+ * they never change, so every `o200k` layer built (one per executor, per test, per benchmark mode)
+ * shares it. The encoder holds no state between calls.
+ */
+let o200kLoaded: Promise<{ readonly encoder: Encoder; readonly pattern: string }> | undefined
+const o200kRanks = () =>
+  o200kLoaded ??= Promise.all([import("js-tiktoken/lite"), import("js-tiktoken/ranks/o200k_base")]).then((
+    [{ Tiktoken }, ranks]
+  ) => ({ encoder: new Tiktoken(ranks.default), pattern: ranks.default.pat_str }))
+
+/**
  * `o200k_base` through `js-tiktoken`: exact counts for OpenAI's current models; the ranks (a few
  * MB, ~0.5 s) load when the layer is built.
  *
@@ -132,12 +143,9 @@ export const o200k: Layer.Layer<never> = Layer.effect(
     let encoder: Encoder | undefined
     let pattern: RegExp | undefined
     const load = async () => {
-      const [{ Tiktoken }, ranks] = await Promise.all([
-        import("js-tiktoken/lite"),
-        import("js-tiktoken/ranks/o200k_base")
-      ])
-      encoder = new Tiktoken(ranks.default)
-      pattern = new RegExp(ranks.default.pat_str, "gu")
+      const ranks = await o200kRanks()
+      encoder = ranks.encoder
+      pattern = new RegExp(ranks.pattern, "gu")
     }
     let loading: Promise<void> | undefined
     // the layer awaits `ready` before anyone can get the service
