@@ -132,7 +132,7 @@ const o200kRanks = () =>
 
 /**
  * `o200k_base` through `js-tiktoken`: exact counts for OpenAI's current models; the ranks (a few
- * MB, ~0.5 s) load when the layer is built.
+ * MB, ~0.5 s) load when the first such layer of the process is built, and later ones share them.
  *
  * @since 0.3.0
  * @category layers
