@@ -11,6 +11,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import type { JsonSchema } from "effect"
+import { definitionText } from "./internal/jsonText.js"
 
 /**
  * What a tool definition is made of, as sent to a provider.
@@ -89,9 +90,7 @@ function make(
   truncate: (text: string, maxTokens: number) => string,
   load: () => Promise<void>
 ): Counter {
-  const cache = definitionCache((tool: Definition) =>
-    count(JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }))
-  )
+  const cache = definitionCache((tool: Definition) => count(definitionText(tool)))
   return { encoding, count, definition: cache, truncate, ready: Effect.promise(load) }
 }
 

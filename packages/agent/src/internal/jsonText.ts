@@ -1,9 +1,11 @@
 /**
  * A value's JSON text, as the model reads it: a tool's result for the cap on what the model sees, a
  * message part for the token accounting. One result is read by both, so the text of an object is
- * kept (per object, while the object lives) and built once. A value `JSON.stringify` cannot write (a
- * cycle, a BigInt) is its `String`.
+ * kept (per object, while the object lives) and built once; a value built just to be written
+ * (`writeJson`) is not kept. A value `JSON.stringify` cannot write (a cycle, a BigInt) is its
+ * `String`. A tool definition's text is here too: the token counter and the prefix accounting read it.
  */
+import type { Definition } from "../TokenCounter.js"
 
 /** Texts of objects already written. Results are not changed after a tool returns them. */
 const texts = new WeakMap<object, string>()
@@ -17,6 +19,13 @@ export const jsonText = (value: unknown): string => {
   texts.set(value, text)
   return text
 }
+
+/** `value` as JSON text, not kept: for a value built just now, which nothing reads again. */
+export const writeJson = (value: unknown): string => write(value)
+
+/** A tool definition as the JSON a provider receives: `{name, description, parameters}`. */
+export const definitionText = (tool: Definition): string =>
+  write({ name: tool.name, description: tool.description, parameters: tool.parameters })
 
 const write = (value: unknown): string => {
   try {

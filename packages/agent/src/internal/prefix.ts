@@ -17,7 +17,7 @@
 import { Predicate } from "effect"
 import type { Prompt } from "effect/ai"
 import { type Definition, definitionCache, type Service as TokenCounterService } from "../TokenCounter.js"
-import { jsonText } from "./jsonText.js"
+import { definitionText, jsonText, writeJson } from "./jsonText.js"
 
 /** One piece of a request: its content hash and its tokens. */
 interface Chunk {
@@ -111,9 +111,6 @@ export const make = (counter: TokenCounterService, capacity: number = defaultCap
 // Rendering
 // -----------------------------------------------------------------------------
 
-const definitionText = (t: Definition): string =>
-  jsonText({ name: t.name, description: t.description, parameters: t.parameters })
-
 /**
  * A message's tokens, as the model reads it, and its identity, as a cache compares it: its text
  * plus what the model does not read as text (file contents, part options).
@@ -154,7 +151,7 @@ const render = (
           break
         }
         texts.push(`${part.name} ${jsonText(part.result)}`)
-        tokens += counter.count(`${part.name} ${jsonText(listed.rest)}`) +
+        tokens += counter.count(`${part.name} ${writeJson(listed.rest)}`) +
           listed.definitions.reduce((sum, d) => sum + counter.definition(d) + 1, 0)
         break
       }
