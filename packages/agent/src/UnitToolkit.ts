@@ -237,37 +237,13 @@ export const make = (options: Options = {}): Effect.Effect<UnitToolkit> =>
       maxTokens: settings.toolResultMaxTokens
     })
 
-    const isDispatch = (call: Call) => call.name === Disclosure.toolNames.callTool
     /** The call a dispatcher call stands for, or why it cannot be made. */
     const unwrap = (call: Call): Effect.Effect<Call, Refused, Unit.Unit> =>
       isDispatch(call)
         ? Effect.flatMap(Unit.dispatches, (on) => on ? Unit.unwrap(call, limits) : Effect.succeed(call))
         : Effect.succeed(call)
-
-    const handle = (raw: Call): Effect.Effect<Outcome, never, Unit.Unit> =>
-      Effect.gen(function*() {
-        // most calls are direct: no effect to unwrap them
-        const unwrapped = isDispatch(raw) ? yield* Effect.result(unwrap(raw)) : Result.succeed(raw)
-        const call = unwrapped._tag === "Success" ? unwrapped.success : raw
-        if (observer.onCall !== undefined) yield* observer.onCall(call)
-        // the tool runs as a child fiber of the unit (`Calls.executor`)
-        const { onInterrupted } = observer
-        const outcome: Outcome = unwrapped._tag === "Success"
-          ? yield* (onInterrupted === undefined
-            ? execute(call)
-            : execute(call).pipe(Effect.onInterrupt(() => onInterrupted(call))))
-          : { call, isFailure: true, failure: "invalid-arguments", result: unwrapped.failure.message, truncated: null }
-        // the span says how the call ended; a cut result's size is on it, the whole result in the outcome
-        yield* Tracing.annotate(() => ({
-          failure: outcome.failure ?? "none",
-          ...(outcome.truncated === null ? {} : {
-            "result.characters": outcome.truncated.totalCharacters,
-            "result.shownCharacters": outcome.truncated.shownCharacters
-          })
-        }))
-        if (observer.onOutcome !== undefined) yield* observer.onOutcome(outcome)
-        return outcome
-      }).pipe(Tracing.span("tool-search.tool-call", { attributes: () => ({ tool: raw.name }) }))
+    const handling: Handling = { unwrap, execute, observer }
+    const handle = (raw: Call): Effect.Effect<Outcome, never, Unit.Unit> => handleCall(handling, raw)
 
     // unwrapped first, so a search run through the dispatcher still runs first, in order
     const concurrency = Math.max(1, settings.toolConcurrency)
@@ -284,27 +260,80 @@ export const make = (options: Options = {}): Effect.Effect<UnitToolkit> =>
 
     const tools = Effect.map(Unit.tools, (visible) => [...visible, ...extraTools])
 
-    const generateText = (request: {
-      readonly prompt: Prompt.RawInput
-      readonly toolChoice?: LanguageModel.ToolChoice<string>
-    }) =>
-      Effect.gen(function*() {
-        const prompt = Prompts.make(request.prompt)
-        const toolkit = Calls.toolkitOf(yield* tools, handle)
-        const response = yield* LanguageModel.generateText({
-          prompt,
-          toolkit,
-          ...(request.toolChoice === undefined ? {} : { toolChoice: request.toolChoice }),
-          ...Calls.requestOptions
-        })
-        const answered = Prompt.concat(prompt, Prompt.fromResponseParts(response.content))
-        if (response.toolCalls.length === 0) return { response, outcomes: [], prompt: answered } satisfies Step
-        const outcomes = yield* run(response.toolCalls)
-        return { response, outcomes, prompt: Prompt.concat(answered, toPrompt(outcomes)) } satisfies Step
-      })
+    const generateText = (request: GenerateRequest) => generateStep({ tools, handle, run }, request)
 
     return { tools, generateText, handle, run, resolve: (calls) => Effect.map(run(calls), toPrompt) }
   })
+
+// The generator functions of the hot path are made once, here, and given what they need as
+// arguments: a generator function made inside a call (`Effect.gen(function*() {…})` in a closure)
+// is a new function each time, and V8 then makes a new prototype, new hidden classes and misses
+// its inline caches for each one (about 3–5 µs a call, against under 1 µs for a function made once).
+
+/** A dispatcher call (`call_tool`). */
+const isDispatch = (call: Call) => call.name === Disclosure.toolNames.callTool
+
+/** What `handle` needs from the toolkit that made it. */
+interface Handling {
+  readonly unwrap: (call: Call) => Effect.Effect<Call, Refused, Unit.Unit>
+  readonly execute: (call: Call) => Effect.Effect<Outcome, never, Unit.Unit>
+  readonly observer: Observer
+}
+
+/** One call, whatever its name: unwrapped, observed, run, in its own span. */
+const handleCall = Effect.fnUntraced(
+  function*(handling: Handling, raw: Call) {
+    const { execute, observer, unwrap } = handling
+    // most calls are direct: no effect to unwrap them
+    const unwrapped = isDispatch(raw) ? yield* Effect.result(unwrap(raw)) : Result.succeed(raw)
+    const call = unwrapped._tag === "Success" ? unwrapped.success : raw
+    if (observer.onCall !== undefined) yield* observer.onCall(call)
+    // the tool runs as a child fiber of the unit (`Calls.executor`)
+    const { onInterrupted } = observer
+    const outcome: Outcome = unwrapped._tag === "Success"
+      ? yield* (onInterrupted === undefined
+        ? execute(call)
+        : execute(call).pipe(Effect.onInterrupt(() => onInterrupted(call))))
+      : { call, isFailure: true, failure: "invalid-arguments", result: unwrapped.failure.message, truncated: null }
+    // the span says how the call ended; a cut result's size is on it, the whole result in the outcome
+    yield* Tracing.annotate(() => ({
+      failure: outcome.failure ?? "none",
+      ...(outcome.truncated === null ? {} : {
+        "result.characters": outcome.truncated.totalCharacters,
+        "result.shownCharacters": outcome.truncated.shownCharacters
+      })
+    }))
+    if (observer.onOutcome !== undefined) yield* observer.onOutcome(outcome)
+    return outcome
+  },
+  (effect, _handling, raw) =>
+    effect.pipe(Tracing.span("tool-search.tool-call", { attributes: () => ({ tool: raw.name }) }))
+)
+
+/** A request of `UnitToolkit.generateText`. */
+interface GenerateRequest {
+  readonly prompt: Prompt.RawInput
+  readonly toolChoice?: LanguageModel.ToolChoice<string>
+}
+
+/** One step of an own loop: the request with the unit's tools, then its calls answered. */
+const generateStep = Effect.fnUntraced(function*(
+  toolkit: Pick<UnitToolkit, "tools" | "handle" | "run">,
+  request: GenerateRequest
+) {
+  const prompt = Prompts.make(request.prompt)
+  const aiToolkit = Calls.toolkitOf(yield* toolkit.tools, toolkit.handle)
+  const response = yield* LanguageModel.generateText({
+    prompt,
+    toolkit: aiToolkit,
+    ...(request.toolChoice === undefined ? {} : { toolChoice: request.toolChoice }),
+    ...Calls.requestOptions
+  })
+  const answered = Prompt.concat(prompt, Prompt.fromResponseParts(response.content))
+  if (response.toolCalls.length === 0) return { response, outcomes: [], prompt: answered } satisfies Step
+  const outcomes = yield* toolkit.run(response.toolCalls)
+  return { response, outcomes, prompt: Prompt.concat(answered, toPrompt(outcomes)) } satisfies Step
+})
 
 /**
  * Outcomes as the tool message that answers them: each result answers the call the model made (a

@@ -275,16 +275,19 @@ const make = (partial: Partial<Options> = {}): Effect.Effect<Service, never, Sea
       query: Query.Query,
       opts: SearchOptions
     ): Effect.Effect<ReadonlyArray<Match>, SearchFailed | InvalidQuery> =>
-      Effect.gen(function*() {
-        evidence.apply(yield* feedback.read(options.name), (id) => table.get(id))
+      // combinators, not a generator: this closure would make a new generator function per search
+      Effect.flatMap(feedback.read(options.name), (read) => {
+        evidence.apply(read, (id) => table.get(id))
         const candidates = opts.candidates ?? ((e: Entry) => e.loading === "deferred")
         const run = (accept: (e: Entry) => boolean) => rank(query, opts.limit, accept)
-        let matches = opts.category === undefined
-          ? yield* run(candidates)
-          : yield* run((e) => candidates(e) && e.category === opts.category)
-        if (matches.length === 0 && opts.category !== undefined) matches = yield* run(candidates)
-        const min = opts.minScore
-        return min === undefined ? matches : matches.filter((m) => m.score >= min)
+        const { category, minScore } = opts
+        const ranked = category === undefined
+          ? run(candidates)
+          : Effect.flatMap(
+            run((e) => candidates(e) && e.category === category),
+            (matches) => matches.length === 0 ? run(candidates) : Effect.succeed(matches)
+          )
+        return minScore === undefined ? ranked : Effect.map(ranked, (ms) => ms.filter((m) => m.score >= minScore))
       })
 
     return {

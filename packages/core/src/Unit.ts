@@ -172,81 +172,80 @@ type Requires<O extends Options> = ToolCatalog | (O extends { readonly resources
  * A unit, made in a few steps: its context read at once, its sets made and closed by one finalizer
  * (every turn and fork makes one).
  */
-const make = (options: Options) =>
-  Effect.gen(function*() {
-    const context = yield* Effect.context<ToolCatalog>()
-    const catalog = Context.get(context, ToolCatalog)
-    const resourceCatalog = options.resources === true
-      ? yield* ResourceCatalog // required by `Requires` when `resources` is set
-      : undefined
-    const policies = {
-      disclosure: Context.get(context, Disclosure.Disclosure),
-      visibility: Context.get(context, Visibility.Visibility),
-      permission: Context.get(context, Permission.Permission),
-      resources: Context.get(context, ResourceDisclosure.ResourceDisclosure),
-      tableOfContents: Context.get(context, TableOfContents.TableOfContents)
-    }
-    const seed = options.seed ?? []
-    const unknown = seed.filter((id) => {
-      const tool = catalog.getUnsafe(id)
-      return tool === undefined || !policies.visibility.includes(tool)
-    })
-    if (unknown.length > 0) return yield* new UnknownTools({ ids: unknown })
-    const closed = () => new UnitClosed()
-    const activationSet = Disclosed.make(seed, { capacity: options.capacity, closed })
-    const revealedSet = Disclosed.make([], { closed })
-    const { children, close } = supervisor()
-    // one finalizer: what still runs ends first (its finalizers may still read the unit), then the sets
-    yield* Effect.addFinalizer(() =>
-      Effect.andThen(
-        close,
-        Effect.sync(() => {
-          activationSet.close()
-          revealedSet.close()
-        })
-      )
-    )
-    const activation = activationSet.disclosed
-    const revealed = revealedSet.disclosed
-    const resources = resourceCatalog === undefined
-      ? undefined
-      : yield* Resources.make({ catalog: resourceCatalog, revealed, policies })
-    const fixed = [
-      ...(options.dispatcher === true ? [Dispatcher.tool] : []),
-      ...(options.code === undefined ? [] : [CodeTool.tool(options.code)])
-    ]
-    const own = resources === undefined
-      ? Effect.succeed(fixed)
-      : Effect.map(resources.tools, (tools) => [...tools, ...fixed])
-    const tools = ToolSide.make({
-      catalog,
-      feedback: Context.get(context, SearchFeedback),
-      activation,
-      policies,
-      own,
-      metaTools: MetaTools.of(
-        policies.disclosure,
-        catalog.strategy,
-        options.code === undefined ? "definitions" : "declarations"
-      ),
-      listsActivated: options.code === undefined
-    })
-    return {
-      catalog,
-      resourceCatalog,
-      policies,
-      activation,
-      revealed,
-      tools,
-      resources,
-      sources: options.sources,
-      children,
-      dispatcher: options.dispatcher === true ? Dispatcher.CALL_TOOL : undefined,
-      code: options.code,
-      capacity: options.capacity,
-      observer: options.observer
-    } satisfies State
+const make = Effect.fnUntraced(function*(options: Options) {
+  const context = yield* Effect.context<ToolCatalog>()
+  const catalog = Context.get(context, ToolCatalog)
+  const resourceCatalog = options.resources === true
+    ? yield* ResourceCatalog // required by `Requires` when `resources` is set
+    : undefined
+  const policies = {
+    disclosure: Context.get(context, Disclosure.Disclosure),
+    visibility: Context.get(context, Visibility.Visibility),
+    permission: Context.get(context, Permission.Permission),
+    resources: Context.get(context, ResourceDisclosure.ResourceDisclosure),
+    tableOfContents: Context.get(context, TableOfContents.TableOfContents)
+  }
+  const seed = options.seed ?? []
+  const unknown = seed.filter((id) => {
+    const tool = catalog.getUnsafe(id)
+    return tool === undefined || !policies.visibility.includes(tool)
   })
+  if (unknown.length > 0) return yield* new UnknownTools({ ids: unknown })
+  const closed = () => new UnitClosed()
+  const activationSet = Disclosed.make(seed, { capacity: options.capacity, closed })
+  const revealedSet = Disclosed.make([], { closed })
+  const { children, close } = supervisor()
+  // one finalizer: what still runs ends first (its finalizers may still read the unit), then the sets
+  yield* Effect.addFinalizer(() =>
+    Effect.andThen(
+      close,
+      Effect.sync(() => {
+        activationSet.close()
+        revealedSet.close()
+      })
+    )
+  )
+  const activation = activationSet.disclosed
+  const revealed = revealedSet.disclosed
+  const resources = resourceCatalog === undefined
+    ? undefined
+    : yield* Resources.make({ catalog: resourceCatalog, revealed, policies })
+  const fixed = [
+    ...(options.dispatcher === true ? [Dispatcher.tool] : []),
+    ...(options.code === undefined ? [] : [CodeTool.tool(options.code)])
+  ]
+  const own = resources === undefined
+    ? Effect.succeed(fixed)
+    : Effect.map(resources.tools, (tools) => [...tools, ...fixed])
+  const tools = ToolSide.make({
+    catalog,
+    feedback: Context.get(context, SearchFeedback),
+    activation,
+    policies,
+    own,
+    metaTools: MetaTools.of(
+      policies.disclosure,
+      catalog.strategy,
+      options.code === undefined ? "definitions" : "declarations"
+    ),
+    listsActivated: options.code === undefined
+  })
+  return {
+    catalog,
+    resourceCatalog,
+    policies,
+    activation,
+    revealed,
+    tools,
+    resources,
+    sources: options.sources,
+    children,
+    dispatcher: options.dispatcher === true ? Dispatcher.CALL_TOOL : undefined,
+    code: options.code,
+    capacity: options.capacity,
+    observer: options.observer
+  } satisfies State
+})
 
 /**
  * The fibers of a unit, with a label each, and the function that ends them (the unit's finalizer

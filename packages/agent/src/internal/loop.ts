@@ -30,8 +30,8 @@ interface TurnState {
  * Runs the loop of `unit` to its end: answered, out of iterations, or — with a turn timeout — out of
  * time, when what still runs is interrupted (each such call reports `ToolInterrupted`).
  */
-export const run = (unit: Run): Effect.Effect<TurnResult, AiError.AiError, Unit.Unit> =>
-  Effect.gen(function*() {
+export const run: (unit: Run) => Effect.Effect<TurnResult, AiError.AiError, Unit.Unit> = Effect.fnUntraced(
+  function*(unit: Run) {
     const { agent, emit, input, path } = unit
     const budget = Math.max(1, input.maxIterations ?? agent.options.maxIterations)
     const state: TurnState = {
@@ -55,13 +55,7 @@ export const run = (unit: Run): Effect.Effect<TurnResult, AiError.AiError, Unit.
 
     // the policies are the unit's, read once when it started
     const { visibility } = yield* Unit.policies
-    const loop = Effect.gen(function*() {
-      while (state.iterations < budget) {
-        state.iterations++
-        if (yield* iterate(unit, state, visibility)) return "answered" as const
-      }
-      return "max-iterations" as const
-    })
+    const loop = iterateAll(unit, state, visibility, budget)
     const timeout = agent.options.turnTimeout
     const stopReason: StopReason = timeout === undefined
       ? yield* loop
@@ -75,15 +69,28 @@ export const run = (unit: Run): Effect.Effect<TurnResult, AiError.AiError, Unit.
       yield* emit(TurnEvent.TurnFinished({ path, stopReason, iterations, text, activated, ...tokens }))
     }
     return { stopReason, text, iterations, prompt, activated, ...tokens, requests: iterations }
-  }).pipe(Tracing.span("tool-search.turn", { attributes: () => ({ path: unit.path.join("/") }) }))
+  },
+  (effect, unit) => effect.pipe(Tracing.span("tool-search.turn", { attributes: () => ({ path: unit.path.join("/") }) }))
+)
+
+/** Iterates until the model answers or the budget ends. */
+const iterateAll = Effect.fnUntraced(
+  function*(unit: Run, state: TurnState, visibility: Visibility.Visibility, budget: number) {
+    while (state.iterations < budget) {
+      state.iterations++
+      if (yield* iterate(unit, state, visibility)) return "answered" as const
+    }
+    return "max-iterations" as const
+  }
+)
 
 /** One iteration: the tools, the model call, the calls. True when the model answered. */
-const iterate = (
+const iterate: (
   unit: Run,
   state: TurnState,
   visibility: Visibility.Visibility
-): Effect.Effect<boolean, AiError.AiError, Unit.Unit> =>
-  Effect.gen(function*() {
+) => Effect.Effect<boolean, AiError.AiError, Unit.Unit> = Effect.fnUntraced(
+  function*(unit: Run, state: TurnState, visibility: Visibility.Visibility) {
     const { agent, delivery, emit, path } = unit
     const iteration = state.iterations
     if (emit !== undefined) yield* emit(TurnEvent.IterationStarted({ path, iteration }))
@@ -133,4 +140,7 @@ const iterate = (
     if (response.toolCalls.length === 0) return true
     state.prompt = Prompt.concat(state.prompt, yield* delivery.dispatch(response.toolCalls))
     return false
-  }).pipe(Tracing.span("tool-search.iteration", { attributes: () => ({ iteration: state.iterations }) }))
+  },
+  (effect, _unit, state) =>
+    effect.pipe(Tracing.span("tool-search.iteration", { attributes: () => ({ iteration: state.iterations }) }))
+)

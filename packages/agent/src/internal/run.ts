@@ -47,8 +47,8 @@ export interface Run {
 }
 
 /** Runs one turn: its activation comes from the input, else from the activation policy. */
-export const turn = (agent: Agent, input: TurnInput, emit: Emit): Effect.Effect<TurnResult, RunError> =>
-  agent.withPolicies(Effect.gen(function*() {
+export const turn: (agent: Agent, input: TurnInput, emit: Emit) => Effect.Effect<TurnResult, RunError> = Effect
+  .fnUntraced(function*(agent: Agent, input: TurnInput, emit: Emit) {
     const { catalog, options, store } = agent
     const prompt = withSystem(Prompts.make(input.prompt), options.systemPrompt)
     // an explicit activation is checked (an unknown id is an error); what a policy carries over is
@@ -64,16 +64,16 @@ export const turn = (agent: Agent, input: TurnInput, emit: Emit): Effect.Effect<
       return tool !== undefined && visibility.includes(tool)
     })
     return yield* unit(agent, input, prompt, [], carried, emit)
-  }))
+  }, (effect, agent) => agent.withPolicies(effect))
 
 /** Runs a fork at `parent`'s path (`[]` for a fork started by the app): a unit of its own. */
-export const fork = (
+export const fork: (
   agent: Agent,
   input: ForkInput,
   parent: ReadonlyArray<string>,
   emit: Emit
-): Effect.Effect<TurnResult, RunError> =>
-  Effect.gen(function*() {
+) => Effect.Effect<TurnResult, RunError> = Effect.fnUntraced(
+  function*(agent: Agent, input: ForkInput, parent: ReadonlyArray<string>, emit: Emit) {
     const { options } = agent
     const n = yield* Ref.updateAndGet(agent.forks, (k) => k + 1)
     const task: TurnInput = {
@@ -83,21 +83,30 @@ export const fork = (
     const prompt = withSystem(Prompts.make(task.prompt), options.systemPrompt)
     const carried = input.inherit === "nothing" ? [] : input.inherit
     return yield* unit(agent, task, prompt, [...parent, `fork-${n}`], carried, emit)
-  }).pipe(agent.withPolicies)
+  },
+  (effect, agent) => agent.withPolicies(effect)
+)
 
 /**
  * Runs one unit inside its own `Unit` (the caller applied the policies: `agent.withPolicies`). Its
  * toolkit is made first: under `code` delivery the unit's programs call through it.
  */
-const unit = (
+const unit: (
   agent: Agent,
   input: TurnInput,
   initialPrompt: Prompt.Prompt,
   path: ReadonlyArray<string>,
   carried: ReadonlyArray<string>,
   emit: Emit
-): Effect.Effect<TurnResult, RunError> =>
-  Effect.gen(function*() {
+) => Effect.Effect<TurnResult, RunError> = Effect.fnUntraced(
+  function*(
+    agent: Agent,
+    input: TurnInput,
+    initialPrompt: Prompt.Prompt,
+    path: ReadonlyArray<string>,
+    carried: ReadonlyArray<string>,
+    emit: Emit
+  ) {
     const { catalog, options } = agent
     const isTurn = path.length === 0
     const searched = yield* Ref.make<ReadonlyArray<string>>([])
@@ -119,25 +128,8 @@ const unit = (
     const code = Option.getOrUndefined(
       Option.map(agent.sandbox, (sandbox) => CodeMode.make({ sandbox, call: toolkit.handle }))
     )
-    const body = Effect.gen(function*() {
-      // the tables of contents (tools in staged mode, resources in every mode) join the system
-      // prompt, built once per unit so the prompt (and the provider's cache of it) stays the same
-      // for the whole unit
-      const contents = yield* Unit.contents
-      const prompt = contents === "" ? initialPrompt : Prompt.appendSystem(initialPrompt, `\n\n${contents}`)
-      const base = { agent, input, path, isTurn, emit, carried, prompt, searched }
-      const delivery = Delivery.make(options.delivery, toolkit)
-      const result = yield* Loop.run({ ...base, toolkit, delivery })
-      if (isTurn) {
-        yield* ActivationPolicy.record(options.activationPolicy, {
-          sessionId: input.sessionId,
-          store: agent.store,
-          turn: { active: result.activated, searched: yield* Ref.get(searched) }
-        })
-      }
-      return result
-    })
-    const inUnit = body.pipe(
+    const base = { agent, input, path, isTurn, emit, carried, prompt: initialPrompt, searched }
+    const inUnit = body(base, toolkit).pipe(
       Unit.provideWith({
         seed: carried,
         resources: Option.isSome(agent.resources),
@@ -150,7 +142,28 @@ const unit = (
       onNone: () => inUnit,
       onSome: (resources) => Effect.provideService(inUnit, ResourceCatalog.ResourceCatalog, resources)
     })
-  })
+  }
+)
+
+/** The body of a unit, inside it: its prompt with the unit's tables of contents, then its loop. */
+const body = Effect.fnUntraced(function*(base: Omit<Run, "toolkit" | "delivery">, toolkit: UnitToolkit.UnitToolkit) {
+  const { agent, input, isTurn, searched } = base
+  // the tables of contents (tools in staged mode, resources in every mode) join the system
+  // prompt, built once per unit so the prompt (and the provider's cache of it) stays the same
+  // for the whole unit
+  const contents = yield* Unit.contents
+  const prompt = contents === "" ? base.prompt : Prompt.appendSystem(base.prompt, `\n\n${contents}`)
+  const delivery = Delivery.make(agent.options.delivery, toolkit)
+  const result = yield* Loop.run({ ...base, prompt, toolkit, delivery })
+  if (isTurn) {
+    yield* ActivationPolicy.record(agent.options.activationPolicy, {
+      sessionId: input.sessionId,
+      store: agent.store,
+      turn: { active: result.activated, searched: yield* Ref.get(searched) }
+    })
+  }
+  return result
+})
 
 /** The meta tools that read rather than find. */
 const READS: ReadonlySet<string> = new Set([Disclosure.toolNames.readResource, Disclosure.toolNames.getPrompt])

@@ -62,13 +62,13 @@ export interface Searched {
  * unrelated tools. Every surface runs this: the model's `ToolSearch`, a gateway session's, and
  * `tool-search search`.
  */
-export const search = (
+export const search: (
   unit: State,
   query: string,
   maxResults: number | undefined,
   context: CallContext
-): Effect.Effect<Searched, InvalidQuery | SearchFailed> =>
-  Effect.gen(function*() {
+) => Effect.Effect<Searched, InvalidQuery | SearchFailed> = Effect.fnUntraced(
+  function*(unit: State, query: string, maxResults: number | undefined, context: CallContext) {
     const { disclosure, visibility } = unit.policies
     const sources = unit.sources === undefined ? undefined : Sources.exposed(unit.sources, visibility)
     const down = sources === undefined ? [] : yield* sources.unavailable
@@ -100,7 +100,8 @@ export const search = (
       activated: r.newlyActivated,
       ...(notes.length === 0 ? {} : { note: notes.join(" ") })
     }
-  })
+  }
+)
 
 /** The answer of `ToolSearch`: its input decoded, `search`, the found tools' full definitions and the note. */
 export const toolSearch = (

@@ -135,6 +135,48 @@ export const asModelTool = (tool: Entry, kind: "eager" | "activated"): Unit.Mode
   return made
 }
 
+/** What `search` reads of the tool side that runs it. */
+interface Searching {
+  readonly catalog: ToolCatalogService
+  readonly disclosure: Policies["disclosure"]
+  readonly activation: Disclosed
+  readonly foundBy: FoundBy.FoundBy
+  readonly isSearchable: (t: Entry) => boolean
+  readonly exists: (t: Entry) => boolean
+}
+
+/**
+ * Ranks the searchable deferred tools for a query and activates the hits: made once, here, not per
+ * unit (a generator function made per call costs V8 a new prototype and cold inline caches).
+ */
+const searchIn = Effect.fnUntraced(function*(
+  searching: Searching,
+  input: string | Query.Query,
+  maxResults?: number
+) {
+  const { activation, catalog, disclosure, exists, foundBy, isSearchable } = searching
+  const query = typeof input === "string" ? yield* Effect.fromResult(Query.parse(input)) : input
+  // explicit names are all honoured up to the hard cap, whatever max_results says
+  const limit = query._tag === "Select"
+    ? Math.max(maxResults ?? 0, disclosure.maxResultsLimit)
+    : maxResults ?? disclosure.defaultMaxResults
+  const found = yield* catalog.search(query, { limit, candidates: isSearchable })
+  const weak = query._tag === "Select" ? [] : Disclosure.weakHits(found, disclosure)
+  const matches = weak.length === 0 ? found : found.filter((m) => !weak.includes(m))
+  yield* foundBy.remember(query, matches)
+  const before = activation.valuesNow()
+  const newlyActivated = activation.addNow(matches.map((m) => m.tool.id))
+  const after = new Set(activation.valuesNow())
+  const unloaded = before.filter((id) => !after.has(id))
+  const notLoaded = query._tag === "Select"
+    ? Messages.notLoaded(query.names, matches, (name) => {
+      const tool = catalog.findByNameUnsafe(name)
+      return tool !== undefined && exists(tool) ? tool : undefined
+    })
+    : []
+  return { query, matches, newlyActivated, unloaded, notLoaded, weak } satisfies SearchResult
+}, Tracing.span("tool-search.search"))
+
 /** The tool side of a unit. */
 export const make = (inputs: Inputs): ToolSide => {
   const { activation, catalog, feedback, listsActivated, metaTools, own, policies } = inputs
@@ -163,28 +205,8 @@ export const make = (inputs: Inputs): ToolSide => {
   const searchable = Effect.sync(() => existing().deferred)
   const deferring = Effect.sync(deferringNow)
 
-  const search = Effect.fnUntraced(function*(input: string | Query.Query, maxResults?: number) {
-    const query = typeof input === "string" ? yield* Effect.fromResult(Query.parse(input)) : input
-    // explicit names are all honoured up to the hard cap, whatever max_results says
-    const limit = query._tag === "Select"
-      ? Math.max(maxResults ?? 0, disclosure.maxResultsLimit)
-      : maxResults ?? disclosure.defaultMaxResults
-    const found = yield* catalog.search(query, { limit, candidates: isSearchable })
-    const weak = query._tag === "Select" ? [] : Disclosure.weakHits(found, disclosure)
-    const matches = weak.length === 0 ? found : found.filter((m) => !weak.includes(m))
-    yield* foundBy.remember(query, matches)
-    const before = activation.valuesNow()
-    const newlyActivated = activation.addNow(matches.map((m) => m.tool.id))
-    const after = new Set(activation.valuesNow())
-    const unloaded = before.filter((id) => !after.has(id))
-    const notLoaded = query._tag === "Select"
-      ? Messages.notLoaded(query.names, matches, (name) => {
-        const tool = catalog.findByNameUnsafe(name)
-        return tool !== undefined && exists(tool) ? tool : undefined
-      })
-      : []
-    return { query, matches, newlyActivated, unloaded, notLoaded, weak } satisfies SearchResult
-  }, Tracing.span("tool-search.search"))
+  const searching: Searching = { catalog, disclosure, activation, foundBy, isSearchable, exists }
+  const search = (input: string | Query.Query, maxResults?: number) => searchIn(searching, input, maxResults)
 
   const discover = (names: ReadonlyArray<string>) =>
     Effect.gen(function*() {
