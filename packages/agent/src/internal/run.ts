@@ -91,14 +91,7 @@ export const fork: (
  * Runs one unit inside its own `Unit` (the caller applied the policies: `agent.withPolicies`). Its
  * toolkit is made first: under `code` delivery the unit's programs call through it.
  */
-const unit: (
-  agent: Agent,
-  input: TurnInput,
-  initialPrompt: Prompt.Prompt,
-  path: ReadonlyArray<string>,
-  carried: ReadonlyArray<string>,
-  emit: Emit
-) => Effect.Effect<TurnResult, RunError> = Effect.fnUntraced(
+const unit = Effect.fnUntraced(
   function*(
     agent: Agent,
     input: TurnInput,
