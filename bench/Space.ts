@@ -126,6 +126,19 @@ const EXPANSIONS: ReadonlyArray<Expansion> = [
   ...[0.25, 0.5].flatMap((w) => (["all", "rarer"] as const).map((terms) => selective(w, terms, 0.25, 1)))
 ]
 
+/**
+ * Proximity settings tried (fixed before any was measured): off, then weights 0.1 and 0.25 of the
+ * best score, for adjacent request terms found adjacent in order (the sequential dependence
+ * model's ordered window) or within 4 terms either way (its unordered window).
+ */
+const PROXIMITIES: ReadonlyArray<Bm25f.Proximity> = [
+  { weight: 0, window: 1, ordered: true },
+  ...[0.1, 0.25].flatMap((weight) => [
+    { weight, window: 1, ordered: true },
+    { weight, window: 4, ordered: false }
+  ])
+]
+
 /** The knobs, in the order the protocol visits them: analyzer, additions, then weights and saturation. */
 export const knobs: ReadonlyArray<Knob> = [
   analyzerKnob("camelCase", [true, false], false),
@@ -172,6 +185,13 @@ export const knobs: ReadonlyArray<Knob> = [
   optionalKnob("informativeness", [0, 0.5, 1, 2]),
   optionalKnob("boilerplate", [0, 0.5, 1, 2, 4]),
   optionalKnob("lowerBound", [0, 0.05, 0.1, 0.2, 0.4]),
+  additionKnob(
+    "proximity",
+    (p) => p.proximity !== undefined && p.proximity.weight > 0 ? p.proximity : PROXIMITIES[0] as Bm25f.Proximity,
+    (p, proximity: Bm25f.Proximity) => ({ ...p, proximity: proximity.weight > 0 ? proximity : undefined }),
+    PROXIMITIES,
+    PROXIMITIES[0] as Bm25f.Proximity
+  ),
   weightKnob(["name", "aliases"], [1, 2, 3, 4, 5]),
   weightKnob(["parameterNames"], [0.5, 1, 2, 3]),
   weightKnob(["description", "category"], [0.5, 1, 1.5, 2]),
@@ -225,6 +245,10 @@ export const show = (value: unknown): string =>
     ? value
     : typeof value === "object" && value !== null && "docs" in value && "terms" in value && "weight" in value
     ? (value.weight === 0 ? "off" : `${value.docs} docs, ${value.terms} terms, ${value.weight}`)
+    : isProximity(value)
+    ? (value.weight === 0
+      ? "off"
+      : `${value.weight}, ${value.ordered ? "in order" : "either order"} within ${value.window}`)
     : isExpansion(value)
     ? (value.weight === 0
       ? "off"
@@ -234,6 +258,10 @@ export const show = (value: unknown): string =>
         value.selection.missing > 0 ? `, requests ≥ ${value.selection.missing} unknown` : ""
       }${value.selection.targetIdf > 0 ? `, target idf^${value.selection.targetIdf}` : ""}`)
     : JSON.stringify(value)
+
+const isProximity = (value: unknown): value is Bm25f.Proximity =>
+  typeof value === "object" && value !== null && "window" in value && "ordered" in value && "weight" in value &&
+  typeof value.weight === "number"
 
 const isExpansion = (value: unknown): value is Expansion =>
   typeof value === "object" && value !== null && "weight" in value && typeof value.weight === "number" &&

@@ -9,6 +9,7 @@ import { Effect } from "effect"
 import * as Analyzer from "../Analyzer.js"
 import type { SearchDocument } from "../SearchDocument.js"
 import type { Field, Fusion, Index, Parameters } from "../strategies/Bm25f.js"
+import * as Proximity from "./bm25f/Proximity.js"
 import * as Scorer from "./bm25f/Scorer.js"
 import * as Store from "./bm25f/Store.js"
 
@@ -52,7 +53,7 @@ export const plain = (parameters: Parameters): Parameters => ({
 })
 
 /** The value of each field of a document in `FIELDS` order: a text, or a list of texts (the index reads each item). */
-const fieldValues = (doc: SearchDocument): ReadonlyArray<string | ReadonlyArray<string>> => [
+export const fieldValues = (doc: SearchDocument): ReadonlyArray<string | ReadonlyArray<string>> => [
   doc.name,
   doc.aliases,
   doc.parameterNames,
@@ -119,21 +120,45 @@ export const make = (parameters: Parameters, pruning?: Scorer.Pruning, firstStam
     pruning,
     firstStamp
   )
+  const proximity = parameters.proximity !== undefined && parameters.proximity.weight > 0
+    ? Proximity.make(
+      analyzer,
+      { size: store.size, find: store.vocabulary.find, df: store.df },
+      parameters.proximity,
+      parameters.quotedWeight
+    )
+    : undefined
+  // the best `limit` hits: with proximity, the first `limit` of the re-scored ranking (`Proximity`)
+  const search = (text: string, limit: number, accept: (id: string) => boolean) =>
+    proximity === undefined || limit <= 0
+      ? scorer.search(text, limit, accept)
+      : proximity.rescore(text, scorer.search(text, Math.max(limit, Proximity.DEPTH), accept)).slice(0, limit)
   return {
     add: (docs) => {
       // lists as they are: the store reads each item without joining them
       store.expect(docs.length)
-      for (const doc of docs) store.add(doc.id, fieldValues(doc))
+      for (const doc of docs) {
+        const values = fieldValues(doc)
+        store.add(doc.id, values)
+        proximity?.add(doc.id, values)
+      }
       store.commit()
     },
     remove: (ids) => {
-      for (const id of ids) store.remove(id)
+      for (const id of ids) {
+        store.remove(id)
+        proximity?.remove(id)
+      }
       store.commit()
     },
-    search: (request) => Effect.sync(() => scorer.search(request.text, request.limit, request.accept)),
+    search: (request) => Effect.sync(() => search(request.text, request.limit, request.accept)),
     score: (id, text) => {
       const slot = store.slotOf(id)
       if (slot === undefined) return 0
+      if (proximity !== undefined) {
+        const hit = search(text, Proximity.DEPTH, () => true).find((h) => h.id === id)
+        if (hit !== undefined) return hit.score
+      }
       const count = scorer.run(text)
       for (let i = 0; i < count; i++) if (scorer.touched(i) === slot) return scorer.score(slot)
       return 0

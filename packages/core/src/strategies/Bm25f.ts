@@ -117,6 +117,12 @@ export interface Parameters {
    * (almost) none; 0 (or absent) disables.
    */
   readonly lowerBound?: number | undefined
+  /**
+   * Term proximity: the best hits of the ranking gain by how close together a tool holds the
+   * request's adjacent terms (`Proximity`); weight 0 (or absent) disables. Measured, not on by
+   * default (docs/search.md).
+   */
+  readonly proximity?: Proximity | undefined
   /** The analysis steps of documents and queries. */
   readonly analyzer: Analyzer.Options
 }
@@ -161,6 +167,23 @@ export interface Selection {
   readonly terms: "all" | "unnamed" | "rarer" | "absent"
   readonly missing: number
   readonly targetIdf: number
+}
+
+/**
+ * Term proximity, after the sequential dependence model (Metzler and Croft) and BM25 with
+ * proximity (Tao and Zhai; Rasolofo and Savoy): each pair of adjacent request terms that a tool
+ * holds within `window` analyzed terms of each other in one text (a field, or one item of a list),
+ * the second after the first when `ordered`, counts `1 / distance`; a tool's proximity is the mean
+ * over the pairs, weighted by their terms' idf, 0 to 1. Each of the 50 best hits of the ranking
+ * gains `weight · best score · proximity`, and they are ranked again; hits below keep their scores.
+ *
+ * @since 0.3.0
+ * @category models
+ */
+export interface Proximity {
+  readonly weight: number
+  readonly window: number
+  readonly ordered: boolean
 }
 
 /**

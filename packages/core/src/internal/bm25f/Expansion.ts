@@ -23,6 +23,7 @@
  * @internal
  */
 import type { Associations, Selection } from "../../strategies/Bm25f.js"
+import { idf } from "./Idf.js"
 
 /** The statistics of the judged catalog the selection reads. */
 export interface Catalog {
@@ -36,8 +37,6 @@ export interface Catalog {
 
 /** At most this many expansion terms join a request. */
 export const MAX_EXPANSION = 10
-
-const idf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 /**
  * The expansion terms of a request whose analyzed terms are `asked`: the most strongly associated
