@@ -306,7 +306,7 @@ describe("tool-search run and chat (checks the wire, not a model)", () => {
   })
 
   it("run --database: the query that found a tool the agent then called is search feedback in the database", {
-    timeout: 60_000
+    timeout: 120_000 // a binary opening PGlite and an MCP server: 17 s alone, over 60 s at load 6
   }, async () => {
     const database = join(dir, "feedback-db")
     // created here, so the binary only opens it: this test's subject is the feedback, not creating a
