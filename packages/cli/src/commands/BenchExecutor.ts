@@ -13,7 +13,9 @@
  * than wall-clock time; wall-clock figures are reported too.
  *
  * The replay runs every request a second time, when `effect/ai`'s caches of each request's objects
- * are warm and the heap holds nothing else: a lower bound of what `generateText` costs. `inSitu` is
+ * are warm and the heap holds nothing else: a lower bound of what `generateText` costs. The measured
+ * turns and their replay run three times (rounds); the figures are those of the median round by the
+ * executor's share over the replayed model's, since one round's ratio moves with the machine's load. `inSitu` is
  * the other bound: the CPU time spent inside each `generateText` call as the executor made it (cold
  * per-request work, and the garbage collections that fall inside it, included). Timing each call
  * reads the clocks twice (a system call each, a few µs): what those readings cost, measured before
@@ -77,6 +79,11 @@ export interface Report {
   readonly turns: number
   /** Turns run before the measured ones. */
   readonly warmup: number
+  /**
+   * Each round's executor share over the replayed model's, in the order run: the turns are measured
+   * three times, and the figures are the median round's.
+   */
+  readonly rounds: ReadonlyArray<number>
   readonly iterations: number
   readonly usPerIteration: number
   readonly modelUsPerIteration: number
@@ -168,50 +175,68 @@ export const measure = (
     const task = (i: number) => `svc0 ${VERBS[i % VERBS.length]} ${NOUNS[i % NOUNS.length]}`
     const turn = (i: number) => executor.run({ prompt: [{ role: "user", content: task(i) }] }).pipe(Effect.orDie)
     // warm-up: JIT, token counts, tool definition caches
-    for (let i = 0; i < warmup; i++) yield* turn(i)
-    requests.length = 0
-    inModel.cpu = 0
+    // (its requests are not kept: thousands of retained prompts would be collected in the measured turns)
+    for (let i = 0; i < warmup; i++) {
+      yield* turn(i)
+      requests.length = 0
+    }
     const reading = readingCost()
-    let iterations = 0
-    const start = now()
-    for (let i = 0; i < turns; i++) iterations += (yield* turn(i)).iterations
-    const end = now()
-    // each model call read the clocks twice: about one reading falls inside the timed call, one outside
-    const calls = requests.length
-    const inSituModel = Math.max(0, inModel.cpu - calls * reading.cpu)
-    const clocks = { cpu: 2 * calls * reading.cpu, wall: 2 * calls * reading.wall }
-    // the same requests, without the executor (after a warm-up of its own)
-    const sent = [...requests]
-    for (const request of sent.slice(0, 150)) yield* Effect.orDie(request)
-    const replayStart = now()
-    for (const request of sent) yield* Effect.orDie(request)
-    const replayEnd = now()
+    // Each round: the measured turns, then their requests replayed. The round reported is the median
+    // of `ROUNDS` by the executor's share over the replayed model's: one round's ratio moves with the
+    // machine's load (by half between runs on a loaded machine), the median of three much less.
+    const measured: Array<Round> = []
+    for (let r = 0; r < ROUNDS; r++) {
+      requests.length = 0
+      inModel.cpu = 0
+      let iterations = 0
+      const start = now()
+      for (let i = 0; i < turns; i++) iterations += (yield* turn(i)).iterations
+      const end = now()
+      // each model call read the clocks twice: about one reading falls inside the timed call, one outside
+      const calls = requests.length
+      const inSituModel = Math.max(0, inModel.cpu - calls * reading.cpu)
+      const clocks = { cpu: 2 * calls * reading.cpu, wall: 2 * calls * reading.wall }
+      // the same requests, without the executor (after a warm-up of its own in the first round)
+      const sent = [...requests]
+      if (r === 0) { for (const request of sent.slice(0, 150)) yield* Effect.orDie(request) }
+      const replayStart = now()
+      for (const request of sent) yield* Effect.orDie(request)
+      const replayEnd = now()
+      const per = (total: number, inModel: number) => ({
+        usPerIteration: round(total / iterations),
+        modelUsPerIteration: round(inModel / iterations),
+        executorUsPerIteration: round((total - inModel) / iterations)
+      })
+      measured.push({
+        iterations,
+        calls,
+        last: sent[sent.length - 1],
+        ...per(end.cpu - start.cpu - clocks.cpu, replayEnd.cpu - replayStart.cpu),
+        wall: per(end.wall - start.wall - clocks.wall, replayEnd.wall - replayStart.wall),
+        inSitu: {
+          modelUsPerIteration: round(inSituModel / iterations),
+          executorUsPerIteration: round((end.cpu - start.cpu - clocks.cpu - inSituModel) / iterations)
+        }
+      })
+    }
+    const ratio = (m: Round) => m.executorUsPerIteration / Math.max(1e-9, m.modelUsPerIteration)
+    const byRatio = [...measured].sort((a, b) => ratio(a) - ratio(b))
+    const { calls, last, ...median } = byRatio[Math.floor(byRatio.length / 2)] as Round // ROUNDS >= 1
     // one request sent again and again: effect/ai's caches keyed by the request's tools all hit
-    const same = sent[sent.length - 1]
     let sameCpu = 0
-    if (same !== undefined) {
+    if (last !== undefined) {
       const sameStart = now()
-      for (let i = 0; i < sent.length; i++) yield* Effect.orDie(same)
+      for (let i = 0; i < calls; i++) yield* Effect.orDie(last)
       sameCpu = now().cpu - sameStart.cpu
     }
-    const per = (total: number, inModel: number) => ({
-      usPerIteration: round(total / iterations),
-      modelUsPerIteration: round(inModel / iterations),
-      executorUsPerIteration: round((total - inModel) / iterations)
-    })
     return {
       tools: toolCount,
       counter,
       turns,
       warmup,
-      iterations,
-      ...per(end.cpu - start.cpu - clocks.cpu, replayEnd.cpu - replayStart.cpu),
-      wall: per(end.wall - start.wall - clocks.wall, replayEnd.wall - replayStart.wall),
-      inSitu: {
-        modelUsPerIteration: round(inSituModel / iterations),
-        executorUsPerIteration: round((end.cpu - start.cpu - clocks.cpu - inSituModel) / iterations)
-      },
-      modelSameRequestUs: round(sameCpu / Math.max(1, sent.length))
+      rounds: measured.map((m) => Math.round(ratio(m) * 100) / 100),
+      ...median,
+      modelSameRequestUs: round(sameCpu / Math.max(1, calls))
     }
   }).pipe(
     Effect.provide(
@@ -225,6 +250,15 @@ export const measure = (
 }
 
 const round = (x: number): number => Math.round(x * 10) / 10
+
+/** Rounds of the measured turns; the median one is reported. */
+const ROUNDS = 3
+
+/** One round's figures, how many requests it sent, and its last. */
+type Round = Omit<Report, "tools" | "counter" | "turns" | "warmup" | "rounds" | "modelSameRequestUs"> & {
+  readonly calls: number
+  readonly last: Effect.Effect<unknown, unknown> | undefined
+}
 
 /**
  * The token counters the benchmark can account with.
@@ -269,6 +303,11 @@ export const command = Command.make("bench-executor", {
     )
     yield* Console.log(
       `  one request sent again and again (effect/ai's caches hit): ${r.modelSameRequestUs.toFixed(1)} µs a call`
+    )
+    yield* Console.log(
+      `  rounds, the executor's share over the replayed model's: ${
+        r.rounds.join(", ")
+      } (the figures above are the median round's)`
     )
     yield* Console.log(
       `  wall clock: ${r.wall.usPerIteration.toFixed(1)} µs total, ${
