@@ -166,7 +166,6 @@ const observerOf = (
   run: Pick<Run, "agent" | "emit" | "path" | "searched">
 ): UnitToolkit.Observer => {
   const { agent, emit, path, searched } = run
-  const via = (call: UnitToolkit.Call) => call.via === undefined ? {} : { via: call.via }
   // what searches returned is collected whether or not anyone listens (the `latest` policy reads it)
   const collect = (outcome: UnitToolkit.Outcome): Effect.Effect<void> => {
     const { call, found, tool } = outcome
@@ -183,29 +182,39 @@ const observerOf = (
     onCall: (call) =>
       emit(TurnEvent.ToolCall({ path, id: call.id, name: call.name, params: call.params, ...via(call) })),
     onInterrupted: (call) => emit(TurnEvent.ToolInterrupted({ path, id: call.id, name: call.name, ...via(call) })),
-    onOutcome: (outcome) =>
-      Effect.gen(function*() {
-        const { call } = outcome
-        if (searchRan(outcome)) {
-          const found = outcome.found ?? []
-          yield* emit(TurnEvent.Search({ path, tool: call.name, query: describeQuery(call.params), found }))
-          yield* collect(outcome)
-          const activated = outcome.activated ?? []
-          if (activated.length > 0) yield* emit(TurnEvent.Activation({ path, tools: activated }))
-        }
-        yield* emit(TurnEvent.ToolResult({
-          path,
-          id: call.id,
-          name: call.name,
-          isFailure: outcome.isFailure,
-          failure: outcome.failure,
-          result: outcome.result,
-          truncated: outcome.truncated,
-          ...via(call)
-        }))
-      })
+    onOutcome: (outcome) => outcomeEvents(emit, path, collect, outcome)
   }
 }
+
+/** The events of one call's outcome, and what its search returned collected. */
+const outcomeEvents = Effect.fnUntraced(function*(
+  emit: (event: TurnEvent.TurnEvent) => Effect.Effect<void>,
+  path: ReadonlyArray<string>,
+  collect: (outcome: UnitToolkit.Outcome) => Effect.Effect<void>,
+  outcome: UnitToolkit.Outcome
+) {
+  const { call } = outcome
+  if (searchRan(outcome)) {
+    const found = outcome.found ?? []
+    yield* emit(TurnEvent.Search({ path, tool: call.name, query: describeQuery(call.params), found }))
+    yield* collect(outcome)
+    const activated = outcome.activated ?? []
+    if (activated.length > 0) yield* emit(TurnEvent.Activation({ path, tools: activated }))
+  }
+  yield* emit(TurnEvent.ToolResult({
+    path,
+    id: call.id,
+    name: call.name,
+    isFailure: outcome.isFailure,
+    failure: outcome.failure,
+    result: outcome.result,
+    truncated: outcome.truncated,
+    ...via(call)
+  }))
+})
+
+/** A call made through a dispatcher or a program says so in its events. */
+const via = (call: UnitToolkit.Call) => call.via === undefined ? {} : { via: call.via }
 
 /**
  * A search tool that ran (not one refused before running): it reports what it found. Reading a
