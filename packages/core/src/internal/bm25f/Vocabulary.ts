@@ -38,6 +38,8 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
   const termIds = new Map<string, number>()
   const byId: Array<string> = []
   const underscore = !analyzer.options.snakeCase
+  // 1 for the ASCII codes that belong to a word: one load per character in the scan
+  const wordChars = Uint8Array.from({ length: 128 }, (_, c) => (isAsciiWordChar(c, underscore) ? 1 : 0))
 
   const idOf = (term: string): number => {
     let id = termIds.get(term)
@@ -142,10 +144,10 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
     const n = text.length
     let start = -1
     let hash = 0
-    for (let i = 0; i <= n; i++) {
-      const c = i < n ? text.charCodeAt(i) : 32
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i)
       if (c > 127) return false
-      if (isAsciiWordChar(c, underscore)) {
+      if (wordChars[c] === 1) {
         if (start < 0) {
           start = i
           hash = Fnv.OFFSET
@@ -156,6 +158,7 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
         start = -1
       }
     }
+    if (start >= 0) emit(entryOfRange(text, start, n, hash))
     return true
   }
 
