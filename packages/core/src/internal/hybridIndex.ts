@@ -89,12 +89,17 @@ export const make = (model: EmbeddingModel.EmbeddingModel, options: Options): Ef
         lexical.remove(ids)
         semantic.remove(ids)
       },
+      // combinators, not a generator: a generator function made per search costs V8 a new prototype
       search: (request) =>
-        Effect.gen(function*() {
-          const hits = yield* lexical.search({ ...request, limit: Math.max(options.pool, request.limit) })
-          if (confident(hits, options.confidentMargin)) return hits.slice(0, request.limit)
-          const similarities = yield* semantic.similarities(request)
-          return fuse(hits, similarities, options, request.limit)
-        })
+        Effect.flatMap(
+          lexical.search({ ...request, limit: Math.max(options.pool, request.limit) }),
+          (hits) =>
+            confident(hits, options.confidentMargin)
+              ? Effect.succeed(hits.slice(0, request.limit))
+              : Effect.map(
+                semantic.similarities(request),
+                (similarities) => fuse(hits, similarities, options, request.limit)
+              )
+        )
     } satisfies SearchIndex
   })

@@ -113,31 +113,33 @@ export const make = (
         Effect.mapError((error) => failed(`the embedding model failed: ${error.message}`))
       )
 
+    // combinators, not generators: a generator function made per search costs V8 a new prototype
+    /** The query's vector, once every pending document is embedded. */
+    const queryVector = (text: string) => Effect.andThen(embedPending, embedQuery(text))
+
     const similarities = (request: Omit<SearchRequest, "limit">) =>
-      Effect.gen(function*() {
-        const out = new Map<string, number>()
-        if (request.text.trim() === "") return out
-        yield* embedPending
-        const query = yield* embedQuery(request.text)
-        for (const [id, entry] of entries) {
-          if (entry.vector !== undefined && request.accept(id)) out.set(id, dot(query, entry.vector))
-        }
-        return out
-      })
+      request.text.trim() === ""
+        ? Effect.succeed(new Map<string, number>())
+        : Effect.map(queryVector(request.text), (query) => {
+          const out = new Map<string, number>()
+          for (const [id, entry] of entries) {
+            if (entry.vector !== undefined && request.accept(id)) out.set(id, dot(query, entry.vector))
+          }
+          return out
+        })
 
     const search = (request: SearchRequest) =>
-      Effect.gen(function*() {
-        if (request.text.trim() === "") return [] as ReadonlyArray<Hit>
-        yield* embedPending
-        const query = yield* embedQuery(request.text)
-        const top = new TopK(request.limit)
-        for (const [id, entry] of entries) {
-          if (entry.vector === undefined) continue
-          const score = dot(query, entry.vector)
-          if (top.wouldKeep(id, score) && request.accept(id)) top.offer(id, score)
-        }
-        return top.result()
-      })
+      request.text.trim() === ""
+        ? Effect.succeed([] as ReadonlyArray<Hit>)
+        : Effect.map(queryVector(request.text), (query) => {
+          const top = new TopK(request.limit)
+          for (const [id, entry] of entries) {
+            if (entry.vector === undefined) continue
+            const score = dot(query, entry.vector)
+            if (top.wouldKeep(id, score) && request.accept(id)) top.offer(id, score)
+          }
+          return top.result()
+        })
 
     return {
       add: (docs: ReadonlyArray<SearchDocument>) => {

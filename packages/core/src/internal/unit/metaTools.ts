@@ -189,29 +189,34 @@ const discoverTools = (unit: State, params: unknown, context: CallContext): Effe
   if (Option.isNone(input)) {
     return Effect.succeed(failure(`${Disclosure.toolNames.discoverTools} needs {"toolNames": ["name", ...]}`))
   }
-  return Effect.gen(function*() {
-    const before = new Set(yield* unit.activation.values)
-    const answer = yield* unit.tools.discover(input.value.toolNames)
-    const after = yield* unit.activation.values
-    const activated = after.filter((id) => !before.has(id)).flatMap((id) => unit.catalog.getUnsafe(id)?.modelName ?? [])
-    const found = answer.tools.map((t) => t.name)
-    yield* observe(
-      unit,
-      context,
-      Disclosure.toolNames.discoverTools,
-      input.value.toolNames.join(", "),
-      found,
-      activated
-    )
-    const result = unit.code === undefined
-      ? answer
-      : unit.code.declare(
-        answer.tools,
-        answer.errors.length === 0 ? undefined : answer.errors.map((e) => e.error).join(" ")
-      )
-    return { isFailure: false, result, found, activated } satisfies Unit.Output
-  }).pipe(Effect.catch((e) => Effect.succeed(failure(e.message))))
+  return discovered(unit, input.value.toolNames, context).pipe(
+    Effect.catch((e) => Effect.succeed(failure(e.message)))
+  )
 }
+
+/** `discover_tools` for names already decoded. */
+const discovered = Effect.fnUntraced(function*(unit: State, toolNames: ReadonlyArray<string>, context: CallContext) {
+  const before = new Set(yield* unit.activation.values)
+  const answer = yield* unit.tools.discover(toolNames)
+  const after = yield* unit.activation.values
+  const activated = after.filter((id) => !before.has(id)).flatMap((id) => unit.catalog.getUnsafe(id)?.modelName ?? [])
+  const found = answer.tools.map((t) => t.name)
+  yield* observe(
+    unit,
+    context,
+    Disclosure.toolNames.discoverTools,
+    toolNames.join(", "),
+    found,
+    activated
+  )
+  const result = unit.code === undefined
+    ? answer
+    : unit.code.declare(
+      answer.tools,
+      answer.errors.length === 0 ? undefined : answer.errors.map((e) => e.error).join(" ")
+    )
+  return { isFailure: false, result, found, activated } satisfies Unit.Output
+})
 
 // -----------------------------------------------------------------------------
 // The meta tools of a mode

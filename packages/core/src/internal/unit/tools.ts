@@ -177,6 +177,55 @@ const searchIn = Effect.fnUntraced(function*(
   return { query, matches, newlyActivated, unloaded, notLoaded, weak } satisfies SearchResult
 }, Tracing.span("tool-search.search"))
 
+/** What `discover` and `browse` read of the tool side that runs them. */
+interface Finding extends Searching {
+  readonly search: (
+    input: string | Query.Query,
+    maxResults?: number
+  ) => Effect.Effect<SearchResult, InvalidQuery | SearchFailed>
+  readonly unknown: (name: string) => Effect.Effect<Refused>
+  readonly canonicalCategory: (requested: string) => Effect.Effect<string | undefined>
+}
+
+/** The options of `browse` (`search_tools`). */
+type BrowseOptions = { readonly maxResults?: number; readonly category?: string }
+
+/** Activates tools by name (`discover_tools`): the schemas of the known ones, an error per unknown name. */
+const discoverIn = Effect.fnUntraced(function*(finding: Finding, names: ReadonlyArray<string>) {
+  const { catalog, exists, search, unknown } = finding
+  const errors: Array<{ name: string; error: string }> = []
+  const eager: Array<Entry> = []
+  const deferred: Array<string> = []
+  for (const name of names) {
+    const tool = catalog.findByNameUnsafe(name)
+    if (tool === undefined || !exists(tool)) errors.push({ name, error: (yield* unknown(name)).message })
+    else if (tool.loading === "eager") eager.push(tool) // visible already: its schema, nothing to activate
+    else deferred.push(tool.modelName)
+  }
+  const found = deferred.length === 0
+    ? []
+    : (yield* search({ _tag: "Select", names: deferred }, deferred.length).pipe(
+      Effect.catchTag("InvalidQuery", () => Effect.succeed({ matches: [] as ReadonlyArray<Match> }))
+    )).matches.map((m) => m.tool)
+  return { tools: [...eager, ...found].map(Messages.definitionOf), errors }
+})
+
+/** Ranks candidates without activating them (`search_tools`). */
+const browseIn = Effect.fnUntraced(function*(finding: Finding, input: string, options: BrowseOptions) {
+  const { canonicalCategory, catalog, disclosure, foundBy, isSearchable } = finding
+  const query = yield* Effect.fromResult(Query.parse(input))
+  // A category the model spelled differently ("Web", " web ") is the tools' own category; one
+  // that no searchable tool has would only cost a second search before the catalog falls back.
+  const category = options.category === undefined ? undefined : yield* canonicalCategory(options.category)
+  const matches = yield* catalog.search(query, {
+    limit: options.maxResults ?? disclosure.defaultMaxResults,
+    candidates: isSearchable,
+    ...(category === undefined ? {} : { category })
+  })
+  yield* foundBy.remember(query, matches)
+  return matches
+})
+
 /** The tool side of a unit. */
 export const make = (inputs: Inputs): ToolSide => {
   const { activation, catalog, feedback, listsActivated, metaTools, own, policies } = inputs
@@ -208,39 +257,8 @@ export const make = (inputs: Inputs): ToolSide => {
   const searching: Searching = { catalog, disclosure, activation, foundBy, isSearchable, exists }
   const search = (input: string | Query.Query, maxResults?: number) => searchIn(searching, input, maxResults)
 
-  const discover = (names: ReadonlyArray<string>) =>
-    Effect.gen(function*() {
-      const errors: Array<{ name: string; error: string }> = []
-      const eager: Array<Entry> = []
-      const deferred: Array<string> = []
-      for (const name of names) {
-        const tool = catalog.findByNameUnsafe(name)
-        if (tool === undefined || !exists(tool)) errors.push({ name, error: (yield* unknown(name)).message })
-        else if (tool.loading === "eager") eager.push(tool) // visible already: its schema, nothing to activate
-        else deferred.push(tool.modelName)
-      }
-      const found = deferred.length === 0
-        ? []
-        : (yield* search({ _tag: "Select", names: deferred }, deferred.length).pipe(
-          Effect.catchTag("InvalidQuery", () => Effect.succeed({ matches: [] as ReadonlyArray<Match> }))
-        )).matches.map((m) => m.tool)
-      return { tools: [...eager, ...found].map(Messages.definitionOf), errors }
-    })
-
-  const browse = (input: string, options: { readonly maxResults?: number; readonly category?: string } = {}) =>
-    Effect.gen(function*() {
-      const query = yield* Effect.fromResult(Query.parse(input))
-      // A category the model spelled differently ("Web", " web ") is the tools' own category; one
-      // that no searchable tool has would only cost a second search before the catalog falls back.
-      const category = options.category === undefined ? undefined : yield* canonicalCategory(options.category)
-      const matches = yield* catalog.search(query, {
-        limit: options.maxResults ?? disclosure.defaultMaxResults,
-        candidates: isSearchable,
-        ...(category === undefined ? {} : { category })
-      })
-      yield* foundBy.remember(query, matches)
-      return matches
-    })
+  const discover = (names: ReadonlyArray<string>) => discoverIn(finding, names)
+  const browse = (input: string, options: BrowseOptions = {}) => browseIn(finding, input, options)
 
   /** The category of a searchable tool equal to `requested` up to case and spacing. */
   const canonicalCategory = (requested: string) =>
@@ -258,6 +276,7 @@ export const make = (inputs: Inputs): ToolSide => {
     return Messages.refused("tool", name, "unknown", Messages.unknownHint(name, suggestions, searchToolName))
   }
   const unknown = (name: string) => Effect.map(own, (mine) => unknownNow(name, mine))
+  const finding: Finding = { ...searching, search, unknown, canonicalCategory }
 
   const visibleNow = (mine: ReadonlyArray<Unit.ModelTool>): ReadonlyArray<Unit.ModelTool> => {
     const { deferred, eager } = existing()
