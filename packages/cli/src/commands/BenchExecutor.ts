@@ -13,7 +13,9 @@
  * than wall-clock time; wall-clock figures are reported too.
  *
  * The replay runs every request a second time, when `effect/ai`'s caches of each request's objects
- * are warm and the heap holds nothing else: a lower bound of what `generateText` costs. The measured
+ * are warm and the heap holds nothing else: a lower bound of what `generateText` costs. The requests
+ * replayed are recorded in an untimed second run of the same turns, so that the timed turns keep no
+ * more alive than the executor does. The measured
  * turns and their replay run three times (rounds); the figures are those of the median round by the
  * executor's share over the replayed model's, since one round's ratio moves with the machine's load. `inSitu` is
  * the other bound: the CPU time spent inside each `generateText` call as the executor made it (cold
@@ -112,14 +114,17 @@ export interface Report {
  * The model the executor calls: the scripted one, recording every request it is sent, so that the
  * same requests can be sent again without the executor (`replay`).
  */
-const recordingModel = (requests: Array<Effect.Effect<unknown, unknown>>, inModel: { cpu: number }) =>
+const recordingModel = (requests: Array<Effect.Effect<unknown, unknown>>, inModel: Recorder) =>
   Layer.effect(
     LanguageModel.LanguageModel,
     Effect.map(Effect.service(LanguageModel.LanguageModel), (model) => ({
       ...model,
       generateText: ((options: Parameters<typeof model.generateText>[0]) =>
         Effect.suspend(() => {
-          requests.push(Effect.suspend(() => model.generateText(options) as Effect.Effect<unknown, unknown>))
+          if (inModel.recording) {
+            requests.push(Effect.suspend(() => model.generateText(options) as Effect.Effect<unknown, unknown>))
+          }
+          inModel.calls++
           const started = now().cpu
           return Effect.ensuring(
             model.generateText(options),
@@ -167,37 +172,40 @@ export const measure = (
   counter: Counter = "o200k"
 ): Effect.Effect<Report> => {
   const requests: Array<Effect.Effect<unknown, unknown>> = []
-  const inModel = { cpu: 0 }
+  const inModel: Recorder = { cpu: 0, calls: 0, recording: false }
   return Effect.gen(function*() {
     const catalog = yield* ToolCatalog.ToolCatalog
     yield* catalog.register(generate(toolCount)).pipe(Effect.orDie) // generated names are valid
     const executor = yield* Executor.Executor
     const task = (i: number) => `svc0 ${VERBS[i % VERBS.length]} ${NOUNS[i % NOUNS.length]}`
     const turn = (i: number) => executor.run({ prompt: [{ role: "user", content: task(i) }] }).pipe(Effect.orDie)
-    // warm-up: JIT, token counts, tool definition caches
-    // (its requests are not kept: thousands of retained prompts would be collected in the measured turns)
-    for (let i = 0; i < warmup; i++) {
-      yield* turn(i)
-      requests.length = 0
-    }
+    // warm-up: JIT, token counts, tool definition caches (its requests are not recorded)
+    for (let i = 0; i < warmup; i++) yield* turn(i)
     const reading = readingCost()
     // Each round: the measured turns, then their requests replayed. The round reported is the median
     // of `ROUNDS` by the executor's share over the replayed model's: one round's ratio moves with the
     // machine's load (by half between runs on a loaded machine), the median of three much less.
     const measured: Array<Round> = []
     for (let r = 0; r < ROUNDS; r++) {
-      requests.length = 0
       inModel.cpu = 0
+      inModel.calls = 0
       let iterations = 0
       const start = now()
       for (let i = 0; i < turns; i++) iterations += (yield* turn(i)).iterations
       const end = now()
       // each model call read the clocks twice: about one reading falls inside the timed call, one outside
-      const calls = requests.length
+      const calls = inModel.calls
       const inSituModel = Math.max(0, inModel.cpu - calls * reading.cpu)
       const clocks = { cpu: 2 * calls * reading.cpu, wall: 2 * calls * reading.wall }
-      // the same requests, without the executor (after a warm-up of its own in the first round)
+      // The same turns again, untimed, to record their requests: recorded in the timed turns, every
+      // request's prompt would stay alive until the replay, and the collector's extra work (~13 µs an
+      // iteration) would count as the executor's.
+      inModel.recording = true
+      for (let i = 0; i < turns; i++) yield* turn(i)
+      inModel.recording = false
       const sent = [...requests]
+      requests.length = 0
+      // the same requests, without the executor (after a warm-up of its own in the first round)
       if (r === 0) { for (const request of sent.slice(0, 150)) yield* Effect.orDie(request) }
       const replayStart = now()
       for (const request of sent) yield* Effect.orDie(request)
@@ -253,6 +261,13 @@ const round = (x: number): number => Math.round(x * 10) / 10
 
 /** Rounds of the measured turns; the median one is reported. */
 const ROUNDS = 3
+
+/** What the model in the benchmark counts: CPU time inside its calls, the calls, and whether it records them. */
+interface Recorder {
+  cpu: number
+  calls: number
+  recording: boolean
+}
 
 /** One round's figures, how many requests it sent, and its last. */
 type Round = Omit<Report, "tools" | "counter" | "turns" | "warmup" | "rounds" | "modelSameRequestUs"> & {
