@@ -15,9 +15,9 @@
  * The replay runs every request a second time, when `effect/ai`'s caches of each request's objects
  * are warm and the heap holds nothing else: a lower bound of what `generateText` costs. The requests
  * replayed are recorded in an untimed second run of the same turns, so that the timed turns keep no
- * more alive than the executor does. The measured
- * turns and their replay run three times (rounds); the figures are those of the median round by the
- * executor's share over the replayed model's, since one round's ratio moves with the machine's load. `inSitu` is
+ * more alive than the executor does. The measured turns and their replay run three times (rounds);
+ * the figures are those of the median round by the executor's share over the replayed model's, since
+ * one round's ratio moves with the machine's load. `inSitu` is
  * the other bound: the CPU time spent inside each `generateText` call as the executor made it (cold
  * per-request work, and the garbage collections that fall inside it, included). Timing each call
  * reads the clocks twice (a system call each, a few µs): what those readings cost, measured before

@@ -58,7 +58,7 @@ export interface ToolSide {
   /** Ranks candidates without activating them (`search_tools`). */
   readonly browse: (
     query: string,
-    options?: { readonly maxResults?: number; readonly category?: string }
+    options?: BrowseOptions
   ) => Effect.Effect<ReadonlyArray<Match>, InvalidQuery | SearchFailed>
   /** Activates tools by name (`discover_tools`): the schemas of the known ones, an error per unknown name. */
   readonly discover: (names: ReadonlyArray<string>) => Effect.Effect<Messages.DiscoveryAnswer, SearchFailed>
@@ -135,6 +135,9 @@ export const asModelTool = (tool: Entry, kind: "eager" | "activated"): Unit.Mode
   return made
 }
 
+/** The options of `browse` (`search_tools`). */
+type BrowseOptions = { readonly maxResults?: number; readonly category?: string }
+
 /** What `search` reads of the tool side that runs it. */
 interface Searching {
   readonly catalog: ToolCatalogService
@@ -179,20 +182,13 @@ const searchIn = Effect.fnUntraced(function*(
 
 /** What `discover` and `browse` read of the tool side that runs them. */
 interface Finding extends Searching {
-  readonly search: (
-    input: string | Query.Query,
-    maxResults?: number
-  ) => Effect.Effect<SearchResult, InvalidQuery | SearchFailed>
-  readonly unknown: (name: string) => Effect.Effect<Refused>
+  readonly unknown: ToolSide["unknown"]
   readonly canonicalCategory: (requested: string) => Effect.Effect<string | undefined>
 }
 
-/** The options of `browse` (`search_tools`). */
-type BrowseOptions = { readonly maxResults?: number; readonly category?: string }
-
 /** Activates tools by name (`discover_tools`): the schemas of the known ones, an error per unknown name. */
 const discoverIn = Effect.fnUntraced(function*(finding: Finding, names: ReadonlyArray<string>) {
-  const { catalog, exists, search, unknown } = finding
+  const { catalog, exists, unknown } = finding
   const errors: Array<{ name: string; error: string }> = []
   const eager: Array<Entry> = []
   const deferred: Array<string> = []
@@ -204,7 +200,7 @@ const discoverIn = Effect.fnUntraced(function*(finding: Finding, names: Readonly
   }
   const found = deferred.length === 0
     ? []
-    : (yield* search({ _tag: "Select", names: deferred }, deferred.length).pipe(
+    : (yield* searchIn(finding, { _tag: "Select", names: deferred }, deferred.length).pipe(
       Effect.catchTag("InvalidQuery", () => Effect.succeed({ matches: [] as ReadonlyArray<Match> }))
     )).matches.map((m) => m.tool)
   return { tools: [...eager, ...found].map(Messages.definitionOf), errors }
@@ -276,7 +272,7 @@ export const make = (inputs: Inputs): ToolSide => {
     return Messages.refused("tool", name, "unknown", Messages.unknownHint(name, suggestions, searchToolName))
   }
   const unknown = (name: string) => Effect.map(own, (mine) => unknownNow(name, mine))
-  const finding: Finding = { ...searching, search, unknown, canonicalCategory }
+  const finding: Finding = { ...searching, unknown, canonicalCategory }
 
   const visibleNow = (mine: ReadonlyArray<Unit.ModelTool>): ReadonlyArray<Unit.ModelTool> => {
     const { deferred, eager } = existing()
