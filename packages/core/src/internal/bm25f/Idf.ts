@@ -1,5 +1,6 @@
 /**
- * BM25's inverse document frequency, for the modules that read it from the catalog's counts.
+ * BM25's inverse document frequency: the one formula the store, the scorer, the expansion and the
+ * proximity re-scoring read.
  *
  * @internal
  */

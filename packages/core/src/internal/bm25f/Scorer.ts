@@ -22,6 +22,7 @@ import { clauses } from "../analysis.js"
 import { TopK } from "../TopK.js"
 import { coverage as coverageOf } from "./Coverage.js"
 import * as Expansion from "./Expansion.js"
+import { idf } from "./Idf.js"
 import type { Store } from "./Store.js"
 
 /** The ranking additions the scorer applies on top of BM25F. */
@@ -222,7 +223,7 @@ export const make = (
       const weight = weights[t] ?? 1
       if (t < counted) {
         // a term no tool has still counts in the ceiling: a request of unknown words is a weak match
-        const most = weight * Math.log(1 + (n - df + 0.5) / (df + 0.5))
+        const most = weight * idf(n, df)
         ceiling += most
         for (let c = 0, m = mask; m !== 0; c++, m >>>= 1) {
           if ((m & 1) !== 0) clauseCeilings[c] = (clauseCeilings[c] as number) + most
@@ -429,9 +430,7 @@ export const make = (
         let packed = tfs[i] as number
         let tf = 0
         for (; packed !== 0; packed >>>= store.tfBits) tf += packed & tfMax
-        const df = store.df(term)
-        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5))
-        mass.set(term, (mass.get(term) ?? 0) + share * (tf / length) * idf)
+        mass.set(term, (mass.get(term) ?? 0) + share * (tf / length) * idf(n, store.df(term)))
       }
     }
     const best = [...mass].map(([id, m]) => [store.vocabulary.termOf(id), m] as const)

@@ -21,6 +21,7 @@
 import type { Analyzer } from "../../Analyzer.js"
 import { coverage } from "./Coverage.js"
 import * as FieldWeights from "./FieldWeights.js"
+import { idf } from "./Idf.js"
 import * as Vocabulary from "./Vocabulary.js"
 
 /** How impacts are computed; the field weights may adapt to the catalog (`FieldWeights`). */
@@ -538,7 +539,7 @@ export const make = (
 
   const idfOf = (term: number): number => {
     const df = ranges[3 * term + 1] as number
-    return Math.log(1 + (live - df + 0.5) / (df + 0.5))
+    return idf(live, df)
   }
 
   return {
