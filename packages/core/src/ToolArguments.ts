@@ -7,7 +7,9 @@
  * its call.
  *
  * The JSON Schema becomes an Effect `Schema` (`SchemaRepresentation.fromJsonSchemaDocument`),
- * compiled once per parameters object. Regular-expression `pattern`s are not applied (a schema
+ * compiled once per parameters object. Its verdict is the rule; for the common schema (an object of
+ * properties of one primitive type each) a plain check accepts the arguments the Schema accepts without
+ * running it (a Schema decode runs a fiber of its own), and hands every other value to the Schema. Regular-expression `pattern`s are not applied (a schema
  * from an upstream server could carry a catastrophic one; the handler still checks its input), and
  * parts of a schema Effect cannot translate (`if`/`then`, `contains`, ...) are left unchecked
  * rather than rejecting every call: the rest of the schema still applies.
@@ -17,9 +19,10 @@
  *
  * @since 0.2.0
  */
-import { JsonSchema, Predicate, Result, Schema, SchemaIssue, SchemaRepresentation } from "effect"
+import { type JsonSchema, Predicate, Result } from "effect"
 
 import { InvalidArguments } from "./Errors.js"
+import * as Validators from "./internal/argumentValidators.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -61,11 +64,6 @@ export interface Issue {
 // -----------------------------------------------------------------------------
 // Checking
 // -----------------------------------------------------------------------------
-
-/** At most this many issues are reported; the model fixes the first ones first. */
-const MAX_ISSUES = 10
-/** Each issue message is cut to this many characters (it may quote the offending value). */
-const MAX_MESSAGE = 200
 
 /**
  * Checks the arguments of one call of `tool` against its `parameters` (a JSON Schema whose root is
@@ -143,99 +141,15 @@ const describe = (value: unknown): string =>
 // Validators, compiled once per schema
 // -----------------------------------------------------------------------------
 
-type Validator = (value: object) => ReadonlyArray<Issue>
-
-const validators = new WeakMap<object, Validator>()
+const validators = new WeakMap<object, Validators.Validator>()
 
 /** The validator of a parameters schema, compiled on first use. */
-const validatorOf = (parameters: JsonSchema.JsonSchema): Validator => {
+const validatorOf = (parameters: JsonSchema.JsonSchema): Validators.Validator => {
   const cached = validators.get(parameters)
   if (cached !== undefined) return cached
-  const validator = compile(parameters)
+  const full = Validators.schemaValidator(parameters)
+  const quick = Validators.quickAcceptor(parameters)
+  const validator: Validators.Validator = quick === undefined ? full : (value) => quick(value) ? [] : full(value)
   validators.set(parameters, validator)
   return validator
 }
-
-const accept: Validator = () => []
-
-/**
- * Compiles the whole schema; when Effect cannot translate it, compiles each property on its own
- * and leaves the untranslatable ones unchecked (required properties are still required).
- */
-const compile = (parameters: JsonSchema.JsonSchema): Validator => {
-  const whole = importSchema(parameters)
-  if (whole !== undefined) return validatorFrom(whole)
-  const properties = Predicate.isObject(parameters["properties"]) ? parameters["properties"] : {}
-  const shallow: Record<string, unknown> = {}
-  for (const [key, schema] of Object.entries(properties)) {
-    const alone = Predicate.isObject(schema) ? importSchema({ ...definitionsOf(parameters), ...schema }) : undefined
-    shallow[key] = alone === undefined ? {} : schema
-  }
-  const additional = parameters["additionalProperties"]
-  const reduced = importSchema({
-    ...definitionsOf(parameters),
-    type: "object",
-    properties: shallow,
-    ...(Array.isArray(parameters["required"]) ? { required: parameters["required"] } : {}),
-    ...(typeof additional === "boolean" ? { additionalProperties: additional } : {})
-  })
-  return reduced === undefined ? accept : validatorFrom(reduced)
-}
-
-const definitionsOf = (schema: JsonSchema.JsonSchema): Record<string, unknown> => ({
-  ...(schema["$defs"] === undefined ? {} : { $defs: schema["$defs"] }),
-  ...(schema["definitions"] === undefined ? {} : { definitions: schema["definitions"] }),
-  ...(schema["$schema"] === undefined ? {} : { $schema: schema["$schema"] })
-})
-
-/** The Effect schema of a JSON Schema (draft 2020-12, or draft-07 when it says so), or undefined. */
-const importSchema = (schema: JsonSchema.JsonSchema): Schema.Codec<unknown> | undefined => {
-  try {
-    const declared = typeof schema["$schema"] === "string" ? schema["$schema"] : ""
-    const document = declared.includes("draft-07") || declared.includes("draft-04") || "definitions" in schema
-      ? JsonSchema.fromSchemaDraft07(schema)
-      : JsonSchema.fromSchemaDraft2020_12(schema)
-    const imported = SchemaRepresentation.fromJsonSchemaDocument(document, { patterns: "ignore" })
-    return Schema.make<Schema.Codec<unknown>>(imported.ast)
-  } catch {
-    return undefined
-  }
-}
-
-/** Effect's messages, with the two that speak of "keys" said in the words of tool parameters. */
-const formatter = SchemaIssue.makeFormatterStandardSchemaV1({
-  leafHook: (issue) =>
-    issue._tag === "MissingKey"
-      ? "Missing required property"
-      : issue._tag === "UnexpectedKey"
-      ? "Unknown property (the tool's parameters do not have it)"
-      : SchemaIssue.defaultLeafHook(issue)
-})
-
-const validatorFrom = (schema: Schema.Codec<unknown>): Validator => {
-  const decode = Schema.decodeUnknownResult(schema)
-  return (value) => {
-    const result = decode(value, { errors: "all", onExcessProperty: "error", reportInput: true })
-    if (Result.isSuccess(result)) return []
-    return formatter(result.failure.issue).issues.slice(0, MAX_ISSUES).map((issue) => ({
-      path: formatPath(issue.path ?? []),
-      message: cut(issue.message)
-    }))
-  }
-}
-
-type PathSegment = PropertyKey | { readonly key: PropertyKey }
-
-/** `items[2].name`: property names joined by dots, array indices in brackets. */
-const formatPath = (path: ReadonlyArray<PathSegment>): string =>
-  path.map((segment) => typeof segment === "object" ? segment.key : segment).reduce<string>(
-    (text, key) =>
-      typeof key === "number"
-        ? `${text}[${key}]`
-        : /^[A-Za-z_$][\w$]*$/.test(String(key))
-        ? text === "" ? String(key) : `${text}.${String(key)}`
-        : `${text}[${JSON.stringify(String(key))}]`,
-    ""
-  )
-
-const cut = (text: string): string => text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text

@@ -3,6 +3,7 @@ import { Result } from "effect"
 import type { JsonSchema } from "effect"
 import * as fc from "fast-check"
 import { ToolArguments } from "../src/index.js"
+import * as Validators from "../src/internal/argumentValidators.js"
 
 const schema: JsonSchema.JsonSchema = {
   type: "object",
@@ -174,4 +175,104 @@ describe("ToolArguments.check: properties", () => {
       const issues = result.failure.issues
       return issues.length >= 1 && issues.length <= 10 && issues.every((i) => i.message.length <= 200)
     })))
+})
+
+// -----------------------------------------------------------------------------
+// The quick acceptor against the Schema validator
+// -----------------------------------------------------------------------------
+
+const KEYS = ["id", "note", "n", "flag", "x", "__proto__", "constructor"] as const
+const QUICK_TYPES = ["string", "number", "integer", "boolean"] as const
+
+/** Schemas of the shape the quick acceptor takes: primitive properties, some required, extra keys allowed or not. */
+const quickSchema: fc.Arbitrary<JsonSchema.JsonSchema> = fc.record({
+  properties: fc.uniqueArray(
+    fc.tuple(fc.constantFrom(...KEYS.slice(0, 5)), fc.constantFrom(...QUICK_TYPES), fc.boolean(), fc.boolean()),
+    { maxLength: 4, selector: ([key]) => key }
+  ),
+  additional: fc.constantFrom(undefined, true, false),
+  described: fc.boolean()
+}).map(({ additional, described, properties }) => ({
+  type: "object",
+  ...(described ? { description: "a tool" } : {}),
+  properties: Object.fromEntries(
+    properties.map(([key, type, , hasDescription]) => [key, { type, ...(hasDescription ? { description: key } : {}) }])
+  ),
+  required: properties.filter(([, , required]) => required).map(([key]) => key),
+  ...(additional === undefined ? {} : { additionalProperties: additional })
+}))
+
+/** Any value a property may hold, the troublesome ones included. */
+const anyValue = fc.oneof(
+  fc.string({ maxLength: 4 }),
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom(NaN, Infinity, -0, 2 ** 60, 1.5, undefined, null, true, false),
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.anything({ maxDepth: 2 })
+)
+
+/** A value of the type a quick schema's property declares. */
+const ofType = (type: unknown): fc.Arbitrary<unknown> =>
+  type === "string"
+    ? fc.string({ maxLength: 4 })
+    : type === "boolean"
+    ? fc.boolean()
+    : type === "integer"
+    ? fc.integer()
+    : fc.double({ noNaN: true, noDefaultInfinity: true })
+
+describe("ToolArguments: the quick acceptor", () => {
+  it("accepts only what the Schema validator accepts (any object, against any schema of its shape)", () =>
+    fc.assert(
+      fc.property(
+        quickSchema,
+        fc.array(fc.tuple(fc.constantFrom(...KEYS), anyValue), { maxLength: 5 }),
+        (s, entries) => {
+          const quick = Validators.quickAcceptor(s)
+          assert.isDefined(quick)
+          const value: object = Object.fromEntries(entries)
+          return !quick(value) || Validators.schemaValidator(s)(value).length === 0
+        }
+      ),
+      { numRuns: 2000 }
+    ))
+
+  it("accepts a value built from the schema's types, as the Schema validator does (the fast path is taken)", () =>
+    fc.assert(fc.property(
+      quickSchema.chain((s) => {
+        const properties = Object.entries(s["properties"] as Record<string, JsonSchema.JsonSchema>)
+        const required = s["required"] as ReadonlyArray<string>
+        return fc.tuple(
+          fc.constant(s),
+          fc.tuple(
+            ...properties.map(([key, p]) =>
+              required.includes(key) ? ofType(p["type"]).map((v) => [key, v] as const) : fc.option(
+                ofType(p["type"]).map((v) => [key, v] as const),
+                { nil: undefined }
+              )
+            )
+          )
+        )
+      }),
+      ([s, entries]) => {
+        const value = Object.fromEntries(entries.filter((e) => e !== undefined))
+        return Validators.quickAcceptor(s)?.(value) === true && Validators.schemaValidator(s)(value).length === 0
+      }
+    )))
+
+  it("leaves schemas of any other shape to the Schema validator", () => {
+    for (
+      const s of [
+        { type: "object", properties: { e: { enum: ["a"] } } },
+        { type: "object", properties: { s: { type: "string", minLength: 2 } } },
+        { type: "object", properties: { o: { type: "object" } } },
+        { type: "object", properties: { t: { type: ["string", "null"] } } },
+        { type: "object", required: ["absent"] },
+        { type: "object", additionalProperties: { type: "string" } },
+        { $schema: "http://json-schema.org/draft-07/schema#", type: "object" },
+        { type: "array" }
+      ]
+    ) assert.isUndefined(Validators.quickAcceptor(s), JSON.stringify(s))
+  })
 })
