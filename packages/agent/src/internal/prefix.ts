@@ -59,8 +59,7 @@ export const make = (counter: TokenCounterService, capacity: number = defaultCap
   const messageChunk = (message: Prompt.Message): Chunk => {
     const hit = messages.get(message)
     if (hit !== undefined) return hit
-    const { identity, tokens } = render(message, counter)
-    const chunk = { hash: hash(`${message.role}\u0000${identity}`), tokens }
+    const chunk = render(message, counter)
     messages.set(message, chunk)
     return chunk
   }
@@ -81,25 +80,29 @@ export const make = (counter: TokenCounterService, capacity: number = defaultCap
     }
   }
 
+  // One request's fold, in the order a provider sends it; the keys are recorded after the lookups.
+  let key = 0
+  let inputTokens = 0
+  let prefixTokens = 0
+  const keys: Array<number> = []
+  const add = (chunk: Chunk) => {
+    key = chain(key, chunk.hash)
+    inputTokens += chunk.tokens
+    // the longest start seen before: every key up to it was seen too, unless evicted since
+    if (recent.has(key) || older.has(key)) prefixTokens = inputTokens
+    keys.push(key)
+  }
+
   const observe = (request: Request): Measure => {
-    const { prompt } = request
-    const chunks: Array<Chunk> = [
-      ...request.tools.map(toolChunk),
-      ...request.deferred.map(deferredChunk),
-      ...prompt.content.filter((m) => m.role === "system").map(messageChunk),
-      ...prompt.content.filter((m) => m.role !== "system").map(messageChunk)
-    ]
-    let key = 0
-    let inputTokens = 0
-    let prefixTokens = 0
-    const keys: Array<number> = []
-    for (const chunk of chunks) {
-      key = chain(key, chunk.hash)
-      inputTokens += chunk.tokens
-      // the longest start seen before: every key up to it was seen too, unless evicted since
-      if (recent.has(key) || older.has(key)) prefixTokens = inputTokens
-      keys.push(key)
-    }
+    key = 0
+    inputTokens = 0
+    prefixTokens = 0
+    keys.length = 0
+    for (const tool of request.tools) add(toolChunk(tool))
+    for (const tool of request.deferred) add(deferredChunk(tool))
+    const { content } = request.prompt
+    for (const message of content) if (message.role === "system") add(messageChunk(message))
+    for (const message of content) if (message.role !== "system") add(messageChunk(message))
     for (const k of keys) record(k)
     return { inputTokens, prefixTokens }
   }
@@ -112,23 +115,29 @@ export const make = (counter: TokenCounterService, capacity: number = defaultCap
 // -----------------------------------------------------------------------------
 
 /**
- * A message's tokens, as the model reads it, and its identity, as a cache compares it: its text
- * plus what the model does not read as text (file contents, part options).
+ * A message's chunk: its tokens, as the model reads it, and the hash of its identity, as a cache
+ * compares it — its role, its text, and what the model does not read as text (file contents, part
+ * options). The identity is hashed as it is read, never written out as one string.
  *
  * A search result listing tool definitions (`ToolSearch`'s `{"functions": [...]}`) counts each
  * definition as the tool list does, from the counter's cache: the definitions of a found tool are
  * tokenized once, not again in every result that lists them.
  */
-const render = (
-  message: Prompt.Message,
-  counter: TokenCounterService
-): { readonly identity: string; readonly tokens: number } => {
-  if (message.role === "system") return { identity: message.content, tokens: counter.count(message.content) }
-  const texts: Array<string> = []
+const render = (message: Prompt.Message, counter: TokenCounterService): Chunk => {
+  const identity = new Hasher().text(message.role).code(0)
+  if (message.role === "system") {
+    return { hash: identity.text(message.content).digest(), tokens: counter.count(message.content) }
+  }
   const extra: Array<string> = []
   let tokens = 0
+  let texts = 0
+  // the message's texts, one per line
+  const line = () => {
+    if (texts++ > 0) identity.code(10)
+    return identity
+  }
   const read = (text: string) => {
-    texts.push(text)
+    line().text(text)
     tokens += counter.count(text)
   }
   for (const part of message.content) {
@@ -150,7 +159,7 @@ const render = (
           read(`${part.name} ${jsonText(part.result)}`)
           break
         }
-        texts.push(`${part.name} ${jsonText(part.result)}`)
+        line().text(part.name).code(32).text(jsonText(part.result))
         tokens += counter.count(`${part.name} ${writeJson(listed.rest)}`) +
           listed.definitions.reduce((sum, d) => sum + counter.definition(d) + 1, 0)
         break
@@ -165,8 +174,8 @@ const render = (
     }
     if (Object.keys(part.options).length > 0) extra.push(jsonText(part.options))
   }
-  const text = texts.join("\n")
-  return { identity: extra.length === 0 ? text : `${text}\u0000${extra.join("\u0000")}`, tokens }
+  for (const text of extra) identity.code(0).text(text)
+  return { hash: identity.digest(), tokens }
 }
 
 /** The definitions a `{"functions": [{name, description, parameters}, ...]}` result lists, and the rest of it. */
@@ -188,25 +197,42 @@ const definitionsIn = (
 const fileIdentity = (data: Prompt.FilePart["data"]): string => {
   if (typeof data === "string") return String(hash(data))
   if (data instanceof URL) return data.href
-  return `${data.length}:${hashOf(data.length, (i) => data[i] ?? 0)}`
+  return `${data.length}:${new Hasher().bytes(data).digest()}`
 }
 
 /**
  * A 53-bit hash of a string (two 32-bit multiplicative mixes): collisions among 100,000 keys are
  * about one in ten million, and a collision only makes one prefix look longer than it is.
  */
-const hash = (text: string): number => hashOf(text.length, (i) => text.charCodeAt(i))
+const hash = (text: string): number => new Hasher().text(text).digest()
 
-/** `hash` of any sequence of codes (a string's, a file's bytes). */
-const hashOf = (length: number, codeAt: (i: number) => number): number => {
-  let a = 0xdeadbeef
-  let b = 0x41c6ce57
-  for (let i = 0; i < length; i++) {
-    const c = codeAt(i)
-    a = Math.imul(a ^ c, A)
-    b = Math.imul(b ^ c, B)
+/**
+ * `hash`, fed piece by piece: the hash of the pieces' concatenation, without making it (a message's
+ * identity is its role, its texts and its options; a file's, its bytes).
+ */
+class Hasher {
+  private a = 0xdeadbeef
+  private b = 0x41c6ce57
+  /** Feeds one code (a character's, a byte). */
+  code(c: number): this {
+    this.a = Math.imul(this.a ^ c, A)
+    this.b = Math.imul(this.b ^ c, B)
+    return this
   }
-  return finish(a, b)
+  /** Feeds a string's characters. */
+  text(text: string): this {
+    for (let i = 0; i < text.length; i++) this.code(text.charCodeAt(i))
+    return this
+  }
+  /** Feeds bytes. */
+  bytes(data: Uint8Array): this {
+    for (const byte of data) this.code(byte)
+    return this
+  }
+  /** The hash of everything fed. */
+  digest(): number {
+    return finish(this.a, this.b)
+  }
 }
 
 /**
@@ -223,7 +249,7 @@ const chain = (key: number, chunk: number): number => {
   return finish(a, b)
 }
 
-/** The two multipliers of `hashOf`'s mixes. */
+/** The two multipliers of the hash's mixes. */
 const A = 2654435761
 const B = 1597334677
 
