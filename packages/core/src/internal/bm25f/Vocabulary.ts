@@ -15,6 +15,7 @@
 import type { Analyzer } from "../../Analyzer.js"
 import { analyzeRun, isAsciiWordChar } from "../analysis.js"
 import * as Fnv from "../fnv.js"
+import * as OpenTable from "./OpenTable.js"
 
 /** Term ids of an index's vocabulary. */
 export interface Vocabulary {
@@ -84,26 +85,11 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
   // Non-ASCII words and their records.
   const wordRecords = new Map<string, number>()
 
-  // The open-addressing table of ASCII words: per slot, the word's hash and its record plus one
-  // (0: a free slot) side by side, so a probe reads one cache line and looks at the record only
-  // when the hashes match.
+  // The table of ASCII words (`OpenTable`): per slot, the word's hash and its record plus one; a
+  // probe looks at the record only when the hashes match.
   let mask = (1 << 12) - 1
-  let table = new Int32Array(2 * (mask + 1))
+  let table = OpenTable.make(12)
   let count = 0
-
-  const rehash = (): void => {
-    const old = table
-    mask = mask * 2 + 1
-    table = new Int32Array(2 * (mask + 1))
-    for (let i = 0; i < old.length; i += 2) {
-      if (old[i + 1] === 0) continue
-      const hash = old[i] as number
-      let at = hash & mask
-      while (table[2 * at + 1] !== 0) at = (at + 1) & mask
-      table[2 * at] = hash
-      table[2 * at + 1] = old[i + 1] as number
-    }
-  }
 
   /** Whether the ASCII word of `record` is `text[start, start + length)`. */
   const sameWord = (record: number, text: string, start: number, length: number): boolean => {
@@ -128,7 +114,10 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
     const record = recordOf(text.slice(start, end), true)
     table[2 * at] = hash
     table[2 * at + 1] = record + 1
-    if (++count * 2 > mask) rehash()
+    if (++count * 2 > mask) {
+      table = OpenTable.doubled(table, mask)
+      mask = mask * 2 + 1
+    }
     return record
   }
 
