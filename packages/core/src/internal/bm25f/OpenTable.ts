@@ -1,46 +1,73 @@
 /**
- * Open-addressing tables keyed by 32-bit hashes, for the vocabulary's words and the store's ids:
- * each slot holds a key's hash and a value plus one (0: a free slot) side by side in one
- * `Int32Array`, so a probe reads one cache line; a key is found by probing linearly from
- * `hash & mask`, its owner comparing the keys themselves when the hashes match. A table is grown
- * when half full.
+ * Open-addressing tables keyed by 32-bit hashes, for the vocabulary's words and terms and the
+ * store's ids: each slot holds a key's hash and a value plus one (0: a free slot) side by side in
+ * one `Int32Array`, so a probe reads one cache line; a key is found by probing linearly from
+ * `hash & mask`, its owner comparing the keys themselves when the hashes match. A table doubles
+ * when half full; a removal moves back the entries after the hole (no tombstones).
  *
  * @internal
  */
 
-/** An empty table of `1 << bits` slots. */
-export const make = (bits: number): Int32Array => new Int32Array(2 << bits)
-
-/** The entries of a table of mask `mask` in a new one twice as large (mask `2 * mask + 1`). */
-export const doubled = (table: Int32Array, mask: number): Int32Array => {
-  const next = new Int32Array(2 * table.length)
-  const nextMask = 2 * mask + 1
-  for (let i = 0; i < table.length; i += 2) {
-    if (table[i + 1] === 0) continue
-    const hash = table[i] as number
-    let at = hash & nextMask
-    while (next[2 * at + 1] !== 0) at = (at + 1) & nextMask
-    next[2 * at] = hash
-    next[2 * at + 1] = table[i + 1] as number
-  }
-  return next
+/** A table: its slots (hash, value + 1), its mask (slots − 1) and how many entries it holds. */
+export interface OpenTable {
+  slots: Int32Array
+  mask: number
+  size: number
 }
 
+/** An empty table of `1 << bits` slots. */
+export const make = (bits: number): OpenTable => ({ slots: new Int32Array(2 << bits), mask: (1 << bits) - 1, size: 0 })
+
 /**
- * Empties slot `at` of a table of mask `mask`, moving back the entries after it that could not
- * be found across the hole (linear probing without tombstones).
+ * Where the string `key` (of hash `hash`) is, in a table whose values are indexes of `keys`, or
+ * the free slot where it would go.
  */
-export const remove = (table: Int32Array, mask: number, at: number): void => {
+export const find = (table: OpenTable, hash: number, keys: ReadonlyArray<string>, key: string): number => {
+  const { mask, slots } = table
+  let at = hash & mask
+  for (;;) {
+    const value = slots[2 * at + 1] as number
+    if (value === 0 || (slots[2 * at] === hash && keys[value - 1] === key)) return at
+    at = (at + 1) & mask
+  }
+}
+
+/** The value at slot `at` (found by a probe), or -1 when the slot is free. */
+export const valueAt = (table: OpenTable, at: number): number => (table.slots[2 * at + 1] as number) - 1
+
+/** Puts an entry in the free slot `at` (where its probe ended); the table then doubles if half full. */
+export const put = (table: OpenTable, at: number, hash: number, value: number): void => {
+  table.slots[2 * at] = hash
+  table.slots[2 * at + 1] = value + 1
+  if (++table.size * 2 <= table.mask) return
+  const old = table.slots
+  const mask = 2 * table.mask + 1
+  const slots = new Int32Array(2 * old.length)
+  for (let i = 0; i < old.length; i += 2) {
+    if (old[i + 1] === 0) continue
+    let to = (old[i] as number) & mask
+    while (slots[2 * to + 1] !== 0) to = (to + 1) & mask
+    slots[2 * to] = old[i] as number
+    slots[2 * to + 1] = old[i + 1] as number
+  }
+  table.slots = slots
+  table.mask = mask
+}
+
+/** Empties slot `at`, moving back the entries after it that could not be found across the hole. */
+export const remove = (table: OpenTable, at: number): void => {
+  const { mask, slots } = table
   let hole = at
-  for (let j = (at + 1) & mask; table[2 * j + 1] !== 0; j = (j + 1) & mask) {
-    const home = (table[2 * j] as number) & mask
+  for (let j = (at + 1) & mask; slots[2 * j + 1] !== 0; j = (j + 1) & mask) {
+    const home = (slots[2 * j] as number) & mask
     // the entry at j stays when its home lies in (hole, j], cyclically
     const stays = hole <= j ? hole < home && home <= j : hole < home || home <= j
     if (stays) continue
-    table[2 * hole] = table[2 * j] as number
-    table[2 * hole + 1] = table[2 * j + 1] as number
+    slots[2 * hole] = slots[2 * j] as number
+    slots[2 * hole + 1] = slots[2 * j + 1] as number
     hole = j
   }
-  table[2 * hole] = 0
-  table[2 * hole + 1] = 0
+  slots[2 * hole] = 0
+  slots[2 * hole + 1] = 0
+  table.size--
 }

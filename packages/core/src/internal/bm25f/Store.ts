@@ -116,20 +116,10 @@ export const make = (
   const ids: Array<string> = []
   // The slot of each id: a table of (hash, slot + 1) pairs (`OpenTable`), an id compared with
   // `ids[slot]`; cheaper than a map when a catalog is loaded (each new id costs one probe).
-  let idMask = (1 << 6) - 1
-  let idTable = OpenTable.make(6)
-  /** Where `id` (of FNV-1a hash `hash`) is in the id table, or the free slot where it would go. */
-  const idAt = (id: string, hash: number): number => {
-    let at = hash & idMask
-    for (;;) {
-      const value = idTable[2 * at + 1] as number
-      if (value === 0 || (idTable[2 * at] === hash && ids[value - 1] === id)) return at
-      at = (at + 1) & idMask
-    }
-  }
+  const idTable = OpenTable.make(6)
   const slotOf = (id: string): number | undefined => {
-    const value = idTable[2 * idAt(id, Fnv.hash(id) | 0) + 1] as number
-    return value === 0 ? undefined : value - 1
+    const slot = OpenTable.valueAt(idTable, OpenTable.find(idTable, Fnv.hash(id) | 0, ids, id))
+    return slot < 0 ? undefined : slot
   }
   let lengths = new Uint16Array(0) // fieldCount per slot
   let nameLengths = new Uint16Array(0) // field 0's, by slot
@@ -353,11 +343,10 @@ export const make = (
   }
 
   const remove = (id: string): void => {
-    const at = idAt(id, Fnv.hash(id) | 0)
-    const value = idTable[2 * at + 1] as number
-    if (value === 0) return
-    const slot = value - 1
-    OpenTable.remove(idTable, idMask, at)
+    const at = OpenTable.find(idTable, Fnv.hash(id) | 0, ids, id)
+    const slot = OpenTable.valueAt(idTable, at)
+    if (slot < 0) return
+    OpenTable.remove(idTable, at)
     const start = docStart[slot] as number
     const n = docCount[slot] as number
     // a pending document has no postings yet
@@ -397,21 +386,17 @@ export const make = (
   const add = (id: string, fields: ReadonlyArray<string | ReadonlyArray<string>>): void => {
     if (expected > 0) expected--
     const hash = Fnv.hash(id) | 0
-    let at = idAt(id, hash)
-    if (idTable[2 * at + 1] !== 0) {
+    let at = OpenTable.find(idTable, hash, ids, id)
+    if (OpenTable.valueAt(idTable, at) >= 0) {
       remove(id)
-      at = idAt(id, hash)
+      at = OpenTable.find(idTable, hash, ids, id)
     }
     const slot = freeSlots.pop() ?? ids.length
     if (slot === ids.length) ids.push(id)
     else ids[slot] = id
     grow(slot + 1)
-    idTable[2 * at] = hash
-    idTable[2 * at + 1] = slot + 1
-    if (++live * 2 > idMask) {
-      idTable = OpenTable.doubled(idTable, idMask)
-      idMask = idMask * 2 + 1
-    }
+    OpenTable.put(idTable, at, hash, slot)
+    live++
     distinct = 0
     for (let f = 0; f < fieldCount; f++) {
       const shift = f * tfBits

@@ -36,18 +36,21 @@ export interface Vocabulary {
  * increasing order from 0, before the id is used.
  */
 export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocabulary => {
-  const termIds = new Map<string, number>()
+  // each term's id (`OpenTable`, a term compared with `byId[id]`)
+  const termIds = OpenTable.make(12)
   const byId: Array<string> = []
   const underscore = !analyzer.options.snakeCase
   // 1 for the ASCII codes that belong to a word: one load per character in the scan
   const wordChars = Uint8Array.from({ length: 128 }, (_, c) => (isAsciiWordChar(c, underscore) ? 1 : 0))
 
   const idOf = (term: string): number => {
-    let id = termIds.get(term)
-    if (id === undefined) {
-      id = termIds.size
-      termIds.set(term, id)
+    const hash = Fnv.hash(term) | 0
+    const at = OpenTable.find(termIds, hash, byId, term)
+    let id = OpenTable.valueAt(termIds, at)
+    if (id < 0) {
+      id = byId.length
       byId.push(term)
+      OpenTable.put(termIds, at, hash, id)
       onNewTerm(id)
     }
     return id
@@ -87,9 +90,7 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
 
   // The table of ASCII words (`OpenTable`): per slot, the word's hash and its record plus one; a
   // probe looks at the record only when the hashes match.
-  let mask = (1 << 12) - 1
-  let table = OpenTable.make(12)
-  let count = 0
+  const words = OpenTable.make(12)
 
   /** Whether the ASCII word of `record` is `text[start, start + length)`. */
   const sameWord = (record: number, text: string, start: number, length: number): boolean => {
@@ -104,20 +105,16 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
 
   /** The record of `text[start, end)`, whose FNV-1a hash is `hash`. */
   const recordOfRange = (text: string, start: number, end: number, hash: number): number => {
+    const { mask, slots } = words
     let at = hash & mask
     for (;;) {
-      const record = (table[2 * at + 1] as number) - 1
+      const record = (slots[2 * at + 1] as number) - 1
       if (record < 0) break
-      if (table[2 * at] === hash && sameWord(record, text, start, end - start)) return record
+      if (slots[2 * at] === hash && sameWord(record, text, start, end - start)) return record
       at = (at + 1) & mask
     }
     const record = recordOf(text.slice(start, end), true)
-    table[2 * at] = hash
-    table[2 * at + 1] = record + 1
-    if (++count * 2 > mask) {
-      table = OpenTable.doubled(table, mask)
-      mask = mask * 2 + 1
-    }
+    OpenTable.put(words, at, hash, record)
     return record
   }
 
@@ -158,7 +155,10 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
   }
 
   return {
-    find: (term) => termIds.get(term),
+    find: (term) => {
+      const id = OpenTable.valueAt(termIds, OpenTable.find(termIds, Fnv.hash(term) | 0, byId, term))
+      return id < 0 ? undefined : id
+    },
     termOf: (id) => byId[id] ?? "",
     scan: (text) => {
       outSize = 0
