@@ -7,6 +7,43 @@ import * as Analysis from "../src/internal/analysis.js"
 const standard = Analyzer.make()
 
 describe("Analyzer", () => {
+  it("splits runs of ASCII characters at case changes as their Unicode classes say", () => {
+    // the classes by the Unicode properties (`_` joins words as a lower-case letter); splitRun tells
+    // ASCII characters apart by their codes, so every one of them is checked against these
+    const kind = (ch: string) =>
+      ch === "_" || /[\p{Ll}\p{M}]/u.test(ch)
+        ? "lower"
+        : /\p{Lu}/u.test(ch)
+        ? "upper"
+        : /\p{N}/u.test(ch)
+        ? "digit"
+        : "other"
+    const cutBefore = (run: ReadonlyArray<string>, i: number): boolean => {
+      const after = run[i + 1]
+      const [prev, cur, next] = [kind(run[i - 1] as string), kind(run[i] as string), after && kind(after)]
+      return ((prev === "lower" || prev === "digit") && cur === "upper") ||
+        (prev === "upper" && cur === "upper" && next === "lower")
+    }
+    const wordChars = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)).filter((ch) => /[\w]/.test(ch))
+    assert.strictEqual(wordChars.length, 63)
+    for (const ch of wordChars) {
+      for (const run of [`a${ch}`, `AA${ch}`, `${ch}A`, `${ch}Aa`, `0${ch}`]) {
+        const chars = [...run]
+        const expected: Array<string> = []
+        let start = 0
+        for (let i = 1; i < chars.length; i++) {
+          if (!cutBefore(chars, i)) continue
+          expected.push(chars.slice(start, i).join(""))
+          start = i
+        }
+        expected.push(chars.slice(start).join(""))
+        const out: Array<string> = []
+        Analysis.splitRun(run, out)
+        assert.deepStrictEqual(out, expected, run)
+      }
+    }
+  })
+
   it("splits camelCase, snake_case, kebab-case, dotted names and acronyms", () => {
     assert.deepStrictEqual(Analysis.words("getHealthWorkforce"), ["get", "Health", "Workforce"])
     assert.deepStrictEqual(Analysis.words("read_file auth-method storage.blob.list"), [

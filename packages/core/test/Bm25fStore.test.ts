@@ -368,9 +368,11 @@ describe("BM25F store", () => {
   })
 
   it("property: the vocabulary's scan gives the analyzer's terms of any text, ASCII or not, in order", () => {
-    // pieces that meet in every way: ASCII words next to accented, CJK and Hangul ones, separators between or not
+    // pieces that meet in every way: ASCII words next to accented, CJK and Hangul ones, separators between or not;
+    // `sgneux` and `tudcmw` have the same FNV-1a hash and length, `ssgpn` and `wqrnjte` the same hash
     const piece = fc.oneof(
       fc.constantFrom("getUser", "snake_case", "list", "files", "HTTPServer", "v2", "the", "café", "naïve", "日本語"),
+      fc.constantFrom("sgneux", "tudcmw", "ssgpn", "wqrnjte", "getPM2Level", "255r", "ID", "a1B", "x_Y"),
       fc.constantFrom("데이터를", "Ｆｕｌｌ", "⒈", " ", "_", "-", ". ", "é", "'"),
       fc.string({ maxLength: 4 })
     )
@@ -386,5 +388,18 @@ describe("BM25F store", () => {
       }),
       { numRuns: 300 }
     )
+  })
+
+  it("words of the same hash keep their own terms, whatever their lengths", () => {
+    // FNV-1a: `sgneux` and `tudcmw` collide (same length), so do `ssgpn` and `wqrnjte` (not)
+    const analyzer = Analyzer.make()
+    for (const text of ["sgneux tudcmw ssgpn wqrnjte", "wqrnjte ssgpn tudcmw sgneux tudcmw"]) {
+      const vocabulary = Vocabulary.make(analyzer, () => undefined)
+      for (const pass of [1, 2]) {
+        const n = vocabulary.scan(text)
+        const terms = Array.from(vocabulary.scanned().subarray(0, n)).map(vocabulary.termOf)
+        assert.deepStrictEqual(terms, analyzer.terms(text), `${text}, pass ${pass}`)
+      }
+    }
   })
 })

@@ -73,17 +73,24 @@ export const isCjk = (word: string): boolean => CJK.test(word)
 /** Whether a word holds Hangul. */
 export const isHangul = (word: string): boolean => HANGUL.test(word)
 
-// `_` reaches a run only when it joins words (snake case kept whole): it belongs to the word
-const kindOf = (ch: string): Kind =>
-  ch === "_" || LOWER.test(ch)
-    ? Kind.Lower
-    : UPPER.test(ch)
-    ? Kind.Upper
-    : DIGIT.test(ch)
-    ? Kind.Digit
-    : CJK.test(ch)
+// `_` reaches a run only when it joins words (snake case kept whole): it belongs to the word. An
+// ASCII character is told by its code (the same classes: `a`–`z` are its only lower-case letters,
+// `A`–`Z` its upper-case ones, `0`–`9` its numbers), without a regular expression.
+const kindOf = (ch: string): Kind => {
+  const c = ch.charCodeAt(0)
+  if (c < 128) {
+    return c === 95 || (c >= 97 && c <= 122)
+      ? Kind.Lower
+      : c >= 65 && c <= 90
+      ? Kind.Upper
+      : c >= 48 && c <= 57
+      ? Kind.Digit
+      : Kind.Other
+  }
+  return LOWER.test(ch) ? Kind.Lower : UPPER.test(ch) ? Kind.Upper : DIGIT.test(ch) ? Kind.Digit : CJK.test(ch)
     ? Kind.Cjk
     : Kind.Other
+}
 
 /**
  * Splits one run (no separators inside) at script changes and, with `camelCase`, at case changes
@@ -335,10 +342,11 @@ const stemmers: Record<Options["stemming"], (word: string) => string> = {
 /**
  * Analyzes one run of word characters (no separators inside) with `options`: the analyzer's
  * `analyzeWord` without its memo, for callers that keep each word's terms themselves (an index's
- * vocabulary analyzes each distinct word once).
+ * vocabulary analyzes each distinct word once). `ascii` says the run is known to be ASCII, which
+ * NFKC leaves as it is and which holds no CJK or Hangul: those checks are skipped.
  */
-export const analyzeRun = (run: string, options: Options): ReadonlyArray<string> => {
-  const normalized = options.nfkc ? run.normalize("NFKC") : run
+export const analyzeRun = (run: string, options: Options, ascii = false): ReadonlyArray<string> => {
+  const normalized = options.nfkc && !ascii ? run.normalize("NFKC") : run
   const out: Array<string> = []
   const parts: Array<string> = []
   // NFKC can introduce separators ("⒈" is "1."): split the normalized text into words again
@@ -348,14 +356,14 @@ export const analyzeRun = (run: string, options: Options): ReadonlyArray<string>
   if (options.compounds && parts.length > 1) {
     // the whole word as one term too, unless it spans scripts (CJK and Hangul runs have their own terms)
     const whole = parts.join("").toLowerCase() // the parts, not the run: NFKC can add separators
-    if (!isCjk(whole) && !isHangul(whole)) out.push(stem(whole))
+    if (ascii || (!isCjk(whole) && !isHangul(whole))) out.push(stem(whole))
   }
   for (const part of parts) {
     const lower = part.toLowerCase()
-    if (isCjk(lower)) {
+    if (!ascii && isCjk(lower)) {
       if (options.cjkBigrams) bigrams(lower, out)
       else out.push(lower)
-    } else if (isHangul(lower)) {
+    } else if (!ascii && isHangul(lower)) {
       out.push(lower)
       const stripped = options.koreanParticles ? stripKoreanSuffix(lower) : undefined
       if (stripped !== undefined) out.push(stripped)

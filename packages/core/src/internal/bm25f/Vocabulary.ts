@@ -6,15 +6,16 @@
  * hashed while it is read and found in an open-addressing table by comparing characters, so the
  * common case allocates nothing; the scan itself finds out whether the text is ASCII (no pass of
  * its own). Other text goes through the analyzer's word scanner and a map.
- * The term ids of every known word live in one shared arena (a start and a count per word), not
- * in an array per word: a catalog of 100,000 tools has as many distinct words, and as many small
- * arrays would cost the garbage collector more than the scan itself.
+ * Every known word is a record in one shared arena (its term ids, and an ASCII word's characters),
+ * not an array and a string per word: a catalog of 100,000 tools has as many distinct words, and
+ * as many small objects would cost the garbage collector more than the scan itself.
  *
  * @internal
  */
 import type { Analyzer } from "../../Analyzer.js"
 import { analyzeRun, isAsciiWordChar } from "../analysis.js"
 import * as Fnv from "../fnv.js"
+import * as OpenTable from "./OpenTable.js"
 
 /** Term ids of an index's vocabulary. */
 export interface Vocabulary {
@@ -35,104 +36,95 @@ export interface Vocabulary {
  * increasing order from 0, before the id is used.
  */
 export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocabulary => {
-  const termIds = new Map<string, number>()
+  // each term's id (`OpenTable`, a term compared with `byId[id]`)
+  const termIds = OpenTable.make(12)
   const byId: Array<string> = []
   const underscore = !analyzer.options.snakeCase
   // 1 for the ASCII codes that belong to a word: one load per character in the scan
   const wordChars = Uint8Array.from({ length: 128 }, (_, c) => (isAsciiWordChar(c, underscore) ? 1 : 0))
 
   const idOf = (term: string): number => {
-    let id = termIds.get(term)
-    if (id === undefined) {
-      id = termIds.size
-      termIds.set(term, id)
+    const hash = Fnv.hash(term) | 0
+    const at = OpenTable.find(termIds, hash, byId, term)
+    let id = OpenTable.valueAt(termIds, at)
+    if (id < 0) {
+      id = byId.length
       byId.push(term)
+      OpenTable.put(termIds, at, hash, id)
       onNewTerm(id)
     }
     return id
   }
 
-  // Every known word is an entry: its term ids are `arena[starts[e], starts[e] + counts[e])`.
-  let arena = new Int32Array(64)
-  let arenaSize = 0
-  let starts = new Int32Array(64)
-  let counts = new Int32Array(64)
-  let entries = 0
-  const entryOf = (word: string): number => {
+  // Every known word is a record in one arena: how many term ids it has, its length in characters
+  // (0 for a word of the general scanner), its term ids, then, for an ASCII word, its characters
+  // packed four to an entry. A lookup of a known word reads the table's slot and the record (one
+  // or two cache lines): no string, no array per word, and nothing for the garbage collector.
+  let records = new Int32Array(1024)
+  let recordsSize = 0
+  /** A new record for `word` (ASCII when `ascii`, its characters kept for comparisons). */
+  const recordOf = (word: string, ascii: boolean): number => {
     // each distinct word is analyzed once here: the analyzer's memo is left to queries
-    const terms = analyzeRun(word, analyzer.options)
-    if (entries === starts.length) {
-      starts = grown(starts, entries * 2)
-      counts = grown(counts, entries * 2)
+    const terms = analyzeRun(word, analyzer.options, ascii)
+    const length = ascii ? word.length : 0
+    const size = 2 + terms.length + ((length + 3) >> 2)
+    if (recordsSize + size > records.length) {
+      records = grown(records, Math.max(records.length * 2, recordsSize + size))
     }
-    if (arenaSize + terms.length > arena.length) {
-      arena = grown(arena, Math.max(arena.length * 2, arenaSize + terms.length))
+    const record = recordsSize
+    records[record] = terms.length
+    records[record + 1] = length
+    let at = record + 2
+    for (const term of terms) records[at++] = idOf(term)
+    for (let i = 0; i < length; i += 4) {
+      let packed = 0
+      for (let j = i; j < i + 4 && j < length; j++) packed |= word.charCodeAt(j) << ((j - i) << 3)
+      records[at++] = packed
     }
-    starts[entries] = arenaSize
-    counts[entries] = terms.length
-    for (const term of terms) arena[arenaSize++] = idOf(term)
-    return entries++
+    recordsSize = at
+    return record
   }
 
-  // Non-ASCII words and their entries.
-  const wordEntries = new Map<string, number>()
+  // Non-ASCII words and their records.
+  const wordRecords = new Map<string, number>()
 
-  // The open-addressing table of ASCII words: per slot, the word's hash and its entry plus one (0:
-  // a free slot) side by side, so a probe reads one cache line and looks at the word itself only
-  // when the hashes match; the words, by slot, beside it.
-  let mask = (1 << 12) - 1
-  let table = new Int32Array(2 * (mask + 1))
-  let words: Array<string> = new Array(mask + 1)
-  let count = 0
+  // The table of ASCII words (`OpenTable`): per slot, the word's hash and its record plus one; a
+  // probe looks at the record only when the hashes match.
+  const words = OpenTable.make(12)
 
-  const rehash = (): void => {
-    const oldTable = table
-    const oldWords = words
-    mask = mask * 2 + 1
-    table = new Int32Array(2 * (mask + 1))
-    words = new Array(mask + 1)
-    for (let i = 0; i < oldWords.length; i++) {
-      if (oldTable[2 * i + 1] === 0) continue
-      const hash = oldTable[2 * i] as number
-      let at = hash & mask
-      while (table[2 * at + 1] !== 0) at = (at + 1) & mask
-      table[2 * at] = hash
-      table[2 * at + 1] = oldTable[2 * i + 1] as number
-      words[at] = oldWords[i] as string
+  /** Whether the ASCII word of `record` is `text[start, start + length)`. */
+  const sameWord = (record: number, text: string, start: number, length: number): boolean => {
+    if (records[record + 1] !== length) return false
+    const chars = record + 2 + (records[record] as number)
+    for (let i = 0; i < length; i++) {
+      const packed = records[chars + (i >> 2)] as number
+      if (((packed >>> ((i & 3) << 3)) & 0xff) !== text.charCodeAt(start + i)) return false
     }
+    return true
   }
 
-  /** The entry of `text[start, end)`, whose FNV-1a hash is `hash`. */
-  const entryOfRange = (text: string, start: number, end: number, hash: number): number => {
+  /** The record of `text[start, end)`, whose FNV-1a hash is `hash`. */
+  const recordOfRange = (text: string, start: number, end: number, hash: number): number => {
+    const { mask, slots } = words
     let at = hash & mask
     for (;;) {
-      const entry = (table[2 * at + 1] as number) - 1
-      if (entry < 0) break
-      if (table[2 * at] === hash) {
-        const word = words[at] as string // an occupied slot has its word
-        let same = word.length === end - start
-        for (let i = 0; same && i < word.length; i++) same = word.charCodeAt(i) === text.charCodeAt(start + i)
-        if (same) return entry
-      }
+      const record = (slots[2 * at + 1] as number) - 1
+      if (record < 0) break
+      if (slots[2 * at] === hash && sameWord(record, text, start, end - start)) return record
       at = (at + 1) & mask
     }
-    const word = text.slice(start, end)
-    const entry = entryOf(word)
-    table[2 * at] = hash
-    table[2 * at + 1] = entry + 1
-    words[at] = word
-    if (++count * 2 > mask) rehash()
-    return entry
+    const record = recordOf(text.slice(start, end), true)
+    OpenTable.put(words, at, hash, record)
+    return record
   }
 
   // The term ids of the last scan.
   let out = new Int32Array(256)
   let outSize = 0
-  const emit = (entry: number): void => {
-    const n = counts[entry] as number
+  const emit = (record: number): void => {
+    const n = records[record] as number
     if (outSize + n > out.length) out = grown(out, Math.max(out.length * 2, outSize + n))
-    const from = starts[entry] as number
-    for (let i = 0; i < n; i++) out[outSize++] = arena[from + i] as number
+    for (let i = 0; i < n; i++) out[outSize++] = records[record + 2 + i] as number
   }
 
   /**
@@ -154,28 +146,31 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
         }
         hash = Fnv.step(hash, c)
       } else if (start >= 0) {
-        emit(entryOfRange(text, start, i, hash))
+        emit(recordOfRange(text, start, i, hash))
         start = -1
       }
     }
-    if (start >= 0) emit(entryOfRange(text, start, n, hash))
+    if (start >= 0) emit(recordOfRange(text, start, n, hash))
     return true
   }
 
   return {
-    find: (term) => termIds.get(term),
+    find: (term) => {
+      const id = OpenTable.valueAt(termIds, OpenTable.find(termIds, Fnv.hash(term) | 0, byId, term))
+      return id < 0 ? undefined : id
+    },
     termOf: (id) => byId[id] ?? "",
     scan: (text) => {
       outSize = 0
       if (!scanAscii(text)) {
         outSize = 0
         analyzer.forEachWord(text, (word) => {
-          let entry = wordEntries.get(word)
-          if (entry === undefined) {
-            entry = entryOf(word)
-            wordEntries.set(word, entry)
+          let record = wordRecords.get(word)
+          if (record === undefined) {
+            record = recordOf(word, false)
+            wordRecords.set(word, record)
           }
-          emit(entry)
+          emit(record)
         })
       }
       return outSize

@@ -1,0 +1,54 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as fc from "fast-check"
+import * as OpenTable from "../src/internal/bm25f/OpenTable.js"
+import * as Fnv from "../src/internal/fnv.js"
+
+// The table behind the BM25F store's ids and the vocabulary's words and terms: random puts and
+// removals of string keys, checked against a Map after every step. A table of two slots that
+// doubles when half full, with keys whose hashes are cut to a few bits (some homed in the last
+// slots), so clusters wrap around its end and removals move entries back across it.
+describe("OpenTable", () => {
+  it("property: after any puts and removals, every key is found with its value, and no removed key is", () => {
+    const step = fc.record({ put: fc.boolean(), key: fc.integer({ min: 0, max: 30 }) })
+    fc.assert(
+      fc.property(
+        fc.array(step, { maxLength: 120 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.boolean(),
+        (steps, hashBits, high) => {
+          const table = OpenTable.make(1)
+          const keys: Array<string> = []
+          const model = new Map<string, number>()
+          // few hash bits: many keys share a hash, so the keys themselves must be compared; with
+          // `high`, the odd keys' hashes have every other bit set, so they live in the last slots
+          // and their clusters wrap around into those of the even keys
+          const hashOf = (key: string) => {
+            const low = Fnv.hash(key) & ((1 << hashBits) - 1)
+            return high && Number(key.slice(1)) % 2 === 1 ? ~low : low
+          }
+          for (const { key: n, put } of steps) {
+            const key = `k${n}`
+            const at = OpenTable.find(table, hashOf(key), keys, key)
+            const value = OpenTable.valueAt(table, at)
+            assert.strictEqual(value, model.get(key) ?? -1, key)
+            if (put && value < 0) {
+              keys.push(key)
+              OpenTable.put(table, at, hashOf(key), keys.length - 1)
+              model.set(key, keys.length - 1)
+            } else if (!put && value >= 0) {
+              OpenTable.remove(table, at)
+              model.delete(key)
+            }
+            assert.strictEqual(table.size, model.size)
+            for (let m = 0; m <= 30; m++) {
+              const other = `k${m}`
+              const found = OpenTable.valueAt(table, OpenTable.find(table, hashOf(other), keys, other))
+              assert.strictEqual(found, model.get(other) ?? -1, `${other} after ${put ? "put" : "remove"} ${key}`)
+            }
+          }
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+})
