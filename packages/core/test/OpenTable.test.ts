@@ -51,4 +51,17 @@ describe("OpenTable", () => {
       { numRuns: 300 }
     )
   })
+
+  it("a removal moves back an entry that wrapped around the end and is homed at the hole itself", () => {
+    // eight slots: a and b both homed at the last slot, b wrapped into the first; removing a must
+    // move b back into its home, or b is no longer found
+    const table = OpenTable.make(3)
+    const keys = ["a", "b"]
+    OpenTable.put(table, OpenTable.find(table, 7, keys, "a"), 7, 0)
+    OpenTable.put(table, OpenTable.find(table, 15, keys, "b"), 15, 1)
+    assert.strictEqual(OpenTable.find(table, 15, keys, "b"), 0)
+    OpenTable.remove(table, OpenTable.find(table, 7, keys, "a"))
+    assert.strictEqual(OpenTable.valueAt(table, OpenTable.find(table, 15, keys, "b")), 1)
+    assert.strictEqual(OpenTable.valueAt(table, OpenTable.find(table, 7, keys, "a")), -1)
+  })
 })
