@@ -5,6 +5,7 @@ import * as Analyzer from "../src/Analyzer.js"
 import * as CatalogTool from "../src/CatalogTool.js"
 import * as Vocabulary from "../src/internal/bm25f/Vocabulary.js"
 import * as Bm25fIndex from "../src/internal/bm25fIndex.js"
+import * as Fnv from "../src/internal/fnv.js"
 import * as SearchDocument from "../src/SearchDocument.js"
 import * as Bm25f from "../src/strategies/Bm25f.js"
 
@@ -379,7 +380,7 @@ describe("BM25F store", () => {
     fc.assert(
       fc.property(fc.array(fc.array(piece, { maxLength: 8 }).map((ps) => ps.join("")), { maxLength: 6 }), (texts) => {
         const analyzer = Analyzer.make()
-        const vocabulary = Vocabulary.make(analyzer, () => undefined)
+        const vocabulary = Vocabulary.make(analyzer, () => undefined, Fnv.OFFSET)
         for (const text of texts) {
           const n = vocabulary.scan(text)
           const ids = Array.from(vocabulary.scanned().subarray(0, n))
@@ -391,10 +392,13 @@ describe("BM25F store", () => {
   })
 
   it("words of the same hash keep their own terms, whatever their lengths", () => {
-    // FNV-1a: `sgneux` and `tudcmw` collide (same length), so do `ssgpn` and `wqrnjte` (not)
+    // FNV-1a from its own offset: `sgneux` and `tudcmw` collide (same length), so do `ssgpn` and
+    // `wqrnjte` (not); the index's vocabularies start from a random offset, so they are made to here
+    assert.strictEqual(Fnv.hash("sgneux"), Fnv.hash("tudcmw"))
+    assert.strictEqual(Fnv.hash("ssgpn"), Fnv.hash("wqrnjte"))
     const analyzer = Analyzer.make()
     for (const text of ["sgneux tudcmw ssgpn wqrnjte", "wqrnjte ssgpn tudcmw sgneux tudcmw"]) {
-      const vocabulary = Vocabulary.make(analyzer, () => undefined)
+      const vocabulary = Vocabulary.make(analyzer, () => undefined, Fnv.OFFSET)
       for (const pass of [1, 2]) {
         const n = vocabulary.scan(text)
         const terms = Array.from(vocabulary.scanned().subarray(0, n)).map(vocabulary.termOf)

@@ -64,4 +64,15 @@ describe("OpenTable", () => {
     assert.strictEqual(OpenTable.valueAt(table, OpenTable.find(table, 15, keys, "b")), 1)
     assert.strictEqual(OpenTable.valueAt(table, OpenTable.find(table, 7, keys, "a")), -1)
   })
+
+  it("the attack: keys crafted to share FNV-1a's low bits get home slots of their own under the table hash", () => {
+    // characters that differ only in bits 10 and up leave FNV-1a's low ten bits as they are,
+    // whatever its offset: 64 such ids all start their probe at one slot of a 1,024-slot table
+    const ids = Array.from({ length: 64 }, (_, i) => `mail/${String.fromCharCode(97 + 1024 * (i + 1))}send`)
+    const slots = (hash: (id: string) => number) => new Set(ids.map((id) => hash(id) & 1023)).size
+    assert.strictEqual(slots(Fnv.hash), 1)
+    assert.strictEqual(slots((id) => Fnv.hashFrom(Fnv.TABLE_OFFSET, id)), 1)
+    // mixed, they spread (64 random slots of 1,024: about 62 distinct)
+    assert.isAbove(slots((id) => Fnv.tableHash(Fnv.TABLE_OFFSET, id)), 48)
+  })
 })

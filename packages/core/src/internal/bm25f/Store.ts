@@ -118,7 +118,7 @@ export const make = (
   // `ids[slot]`; cheaper than a map when a catalog is loaded (each new id costs one probe).
   const idTable = OpenTable.make(6)
   const slotOf = (id: string): number | undefined => {
-    const slot = OpenTable.valueAt(idTable, OpenTable.find(idTable, Fnv.hash(id) | 0, ids, id))
+    const slot = OpenTable.valueAt(idTable, OpenTable.find(idTable, Fnv.tableHash(Fnv.TABLE_OFFSET, id), ids, id))
     return slot < 0 ? undefined : slot
   }
   let lengths = new Uint16Array(0) // fieldCount per slot
@@ -343,7 +343,7 @@ export const make = (
   }
 
   const remove = (id: string): void => {
-    const at = OpenTable.find(idTable, Fnv.hash(id) | 0, ids, id)
+    const at = OpenTable.find(idTable, Fnv.tableHash(Fnv.TABLE_OFFSET, id), ids, id)
     const slot = OpenTable.valueAt(idTable, at)
     if (slot < 0) return
     OpenTable.remove(idTable, at)
@@ -385,7 +385,7 @@ export const make = (
 
   const add = (id: string, fields: ReadonlyArray<string | ReadonlyArray<string>>): void => {
     if (expected > 0) expected--
-    const hash = Fnv.hash(id) | 0
+    const hash = Fnv.tableHash(Fnv.TABLE_OFFSET, id)
     let at = OpenTable.find(idTable, hash, ids, id)
     if (OpenTable.valueAt(idTable, at) >= 0) {
       remove(id)

@@ -33,9 +33,14 @@ export interface Vocabulary {
 
 /**
  * A vocabulary analyzing with `analyzer`; `onNewTerm` is called with the id of every new term, in
- * increasing order from 0, before the id is used.
+ * increasing order from 0, before the id is used. Its tables hash from `offset` (the process's random
+ * `Fnv.TABLE_OFFSET`; a test passes FNV-1a's own to make words it knows collide).
  */
-export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocabulary => {
+export const make = (
+  analyzer: Analyzer,
+  onNewTerm: (id: number) => void,
+  offset: number = Fnv.TABLE_OFFSET
+): Vocabulary => {
   // each term's id (`OpenTable`, a term compared with `byId[id]`)
   const termIds = OpenTable.make(12)
   const byId: Array<string> = []
@@ -44,7 +49,7 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
   const wordChars = Uint8Array.from({ length: 128 }, (_, c) => (isAsciiWordChar(c, underscore) ? 1 : 0))
 
   const idOf = (term: string): number => {
-    const hash = Fnv.hash(term) | 0
+    const hash = Fnv.tableHash(offset, term)
     const at = OpenTable.find(termIds, hash, byId, term)
     let id = OpenTable.valueAt(termIds, at)
     if (id < 0) {
@@ -103,7 +108,7 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
     return true
   }
 
-  /** The record of `text[start, end)`, whose FNV-1a hash is `hash`. */
+  /** The record of `text[start, end)`, whose hash (`Fnv.tableHash` from `offset`) is `hash`. */
   const recordOfRange = (text: string, start: number, end: number, hash: number): number => {
     const { mask, slots } = words
     let at = hash & mask
@@ -142,21 +147,21 @@ export const make = (analyzer: Analyzer, onNewTerm: (id: number) => void): Vocab
       if (wordChars[c] === 1) {
         if (start < 0) {
           start = i
-          hash = Fnv.OFFSET
+          hash = offset
         }
         hash = Fnv.step(hash, c)
       } else if (start >= 0) {
-        emit(recordOfRange(text, start, i, hash))
+        emit(recordOfRange(text, start, i, Fnv.mix(hash)))
         start = -1
       }
     }
-    if (start >= 0) emit(recordOfRange(text, start, n, hash))
+    if (start >= 0) emit(recordOfRange(text, start, n, Fnv.mix(hash)))
     return true
   }
 
   return {
     find: (term) => {
-      const id = OpenTable.valueAt(termIds, OpenTable.find(termIds, Fnv.hash(term) | 0, byId, term))
+      const id = OpenTable.valueAt(termIds, OpenTable.find(termIds, Fnv.tableHash(offset, term), byId, term))
       return id < 0 ? undefined : id
     },
     termOf: (id) => byId[id] ?? "",
