@@ -368,6 +368,38 @@ describe("BM25F store", () => {
     )
   })
 
+  it("property: every hit's score is bit for bit the score of its tool read back from the tool's own sums", () => {
+    // the selection reads the scores the finish wrote in the order slots were touched (a request
+    // of one clause: its whole score and second ranker's sum; of several: the fused score from the
+    // rows); `score` reads a tool's sums back from its slot (one clause) or its row (several)
+    fc.assert(
+      fc.property(
+        fc.array(batch, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.tuple(query, fc.constantFrom(1, 3, 8)), { minLength: 1, maxLength: 6 }),
+        fc.constantFrom(
+          Bm25f.defaults,
+          { ...Bm25f.defaults, fusion: undefined },
+          { ...Bm25f.defaults, clauseWeight: 0 },
+          plain
+        ),
+        fc.boolean(),
+        (batches, queries, parameters, prune) => {
+          const index = Bm25fIndex.make(parameters, prune ? boldPruning : neverPruning)
+          for (const b of batches) {
+            if ("add" in b) index.add(b.add.map(documentOf))
+            else index.remove(b.remove.map((id) => `t${id}`))
+          }
+          for (const [q, limit] of queries) {
+            for (const hit of run(index, q, limit)) {
+              assert.strictEqual(hit.score, index.score(hit.id, q), `${hit.id} for "${q}"`)
+            }
+          }
+        }
+      ),
+      { numRuns: 200 }
+    )
+  })
+
   it("property: the vocabulary's scan gives the analyzer's terms of any text, ASCII or not, in order", () => {
     // pieces that meet in every way: ASCII words next to accented, CJK and Hangul ones, separators between or not;
     // `sgneux` and `tudcmw` have the same FNV-1a hash and length, `ssgpn` and `wqrnjte` the same hash

@@ -7,11 +7,11 @@
  * bounds show no other document can matter (`pruned`): the same hits and scores, bit for bit.
  *
  * Scratch arrays are reused across queries: a stamp per slot marks what the current query touched,
- * so nothing is cleared between queries. What a query adds up per slot (the BM25F sum, the second
- * ranker's sum, the name hits, the stamp) sits side by side in one array, so a posting reads and
- * writes one cache line, and so do the passes over the touched slots; the clause sums of a slot
- * sit side by side too, in a row per touched slot in the order the slots were first touched, so
- * the clause fusion's passes read the rows in order instead of scattered over the catalog.
+ * so nothing is cleared between queries. What a query adds up per touched slot (the BM25F sum, the
+ * second ranker's sum, the name hits, then each clause's sum and name hits) sits side by side in a
+ * row, and the rows are in the order the slots were first touched, so the passes over the touched
+ * slots (the fusion's scales, the clause fusion, the selection) read them in order instead of
+ * scattered over the catalog, and the first term of a query writes its rows in order too.
  *
  * @internal
  */
@@ -67,12 +67,12 @@ export interface Scorer {
 // At most this many clauses are ranked separately; later ones join the last.
 const MAX_CLAUSES = 8
 
-// The per-slot accumulators: `ACC` numbers per slot, at these offsets.
-const ACC = 4
+// A touched slot's row (`Rows`): its sums at these offsets, then from `ROW` a sum and name hits
+// per clause of a request of several.
 const SCORE = 0
 const SECOND = 1
 const HITS = 2
-const STAMP = 3
+const ROW = 3
 
 /**
  * Which terms pruning may skip: those held by at least `minSkippedDf` tools and one in
@@ -119,8 +119,6 @@ export const make = (
     fusionWeight <= 1 && quotedWeight >= 0 && !(associationWeight < 0) && !(feedback.weight > 0 && feedback.docs > 0)
 
   let capacity = 0
-  // per slot: the BM25F sum, the second ranker's sum (when fused), the name hits, the stamp
-  let acc = new Float64Array(0)
   // the slots pruning adds up, marked with the query's stamp
   let marks = new Int32Array(0)
   // the best scores of the last query on each scale of the fusion (set by `finish` when fused or
@@ -140,15 +138,16 @@ export const make = (
   const knownClauses = new Float64Array(MAX_CLAUSES)
   let touched = new Int32Array(0)
   let stamp = 0
-  // Per-clause scores and name hits, side by side: a row of two per clause of the query per touched
-  // slot, in the order the slots were first touched (`[i * 2 * clauses + 2 * clause]` for the
-  // `i`-th, as dense as the query needs), so the passes over the touched slots read them in
-  // order; the rows grow with the requests (as many as the request can touch), the rest is
-  // allocated by the first request with several clauses.
-  let clauseSums = new Float64Array(0)
+  // A row per touched slot, in the order the slots were first touched (`[i * width]` for the
+  // `i`-th, `width` = `ROW` + 2 per clause of a request of several, as dense as the query needs):
+  // the slot's sums (the second ranker's when fused), then each clause's sum and name hits. The
+  // rows grow with the requests (as many as a request can touch).
+  let rows = new Float64Array(0)
   let clauseMasks = new Int32Array(0) // which clauses the i-th touched slot has a score in
   let positions = new Int32Array(0) // per touched slot: its place in `touched` (its row)
-  // with clauses, the i-th touched slot's fused score and second ranker's sum (set by `finish`)
+  let stamps = new Int32Array(0) // per slot: the last query that touched it
+  // the i-th touched slot's score before the fusion with the second ranker (when fused or with
+  // clauses) and its second ranker's sum, set by `finish`, for the selection to read in order
   let fusedScores = new Float64Array(0)
   let seconds = new Float64Array(0)
 
@@ -165,18 +164,14 @@ export const make = (
     const needed = store.capacity()
     if (needed <= capacity) return
     capacity = needed
-    acc = new Float64Array(capacity * ACC)
     marks = new Int32Array(capacity)
-    touched = new Int32Array(capacity)
-    stamp = firstStamp
-    if (clauseMasks.length > 0) allocateClauses()
-  }
-
-  const allocateClauses = (): void => {
-    clauseMasks = new Int32Array(capacity)
+    stamps = new Int32Array(capacity)
     positions = new Int32Array(capacity)
+    touched = new Int32Array(capacity)
+    clauseMasks = new Int32Array(capacity)
     fusedScores = new Float64Array(capacity)
     seconds = new Float64Array(capacity)
+    stamp = firstStamp
   }
 
   // Stamps stay below 2^30: small integers for the engine, and what `marks` (32-bit signed) holds
@@ -184,8 +179,8 @@ export const make = (
   const nextStamp = (): void => {
     stamp = (stamp + 1) & 0x3fffffff
     if (stamp === 0) {
-      for (let at = STAMP; at < acc.length; at += ACC) acc[at] = 0
       marks.fill(0)
+      stamps.fill(0)
       stamp = 1
     }
   }
@@ -264,19 +259,17 @@ export const make = (
     }
     // with clauses, every term goes through the clause loop (an expansion term has mask 0) so a
     // slot it touches first gets its clause mask reset
-    return lastClauses > 0
-      ? addClausePostings(
-        postings,
-        acc,
-        stamp,
-        touched,
-        count,
-        termMasks[t] as number,
-        { sums: clauseSums, width: 2 * lastClauses, masks: clauseMasks, positions },
-        only === undefined ? undefined : marks,
-        only === "marked"
-      )
-      : addPostings(postings, acc, stamp, touched, count, only === undefined ? undefined : marks, only === "marked")
+    return addPostings(
+      postings,
+      stamps,
+      stamp,
+      touched,
+      count,
+      termMasks[t] as number,
+      { sums: rows, width: ROW + 2 * lastClauses, masks: clauseMasks, positions },
+      only === undefined ? undefined : marks,
+      only === "marked"
+    )
   }
 
   /** Adds the postings of every term of the query; returns how many slots were touched. */
@@ -311,12 +304,11 @@ export const make = (
         undefined,
         query.terms.length
       )
+      sizeRows()
       return
     }
     // Several clauses: one pass over the postings of the distinct terms, each term adding to the
     // whole request and to the clauses it occurs in.
-    fit()
-    if (clauseMasks.length === 0) allocateClauses()
     const maskOf = new Map<string, number>()
     const weightOf = new Map<string, number>()
     parts.forEach((part, c) => {
@@ -334,30 +326,32 @@ export const make = (
       [...words.map((t) => maskOf.get(t) as number), ...extra.map(() => 0)],
       words.length
     )
-    // a row per slot the query can touch: no more than its terms' postings, nor the catalog
+    sizeRows()
+  }
+
+  /** Room for a row per slot the query can touch: no more than its terms' postings, nor the catalog. */
+  const sizeRows = (): void => {
     let postings = 0
     for (let t = 0; t < terms; t++) if ((termIds[t] as number) >= 0) postings += store.df(termIds[t] as number)
-    const rows = Math.min(capacity, postings) * 2 * lastClauses
-    if (clauseSums.length < rows) {
-      clauseSums = new Float64Array(Math.max(rows, Math.min(clauseSums.length * 2, capacity * 2 * MAX_CLAUSES)))
-    }
+    const width = ROW + 2 * lastClauses
+    const needed = Math.min(capacity, postings) * width
+    if (rows.length < needed) rows = new Float64Array(Math.max(needed, Math.min(rows.length * 2, capacity * width)))
   }
 
   /** Ends an exhaustive query of `count` touched slots: the clause fusion and the fusion's scales. */
   const finish = (count: number): void => {
     if (lastClauses === 0) {
       if (mixed) {
-        bests = wholeBests(touched, count, acc, names, nameCoverage)
+        bests = wholeBests(touched, count, rows, names, nameCoverage, fusedScores, seconds)
         mix(bests.whole, bests.second)
       }
       return
     }
     bests = fuseClauses(touched, count, lastClauses, {
-      acc,
       names,
       nameCoverage,
       clauseWeight,
-      clauseSums,
+      rows,
       clauseMasks,
       scores: fusedScores,
       seconds,
@@ -478,22 +472,22 @@ export const make = (
    * The last `run`'s score of a touched slot. A request of one clause keeps each slot's BM25F sum
    * and adds name coverage here; the fusion with the second ranker is applied here too, so the
    * scores of most slots, which never reach the results, are never written back. A request of
-   * several clauses reads the slot's fused score from its row (`clauseScore`).
+   * several clauses reads the slot's fused score from its place in `touched` (`scoreAt`).
    */
   const finalScore = (slot: number): number => {
-    if (lastClauses > 0) return clauseScore(positions[slot] as number)
-    const at = slot * ACC
-    let v = acc[at + SCORE] as number
+    if (lastClauses > 0) return scoreAt(positions[slot] as number)
+    const at = (positions[slot] as number) * ROW
+    let v = rows[at + SCORE] as number
     if (nameCoverage !== 0) {
-      const hits = acc[at + HITS] as number
+      const hits = rows[at + HITS] as number
       const length = names[slot] as number
       v = v + coverageOf(nameCoverage, hits, length)
     }
-    return mixed ? mixFirst * v + mixSecond * (acc[at + SECOND] as number) : v
+    return mixed ? mixFirst * v + mixSecond * (rows[at + SECOND] as number) : v
   }
 
-  /** `finalScore` of the `i`-th touched slot of a request of several clauses, from its row. */
-  const clauseScore = (i: number): number => {
+  /** `finalScore` of the `i`-th touched slot, from what `finish` wrote (a request fused or of several clauses). */
+  const scoreAt = (i: number): number => {
     const v = fusedScores[i] as number
     return mixed ? mixFirst * v + mixSecond * (seconds[i] as number) : v
   }
@@ -504,16 +498,17 @@ export const make = (
    */
   const strengthOf = (id: string): number => {
     const slot = store.slotOf(id) as number // a returned hit is a touched slot, which holds a document
-    const sum = acc[slot * ACC + SCORE] as number
+    // the slot's sums are in its row
+    const row = (positions[slot] as number) * (ROW + 2 * lastClauses)
+    const sum = rows[row + SCORE] as number
     let strength = ceiling > 0 ? sum / ceiling : 0
     if (lastClauses > 0) {
-      const row = (positions[slot] as number) * 2 * lastClauses
       for (let c = 0, m = clauseMasks[positions[slot] as number] as number; m !== 0; c++, m >>>= 1) {
         const top = clauseCeilings[c] as number
         if ((m & 1) === 0 || top <= 0) continue
         // the clause's score had its name coverage added by `fuseClauses`: take it out again
-        const at = row + 2 * c
-        const clause = (clauseSums[at] as number) - coverage(slot, clauseSums[at + 1] as number)
+        const at = row + ROW + 2 * c
+        const clause = (rows[at] as number) - coverage(slot, rows[at + 1] as number)
         strength = Math.max(strength, clause / top)
       }
     }
@@ -723,7 +718,7 @@ export const make = (
     let floor = 0
     for (let i = 0; i < count; i++) {
       const slot = touched[i] as number
-      const score = lastClauses > 0 ? clauseScore(i) : finalScore(slot)
+      const score = lastClauses > 0 || mixed ? scoreAt(i) : finalScore(slot)
       if (!(score > 0) || score < floor) continue
       const id = store.idAt(slot)
       if (top.wouldKeep(id, score) && accept(id)) {
@@ -763,106 +758,77 @@ interface TermPostings {
   readonly secondWeight: number
 }
 
-/**
- * Adds one term's postings to the accumulators (with `marks`, only to the slots marked with
- * `stamp`); returns the new count of touched slots.
- */
-const addPostings = (
-  p: TermPostings,
-  acc: Float64Array,
-  stamp: number,
-  touched: Int32Array,
-  count: number,
-  marks: Int32Array | undefined,
-  marked: boolean
-): number => {
-  const { from, impacts, secondImpacts, secondWeight, slots, tfMax, tfs, to, weight } = p
-  for (let i = from; i < to; i++) {
-    const slot = slots[i] as number
-    if (marks !== undefined && (marks[slot] === stamp) !== marked) continue
-    const at = slot * ACC
-    const impact = (impacts[i] as number) * weight
-    const inName = ((tfs[i] as number) & tfMax) * weight // the name is field 0: its frequency is the low bits
-    const other = (secondImpacts[i] as number) * secondWeight
-    if (acc[at + STAMP] !== stamp) {
-      acc[at + STAMP] = stamp
-      acc[at + SCORE] = impact
-      acc[at + SECOND] = other
-      acc[at + HITS] = inName
-      touched[count++] = slot
-    } else {
-      acc[at + SCORE] = (acc[at + SCORE] as number) + impact
-      acc[at + SECOND] = (acc[at + SECOND] as number) + other
-      acc[at + HITS] = (acc[at + HITS] as number) + inName
-    }
-  }
-  return count
-}
-
 /** Marks the slots of postings `[from, to)` with `stamp`. */
 const markPostings = (slots: Int32Array, from: number, to: number, marks: Int32Array, stamp: number): void => {
   for (let i = from; i < to; i++) marks[slots[i] as number] = stamp
 }
 
 /**
- * The clause sums of the touched slots: a row of `width` numbers (a sum and name hits per clause)
- * per touched slot in the order first touched, which clauses each row has a score in, and each
+ * The sums of the touched slots: a row of `width` numbers (the whole request's sums at `SCORE`,
+ * `SECOND` and `HITS`, then from `ROW` a sum and name hits per clause of a request of several) per
+ * touched slot in the order first touched, which clauses each row has a score in, and each
  * touched slot's row.
  */
-interface ClauseRows {
+interface Rows {
   readonly sums: Float64Array
   readonly width: number
   readonly masks: Int32Array
   readonly positions: Int32Array
 }
 
-/** `addPostings` that also adds to the clauses in `mask`. */
-const addClausePostings = (
+/**
+ * Adds one term's postings (with `marks`, only to the slots marked with `stamp`, or only to the
+ * others) to their slots' rows: the whole request's sums, and those of the clauses in `mask`. A
+ * slot not stamped with `stamp` yet is touched first: it gets the next row. Returns the new count
+ * of touched slots.
+ */
+const addPostings = (
   p: TermPostings,
-  acc: Float64Array,
+  stamps: Int32Array,
   stamp: number,
   touched: Int32Array,
   count: number,
   mask: number,
-  rows: ClauseRows,
+  target: Rows,
   marks: Int32Array | undefined,
   marked: boolean
 ): number => {
   const { from, impacts, secondImpacts, secondWeight, slots, tfMax, tfs, to, weight } = p
-  const { masks, positions, sums: clauseSums, width } = rows
+  const { masks, positions, sums: rows, width } = target
   for (let i = from; i < to; i++) {
     const slot = slots[i] as number
     if (marks !== undefined && (marks[slot] === stamp) !== marked) continue
-    const at = slot * ACC
     const impact = (impacts[i] as number) * weight
-    const inName = ((tfs[i] as number) & tfMax) * weight
+    const inName = ((tfs[i] as number) & tfMax) * weight // the name is field 0: its frequency is the low bits
     let seen = 0 // the clauses this slot already has a score in; entries of others are stale
     let position = count
-    if (acc[at + STAMP] !== stamp) {
-      acc[at + STAMP] = stamp
-      acc[at + SCORE] = impact
-      acc[at + HITS] = inName
-      acc[at + SECOND] = (secondImpacts[i] as number) * secondWeight
+    if (stamps[slot] !== stamp) {
+      stamps[slot] = stamp
+      const at = count * width
+      rows[at + SCORE] = impact
+      rows[at + HITS] = inName
+      rows[at + SECOND] = (secondImpacts[i] as number) * secondWeight
       positions[slot] = count
       touched[count++] = slot
     } else {
-      acc[at + SCORE] = (acc[at + SCORE] as number) + impact
-      acc[at + HITS] = (acc[at + HITS] as number) + inName
-      acc[at + SECOND] = (acc[at + SECOND] as number) + (secondImpacts[i] as number) * secondWeight
       position = positions[slot] as number
+      const at = position * width
+      rows[at + SCORE] = (rows[at + SCORE] as number) + impact
+      rows[at + HITS] = (rows[at + HITS] as number) + inName
+      rows[at + SECOND] = (rows[at + SECOND] as number) + (secondImpacts[i] as number) * secondWeight
       seen = masks[position] as number
     }
     masks[position] = seen | mask
-    const row = position * width
+    const row = position * width + ROW
     for (let c = 0, m = mask; m !== 0; c++, m >>>= 1) {
       if ((m & 1) === 0) continue
       const cat = row + 2 * c
       if ((seen & (1 << c)) === 0) {
-        clauseSums[cat] = impact
-        clauseSums[cat + 1] = inName
+        rows[cat] = impact
+        rows[cat + 1] = inName
       } else {
-        clauseSums[cat] = (clauseSums[cat] as number) + impact
-        clauseSums[cat + 1] = (clauseSums[cat + 1] as number) + inName
+        rows[cat] = (rows[cat] as number) + impact
+        rows[cat + 1] = (rows[cat + 1] as number) + inName
       }
     }
   }
@@ -871,28 +837,34 @@ const addClausePostings = (
 
 /**
  * The best score of a request of one clause (its BM25F sum plus name coverage) and the best sum
- * of the second ranker, over the touched slots: the scales of the fusion.
+ * of the second ranker, over the touched slots' `rows`: the scales of the fusion. Writes each
+ * slot's score (`scores`) and second ranker's sum (`seconds`) in `touched` order, for the
+ * selection to read.
  */
 const wholeBests = (
   touched: Int32Array,
   count: number,
-  acc: Float64Array,
+  rows: Float64Array,
   names: Uint16Array,
-  nameCoverage: number
+  nameCoverage: number,
+  scores: Float64Array,
+  seconds: Float64Array
 ): Bests => {
   let best = 0
   let bestSecond = 0
   for (let i = 0; i < count; i++) {
     const slot = touched[i] as number
-    const at = slot * ACC
-    let score = acc[at + SCORE] as number
+    const at = i * ROW
+    let score = rows[at + SCORE] as number
     if (nameCoverage !== 0) {
-      const hits = acc[at + HITS] as number
+      const hits = rows[at + HITS] as number
       const length = names[slot] as number
       score = score + coverageOf(nameCoverage, hits, length)
     }
+    scores[i] = score
     if (score > best) best = score
-    const other = acc[at + SECOND] as number
+    const other = rows[at + SECOND] as number
+    seconds[i] = other
     if (other > bestSecond) bestSecond = other
   }
   return { whole: best, second: bestSecond, clauses: NO_CLAUSES, fused: best }
@@ -917,20 +889,19 @@ interface Bests {
  * `(1 − w) · whole / best whole + w · max over clauses (clause / best of that clause)`, name
  * coverage added to the whole and to each clause first. Writes each slot's fused score
  * (`scores`) and second ranker's sum (`seconds`) in `touched` order, as the clause rows, so the
- * later passes read them in order; each slot's sum before additions stays in `acc` (the numerator
- * of its strength). Returns the best score on each scale.
+ * later passes read them in order; each slot's sum before additions stays in its row (the
+ * numerator of its strength). Returns the best score on each scale.
  */
 const fuseClauses = (
   touched: Int32Array,
   count: number,
   clauseCount: number,
   state: {
-    readonly acc: Float64Array
     readonly names: Uint16Array
     readonly nameCoverage: number
     readonly clauseWeight: number
-    /** The clause rows of the touched slots, in `touched` order (`ClauseRows`). */
-    readonly clauseSums: Float64Array
+    /** The clause rows of the touched slots, in `touched` order (`Rows`). */
+    readonly rows: Float64Array
     readonly clauseMasks: Int32Array
     /** Where the fused score and the second ranker's sum of each touched slot go, in `touched` order. */
     readonly scores: Float64Array
@@ -939,29 +910,29 @@ const fuseClauses = (
     readonly known: Float64Array
   }
 ): Bests => {
-  const { acc, clauseMasks, clauseSums, clauseWeight, known, nameCoverage, names, scores, seconds } = state
+  const { clauseMasks, rows, clauseWeight, known, nameCoverage, names, scores, seconds } = state
+  const width = ROW + 2 * clauseCount
   let best = 0
   let bestSecond = 0
   const bestOfClause = known.slice(0, clauseCount)
   for (let i = 0; i < count; i++) {
-    const slot = touched[i] as number
-    const at = slot * ACC
-    const length = names[slot] as number
-    const hits = acc[at + HITS] as number
-    const r = acc[at + SCORE] as number
+    const at = i * width
+    const length = names[touched[i] as number] as number
+    const hits = rows[at + HITS] as number
+    const r = rows[at + SCORE] as number
     const s = r + coverageOf(nameCoverage, hits, length)
     scores[i] = s
     if (s > best) best = s
-    const other = acc[at + SECOND] as number
+    const other = rows[at + SECOND] as number
     seconds[i] = other
     if (other > bestSecond) bestSecond = other
-    const row = i * 2 * clauseCount
+    const row = at + ROW
     for (let c = 0, m = clauseMasks[i] as number; m !== 0; c++, m >>>= 1) {
       if ((m & 1) === 0) continue
       const cat = row + 2 * c
-      const h = clauseSums[cat + 1] as number
-      const w = (clauseSums[cat] as number) + coverageOf(nameCoverage, h, length)
-      clauseSums[cat] = w
+      const h = rows[cat + 1] as number
+      const w = (rows[cat] as number) + coverageOf(nameCoverage, h, length)
+      rows[cat] = w
       if (w > (bestOfClause[c] as number)) bestOfClause[c] = w
     }
   }
@@ -973,11 +944,11 @@ const fuseClauses = (
   const whole = (1 - clauseWeight) / best
   let bestFused = 0
   for (let i = 0; i < count; i++) {
-    const row = i * 2 * clauseCount
+    const row = i * width + ROW
     let clause = 0
     for (let c = 0, m = clauseMasks[i] as number; m !== 0; c++, m >>>= 1) {
       if ((m & 1) === 0) continue
-      const v = (clauseSums[row + 2 * c] as number) * (bestOfClause[c] as number)
+      const v = (rows[row + 2 * c] as number) * (bestOfClause[c] as number)
       if (v > clause) clause = v
     }
     const v = whole * (scores[i] as number) + clauseWeight * clause
