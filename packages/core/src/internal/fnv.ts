@@ -13,11 +13,7 @@ export const OFFSET = 0x811c9dc5
 export const step = (hash: number, code: number): number => Math.imul(hash ^ code, 0x01000193)
 
 /** The hash of `text`, as an unsigned 32-bit number. */
-export const hash = (text: string): number => {
-  let h = OFFSET
-  for (let i = 0; i < text.length; i++) h = step(h, text.charCodeAt(i))
-  return h >>> 0
-}
+export const hash = (text: string): number => hashFrom(OFFSET, text) >>> 0
 
 /**
  * The start of the hashes of in-memory tables keyed by outside text (BM25F's words, terms and tool

@@ -117,8 +117,10 @@ export const make = (
   // The slot of each id: a table of (hash, slot + 1) pairs (`OpenTable`), an id compared with
   // `ids[slot]`; cheaper than a map when a catalog is loaded (each new id costs one probe).
   const idTable = OpenTable.make(6)
+  /** Where `id` (of hash `hash`) is in `idTable`, or the free slot where it would go. */
+  const probeId = (id: string, hash = Fnv.tableHash(Fnv.TABLE_OFFSET, id)) => OpenTable.find(idTable, hash, ids, id)
   const slotOf = (id: string): number | undefined => {
-    const slot = OpenTable.valueAt(idTable, OpenTable.find(idTable, Fnv.tableHash(Fnv.TABLE_OFFSET, id), ids, id))
+    const slot = OpenTable.valueAt(idTable, probeId(id))
     return slot < 0 ? undefined : slot
   }
   let lengths = new Uint16Array(0) // fieldCount per slot
@@ -343,7 +345,7 @@ export const make = (
   }
 
   const remove = (id: string): void => {
-    const at = OpenTable.find(idTable, Fnv.tableHash(Fnv.TABLE_OFFSET, id), ids, id)
+    const at = probeId(id)
     const slot = OpenTable.valueAt(idTable, at)
     if (slot < 0) return
     OpenTable.remove(idTable, at)
@@ -386,10 +388,10 @@ export const make = (
   const add = (id: string, fields: ReadonlyArray<string | ReadonlyArray<string>>): void => {
     if (expected > 0) expected--
     const hash = Fnv.tableHash(Fnv.TABLE_OFFSET, id)
-    let at = OpenTable.find(idTable, hash, ids, id)
+    let at = probeId(id, hash)
     if (OpenTable.valueAt(idTable, at) >= 0) {
       remove(id)
-      at = OpenTable.find(idTable, hash, ids, id)
+      at = probeId(id, hash)
     }
     const slot = freeSlots.pop() ?? ids.length
     if (slot === ids.length) ids.push(id)

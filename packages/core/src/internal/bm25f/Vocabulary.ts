@@ -48,9 +48,12 @@ export const make = (
   // 1 for the ASCII codes that belong to a word: one load per character in the scan
   const wordChars = Uint8Array.from({ length: 128 }, (_, c) => (isAsciiWordChar(c, underscore) ? 1 : 0))
 
+  /** Where `term` (of hash `hash`) is in `termIds`, or the free slot where it would go. */
+  const probeTerm = (term: string, hash = Fnv.tableHash(offset, term)) => OpenTable.find(termIds, hash, byId, term)
+
   const idOf = (term: string): number => {
     const hash = Fnv.tableHash(offset, term)
-    const at = OpenTable.find(termIds, hash, byId, term)
+    const at = probeTerm(term, hash)
     let id = OpenTable.valueAt(termIds, at)
     if (id < 0) {
       id = byId.length
@@ -94,7 +97,9 @@ export const make = (
   const wordRecords = new Map<string, number>()
 
   // The table of ASCII words (`OpenTable`): per slot, the word's hash and its record plus one; a
-  // probe looks at the record only when the hashes match.
+  // probe looks at the record only when the hashes match. `recordOfRange` probes it itself:
+  // `OpenTable.find` compares keys as strings, and one given a comparison function per word made a
+  // 100,000-tool build about 9% slower (paired, 8 each).
   const words = OpenTable.make(12)
 
   /** Whether the ASCII word of `record` is `text[start, start + length)`. */
@@ -161,7 +166,7 @@ export const make = (
 
   return {
     find: (term) => {
-      const id = OpenTable.valueAt(termIds, OpenTable.find(termIds, Fnv.tableHash(offset, term), byId, term))
+      const id = OpenTable.valueAt(termIds, probeTerm(term))
       return id < 0 ? undefined : id
     },
     termOf: (id) => byId[id] ?? "",
