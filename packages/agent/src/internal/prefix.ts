@@ -80,24 +80,19 @@ export const make = (counter: TokenCounterService, capacity: number = defaultCap
     }
   }
 
-  // One request's fold, in the order a provider sends it; the keys are recorded after the lookups.
-  let key = 0
-  let inputTokens = 0
-  let prefixTokens = 0
-  const keys: Array<number> = []
-  const add = (chunk: Chunk) => {
-    key = chain(key, chunk.hash)
-    inputTokens += chunk.tokens
-    // the longest start seen before: every key up to it was seen too, unless evicted since
-    if (recent.has(key) || older.has(key)) prefixTokens = inputTokens
-    keys.push(key)
-  }
-
   const observe = (request: Request): Measure => {
-    key = 0
-    inputTokens = 0
-    prefixTokens = 0
-    keys.length = 0
+    // the request's chunks folded in the order a provider sends it; the keys are recorded after the lookups
+    let key = 0
+    let inputTokens = 0
+    let prefixTokens = 0
+    const keys: Array<number> = []
+    const add = (chunk: Chunk) => {
+      key = chain(key, chunk.hash)
+      inputTokens += chunk.tokens
+      // the longest start seen before: every key up to it was seen too, unless evicted since
+      if (recent.has(key) || older.has(key)) prefixTokens = inputTokens
+      keys.push(key)
+    }
     for (const tool of request.tools) add(toolChunk(tool))
     for (const tool of request.deferred) add(deferredChunk(tool))
     const { content } = request.prompt
