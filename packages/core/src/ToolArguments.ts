@@ -8,8 +8,9 @@
  *
  * The JSON Schema becomes an Effect `Schema` (`SchemaRepresentation.fromJsonSchemaDocument`),
  * compiled once per parameters object. Its verdict is the rule; for the common schema (an object of
- * properties of one primitive type each) a plain check accepts the arguments the Schema accepts without
- * running it (a Schema decode runs a fiber of its own), and hands every other value to the Schema. Regular-expression `pattern`s are not applied (a schema
+ * properties of one primitive type each) a plain check accepts the arguments the Schema accepts
+ * without running it (a Schema decode runs a fiber of its own), and hands every other value to the
+ * Schema. Regular-expression `pattern`s are not applied (a schema
  * from an upstream server could carry a catastrophic one; the handler still checks its input), and
  * parts of a schema Effect cannot translate (`if`/`then`, `contains`, ...) are left unchecked
  * rather than rejecting every call: the rest of the schema still applies.

@@ -13,10 +13,6 @@ const MAX_ISSUES = 10
 /** Each issue message is cut to this many characters (it may quote the offending value). */
 const MAX_MESSAGE = 200
 
-// -----------------------------------------------------------------------------
-// Validators, compiled once per schema
-// -----------------------------------------------------------------------------
-
 /** What a compiled check answers for one value: its issues, none when valid. */
 export type Validator = (value: object) => ReadonlyArray<Issue>
 
@@ -88,11 +84,16 @@ export const quickAcceptor = (parameters: JsonSchema.JsonSchema): ((value: objec
   }
 }
 
+// -----------------------------------------------------------------------------
+// The Schema validator, the rule
+// -----------------------------------------------------------------------------
+
 const accept: Validator = () => []
 
 /**
- * The Schema validator of a parameters schema. Compiles the whole schema; when Effect cannot translate it, compiles each property on its own
- * and leaves the untranslatable ones unchecked (required properties are still required).
+ * The Schema validator of a parameters schema. Compiles the whole schema; when Effect cannot
+ * translate it, compiles each property on its own and leaves the untranslatable ones unchecked
+ * (required properties are still required).
  */
 export const schemaValidator = (parameters: JsonSchema.JsonSchema): Validator => {
   const whole = importSchema(parameters)
