@@ -67,6 +67,8 @@ export interface Store {
   readonly nameLengths: () => Uint16Array
   /** Slots allocated so far: every slot number is below it. */
   readonly capacity: () => number
+  /** Slots used so far (a free one too): every document's slot is below it, and below `capacity`. */
+  readonly used: () => number
   readonly size: () => number
   /** How many documents hold a term (its postings). */
   readonly df: (termId: number) => number
@@ -83,6 +85,11 @@ export interface Store {
   readonly impactsOf: (termId: number, scoring?: number) => Float32Array
   /** The largest impact of a term's postings under a scoring (valid after `impactsOf` as above). */
   readonly maxImpact: (termId: number, scoring?: number) => number
+  /**
+   * The largest impact under a scoring of a term's postings whose document's name (field 0) does
+   * not hold it: 0 when every holder names it (valid after `impactsOf` as above).
+   */
+  readonly maxUnnamedImpact: (termId: number, scoring?: number) => number
   /**
    * The largest share of a name that a term fills: its frequency in the name (field 0) over the
    * name's length, over the term's postings (valid after `impactsOf(termId)` as above).
@@ -153,9 +160,11 @@ export const make = (
   // per scoring: the impacts arena and, per term, the version its impacts were computed at
   let impacts: Array<Float32Array> = scoringList.map(() => new Float32Array(0))
   let impactVersions: Array<Int32Array> = scoringList.map(() => new Int32Array(64).fill(-1))
-  // per scoring, per term: the largest impact of its postings; per term: its largest name share
-  // (both computed with the impacts)
+  // per scoring, per term: the largest impact of its postings, and of those outside names (an
+  // impact is a 32-bit float: so is their largest); per term: its largest name share (all
+  // computed with the impacts)
   let maxImpacts: Array<Float64Array> = scoringList.map(() => new Float64Array(64))
+  let maxUnnamed: Array<Float32Array> = scoringList.map(() => new Float32Array(64))
   let nameShares = new Float64Array(64)
   let bestsAlone = new Float64Array(64)
   const lambda = scoringList[0]?.nameCoverage ?? 0
@@ -169,6 +178,11 @@ export const make = (
         return next
       })
       maxImpacts = maxImpacts.map((m) => grownFloats(m, m.length * 2))
+      maxUnnamed = maxUnnamed.map((m) => {
+        const next = new Float32Array(m.length * 2)
+        next.set(m)
+        return next
+      })
       nameShares = grownFloats(nameShares, nameShares.length * 2)
       bestsAlone = grownFloats(bestsAlone, bestsAlone.length * 2)
     }
@@ -499,6 +513,7 @@ export const make = (
     const idf = idfOf(term)
     const weights = weightsOf(s, term)
     let most = 0
+    let unnamed = 0
     let share = 0
     let alone = 0
     for (let i = start; i < start + df; i++) {
@@ -507,14 +522,16 @@ export const make = (
       arena[i] = impact(slot * fieldCount, packed, idf, scoring, weights)
       const value = arena[i] as number // rounded to 32 bits, as the scorer reads it
       if (value > most) most = value
-      if (s !== 0) continue
       const inName = packed & tfMax
+      if (inName === 0 && value > unnamed) unnamed = value
+      if (s !== 0) continue
       const length = nameLengths[slot] as number
       if (inName > 0 && inName / length > share) share = inName / length
       const score = value + coverage(lambda, inName, length)
       if (score > alone) alone = score
     }
     ;(maxImpacts[s] as Float64Array)[term] = most
+    ;(maxUnnamed[s] as Float32Array)[term] = unnamed
     if (s === 0) {
       nameShares[term] = share
       bestsAlone[term] = alone
@@ -578,6 +595,7 @@ export const make = (
     lengthAt: (slot, field) => lengths[slot * fieldCount + field] as number,
     nameLengths: () => nameLengths,
     capacity: () => capacity,
+    used: () => ids.length,
     size: () => live,
     df: (term) => ranges[3 * term + 1] as number,
     start: (term) => ranges[3 * term] as number,
@@ -585,6 +603,7 @@ export const make = (
     postingFrequencies: () => postTfs,
     impactsOf,
     maxImpact: (term, s = 0) => (maxImpacts[s] as Float64Array)[term] as number,
+    maxUnnamedImpact: (term, s = 0) => (maxUnnamed[s] as Float32Array)[term] as number,
     maxNameShare: (term) => nameShares[term] as number,
     bestAlone: (term) => bestsAlone[term] as number,
     termsAt: (slot) =>
