@@ -5,6 +5,7 @@ import * as Analyzer from "../src/Analyzer.js"
 import { Bm25f, CatalogTool, SearchDocument } from "../src/index.js"
 import { idf } from "../src/internal/bm25f/Idf.js"
 import * as Proximity from "../src/internal/bm25f/Proximity.js"
+import * as Scorer from "../src/internal/bm25f/Scorer.js"
 import * as Bm25fIndex from "../src/internal/bm25fIndex.js"
 import { byScore } from "../src/internal/TopK.js"
 import type { Hit } from "../src/SearchStrategy.js"
@@ -191,7 +192,7 @@ describe("BM25F: term proximity", () => {
       [Bm25fIndex.plain(Bm25f.defaults), { weight: 1, window: 2, ordered: false }]
     ]
     // every term may be skipped, however few tools hold it; or none
-    const bold = { minSkippedDf: 1, skippedShare: Number.POSITIVE_INFINITY, readPerHit: 0, beyondBounds: false }
+    const bold = Scorer.boldPruning
     const never = { ...bold, minSkippedDf: Number.POSITIVE_INFINITY }
     fc.assert(
       fc.property(

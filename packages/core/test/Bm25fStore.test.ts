@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import * as fc from "fast-check"
 import * as Analyzer from "../src/Analyzer.js"
 import * as CatalogTool from "../src/CatalogTool.js"
+import * as Scorer from "../src/internal/bm25f/Scorer.js"
 import * as Vocabulary from "../src/internal/bm25f/Vocabulary.js"
 import * as Bm25fIndex from "../src/internal/bm25fIndex.js"
 import * as Fnv from "../src/internal/fnv.js"
@@ -71,7 +72,7 @@ const documentOf = (t: Tool) =>
   }))
 
 // every term may be skipped, however few tools hold it; or none
-const boldPruning = { minSkippedDf: 1, skippedShare: Number.POSITIVE_INFINITY, readPerHit: 0, beyondBounds: false }
+const boldPruning = Scorer.boldPruning
 const neverPruning = { ...boldPruning, minSkippedDf: Number.POSITIVE_INFINITY }
 
 /** Loads `docs` into both indexes and asserts that every query (with its limit) gets the same hits from each. */
@@ -237,9 +238,11 @@ describe("BM25F store", () => {
       { ...Bm25f.defaults, fieldMapping: 1 },
       { ...Bm25f.defaults, informativeness: 2, boilerplate: 2, lowerBound: 0.2 }
     ]
-    // every term may be skipped, however few tools hold it (and, eagerly, whatever its bounds); or none
-    const bold = { minSkippedDf: 1, skippedShare: Number.POSITIVE_INFINITY, readPerHit: 0, beyondBounds: false }
+    // every term may be skipped, however few tools hold it (and, eagerly, whatever its bounds); or
+    // every search goes by term sets; or none
+    const bold = boldPruning
     const eager = { ...bold, beyondBounds: true }
+    const sets = { ...bold, setsShare: 0 }
     const never = { ...bold, minSkippedDf: Number.POSITIVE_INFINITY }
     fc.assert(
       fc.property(
@@ -251,8 +254,8 @@ describe("BM25F store", () => {
         fc.integer({ min: 0, max: variants.length - 1 }),
         // a word in every tool's description, one in most names (the lists pruning skips)
         fc.boolean(),
-        fc.boolean(),
-        (batches, queries, variant, everywhere, beyondBounds) => {
+        fc.constantFrom("bold", "eager", "sets"),
+        (batches, queries, variant, everywhere, how) => {
           const parameters = variants[variant] as Bm25f.Parameters
           const widened = everywhere
             ? batches.map((b) =>
@@ -267,7 +270,7 @@ describe("BM25F store", () => {
                 : b
             )
             : batches
-          const pruning = Bm25fIndex.make(parameters, beyondBounds ? eager : bold)
+          const pruning = Bm25fIndex.make(parameters, how === "eager" ? eager : how === "sets" ? sets : bold)
           const reading = Bm25fIndex.make(parameters, never)
           for (const b of widened) {
             if ("add" in b) {
@@ -292,6 +295,22 @@ describe("BM25F store", () => {
       ),
       { numRuns: 300 }
     )
+  })
+
+  it("a search by term sets adds up every key whose bound reaches the hits' least score, a tie included", () => {
+    // plain BM25F: "get" and "item" score the same in these names, and the tie goes to the lower
+    // id, "t1"; with one hit asked for, the first round adds up one key's slot only, and the other
+    // key's bound, not below the hit's score, must bring the other in (found by fast-check with
+    // that bound loosened by half: "t20" was returned)
+    const sets = { ...boldPruning, setsShare: 0 }
+    const never = { ...boldPruning, minSkippedDf: Number.POSITIVE_INFINITY }
+    const docs = [
+      { id: 1, name: "get_status", description: " data", parameter: undefined },
+      { id: 20, name: "item_slack", description: " data", parameter: undefined }
+    ].map(documentOf)
+    const pruning = Bm25fIndex.make(plain, sets)
+    assertPrunedAsRead(pruning, Bm25fIndex.make(plain, never), docs, [["item and then get", 1]])
+    assert.deepStrictEqual(run(pruning, "item and then get", 1).map((h) => h.id), ["t1"])
   })
 
   it("property: the scorer's query stamps, started near 2^30, 2^31 or 2^32, wrap around and leave every hit, score and strength as they were", () => {

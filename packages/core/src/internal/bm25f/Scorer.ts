@@ -4,7 +4,10 @@
  * values, a fused second ranker, expansion terms from a term-association table and from
  * pseudo-relevance feedback) and keeps the best hits with `TopK`. A search with a limit adds the
  * postings of the query's most common terms only to the documents its rarer terms touch, when
- * bounds show no other document can matter (`pruned`): the same hits and scores, bit for bit.
+ * bounds show no other document can matter (`pruned`); when most documents hold several of its
+ * common terms, it first finds which of them each document holds, and adds up only the documents
+ * whose terms' bounds can reach the results (`bySets`, `TermSets`): the same hits and scores, bit
+ * for bit.
  *
  * Scratch arrays are reused across queries: a stamp per slot marks what the current query touched,
  * so nothing is cleared between queries. What a query adds up per touched slot (the BM25F sum, the
@@ -24,6 +27,7 @@ import { coverage as coverageOf } from "./Coverage.js"
 import * as Expansion from "./Expansion.js"
 import { idf } from "./Idf.js"
 import type { Store } from "./Store.js"
+import * as TermSets from "./TermSets.js"
 
 /** The ranking additions the scorer applies on top of BM25F. */
 export interface Additions {
@@ -78,17 +82,49 @@ const ROW = 3
  * Which terms pruning may skip: those held by at least `minSkippedDf` tools and one in
  * `skippedShare` of the catalog, while the terms read hold `readPerHit` postings per hit asked
  * for and (unless `beyondBounds`, for tests: every skip is then checked, most fail) the skipped
- * terms' bounds stay below the largest impact of a term read.
+ * terms' bounds stay below the largest impact of a term read. When the query's terms but its most
+ * common one hold `setsShare` postings per tool or more, or skipping does not decide the hits, a
+ * query with a term as common as a skipped one goes by term sets (`bySets`), adding up first
+ * `setsRead` slots per hit asked for.
  */
 export interface Pruning {
   readonly minSkippedDf: number
   readonly skippedShare: number
   readonly readPerHit: number
   readonly beyondBounds: boolean
+  readonly setsShare: number
+  readonly setsRead: number
 }
 
-/** Terms of 256 tools and a sixteenth of the catalog or more: below that, reading them costs little. */
-export const defaultPruning: Pruning = { minSkippedDf: 256, skippedShare: 16, readPerHit: 4, beyondBounds: false }
+/**
+ * Terms of 256 tools and a sixteenth of the catalog or more: below that, reading them costs
+ * little; term sets when the terms but the most common hold a posting per four tools, 64 slots
+ * per hit first (round numbers: slower below 16 or above 256).
+ */
+export const defaultPruning: Pruning = {
+  minSkippedDf: 256,
+  skippedShare: 16,
+  readPerHit: 4,
+  beyondBounds: false,
+  setsShare: 0.25,
+  setsRead: 64
+}
+
+/**
+ * Pruning of any term, however few tools hold it, by skipping (not by term sets) and one slot per
+ * hit first by term sets: for tests, which prune small catalogs.
+ */
+export const boldPruning: Pruning = {
+  minSkippedDf: 1,
+  skippedShare: Number.POSITIVE_INFINITY,
+  readPerHit: 0,
+  beyondBounds: false,
+  setsShare: Number.POSITIVE_INFINITY,
+  setsRead: 1
+}
+
+// A search by term sets adds up the slots of more keys at most this many times.
+const SET_ROUNDS = 3
 
 // Bounds are widened by `SLACK`, far more than the rounding of a sum of a query's terms.
 const SLACK = 1 + 1e-9
@@ -239,18 +275,18 @@ export const make = (
 
   /**
    * Adds the postings of the query's term `t` (`only` to the slots marked in `marks` or to the
-   * others, when given); returns the new count of touched slots.
+   * others, or the first `only` of `found`, when given); returns the new count of touched slots.
    */
-  const addTerm = (t: number, count: number, only?: "marked" | "unmarked"): number => {
+  const addTerm = (t: number, count: number, only?: "marked" | "unmarked" | number): number => {
     const id = termIds[t] as number
     if (id < 0) return count
     const impacts = store.impactsOf(id)
-    const from = store.start(id)
+    const from = typeof only === "number" ? 0 : store.start(id)
     const postings = {
       slots: store.postingSlots(),
       tfs: store.postingFrequencies(),
       from,
-      to: from + store.df(id),
+      to: typeof only === "number" ? only : from + store.df(id),
       impacts,
       weight: termWeights[t] as number,
       tfMax,
@@ -267,8 +303,9 @@ export const make = (
       count,
       termMasks[t] as number,
       { sums: rows, width: ROW + 2 * lastClauses, masks: clauseMasks, positions },
-      only === undefined ? undefined : marks,
-      only === "marked"
+      only === undefined || typeof only === "number" ? undefined : marks,
+      only === "marked",
+      typeof only === "number" ? found : undefined
     )
   }
 
@@ -577,6 +614,19 @@ export const make = (
     return weight * store.maxImpact(id) + nameCoverage * Math.min(1, weight * store.maxNameShare(id))
   }
 
+  /** How many postings the query's terms hold, but for the most common one. */
+  const rarerPostings = (): number => {
+    let read = 0
+    let most = 0
+    for (let t = 0; t < terms; t++) {
+      const id = termIds[t] as number
+      if (id < 0) continue
+      read += store.df(id)
+      most = Math.max(most, store.df(id))
+    }
+    return read - most
+  }
+
   /**
    * Whether term `t` is the only term read of one of the query's clauses whose best score is not
    * known without reading it (see `aloneIn`).
@@ -659,6 +709,9 @@ export const make = (
     return select(count, limit, accept)
   }
 
+  // the `limit`-th best score of the hits found last by `decided` or `bySets` (0 with fewer)
+  let lastFloor = 0
+
   /**
    * The best hits of the marked slots (`count` touched), when no slot of skipped terms only,
    * bounded by `restWhole` (and `restClause`) and `restSecond`, can change a scale of the fusion
@@ -672,25 +725,186 @@ export const make = (
     restSecond: number
   ): ReadonlyArray<Hit> | undefined => {
     finish(count)
-    if ((mixed || lastClauses > 0) && restWhole > bests.whole) return undefined
-    if (mixed && restSecond > bests.second) return undefined
-    let first = restWhole
+    const hits = select(count, limit, accept)
+    lastFloor = hits.length < limit ? 0 : (hits[limit - 1] as Hit).score
+    return matters(restWhole, restSecond, restClause, 0) ? undefined : hits
+  }
+
+  /**
+   * Whether a slot not added up, of whole score at most `whole`, second ranker's sum at most
+   * `second` (both widened by `SLACK`) and clause scores at most `clauses[at + c]`, could change a
+   * scale of the fusion (the `bests` of the last `finish`) or reach the results (`lastFloor`).
+   */
+  const matters = (whole: number, second: number, clauses: Float64Array, at: number): boolean => {
+    if ((mixed || lastClauses > 0) && whole > bests.whole) return true
+    if (mixed && second > bests.second) return true
+    let first = whole
     if (lastClauses > 0) {
       let clause = 0
       for (let c = 0; c < lastClauses; c++) {
-        const most = (restClause[c] as number) * SLACK
+        const most = (clauses[at + c] as number) * SLACK
         const best = bests.clauses[c] as number
         // a known best is the clause's best over every tool: no other slot exceeds it
-        if (most > best && !((knownClauses[c] as number) > 0)) return undefined
+        if (most > best && !((knownClauses[c] as number) > 0)) return true
         if (best > 0) clause = Math.max(clause, Math.min(most, best) / best)
       }
-      first = ((1 - clauseWeight) / bests.whole) * restWhole + clauseWeight * clause
-      if (first > bests.fused) return undefined
+      first = ((1 - clauseWeight) / bests.whole) * whole + clauseWeight * clause
+      if (first > bests.fused) return true
     }
-    const hits = select(count, limit, accept)
-    const floor = hits.length < limit ? 0 : (hits[limit - 1] as Hit).score
-    const most = mixed ? mixFirst * first + mixSecond * restSecond : first
-    return floor > 0 && most * SLACK < floor ? hits : undefined
+    const most = mixed ? mixFirst * first + mixSecond * second : first
+    return !(lastFloor > 0 && most * SLACK < lastFloor)
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Pruning by term sets: which of the query's terms each slot holds, and which its name holds,
+  // bound its scores, so a search with a limit adds up only the slots whose bounds can matter.
+  // ---------------------------------------------------------------------------------------------
+
+  // per slot, its key (`TermSets`); per key, how many slots have it, whether they are added up
+  // (1), and the most their scores can be: whole, second ranker's sum and per clause
+  // (`MAX_CLAUSES` per key); where a term's postings of the slots taken are; allocated by the
+  // first search needing them
+  let keys = new Uint16Array(0)
+  let found = new Int32Array(0)
+  let keyCounts = new Int32Array(0)
+  let keyTaken = new Uint8Array(0)
+  let keyWhole = new Float64Array(0)
+  let keySecond = new Float64Array(0)
+  let keyClauses = new Float64Array(0)
+  // the query terms' bits (0: a term no tool holds)
+  let termBits = new Int32Array(16)
+
+  /** Room for the keys of every slot and of every key. */
+  const fitKeys = (): void => {
+    if (keys.length < capacity) {
+      keys = new Uint16Array(capacity)
+      found = new Int32Array(capacity)
+    }
+    if (keyCounts.length === 0) {
+      const all = TermSets.keysOf(TermSets.MAX_TERMS)
+      keyCounts = new Int32Array(all)
+      keyTaken = new Uint8Array(all)
+      keyWhole = new Float64Array(all)
+      keySecond = new Float64Array(all)
+      keyClauses = new Float64Array(all * MAX_CLAUSES)
+    }
+  }
+
+  /**
+   * The best `limit` hits of the query `plan` prepared, as `select` would return them after an
+   * exhaustive `run`, or `undefined` when the term sets do not decide them (or are not worth
+   * finding: no term held by as many tools as `chooseSkipped` skips, or too many terms).
+   *
+   * One pass over the postings finds each slot's key: the query terms it holds and those its name
+   * holds (`TermSets`). A key's slots score at most the sum of its terms' bounds: a term in the
+   * name its largest impact and its most to name coverage (`boundOf`), a term outside it its
+   * largest impact outside names; on the whole request, the second ranker and each clause. The
+   * slots of the keys of the largest whole bounds, a few per hit asked for, are added up exactly
+   * (every term in query order, as in `pruned`); then the slots of every key whose bounds could
+   * change a scale of the fusion or reach the results (`matters`, against what the slots added up
+   * so far scored), and so on, until no key left matters: the slots added up then decide the
+   * results exactly.
+   */
+  const bySets = (limit: number, accept: (id: string) => boolean): ReadonlyArray<Hit> | undefined => {
+    const least = Math.max(pruning.minSkippedDf, store.size() / pruning.skippedShare)
+    if (termBits.length < terms) termBits = new Int32Array(termIds.length)
+    let bits = 0
+    let common = false
+    for (let t = 0; t < terms; t++) {
+      const id = termIds[t] as number
+      termBits[t] = id < 0 || bits >= TermSets.MAX_TERMS ? 0 : 1 << bits
+      if (id < 0) continue
+      bits++
+      if (store.df(id) >= least) common = true
+    }
+    if (!common || bits > TermSets.MAX_TERMS) return undefined
+    const all = TermSets.keysOf(bits)
+    const used = store.used()
+    fitKeys()
+    keys.fill(0, 0, used)
+    keyCounts.fill(0, 0, all)
+    keyTaken.fill(0, 0, all)
+    const slots = store.postingSlots()
+    const tfs = store.postingFrequencies()
+    for (let t = 0; t < terms; t++) {
+      const id = termIds[t] as number
+      const from = id < 0 ? 0 : store.start(id)
+      if (id >= 0) TermSets.addTerm(slots, tfs, from, from + store.df(id), tfMax, keys, termBits[t] as number, bits)
+    }
+    TermSets.count(keys, used, keyCounts)
+    // each key's bounds, and the keys by their whole bound, largest first
+    const order: Array<number> = []
+    for (let key = 1; key < all; key++) {
+      if ((keyCounts[key] as number) === 0) continue
+      order.push(key)
+      boundKey(key, bits)
+    }
+    order.sort((a, b) => (keyWhole[b] as number) - (keyWhole[a] as number))
+    for (let c = 0; c < lastClauses; c++) {
+      const alone = aloneIn(c)
+      if (alone >= 0) knownClauses[c] = store.bestAlone(termIds[alone] as number)
+    }
+    // first the keys of the largest bounds, `setsRead` slots per hit asked for
+    let taken = 0
+    for (const key of order) {
+      if (taken >= limit * pruning.setsRead) break
+      keyTaken[key] = 1
+      taken += keyCounts[key] as number
+    }
+    for (let round = 0; round < SET_ROUNDS; round++) {
+      // each round adds up every slot taken from scratch: `finish` changes the rows it reads
+      if (round > 0) nextStamp()
+      let count = 0
+      for (let t = 0; t < terms; t++) {
+        const id = termIds[t] as number
+        if (id < 0) continue
+        const from = store.start(id)
+        count = addTerm(t, count, TermSets.find(slots, from, from + store.df(id), keys, keyTaken, found))
+      }
+      finish(count)
+      const hits = select(count, limit, accept)
+      lastFloor = hits.length < limit ? 0 : (hits[limit - 1] as Hit).score
+      // the slots of a key not taken score at most its bounds: the hits stand if none matters
+      let more = false
+      for (const key of order) {
+        if (keyTaken[key] === 1) continue
+        if (
+          matters((keyWhole[key] as number) * SLACK, (keySecond[key] as number) * SLACK, keyClauses, key * MAX_CLAUSES)
+        ) {
+          keyTaken[key] = 1
+          more = true
+        }
+      }
+      if (!more) return hits
+    }
+    return undefined
+  }
+
+  /**
+   * The bounds of the slots of `key` (of a query of `bits` terms with bits): each term it holds
+   * adds its bound (`boundOf`) when the key's name holds it, else its largest impact outside names.
+   */
+  const boundKey = (key: number, bits: number): void => {
+    let whole = 0
+    let second = 0
+    keyClauses.fill(0, key * MAX_CLAUSES, (key + 1) * MAX_CLAUSES)
+    for (let t = 0; t < terms; t++) {
+      const bit = termBits[t] as number
+      if ((key & bit) === 0) continue
+      const id = termIds[t] as number
+      const inName = (key & (bit << bits)) !== 0
+      const most = inName ? boundOf(t) : (termWeights[t] as number) * store.maxUnnamedImpact(id)
+      whole += most
+      if (fused) {
+        second += (secondWeights[t] as number) * (inName ? store.maxImpact(id, 1) : store.maxUnnamedImpact(id, 1))
+      }
+      for (let c = 0, m = termMasks[t] as number; m !== 0; c++, m >>>= 1) {
+        const at = key * MAX_CLAUSES + c
+        if ((m & 1) !== 0) keyClauses[at] = (keyClauses[at] as number) + most
+      }
+    }
+    keyWhole[key] = whole
+    keySecond[key] = second
   }
 
   /** The best `limit` hits of a request, read with pruning when it decides them (same hits as `select(run(text))`). */
@@ -699,13 +913,19 @@ export const make = (
     if (!prunable) return select(run(text), limit, accept)
     const { expansion, parts } = requestOf(text)
     plan(text, parts, expansion.terms, expansion.weights)
-    if (chooseSkipped(limit) > 0) {
+    // when most slots hold several of the query's terms, or skipping does not decide the hits,
+    // find which slots can matter first
+    if (rarerPostings() < pruning.setsShare * store.size() && chooseSkipped(limit) > 0) {
       const hits = pruned(limit, accept)
       if (hits !== undefined) return hits
       nextStamp()
       skipped.fill(0)
       knownClauses.fill(0)
     }
+    const hits = bySets(limit, accept)
+    if (hits !== undefined) return hits
+    nextStamp()
+    knownClauses.fill(0)
     const count = addTerms()
     finish(count)
     return select(count, limit, accept)
@@ -778,9 +998,9 @@ interface Rows {
 
 /**
  * Adds one term's postings (with `marks`, only to the slots marked with `stamp`, or only to the
- * others) to their slots' rows: the whole request's sums, and those of the clauses in `mask`. A
- * slot not stamped with `stamp` yet is touched first: it gets the next row. Returns the new count
- * of touched slots.
+ * others; with `found`, only the postings at `found[from, to)`) to their slots' rows: the whole
+ * request's sums, and those of the clauses in `mask`. A slot not stamped with `stamp` yet is
+ * touched first: it gets the next row. Returns the new count of touched slots.
  */
 const addPostings = (
   p: TermPostings,
@@ -791,11 +1011,13 @@ const addPostings = (
   mask: number,
   target: Rows,
   marks: Int32Array | undefined,
-  marked: boolean
+  marked: boolean,
+  found?: Int32Array
 ): number => {
   const { from, impacts, secondImpacts, secondWeight, slots, tfMax, tfs, to, weight } = p
   const { masks, positions, sums: rows, width } = target
-  for (let i = from; i < to; i++) {
+  for (let k = from; k < to; k++) {
+    const i = found === undefined ? k : (found[k] as number)
     const slot = slots[i] as number
     if (marks !== undefined && (marks[slot] === stamp) !== marked) continue
     const impact = (impacts[i] as number) * weight
