@@ -82,10 +82,10 @@ const ROW = 3
  * Which terms pruning may skip: those held by at least `minSkippedDf` tools and one in
  * `skippedShare` of the catalog, while the terms read hold `readPerHit` postings per hit asked
  * for and (unless `beyondBounds`, for tests: every skip is then checked, most fail) the skipped
- * terms' bounds stay below the largest impact of a term read. When the query's terms but its most
- * common one hold `setsShare` postings per tool or more, or skipping does not decide the hits, a
- * query with a term as common as a skipped one goes by term sets (`bySets`), adding up first
- * `setsRead` slots per hit asked for.
+ * terms' bounds stay below the largest impact of a term read. A query whose terms hold
+ * `setsMinPostings` postings or more, with a term as common as a skipped one, goes by term sets
+ * (`bySets`) when its terms but the most common hold `setsShare` postings per tool or more, or
+ * when skipping does not decide the hits, adding up first `setsRead` slots per hit asked for.
  */
 export interface Pruning {
   readonly minSkippedDf: number
@@ -94,12 +94,15 @@ export interface Pruning {
   readonly beyondBounds: boolean
   readonly setsShare: number
   readonly setsRead: number
+  readonly setsMinPostings: number
 }
 
 /**
  * Terms of 256 tools and a sixteenth of the catalog or more: below that, reading them costs
  * little; term sets when the terms but the most common hold a posting per four tools, 64 slots
- * per hit first (round numbers: slower below 16 or above 256).
+ * per hit first (round numbers: slower below 16 or above 256), for queries of 32,768 postings or
+ * more (below that, reading them all costs less than the passes over every tool that term sets
+ * make: docs/search.md).
  */
 export const defaultPruning: Pruning = {
   minSkippedDf: 256,
@@ -107,7 +110,8 @@ export const defaultPruning: Pruning = {
   readPerHit: 4,
   beyondBounds: false,
   setsShare: 0.25,
-  setsRead: 64
+  setsRead: 64,
+  setsMinPostings: 32_768
 }
 
 /**
@@ -120,7 +124,8 @@ export const boldPruning: Pruning = {
   readPerHit: 0,
   beyondBounds: false,
   setsShare: Number.POSITIVE_INFINITY,
-  setsRead: 1
+  setsRead: 1,
+  setsMinPostings: 0
 }
 
 // A search by term sets adds up the slots of more keys at most this many times.
@@ -614,17 +619,17 @@ export const make = (
     return weight * store.maxImpact(id) + nameCoverage * Math.min(1, weight * store.maxNameShare(id))
   }
 
-  /** How many postings the query's terms hold, but for the most common one. */
-  const rarerPostings = (): number => {
-    let read = 0
+  /** How many postings the query's terms hold, and how many but the most common one's. */
+  const postingCounts = (): { readonly all: number; readonly rarer: number } => {
+    let all = 0
     let most = 0
     for (let t = 0; t < terms; t++) {
       const id = termIds[t] as number
       if (id < 0) continue
-      read += store.df(id)
+      all += store.df(id)
       most = Math.max(most, store.df(id))
     }
-    return read - most
+    return { all, rarer: all - most }
   }
 
   /**
@@ -792,8 +797,8 @@ export const make = (
 
   /**
    * The best `limit` hits of the query `plan` prepared, as `select` would return them after an
-   * exhaustive `run`, or `undefined` when the term sets do not decide them (or are not worth
-   * finding: no term held by as many tools as `chooseSkipped` skips, or too many terms).
+   * exhaustive `run`, or `undefined` when the term sets do not decide them; `bits` is what
+   * `setBits` gave.
    *
    * One pass over the postings finds each slot's key: the query terms it holds and those its name
    * holds (`TermSets`). A key's slots score at most the sum of its terms' bounds: a term in the
@@ -805,19 +810,7 @@ export const make = (
    * so far scored), and so on, until no key left matters: the slots added up then decide the
    * results exactly.
    */
-  const bySets = (limit: number, accept: (id: string) => boolean): ReadonlyArray<Hit> | undefined => {
-    const least = Math.max(pruning.minSkippedDf, store.size() / pruning.skippedShare)
-    if (termBits.length < terms) termBits = new Int32Array(termIds.length)
-    let bits = 0
-    let common = false
-    for (let t = 0; t < terms; t++) {
-      const id = termIds[t] as number
-      termBits[t] = id < 0 || bits >= TermSets.MAX_TERMS ? 0 : 1 << bits
-      if (id < 0) continue
-      bits++
-      if (store.df(id) >= least) common = true
-    }
-    if (!common || bits > TermSets.MAX_TERMS) return undefined
+  const bySets = (bits: number, limit: number, accept: (id: string) => boolean): ReadonlyArray<Hit> | undefined => {
     const all = TermSets.keysOf(bits)
     const used = store.used()
     fitKeys()
@@ -881,6 +874,26 @@ export const make = (
   }
 
   /**
+   * Gives each of the query's terms held by a tool its bit (`termBits`); returns how many have
+   * one, or -1 when term sets are not worth finding: no term held by as many tools as
+   * `chooseSkipped` skips, or more terms than a key holds.
+   */
+  const setBits = (): number => {
+    const least = Math.max(pruning.minSkippedDf, store.size() / pruning.skippedShare)
+    if (termBits.length < terms) termBits = new Int32Array(termIds.length)
+    let bits = 0
+    let common = false
+    for (let t = 0; t < terms; t++) {
+      const id = termIds[t] as number
+      termBits[t] = id < 0 || bits >= TermSets.MAX_TERMS ? 0 : 1 << bits
+      if (id < 0) continue
+      bits++
+      if (store.df(id) >= least) common = true
+    }
+    return common && bits <= TermSets.MAX_TERMS ? bits : -1
+  }
+
+  /**
    * The bounds of the slots of `key` (of a query of `bits` terms with bits): each term it holds
    * adds its bound (`boundOf`) when the key's name holds it, else its largest impact outside names.
    */
@@ -913,19 +926,23 @@ export const make = (
     if (!prunable) return select(run(text), limit, accept)
     const { expansion, parts } = requestOf(text)
     plan(text, parts, expansion.terms, expansion.weights)
-    // when most slots hold several of the query's terms, or skipping does not decide the hits,
-    // find which slots can matter first
-    if (rarerPostings() < pruning.setsShare * store.size() && chooseSkipped(limit) > 0) {
+    // a query of many postings goes by term sets when most slots hold several of its terms, or
+    // when skipping does not decide the hits (a query of few postings is read at less cost)
+    const { all, rarer } = postingCounts()
+    const bits = all >= pruning.setsMinPostings ? setBits() : -1
+    if (!(bits >= 0 && rarer >= pruning.setsShare * store.size()) && chooseSkipped(limit) > 0) {
       const hits = pruned(limit, accept)
       if (hits !== undefined) return hits
       nextStamp()
       skipped.fill(0)
       knownClauses.fill(0)
     }
-    const hits = bySets(limit, accept)
-    if (hits !== undefined) return hits
-    nextStamp()
-    knownClauses.fill(0)
+    if (bits >= 0) {
+      const hits = bySets(bits, limit, accept)
+      if (hits !== undefined) return hits
+      nextStamp()
+      knownClauses.fill(0)
+    }
     const count = addTerms()
     finish(count)
     return select(count, limit, accept)
