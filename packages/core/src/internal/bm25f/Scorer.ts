@@ -200,6 +200,8 @@ export const make = (
   let secondWeights = new Float64Array(16)
   let termMasks = new Int32Array(16)
   let skipped = new Uint8Array(16)
+  // per term, its bit in a term-set key (0: none; `setBits`)
+  let termBits = new Int32Array(16)
 
   const fit = (): void => {
     const needed = store.capacity()
@@ -246,6 +248,7 @@ export const make = (
       secondWeights = new Float64Array(n)
       termMasks = new Int32Array(n)
       skipped = new Uint8Array(n)
+      termBits = new Int32Array(n)
     }
     terms = words.length
     const n = store.size()
@@ -565,6 +568,9 @@ export const make = (
   // per clause: the most the skipped terms add to it
   const restClause = new Float64Array(MAX_CLAUSES)
 
+  /** How many tools a term must be held by for pruning to skip it, or to go by term sets. */
+  const commonDf = (): number => Math.max(pruning.minSkippedDf, store.size() / pruning.skippedShare)
+
   /**
    * Marks query terms held by a large share of the catalog as skipped, most common first: their
    * postings add only to slots a rarer term touched. A term is skipped only while the skipped
@@ -574,7 +580,7 @@ export const make = (
    * asked for (so the best `limit` can be found among their slots); returns how many are skipped.
    */
   const chooseSkipped = (limit: number): number => {
-    const least = Math.max(pruning.minSkippedDf, store.size() / pruning.skippedShare)
+    const least = commonDf()
     let read = 0
     for (let t = 0; t < terms; t++) {
       const id = termIds[t] as number
@@ -729,10 +735,16 @@ export const make = (
     restWhole: number,
     restSecond: number
   ): ReadonlyArray<Hit> | undefined => {
+    const hits = finishAndSelect(count, limit, accept)
+    return matters(restWhole, restSecond, restClause, 0) ? undefined : hits
+  }
+
+  /** `finish` and `select` the `count` touched slots, keeping the `limit`-th best score (`lastFloor`). */
+  const finishAndSelect = (count: number, limit: number, accept: (id: string) => boolean): ReadonlyArray<Hit> => {
     finish(count)
     const hits = select(count, limit, accept)
     lastFloor = hits.length < limit ? 0 : (hits[limit - 1] as Hit).score
-    return matters(restWhole, restSecond, restClause, 0) ? undefined : hits
+    return hits
   }
 
   /**
@@ -776,8 +788,6 @@ export const make = (
   let keyWhole = new Float64Array(0)
   let keySecond = new Float64Array(0)
   let keyClauses = new Float64Array(0)
-  // the query terms' bits (0: a term no tool holds)
-  let termBits = new Int32Array(16)
 
   /** Room for the keys of every slot and of every key. */
   const fitKeys = (): void => {
@@ -821,8 +831,9 @@ export const make = (
     const tfs = store.postingFrequencies()
     for (let t = 0; t < terms; t++) {
       const id = termIds[t] as number
-      const from = id < 0 ? 0 : store.start(id)
-      if (id >= 0) TermSets.addTerm(slots, tfs, from, from + store.df(id), tfMax, keys, termBits[t] as number, bits)
+      if (id < 0) continue
+      const from = store.start(id)
+      TermSets.addTerm(slots, tfs, from, from + store.df(id), tfMax, keys, termBits[t] as number, bits)
     }
     TermSets.count(keys, used, keyCounts)
     // each key's bounds, and the keys by their whole bound, largest first
@@ -854,9 +865,7 @@ export const make = (
         const from = store.start(id)
         count = addTerm(t, count, TermSets.find(slots, from, from + store.df(id), keys, keyTaken, found))
       }
-      finish(count)
-      const hits = select(count, limit, accept)
-      lastFloor = hits.length < limit ? 0 : (hits[limit - 1] as Hit).score
+      const hits = finishAndSelect(count, limit, accept)
       // the slots of a key not taken score at most its bounds: the hits stand if none matters
       let more = false
       for (const key of order) {
@@ -879,8 +888,7 @@ export const make = (
    * `chooseSkipped` skips, or more terms than a key holds.
    */
   const setBits = (): number => {
-    const least = Math.max(pruning.minSkippedDf, store.size() / pruning.skippedShare)
-    if (termBits.length < terms) termBits = new Int32Array(termIds.length)
+    const least = commonDf()
     let bits = 0
     let common = false
     for (let t = 0; t < terms; t++) {
