@@ -22,6 +22,7 @@ import type { Analyzer } from "../../Analyzer.js"
 import * as Fnv from "../fnv.js"
 import { coverage } from "./Coverage.js"
 import * as FieldWeights from "./FieldWeights.js"
+import { grown } from "./Grown.js"
 import { idf } from "./Idf.js"
 import * as OpenTable from "./OpenTable.js"
 import * as Vocabulary from "./Vocabulary.js"
@@ -172,19 +173,11 @@ export const make = (
   const vocabulary = Vocabulary.make(analyzer, (term) => {
     if (3 * (term + 1) > ranges.length) {
       ranges = grown(ranges, ranges.length * 2)
-      impactVersions = impactVersions.map((v) => {
-        const next = new Int32Array(v.length * 2).fill(-1)
-        next.set(v)
-        return next
-      })
-      maxImpacts = maxImpacts.map((m) => grownFloats(m, m.length * 2))
-      maxUnnamed = maxUnnamed.map((m) => {
-        const next = new Float32Array(m.length * 2)
-        next.set(m)
-        return next
-      })
-      nameShares = grownFloats(nameShares, nameShares.length * 2)
-      bestsAlone = grownFloats(bestsAlone, bestsAlone.length * 2)
+      impactVersions = impactVersions.map((v) => grown(v, v.length * 2, -1))
+      maxImpacts = maxImpacts.map((m) => grown(m, m.length * 2))
+      maxUnnamed = maxUnnamed.map((m) => grown(m, m.length * 2))
+      nameShares = grown(nameShares, nameShares.length * 2)
+      bestsAlone = grown(bestsAlone, bestsAlone.length * 2)
     }
     ranges[3 * term] = 0
     ranges[3 * term + 1] = 0
@@ -342,19 +335,11 @@ export const make = (
   const grow = (needed: number): void => {
     if (needed <= capacity) return
     const next = Math.max(needed, capacity * 2, 64)
-    const l = new Uint16Array(next * fieldCount)
-    l.set(lengths)
-    lengths = l
-    const names = new Uint16Array(next)
-    names.set(nameLengths)
-    nameLengths = names
+    lengths = grown(lengths, next * fieldCount)
+    nameLengths = grown(nameLengths, next)
     docStart = grown(docStart, next)
-    const counts = new Int32Array(next).fill(-1)
-    counts.set(docCount)
-    docCount = counts
-    const flags = new Uint8Array(next)
-    flags.set(isPending)
-    isPending = flags
+    docCount = grown(docCount, next, -1)
+    isPending = grown(isPending, next)
     capacity = next
   }
 
@@ -619,18 +604,4 @@ export const make = (
       return averages
     }
   }
-}
-
-/** A copy of `array` with room for `length` entries. */
-const grownFloats = (array: Float64Array, length: number): Float64Array<ArrayBuffer> => {
-  const next = new Float64Array(length)
-  next.set(array)
-  return next
-}
-
-/** A copy of `array` with room for `length` entries. */
-const grown = (array: Int32Array, length: number): Int32Array<ArrayBuffer> => {
-  const next = new Int32Array(length)
-  next.set(array)
-  return next
 }

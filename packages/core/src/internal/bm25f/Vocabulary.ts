@@ -15,6 +15,7 @@
 import type { Analyzer } from "../../Analyzer.js"
 import { analyzeRun, isAsciiWordChar } from "../analysis.js"
 import * as Fnv from "../fnv.js"
+import { grown } from "./Grown.js"
 import * as OpenTable from "./OpenTable.js"
 
 /** Term ids of an index's vocabulary. */
@@ -187,11 +188,4 @@ export const make = (
     },
     scanned: () => out
   }
-}
-
-/** A copy of `array` with room for `length` entries. */
-const grown = (array: Int32Array, length: number): Int32Array<ArrayBuffer> => {
-  const next = new Int32Array(length)
-  next.set(array)
-  return next
 }
