@@ -74,6 +74,8 @@ const documentOf = (t: Tool) =>
 // every term may be skipped, however few tools hold it; or none
 const boldPruning = Scorer.boldPruning
 const neverPruning = { ...boldPruning, minSkippedDf: Number.POSITIVE_INFINITY }
+// every search with a common enough term goes by term sets
+const setsPruning = { ...boldPruning, setsShare: 0 }
 
 /** Loads `docs` into both indexes and asserts that every query (with its limit) gets the same hits from each. */
 const assertPrunedAsRead = (
@@ -242,8 +244,6 @@ describe("BM25F store", () => {
     // every search goes by term sets; or none
     const bold = boldPruning
     const eager = { ...bold, beyondBounds: true }
-    const sets = { ...bold, setsShare: 0 }
-    const never = { ...bold, minSkippedDf: Number.POSITIVE_INFINITY }
     fc.assert(
       fc.property(
         fc.array(batch, { minLength: 1, maxLength: 8 }),
@@ -270,8 +270,8 @@ describe("BM25F store", () => {
                 : b
             )
             : batches
-          const pruning = Bm25fIndex.make(parameters, how === "eager" ? eager : how === "sets" ? sets : bold)
-          const reading = Bm25fIndex.make(parameters, never)
+          const pruning = Bm25fIndex.make(parameters, how === "eager" ? eager : how === "sets" ? setsPruning : bold)
+          const reading = Bm25fIndex.make(parameters, neverPruning)
           for (const b of widened) {
             if ("add" in b) {
               pruning.add(b.add.map(documentOf))
@@ -302,14 +302,12 @@ describe("BM25F store", () => {
     // id, "t1"; with one hit asked for, the first round adds up one key's slot only, and the other
     // key's bound, not below the hit's score, must bring the other in (found by fast-check with
     // that bound loosened by half: "t20" was returned)
-    const sets = { ...boldPruning, setsShare: 0 }
-    const never = { ...boldPruning, minSkippedDf: Number.POSITIVE_INFINITY }
     const docs = [
       { id: 1, name: "get_status", description: " data", parameter: undefined },
       { id: 20, name: "item_slack", description: " data", parameter: undefined }
     ].map(documentOf)
-    const pruning = Bm25fIndex.make(plain, sets)
-    assertPrunedAsRead(pruning, Bm25fIndex.make(plain, never), docs, [["item and then get", 1]])
+    const pruning = Bm25fIndex.make(plain, setsPruning)
+    assertPrunedAsRead(pruning, Bm25fIndex.make(plain, neverPruning), docs, [["item and then get", 1]])
     assert.deepStrictEqual(run(pruning, "item and then get", 1).map((h) => h.id), ["t1"])
   })
 

@@ -376,10 +376,8 @@ export const make = (
 
   /** Room for a row per slot the query can touch: no more than its terms' postings, nor the catalog. */
   const sizeRows = (): void => {
-    let postings = 0
-    for (let t = 0; t < terms; t++) if ((termIds[t] as number) >= 0) postings += store.df(termIds[t] as number)
     const width = ROW + 2 * lastClauses
-    const needed = Math.min(capacity, postings) * width
+    const needed = Math.min(capacity, postingCounts().all) * width
     if (rows.length < needed) rows = new Float64Array(Math.max(needed, Math.min(rows.length * 2, capacity * width)))
   }
 
@@ -581,11 +579,7 @@ export const make = (
    */
   const chooseSkipped = (limit: number): number => {
     const least = commonDf()
-    let read = 0
-    for (let t = 0; t < terms; t++) {
-      const id = termIds[t] as number
-      if (id >= 0) read += store.df(id)
-    }
+    let read = postingCounts().all
     let rest = 0
     let count = 0
     for (;;) {
