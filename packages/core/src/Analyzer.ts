@@ -153,16 +153,30 @@ const build = (options: Options, cacheLimit: number): Analyzer => {
     })
     return out
   }
-  const queryTerms = (text: string): Array<string> => [...new Set(terms(text))]
+  // distinct terms in order of first appearance, collected in one pass (no array of repeats first)
+  const distinctTerms = (text: string, seen: Set<string>): Array<string> => {
+    const out: Array<string> = []
+    forEachWord(text, (word) => {
+      const analyzed = analyzeWord(word)
+      for (let i = 0; i < analyzed.length; i++) {
+        const term = analyzed[i] as string
+        if (seen.has(term)) continue
+        seen.add(term)
+        out.push(term)
+      }
+    })
+    return out
+  }
+  const queryTerms = (text: string): Array<string> => distinctTerms(text, new Set())
   const weightedQueryTerms = (text: string, quotedWeight: number): WeightedTerms => {
     const inQuotes: Array<string> = []
     const rest = quotedWeight === 1 || !QUOTE_MARK.test(text) ? text : text.replace(QUOTED, (span) => {
       inQuotes.push(...terms(span))
       return " "
     })
-    const distinct = queryTerms(rest)
+    const seen = new Set<string>()
+    const distinct = distinctTerms(rest, seen)
     const weights = distinct.map(() => 1)
-    const seen = new Set(distinct)
     for (const term of inQuotes) {
       if (seen.has(term)) continue
       seen.add(term)

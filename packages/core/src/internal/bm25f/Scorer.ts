@@ -354,23 +354,36 @@ export const make = (
     }
     // Several clauses: one pass over the postings of the distinct terms, each term adding to the
     // whole request and to the clauses it occurs in.
-    const maskOf = new Map<string, number>()
-    const weightOf = new Map<string, number>()
-    parts.forEach((part, c) => {
+    // each distinct term once, in order of first appearance: the clauses it occurs in, its largest weight
+    const at = new Map<string, number>()
+    const words: Array<string> = []
+    const weights: Array<number> = []
+    const masks: Array<number> = []
+    for (let c = 0; c < parts.length; c++) {
       const bit = 1 << Math.min(c, MAX_CLAUSES - 1)
-      const query = analyzer.weightedQueryTerms(part, quotedWeight)
-      query.terms.forEach((term, i) => {
-        maskOf.set(term, (maskOf.get(term) ?? 0) | bit)
-        weightOf.set(term, Math.max(weightOf.get(term) ?? 0, query.weights[i] as number))
-      })
-    })
-    const words = [...maskOf.keys()]
-    prepare(
-      [...words, ...extra],
-      [...words.map((t) => weightOf.get(t) as number), ...extraWeights],
-      [...words.map((t) => maskOf.get(t) as number), ...extra.map(() => 0)],
-      words.length
-    )
+      const query = analyzer.weightedQueryTerms(parts[c] as string, quotedWeight)
+      for (let i = 0; i < query.terms.length; i++) {
+        const term = query.terms[i] as string
+        const weight = query.weights[i] as number
+        const known = at.get(term)
+        if (known === undefined) {
+          at.set(term, words.length)
+          words.push(term)
+          weights.push(Math.max(0, weight))
+          masks.push(bit)
+        } else {
+          masks[known] = (masks[known] as number) | bit
+          weights[known] = Math.max(weights[known] as number, weight)
+        }
+      }
+    }
+    const own = words.length
+    for (let e = 0; e < extra.length; e++) {
+      words.push(extra[e] as string)
+      weights.push(extraWeights[e] as number)
+      masks.push(0)
+    }
+    prepare(words, weights, masks, own)
     sizeRows()
   }
 
@@ -983,6 +996,9 @@ export const make = (
 // The hot loops, as top-level functions over typed arrays so the engine compiles them tight.
 // Each slot's sums add the query's terms in query order, whichever loop runs.
 
+/** The index of the lowest set bit of `m` (not 0): the hot loops visit a mask's clauses by their set bits only. */
+const lowestBit = (m: number): number => 31 - Math.clz32(m & -m)
+
 /** One term's postings (`[from, to)` of the store's arenas) and how they count. */
 interface TermPostings {
   readonly slots: Int32Array
@@ -1061,8 +1077,8 @@ const addPostings = (
     }
     masks[position] = seen | mask
     const row = position * width + ROW
-    for (let c = 0, m = mask; m !== 0; c++, m >>>= 1) {
-      if ((m & 1) === 0) continue
+    for (let m = mask; m !== 0; m &= m - 1) {
+      const c = lowestBit(m)
       const cat = row + 2 * c
       if ((seen & (1 << c)) === 0) {
         rows[cat] = impact
@@ -1168,8 +1184,8 @@ const fuseClauses = (
     seconds[i] = other
     if (other > bestSecond) bestSecond = other
     const row = at + ROW
-    for (let c = 0, m = clauseMasks[i] as number; m !== 0; c++, m >>>= 1) {
-      if ((m & 1) === 0) continue
+    for (let m = clauseMasks[i] as number; m !== 0; m &= m - 1) {
+      const c = lowestBit(m)
       const cat = row + 2 * c
       const h = rows[cat + 1] as number
       const w = (rows[cat] as number) + coverageOf(nameCoverage, h, length)
@@ -1187,8 +1203,8 @@ const fuseClauses = (
   for (let i = 0; i < count; i++) {
     const row = i * width + ROW
     let clause = 0
-    for (let c = 0, m = clauseMasks[i] as number; m !== 0; c++, m >>>= 1) {
-      if ((m & 1) === 0) continue
+    for (let m = clauseMasks[i] as number; m !== 0; m &= m - 1) {
+      const c = lowestBit(m)
       const v = (rows[row + 2 * c] as number) * (bestOfClause[c] as number)
       if (v > clause) clause = v
     }
