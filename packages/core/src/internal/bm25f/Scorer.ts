@@ -353,8 +353,8 @@ export const make = (
       return
     }
     // Several clauses: one pass over the postings of the distinct terms, each term adding to the
-    // whole request and to the clauses it occurs in.
-    // each distinct term once, in order of first appearance: the clauses it occurs in, its largest weight
+    // whole request and to the clauses it occurs in. Each distinct term once, in order of first
+    // appearance, with the clauses it occurs in and its largest weight.
     const at = new Map<string, number>()
     const words: Array<string> = []
     const weights: Array<number> = []
